@@ -1,0 +1,153 @@
+/**
+ * The HttpApi description of the published REST interface: the one source from which the server,
+ * the OpenAPI document, the service index's `endpoints` and /capabilities are derived.
+ */
+import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Participant } from "../domain/participant.ts"
+import { CreatedTask, Task } from "../domain/task.ts"
+import { TaskDraft } from "../domain/task_draft.ts"
+import {
+  BadRequest,
+  InternalError,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  RateLimited,
+  ServiceUnavailable,
+  Unprocessable,
+  UnsupportedMediaType
+} from "./envelope.ts"
+import {
+  AgentCard,
+  ApiCatalog,
+  Capabilities,
+  ParticipantList,
+  PreflightResult,
+  ProtectedResourceMetadata,
+  SearchRequest,
+  SearchResult,
+  ServiceIndex
+} from "./resources.ts"
+
+export const apiPrefix = "/api/public/v1"
+
+const summary = (text: string, description?: string) =>
+  OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description })
+
+/** Errors any endpoint can answer, documented everywhere. */
+const commonErrors = [MethodNotAllowed, RateLimited, InternalError] as const
+/** Errors any endpoint that reads a JSON body can answer. */
+const bodyErrors = [BadRequest, PayloadTooLarge, UnsupportedMediaType] as const
+
+export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("index", apiPrefix, { success: ServiceIndex, error: commonErrors }).annotateMerge(
+      summary("Service index", "What the service is, how an agent starts, and every endpoint.")
+    ),
+    HttpApiEndpoint.get("capabilities", `${apiPrefix}/capabilities`, {
+      success: Capabilities,
+      error: commonErrors
+    }).annotateMerge(
+      summary(
+        "Capabilities",
+        "A machine-readable statement of what the service does: states, transitions, draft rules, limits."
+      )
+    ),
+    HttpApiEndpoint.get("protectedResource", "/.well-known/oauth-protected-resource", {
+      success: ProtectedResourceMetadata,
+      error: commonErrors
+    }).annotateMerge(summary("OAuth protected-resource metadata (RFC 9728)")),
+    HttpApiEndpoint.get("apiCatalog", "/.well-known/api-catalog", { success: ApiCatalog, error: commonErrors }).annotateMerge(
+      summary("API catalog (RFC 9727), the service manifest")
+    ),
+    HttpApiEndpoint.get("agentCard", "/.well-known/agent-card.json", {
+      success: AgentCard,
+      error: commonErrors
+    }).annotateMerge(summary("Agent card: the service described for agent frameworks"))
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Discovery" })) {}
+
+export class ParticipantsApi extends HttpApiGroup.make("participants", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("listParticipants", `${apiPrefix}/participants`, {
+      query: {
+        q: Schema.optionalKey(
+          Schema.String.annotate({
+            description: "Case-insensitive filter across name, discipline, location, task type and tags."
+          })
+        ),
+        limit: Schema.optionalKey(Schema.String.annotate({ description: "Page size, 1–500 (default 100)." })),
+        cursor: Schema.optionalKey(Schema.String.annotate({ description: "next_cursor of the previous page." }))
+      },
+      success: ParticipantList,
+      error: [BadRequest, ...commonErrors]
+    }).annotateMerge(summary("List participants", "Participants available for hire, ordered by slug; filter with q.")),
+    HttpApiEndpoint.get("getParticipant", `${apiPrefix}/participants/:slug`, {
+      params: { slug: Schema.String },
+      success: Participant,
+      error: [NotFound, ...commonErrors]
+    }).annotateMerge(summary("Read a participant"))
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Participants" })) {}
+
+export class DraftsApi extends HttpApiGroup.make("drafts", { topLevel: true })
+  .add(
+    HttpApiEndpoint.post("preflight", `${apiPrefix}/preflight`, {
+      payload: TaskDraft,
+      success: PreflightResult,
+      error: [...bodyErrors, ...commonErrors]
+    }).annotateMerge(
+      summary(
+        "Preflight a task draft",
+        "Validates a draft with the same rules as task submission and returns every issue, warning and the normalised task. Stores nothing."
+      )
+    ),
+    HttpApiEndpoint.post("search", `${apiPrefix}/search`, {
+      payload: SearchRequest,
+      success: SearchResult,
+      error: [...bodyErrors, ...commonErrors]
+    }).annotateMerge(
+      summary("Assess a task and find relevant humans", "From a natural-language description: an assessment and ranked participants.")
+    )
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Drafts" })) {}
+
+export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
+  .add(
+    HttpApiEndpoint.post("createTask", `${apiPrefix}/tasks`, {
+      payload: TaskDraft,
+      headers: {
+        "idempotency-key": Schema.optionalKey(
+          Schema.String.annotate({ description: "Makes the submission safe to retry; at most 255 characters." })
+        )
+      },
+      success: CreatedTask.annotate({ httpApiStatus: 201 }),
+      error: [...bodyErrors, Unprocessable, ServiceUnavailable, ...commonErrors]
+    }).annotateMerge(
+      summary(
+        "Submit a task",
+        "Runs the preflight rules; a valid draft is recorded in state open (201). Replaying an idempotency key returns the original task."
+      )
+    ),
+    HttpApiEndpoint.get("getTask", `${apiPrefix}/tasks/:reference`, {
+      params: { reference: Schema.String },
+      success: Task,
+      error: [NotFound, ServiceUnavailable, ...commonErrors]
+    }).annotateMerge(summary("Read a task", "The current state, result and outcome. Supports ETag / If-None-Match."))
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Tasks" })) {}
+
+export class MarketplaceApi extends HttpApi.make("task-marketplace")
+  .add(DiscoveryApi)
+  .add(ParticipantsApi)
+  .add(DraftsApi)
+  .add(TasksApi)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Task Marketplace API",
+      version: "1.0.0",
+      description:
+        "Software agents hire humans for bounded digital, physical or hybrid tasks: discover participants, preflight a brief, submit it idempotently, and poll it until a structured human result comes back. Every response, including every error, is JSON."
+    })
+  ) {}

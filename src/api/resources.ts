@@ -1,0 +1,169 @@
+/**
+ * Response and request shapes of the endpoints that are not domain resources themselves:
+ * lists, preflight and search results, the service index, capabilities and discovery documents.
+ */
+import { Schema } from "effect"
+import { Participant } from "../domain/participant.ts"
+import { NormalizedDraft, TaskIssue } from "../domain/task_draft.ts"
+import { ErrorEnvelope } from "./envelope.ts"
+
+const Url = Schema.String.annotate({ format: "uri" })
+
+export const ParticipantList = Schema.Struct({
+  object: Schema.Literal("list"),
+  count: Schema.Int.annotate({ description: "Number of participants in data." }),
+  data: Schema.Array(Participant),
+  has_more: Schema.Boolean.annotate({ description: "Whether another page follows." }),
+  next_cursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as cursor to read the next page." })
+}).annotate({ identifier: "ParticipantList" })
+export type ParticipantList = typeof ParticipantList.Type
+
+export const Feasibility = Schema.Struct({
+  eligible_participants: Schema.Int,
+  sample: Schema.Array(Schema.String).annotate({ description: "Up to five slugs of likely participants, best first." })
+}).annotate({ identifier: "Feasibility", description: "Who could plausibly take the task." })
+
+export const PreflightResult = Schema.Struct({
+  object: Schema.Literal("preflight"),
+  valid: Schema.Boolean,
+  state: Schema.Literals(["draft", "preflight_failed"]),
+  issues: Schema.Array(TaskIssue).annotate({ description: "Missing or ambiguous fields." }),
+  warnings: Schema.Array(TaskIssue).annotate({ description: "Non-blocking advice." }),
+  task: NormalizedDraft,
+  feasibility: Feasibility
+}).annotate({ identifier: "PreflightResult" })
+export type PreflightResult = typeof PreflightResult.Type
+
+export const SearchRequest = Schema.Struct({
+  query: Schema.String.annotate({ description: "A natural-language description of the task." }),
+  limit: Schema.optionalKey(Schema.Int.annotate({ description: "At most this many participants (1–50, default 10)." }))
+}).annotate({ identifier: "SearchRequest" })
+
+export const SearchMatch = Schema.Struct({
+  participant: Participant,
+  score: Schema.Number,
+  matched: Schema.Array(Schema.String)
+}).annotate({ identifier: "SearchMatch" })
+
+export const SearchResult = Schema.Struct({
+  object: Schema.Literal("search_result"),
+  query: Schema.String,
+  assessment: Schema.Struct({
+    execution_mode: Schema.NullOr(Schema.String),
+    location: Schema.NullOr(Schema.String),
+    missing: Schema.Array(Schema.String),
+    draft: NormalizedDraft,
+    preflight: PreflightResult
+  }),
+  data: Schema.Array(SearchMatch)
+}).annotate({ identifier: "SearchResult" })
+export type SearchResult = typeof SearchResult.Type
+
+export const EndpointSummary = Schema.Struct({ method: Schema.String, path: Schema.String, summary: Schema.String })
+
+export const ServiceIndex = Schema.Struct({
+  object: Schema.Literal("service"),
+  name: Schema.String,
+  version: Schema.Literal("v1"),
+  description: Schema.String,
+  base_url: Url,
+  openapi: Url,
+  documentation: Url,
+  manifest: Url,
+  agent_guidance: Url,
+  mcp: Url,
+  agent_card: Url,
+  interfaces: Schema.Struct({
+    rest: Schema.Struct({ base_url: Url, requires_installation: Schema.Literal(false), note: Schema.String }),
+    mcp: Schema.Struct({ endpoint: Url, requires_installation: Schema.Literal(true), note: Schema.String })
+  }),
+  cold_start: Schema.Array(Schema.String),
+  authentication: Schema.Struct({
+    required: Schema.Literal(false),
+    anonymous_discovery_supported: Schema.Literal(true),
+    anonymous_preflight_supported: Schema.Literal(true),
+    anonymous_task_submission_supported: Schema.Literal(true),
+    description: Schema.String,
+    documentation: Url
+  }),
+  execution_modes: Schema.Array(Schema.String),
+  task_states: Schema.Array(Schema.String),
+  mcp_endpoint: Url,
+  endpoints: Schema.Array(EndpointSummary),
+  contact: Schema.String
+}).annotate({ identifier: "ServiceIndex" })
+export type ServiceIndex = typeof ServiceIndex.Type
+
+const TransitionData = Schema.Struct({
+  from: Schema.NullOr(Schema.String),
+  to: Schema.String,
+  actors: Schema.Array(Schema.String),
+  trigger: Schema.String,
+  reasons: Schema.optionalKey(Schema.Array(Schema.String))
+})
+
+export const Capabilities = Schema.Struct({
+  object: Schema.Literal("capabilities"),
+  version: Schema.String,
+  execution_modes: Schema.Array(Schema.String),
+  task_states: Schema.Array(Schema.String),
+  terminal_states: Schema.Array(Schema.String),
+  transitions: Schema.Array(TransitionData),
+  draft: Schema.Struct({
+    required: Schema.Array(Schema.String),
+    conditionally_required: Schema.Array(Schema.Unknown),
+    recommended: Schema.Array(Schema.String),
+    limits: Schema.Record(Schema.String, Schema.Int),
+    issue_codes: Schema.Record(Schema.String, Schema.String)
+  }),
+  idempotency: Schema.Struct({
+    header: Schema.String,
+    body_member: Schema.String,
+    precedence: Schema.String,
+    replay: Schema.String,
+    conflict: Schema.String,
+    retention: Schema.String,
+    max_length: Schema.Int
+  }),
+  authentication: Schema.Struct({
+    anonymous: Schema.Array(Schema.String),
+    task_token: Schema.String,
+    participant: Schema.String,
+    protected_resource_metadata: Url
+  }),
+  interfaces: Schema.Struct({ rest: Url, mcp: Url, openapi: Url }),
+  limits: Schema.Struct({
+    max_body_bytes: Schema.Int,
+    participants_page: Schema.Struct({ default: Schema.Int, max: Schema.Int }),
+    search_results: Schema.Struct({ default: Schema.Int, max: Schema.Int })
+  }),
+  events: Schema.Struct({ delivery: Schema.String, description: Schema.String }),
+  errors: Schema.Record(Schema.String, Schema.Struct({ status: Schema.Int, meaning: Schema.String })),
+  endpoints: Schema.Array(EndpointSummary)
+}).annotate({ identifier: "Capabilities" })
+export type Capabilities = typeof Capabilities.Type
+
+export const ProtectedResourceMetadata = Schema.Struct({
+  resource: Url,
+  authorization_servers: Schema.Array(Url),
+  scopes_supported: Schema.Array(Schema.String),
+  bearer_methods_supported: Schema.Array(Schema.String),
+  resource_name: Schema.String,
+  resource_documentation: Url
+}).annotate({ identifier: "ProtectedResourceMetadata", description: "RFC 9728 protected-resource metadata." })
+
+export const ApiCatalog = Schema.Struct({
+  linkset: Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
+}).annotate({ identifier: "ApiCatalog", description: "RFC 9727 API catalog (linkset)." })
+
+export const AgentCard = Schema.Struct({
+  name: Schema.String,
+  description: Schema.String,
+  url: Url,
+  version: Schema.String,
+  documentation_url: Url,
+  capabilities: Schema.Record(Schema.String, Schema.Unknown),
+  skills: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String, description: Schema.String }))
+}).annotate({ identifier: "AgentCard" })
+
+export { ErrorEnvelope }

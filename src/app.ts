@@ -1,0 +1,38 @@
+/**
+ * The service's layers composed: configuration → database → services → HTTP routes. `main.ts`
+ * serves them on Node; `makeFetchHandler` exposes the same app as a web-standard fetch handler.
+ */
+import { Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { AppConfig, type AppSettings } from "./config.ts"
+import { RoutesLive } from "./http/server.ts"
+import { Ids } from "./services/ids.ts"
+import { ParticipantDirectory } from "./services/participant_directory.ts"
+import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
+import { TaskStore } from "./services/task_store.ts"
+import { TaskTokens } from "./services/task_tokens.ts"
+import { Tasks } from "./services/tasks.ts"
+import { DatabaseLive } from "./sql/database.ts"
+
+/** The transport-free services over the configured database (migrated and, if empty, seeded). */
+export const ServicesLive = Tasks.layer.pipe(
+  Layer.provideMerge(SampleCatalogueLive),
+  Layer.provideMerge(Layer.mergeAll(ParticipantDirectory.layer, TaskStore.layer, TaskTokens.layer, Ids.layer)),
+  Layer.provideMerge(DatabaseLive)
+)
+
+/** The HTTP routes with every service they need, given the configuration. */
+export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))
+
+/**
+ * The whole app as a fetch handler (`Request` → `Promise<Response>`), e.g. for serverless hosts or
+ * tests. Settings default to the environment; pass overrides to replace them.
+ */
+export const makeFetchHandler = (settings?: Partial<AppSettings>) =>
+  HttpRouter.toWebHandler(
+    AppRoutes.pipe(
+      Layer.provide(settings === undefined ? AppConfig.layer : AppConfig.layerWith(settings)),
+      Layer.provide(HttpServer.layerServices)
+    ),
+    { disableLogger: true }
+  )

@@ -1,0 +1,154 @@
+/**
+ * Every setting of the service, typed, read once from the environment with defaults.
+ *
+ * A bad value stops start-up with a message naming the variable and what it accepts, rather than
+ * surfacing later as a confusing runtime error.
+ */
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+
+export type DatabaseConfig =
+  | { readonly _tag: "Sqlite"; readonly filename: string }
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+
+export interface AppSettings {
+  readonly port: number
+  readonly host: string
+  readonly database: DatabaseConfig
+  /** Absolute base of every `url` member, without a trailing slash. */
+  readonly publicBaseUrl: string
+  readonly logLevel: "All" | "Trace" | "Debug" | "Info" | "Warn" | "Error" | "Fatal" | "None"
+  /** Base of `documentation_url` members; defaults to `<publicBaseUrl>/docs`. */
+  readonly docsUrl: string
+  /** Address of the optional MCP interface announced in the service index. */
+  readonly mcpUrl: string
+  /** OAuth authorization server(s) named by the protected-resource metadata (RFC 9728). */
+  readonly oauthIssuer: string | undefined
+  /** Secret the task tokens are derived from; when absent one is generated and kept in the database. */
+  readonly taskTokenSecret: Redacted.Redacted<string> | undefined
+  /** Whether to load the sample catalogue into an empty participant directory. */
+  readonly seedSampleCatalogue: boolean
+}
+
+export class AppConfig extends Context.Service<AppConfig, AppSettings>()("task-marketplace/AppConfig") {
+  static readonly layer = Layer.effect(
+    AppConfig,
+    Effect.suspend(() => loadSettings)
+  )
+
+  /** Settings for tests: in-memory SQLite, fixed base URL; override what a test needs. */
+  static readonly layerWith = (overrides: Partial<AppSettings> = {}) =>
+    Layer.succeed(AppConfig, AppConfig.of({ ...testDefaults, ...overrides }))
+}
+
+const testDefaults: AppSettings = {
+  port: 0,
+  host: "127.0.0.1",
+  database: { _tag: "Sqlite", filename: ":memory:" },
+  publicBaseUrl: "http://127.0.0.1:8080",
+  logLevel: "None",
+  docsUrl: "http://127.0.0.1:8080/docs",
+  mcpUrl: "http://127.0.0.1:8080/mcp",
+  oauthIssuer: undefined,
+  taskTokenSecret: undefined,
+  seedSampleCatalogue: true
+}
+
+export const defaultSqliteFile = "./data/marketplace.sqlite"
+
+/** Parses `DATABASE_URL`: unset → the embedded file, `sqlite:<path>`, `sqlite::memory:`, `postgres://…`. */
+export const parseDatabaseUrl = (value: string | undefined): DatabaseConfig | string => {
+  if (value === undefined || value.trim() === "") return { _tag: "Sqlite", filename: defaultSqliteFile }
+  const url = value.trim()
+  if (url.startsWith("sqlite:")) {
+    const path = url.slice("sqlite:".length).replace(/^\/\//, "")
+    if (path === "") return "sqlite: needs a path, e.g. sqlite:./data/marketplace.sqlite or sqlite::memory:"
+    return { _tag: "Sqlite", filename: path }
+  }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    return { _tag: "Postgres", url: Redacted.make(url) }
+  }
+  return "expected sqlite:<path>, sqlite::memory: or postgres://user@host:port/database"
+}
+
+const logLevels = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const
+
+/** Reads and validates every setting from the environment. */
+export const loadSettings = Effect.gen(function* () {
+  const port = yield* Config.Port("PORT").pipe(Config.withDefault(8080))
+  const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
+  const databaseUrl = yield* Config.String("DATABASE_URL").pipe(Config.option, Config.map(Option.getOrUndefined))
+  const database = parseDatabaseUrl(databaseUrl)
+  if (typeof database === "string") return yield* Effect.fail(new InvalidConfig("DATABASE_URL", database))
+
+  const baseRaw = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.option, Config.map(Option.getOrUndefined))
+  const publicBaseUrl = baseRaw === undefined || baseRaw.trim() === "" ? `http://${hostForUrl(host)}:${port}` : baseRaw
+  if (!isHttpUrl(publicBaseUrl)) {
+    return yield* Effect.fail(new InvalidConfig("PUBLIC_BASE_URL", "expected an absolute http(s) URL"))
+  }
+  const base = publicBaseUrl.replace(/\/+$/, "")
+
+  const logLevelRaw = yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("Info"))
+  const logLevel = logLevels.find((level) => level.toLowerCase() === logLevelRaw.trim().toLowerCase())
+  if (logLevel === undefined) {
+    return yield* Effect.fail(new InvalidConfig("LOG_LEVEL", `expected one of ${logLevels.join(", ")}`))
+  }
+
+  const docsUrl = yield* optionalUrl("DOCS_URL")
+  const mcpUrl = yield* optionalUrl("MCP_URL")
+  const oauthIssuer = yield* optionalUrl("OAUTH_ISSUER")
+  const taskTokenSecret = yield* Config.Redacted("TASK_TOKEN_SECRET").pipe(
+    Config.option,
+    Config.map(Option.getOrUndefined)
+  )
+  if (taskTokenSecret !== undefined && Redacted.value(taskTokenSecret).length < 32) {
+    return yield* Effect.fail(new InvalidConfig("TASK_TOKEN_SECRET", "expected at least 32 characters"))
+  }
+  const seedRaw = yield* Config.String("SEED_SAMPLE_CATALOGUE").pipe(Config.withDefault("true"))
+  const seedSampleCatalogue = !["false", "0", "no", "off"].includes(seedRaw.trim().toLowerCase())
+
+  return AppConfig.of({
+    port,
+    host,
+    database,
+    publicBaseUrl: base,
+    logLevel,
+    docsUrl: (docsUrl ?? `${base}/docs`).replace(/\/+$/, ""),
+    mcpUrl: mcpUrl ?? `${base}/mcp`,
+    oauthIssuer,
+    taskTokenSecret,
+    seedSampleCatalogue
+  })
+}).pipe(
+  Effect.catchTag("ConfigError", (error) => Effect.fail(new InvalidConfig(configErrorName(error), String(error.message))))
+)
+
+const optionalUrl = (name: string) =>
+  Effect.gen(function* () {
+    const value = yield* Config.String(name).pipe(Config.option, Config.map(Option.getOrUndefined))
+    if (value === undefined || value.trim() === "") return undefined
+    if (!isHttpUrl(value.trim())) return yield* Effect.fail(new InvalidConfig(name, "expected an absolute http(s) URL"))
+    return value.trim()
+  })
+
+const configErrorName = (error: { readonly message: string }) => /[A-Z_]{3,}/.exec(error.message)?.[0] ?? "environment"
+
+const hostForUrl = (host: string) => (host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host)
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+/** A setting that cannot be used; the message names the variable and what it accepts. */
+export class InvalidConfig extends Error {
+  readonly _tag = "InvalidConfig"
+  readonly variable: string
+  constructor(variable: string, expected: string) {
+    super(`Invalid configuration: ${variable}: ${expected}`)
+    this.variable = variable
+  }
+}

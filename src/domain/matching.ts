@@ -1,0 +1,152 @@
+/**
+ * Lexical matching of tasks to participants: which participants can serve a task (execution mode,
+ * location) and how relevant each is to its text. Pure: no external model, no I/O. Used by preflight
+ * feasibility, POST /search, and (later) the matcher that offers tasks.
+ */
+import type { ParticipantRecord } from "./participant.ts"
+import type { ExecutionMode } from "./task_draft.ts"
+
+/**
+ * Participant task types that can serve a task of each mode. A hybrid participant works both on
+ * site and online, so serves every mode; a physical participant can do a hybrid task's on-site
+ * part and report online.
+ */
+export const servingTypes: Record<ExecutionMode, ReadonlyArray<ExecutionMode>> = {
+  digital: ["digital", "hybrid"],
+  physical: ["physical", "hybrid"],
+  hybrid: ["hybrid", "physical"]
+}
+
+const stopWords = new Set(
+  (
+    "a an and any are as at be by can for from get has have i in into is it its me my need of on or our please " +
+    "some someone somebody that the their them then this to up us we who will with would you your want task person human " +
+    "people hire find able should must one two"
+  ).split(" ")
+)
+
+/** Lower-cased word tokens of a text, without stop words, each at least 2 characters. */
+export const terms = (text: string): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length >= 2 && !stopWords.has(word) && !out.includes(word)) out.push(word)
+    if (out.length >= 64) break
+  }
+  return out
+}
+
+/** The place names of a participant's "City, Country" location, lower-cased. */
+const placesOf = (location: string) =>
+  location
+    .toLowerCase()
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 1)
+
+/** Whether a participant's city or country appears in the task's location text (word-bounded). */
+export const locationMatches = (taskLocation: string, participantLocation: string): boolean => {
+  const haystack = ` ${taskLocation.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `
+  return placesOf(participantLocation).some((place) => {
+    const needle = place.replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+    return needle !== "" && haystack.includes(` ${needle} `)
+  })
+}
+
+export interface Relevance {
+  readonly score: number
+  readonly matched: ReadonlyArray<string>
+}
+
+/**
+ * How well a participant's fields match the terms: discipline and tags weigh most, then
+ * capabilities and returns, then name and location. Prefix matches count (photo → photography).
+ */
+export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyArray<string>): Relevance => {
+  const fields: ReadonlyArray<readonly [number, ReadonlyArray<string>]> = [
+    [3, terms(participant.discipline)],
+    [3, participant.tags.flatMap(terms)],
+    [2, participant.capabilities.flatMap(terms)],
+    [1, terms(participant.returns)],
+    [1, terms(participant.name)],
+    [1, terms(participant.location)]
+  ]
+  let score = 0
+  const matched: Array<string> = []
+  for (const term of queryTerms) {
+    let best = 0
+    for (const [weight, words] of fields) {
+      if (weight <= best) continue
+      if (
+        words.some(
+          (w) => w === term || (term.length >= 4 && (w.startsWith(term) || term.startsWith(w)) && w.length >= 4)
+        )
+      ) {
+        best = weight
+      }
+    }
+    if (best > 0) {
+      score += best
+      matched.push(term)
+    }
+  }
+  return { score, matched }
+}
+
+export interface TaskProfile {
+  readonly executionMode: ExecutionMode
+  readonly location?: string | undefined
+  readonly text: string
+  readonly participantSlug?: string | undefined
+}
+
+export interface RankedParticipant {
+  readonly participant: ParticipantRecord
+  readonly score: number
+  readonly matched: ReadonlyArray<string>
+}
+
+/** Participants that can serve the task, best first (score, then slug for a stable order). */
+export const rankEligible = (
+  task: TaskProfile,
+  candidates: ReadonlyArray<ParticipantRecord>
+): ReadonlyArray<RankedParticipant> => {
+  const serving = servingTypes[task.executionMode]
+  const needsPlace = task.executionMode !== "digital" && task.location !== undefined
+  const queryTerms = terms(task.text)
+  return candidates
+    .filter(
+      (p) =>
+        (task.participantSlug === undefined || p.slug === task.participantSlug) &&
+        serving.includes(p.task_type) &&
+        (!needsPlace || locationMatches(task.location!, p.location))
+    )
+    .map((participant) => ({ participant, ...relevance(participant, queryTerms) }))
+    .sort((a, b) => b.score - a.score || (a.participant.slug < b.participant.slug ? -1 : 1))
+}
+
+const physicalCues =
+  /\b(in person|on site|on-site|onsite|visit|go to|drive|deliver|pick up|pickup|photograph|photos?|inspect|inspection|attend|courier|measure|install|check (?:the|a|if)|store|shop|premises|notar(?:y|ise|ize)|sign(?:ature)? in person|walk)\b/i
+const digitalCues =
+  /\b(online|remote(?:ly)?|website|web site|app|review (?:a|the|our)|translate|translation|transcribe|transcription|label(?:l?ing)?|proofread|edit(?:ing)?|research|spreadsheet|document|pdf|audit (?:a|the|our) (?:site|website|app)|test (?:a|the|our) (?:site|website|app)|survey|call|email|video call|record)\b/i
+
+/** Infers an execution mode from free text: both kinds of cue → hybrid; none → null. */
+export const inferExecutionMode = (text: string): ExecutionMode | null => {
+  const physical = physicalCues.test(text)
+  const digital = digitalCues.test(text)
+  if (physical && digital) return "hybrid"
+  if (physical) return "physical"
+  if (digital) return "digital"
+  return null
+}
+
+/** Infers a location: a known participant city or country named in the text, as "City, Country" when a city. */
+export const inferLocation = (text: string, knownLocations: ReadonlyArray<string>): string | null => {
+  let countryOnly: string | null = null
+  for (const location of knownLocations) {
+    const [city, ...rest] = location.split(",").map((s) => s.trim())
+    const country = rest.join(", ")
+    if (city !== undefined && locationMatches(text, city)) return location
+    if (countryOnly === null && country !== "" && locationMatches(text, country)) countryOnly = country
+  }
+  return countryOnly
+}

@@ -1,0 +1,48 @@
+/**
+ * A participant: a human available for hire, as the published contract describes them.
+ */
+import { Schema } from "effect"
+import { ExecutionMode } from "./task_draft.ts"
+
+export const ParticipantSlug = Schema.String.annotate({
+  description:
+    "Identifier used in the participant path and in participant_slug: ^[a-z0-9]+(?:-[a-z0-9]+)*$, at most 64 characters.",
+  examples: ["amara-okafor"]
+})
+
+/** The stored record: everything but `url`, which is built from the configured base URL. */
+export const ParticipantRecord = Schema.Struct({
+  slug: ParticipantSlug,
+  name: Schema.String,
+  discipline: Schema.String,
+  location: Schema.String,
+  task_type: ExecutionMode,
+  tags: Schema.Array(Schema.String),
+  capabilities: Schema.Array(Schema.String),
+  returns: Schema.String,
+  boundary: Schema.NullOr(Schema.String)
+})
+export type ParticipantRecord = typeof ParticipantRecord.Type
+
+export const Participant = Schema.Struct({
+  object: Schema.Literal("participant"),
+  ...ParticipantRecord.fields,
+  task_type: ExecutionMode.annotate({
+    description: "The execution mode this person takes: digital, physical or hybrid."
+  }),
+  returns: Schema.String.annotate({ description: "The evidence the participant delivers." }),
+  url: Schema.String.annotate({ format: "uri", description: "Address of this participant resource." })
+}).annotate({ identifier: "Participant", description: "A human available for hire." })
+export type Participant = typeof Participant.Type
+
+/**
+ * The text `q` is matched against: name, discipline, location, task type and tags, lower-cased.
+ * Fields are joined with a separator no query can contain, so a match never spans two fields.
+ */
+export const searchTextOf = (p: ParticipantRecord): string =>
+  [p.name, p.discipline, p.location, p.task_type, ...p.tags].map((s) => s.toLowerCase()).join(searchTextSeparator)
+
+export const searchTextSeparator = "\u001f"
+
+/** Normalises a `q` value the same way the search text was built. */
+export const normaliseQuery = (q: string): string => q.trim().toLowerCase()

@@ -1,0 +1,83 @@
+/**
+ * A task: a submitted draft, its lifecycle state and, once a human delivers it, its structured result.
+ */
+import { Schema } from "effect"
+import { actors, outcomeReasons, TaskState } from "./lifecycle.ts"
+import { ExecutionMode } from "./task_draft.ts"
+
+const DateTimeString = Schema.String.annotate({ format: "date-time", description: "ISO 8601 UTC." })
+const OptionalText = Schema.optionalKey(Schema.String)
+
+/** The normalised draft as recorded on the task. */
+export const Brief = Schema.Struct({
+  action: Schema.String,
+  location: Schema.NullOr(Schema.String),
+  timing: Schema.NullOr(Schema.String),
+  deadline: Schema.NullOr(DateTimeString),
+  expected_result: Schema.String,
+  acceptance_test: Schema.String,
+  constraints: Schema.NullOr(Schema.String),
+  budget: Schema.NullOr(Schema.String),
+  contact_email: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "Brief", description: "The normalised draft the task was created from." })
+export type Brief = typeof Brief.Type
+
+export const Artifact = Schema.Struct({
+  kind: Schema.Literals(["url", "text", "file"]),
+  value: Schema.String,
+  description: OptionalText
+}).annotate({ identifier: "Artifact" })
+
+export const TaskResult = Schema.Struct({
+  summary: Schema.String,
+  fields: Schema.Record(Schema.String, Schema.Unknown),
+  artifacts: Schema.Array(Artifact),
+  submitted_at: DateTimeString
+}).annotate({ identifier: "TaskResult", description: "The structured human result." })
+
+export const Outcome = Schema.Struct({
+  state: TaskState,
+  reason: Schema.Literals(outcomeReasons),
+  message: Schema.String,
+  decided_at: DateTimeString
+}).annotate({ identifier: "Outcome", description: "How a task ended; set on terminal states." })
+
+export const HistoryEntry = Schema.Struct({
+  from: Schema.NullOr(TaskState),
+  to: TaskState,
+  actor: Schema.Literals(actors),
+  reason: OptionalText,
+  at: DateTimeString
+}).annotate({ identifier: "HistoryEntry" })
+export type HistoryEntry = typeof HistoryEntry.Type
+
+export const Task = Schema.Struct({
+  object: Schema.Literal("task"),
+  reference: Schema.String.annotate({ description: "Identifier of the task; opaque; used in the task path." }),
+  state: TaskState,
+  execution_mode: ExecutionMode,
+  participant_slug: Schema.NullOr(Schema.String),
+  agent: Schema.String.annotate({
+    description: "The acting agent (the draft's agent, else the request's User-Agent)."
+  }),
+  principal: Schema.NullOr(Schema.String).annotate({ description: "The responsible principal." }),
+  brief: Brief,
+  result: Schema.NullOr(TaskResult),
+  outcome: Schema.NullOr(Outcome),
+  history: Schema.Array(HistoryEntry),
+  created_at: DateTimeString,
+  updated_at: DateTimeString,
+  url: Schema.String.annotate({ format: "uri", description: "Address of the task resource." }),
+  next_step: Schema.String.annotate({ description: "One sentence on what happens next." })
+}).annotate({ identifier: "Task", description: "A task and its current state." })
+export type Task = typeof Task.Type
+
+/** The creation response (and its idempotent replays): the task plus the agent's task token. */
+export const CreatedTask = Schema.Struct({
+  ...Task.fields,
+  task_token: Schema.String.annotate({
+    description:
+      "Bearer credential for this task's agent-side actions (cancel, review). Returned only on creation and its idempotent replays; keep it secret."
+  })
+}).annotate({ identifier: "CreatedTask", description: "The task just recorded, with its task token." })
+export type CreatedTask = typeof CreatedTask.Type

@@ -1,0 +1,173 @@
+/**
+ * Handlers of the discovery group: the service index, /capabilities, and the well-known
+ * documents. Each is built once from the same definitions the code runs on.
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { apiPrefix, MarketplaceApi } from "../api/api.ts"
+import { endpointSummaries } from "../api/endpoints.ts"
+import { errorCodes } from "../api/envelope.ts"
+import type { Capabilities, ServiceIndex } from "../api/resources.ts"
+import { AppConfig, type AppSettings } from "../config.ts"
+import { taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
+import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
+import { maxBodyBytes } from "./json_body.ts"
+import { pageSize } from "./participants.ts"
+import { searchLimit } from "./drafts.ts"
+
+export const coldStart = [
+  "GET /api/public/v1 (this index) and GET /api/public/v1/capabilities for the rules.",
+  "Find people: GET /api/public/v1/participants?q=<words>, or POST /api/public/v1/search with a plain-language description.",
+  "Build a brief: action, execution_mode (digital | physical | hybrid), expected_result, acceptance_test; location for physical and hybrid; add timing, principal and agent.",
+  "Validate it with POST /api/public/v1/preflight until valid is true (fix every issue; consider the warnings).",
+  "Submit it with POST /api/public/v1/tasks and an idempotency-key header (a fresh UUID); retry with the same key on any network error or 503.",
+  "Keep the reference and task_token from the 201 response.",
+  "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled; read result and outcome."
+]
+
+export const serviceIndex = (config: AppSettings): ServiceIndex => {
+  const base = config.publicBaseUrl
+  return {
+    object: "service",
+    name: "Task Marketplace",
+    version: "v1",
+    description:
+      "A marketplace where software agents hire humans (participants) for bounded digital, physical or hybrid tasks, and get a structured human result back.",
+    base_url: `${base}${apiPrefix}`,
+    openapi: `${base}/openapi.json`,
+    documentation: config.docsUrl,
+    manifest: `${base}/.well-known/api-catalog`,
+    agent_guidance: `${config.docsUrl}#agent-guidance`,
+    mcp: config.mcpUrl,
+    agent_card: `${base}/.well-known/agent-card.json`,
+    interfaces: {
+      rest: {
+        base_url: `${base}${apiPrefix}`,
+        requires_installation: false,
+        note: "Usable at once over HTTP(S) with any client; no installation, no credential for discovery, preflight, submission or status."
+      },
+      mcp: {
+        endpoint: config.mcpUrl,
+        requires_installation: true,
+        note: "Optional native agent-tool interface exposing the same tasks, participants and lifecycle; needs an MCP client."
+      }
+    },
+    cold_start: coldStart,
+    authentication: {
+      required: false,
+      anonymous_discovery_supported: true,
+      anonymous_preflight_supported: true,
+      anonymous_task_submission_supported: true,
+      description:
+        "No credential is needed to discover participants, preflight, submit or read tasks. A task's agent-side actions use the task_token from its 201 response as a bearer token; participants use OAuth 2.1 access tokens.",
+      documentation: `${config.docsUrl}#authentication`
+    },
+    execution_modes: [...executionModes],
+    task_states: [...taskStates],
+    mcp_endpoint: config.mcpUrl,
+    endpoints: endpointSummaries,
+    contact: `${base}/docs#contact`
+  }
+}
+
+export const capabilities = (config: AppSettings): Capabilities => ({
+  object: "capabilities",
+  version: "v1",
+  execution_modes: [...executionModes],
+  task_states: [...taskStates],
+  terminal_states: [...terminalStates],
+  transitions: transitions.map((t) => ({
+    from: t.from,
+    to: t.to,
+    actors: [...t.actors],
+    trigger: t.trigger,
+    ...(t.reasons === undefined ? {} : { reasons: [...t.reasons] })
+  })),
+  draft: {
+    required: [...draftRules.required],
+    conditionally_required: [...draftRules.conditionally_required],
+    recommended: [...draftRules.recommended],
+    limits: { ...draftRules.limits },
+    issue_codes: Object.fromEntries(Object.entries(IssueCode).map(([code, meaning]) => [code, String(meaning)]))
+  },
+  idempotency: {
+    header: "idempotency-key",
+    body_member: "idempotency_key",
+    precedence:
+      "Either may be sent; the header is preferred. Both present and equal count as one key; both present and different → 400 idempotency_key_mismatch.",
+    replay: "The same key with the same normalised draft returns the original task: 201, the same body, and the header idempotent-replayed: true. Never a second task.",
+    conflict: "The same key with a different draft → 422 idempotency_key_reused. A submission that fails validation stores nothing under its key.",
+    retention: "For the life of the task (tasks are never deleted).",
+    max_length: draftRules.limits.idempotency_key ?? 255
+  },
+  authentication: {
+    anonymous: ["discovery", "preflight", "search", "task submission", "task status"],
+    task_token: "Authorization: Bearer <task_token> (from the 201 response) for the agent's cancel and review actions.",
+    participant: "OAuth 2.1 access token (Authorization: Bearer) whose subject is linked to a participant.",
+    protected_resource_metadata: `${config.publicBaseUrl}/.well-known/oauth-protected-resource`
+  },
+  interfaces: {
+    rest: `${config.publicBaseUrl}${apiPrefix}`,
+    mcp: config.mcpUrl,
+    openapi: `${config.publicBaseUrl}/openapi.json`
+  },
+  limits: {
+    max_body_bytes: maxBodyBytes,
+    participants_page: { default: pageSize.default, max: pageSize.max },
+    search_results: { default: searchLimit.default, max: searchLimit.max }
+  },
+  events: {
+    delivery: "polling",
+    description:
+      "State changes are observed by polling GET /api/public/v1/tasks/{reference}; send If-None-Match with the last ETag to get 304 when nothing changed."
+  },
+  errors: Object.fromEntries(Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, meaning: e.meaning }])),
+  endpoints: endpointSummaries
+})
+
+export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery", (handlers) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const base = config.publicBaseUrl
+    const index = serviceIndex(config)
+    const caps = capabilities(config)
+    const protectedResource = {
+      resource: `${base}${apiPrefix}`,
+      authorization_servers: config.oauthIssuer === undefined ? [] : [config.oauthIssuer],
+      scopes_supported: ["openid", "email", "profile"],
+      bearer_methods_supported: ["header"],
+      resource_name: "Task Marketplace API",
+      resource_documentation: `${config.docsUrl}#authentication`
+    }
+    const catalog = {
+      linkset: [
+        {
+          anchor: `${base}${apiPrefix}`,
+          "service-desc": [{ href: `${base}/openapi.json`, type: "application/openapi+json" }],
+          "service-doc": [{ href: config.docsUrl, type: "text/html" }],
+          "service-meta": [{ href: `${base}${apiPrefix}/capabilities`, type: "application/json" }]
+        }
+      ]
+    }
+    const card = {
+      name: "Task Marketplace",
+      description: index.description,
+      url: `${base}${apiPrefix}`,
+      version: "1.0.0",
+      documentation_url: config.docsUrl,
+      capabilities: { streaming: false, push_notifications: false, polling: true },
+      skills: [
+        { id: "find_participants", name: "Find participants", description: "Discover humans available for a task." },
+        { id: "preflight_task", name: "Preflight a task", description: "Validate a task brief before submitting it." },
+        { id: "submit_task", name: "Submit a task", description: "Hire a human for a bounded task, idempotently." },
+        { id: "track_task", name: "Track a task", description: "Poll a task until its structured human result is back." }
+      ]
+    }
+    return handlers
+      .handle("index", () => Effect.succeed(index))
+      .handle("capabilities", () => Effect.succeed(caps))
+      .handle("protectedResource", () => Effect.succeed(protectedResource))
+      .handle("apiCatalog", () => Effect.succeed(catalog))
+      .handle("agentCard", () => Effect.succeed(card))
+  })
+)

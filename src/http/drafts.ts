@@ -1,0 +1,78 @@
+/**
+ * Handlers of the drafts group: preflight and search. Both read their JSON body themselves
+ * (see json_body.ts) so every malformed body gets its precise error.
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { MarketplaceApi } from "../api/api.ts"
+import { envelopeError } from "../api/envelope.ts"
+import type { PreflightResult, SearchResult } from "../api/resources.ts"
+import { AppConfig } from "../config.ts"
+import { type PreflightOutcome, Tasks } from "../services/tasks.ts"
+import { readJsonObject } from "./json_body.ts"
+import { presentParticipant } from "./participants.ts"
+
+export const searchLimit = { default: 10, max: 50 } as const
+
+export const presentPreflight = ({ validation, feasibility }: PreflightOutcome): PreflightResult => ({
+  object: "preflight",
+  valid: validation.valid,
+  state: validation.valid ? "draft" : "preflight_failed",
+  issues: validation.issues,
+  warnings: validation.warnings,
+  task: validation.task,
+  feasibility
+})
+
+export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (handlers) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const tasks = yield* Tasks
+
+    return handlers
+      .handleRaw("preflight", ({ request }) =>
+        Effect.gen(function* () {
+          const body = yield* readJsonObject(request, config.docsUrl)
+          return presentPreflight(yield* tasks.preflight(body))
+        })
+      )
+      .handleRaw("search", ({ request }) =>
+        Effect.gen(function* () {
+          const body = yield* readJsonObject(request, config.docsUrl)
+          const invalid = (message: string, field: string) =>
+            envelopeError(config.docsUrl, "invalid_request", message, {
+              hint: 'Send {"query": "what you need done, where and when", "limit": 10}.',
+              details: [{ field, code: "invalid", message }]
+            })
+          const query = typeof body.query === "string" ? body.query.trim() : undefined
+          if (query === undefined || query === "") {
+            return yield* invalid("query is required: a natural-language description of the task.", "query")
+          }
+          if ([...query].length > 4000) return yield* invalid("query is longer than 4,000 characters.", "query")
+          const limit = body.limit ?? searchLimit.default
+          if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > searchLimit.max) {
+            return yield* invalid(`limit must be a whole number from 1 to ${searchLimit.max}.`, "limit")
+          }
+          const outcome = yield* tasks.search(query, limit)
+          const preflight = presentPreflight(outcome.preflight)
+          const result: SearchResult = {
+            object: "search_result",
+            query,
+            assessment: {
+              execution_mode: outcome.executionMode,
+              location: outcome.location,
+              missing: preflight.issues.filter((i) => i.code === "required").map((i) => i.field),
+              draft: outcome.draft,
+              preflight
+            },
+            data: outcome.matches.map((m) => ({
+              participant: presentParticipant(config.publicBaseUrl, m.participant),
+              score: m.score,
+              matched: m.matched
+            }))
+          }
+          return result
+        })
+      )
+  })
+)

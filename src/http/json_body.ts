@@ -1,0 +1,78 @@
+/**
+ * Reads a request's JSON body under the contract's rules, in the order a client can act on:
+ * 413 when over 64 KiB, 415 when not application/json, 400 invalid_json when it does not parse,
+ * 400 invalid_request when it is not a JSON object. Parsing is ours (not HttpApi's), so malformed
+ * JSON and a schema failure are told apart reliably.
+ */
+import { ByteSize, Effect } from "effect"
+import { HttpIncomingMessage, type HttpServerRequest } from "effect/http"
+import { type BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
+
+export const maxBodyBytes = 64 * 1024
+const maxBodySize = ByteSize.bytes(maxBodyBytes)
+
+export type BodyError = BadRequest | PayloadTooLarge | UnsupportedMediaType
+
+export const isJsonContentType = (value: string | undefined): boolean => {
+  if (value === undefined) return false
+  const type = value.split(";", 1)[0]!.trim().toLowerCase()
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"))
+}
+
+export const tooLarge = (docsUrl: string) =>
+  envelopeError(docsUrl, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`, {
+    hint: "Shorten the long text fields; a draft's longest members are limited to 4,000 characters."
+  })
+
+export const readJsonObject = (
+  request: HttpServerRequest.HttpServerRequest,
+  docsUrl: string
+): Effect.Effect<Record<string, unknown>, BodyError> =>
+  Effect.gen(function* () {
+    const length = Number(request.headers["content-length"])
+    if (length > maxBodyBytes) return yield* tooLarge(docsUrl)
+    const contentType = request.headers["content-type"]
+    const text = yield* request.text.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+      Effect.catch((error) =>
+        error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+          ? Effect.fail(tooLarge(docsUrl))
+          : Effect.fail(
+              envelopeError(docsUrl, "invalid_json", "The request body could not be read.", {
+                hint: "Send the complete body with a correct content-length."
+              })
+            )
+      )
+    )
+    if (!isJsonContentType(contentType)) {
+      if (contentType === undefined && text.trim() === "") {
+        return yield* envelopeError(docsUrl, "invalid_json", "The request body is empty.", {
+          hint: "Send a JSON object with content-type: application/json."
+        })
+      }
+      return yield* envelopeError(
+        docsUrl,
+        "unsupported_media_type",
+        `content-type must be application/json${contentType === undefined ? "; none was sent" : `, not ${truncate(contentType)}`}.`,
+        { hint: "Send the body as JSON with the header content-type: application/json." }
+      )
+    }
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (cause) {
+      const detail = cause instanceof SyntaxError ? cause.message : "it is nested too deeply"
+      return yield* envelopeError(docsUrl, "invalid_json", `The request body is not valid JSON: ${truncate(detail)}`, {
+        hint: "Send one JSON object, e.g. {\"action\": \"…\"}; check quotes, commas and brackets."
+      })
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
+      return yield* envelopeError(docsUrl, "invalid_request", `The request body must be a JSON object, not ${kind}.`, {
+        hint: "Wrap the members in an object: {\"action\": \"…\", \"execution_mode\": \"digital\", …}."
+      })
+    }
+    return value as Record<string, unknown>
+  })
+
+const truncate = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}…` : s)

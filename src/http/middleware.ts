@@ -1,0 +1,203 @@
+/**
+ * The one global middleware every request passes through — route lookup included — so that every
+ * error the server can produce leaves in the published envelope: unknown paths (404), wrong methods
+ * (405 + Allow), unreadable bodies, decode failures and defects (500, nothing internal disclosed).
+ * It also sets `x-request-id` and writes the request's log line.
+ */
+import { randomUUID } from "node:crypto"
+import { Cause, Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type ErrorBody, type ErrorCode, errorBody } from "../api/envelope.ts"
+import { AppConfig } from "../config.ts"
+import { maxBodyBytes } from "./json_body.ts"
+import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
+import { routeFor } from "./routes.ts"
+
+const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
+
+const corsHeaders = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "etag, location, idempotent-replayed, retry-after, x-request-id, allow"
+}
+
+const isErrorBody = (u: unknown): u is ErrorBody =>
+  typeof u === "object" && u !== null && typeof (u as ErrorBody).code === "string" && typeof (u as ErrorBody).status === "number"
+
+/** An error class instance from api/envelope.ts (its only field is the envelope body). */
+const envelopeOf = (u: unknown): ErrorBody | undefined =>
+  typeof u === "object" && u !== null && "error" in u && isErrorBody((u as { error: unknown }).error)
+    ? (u as { error: ErrorBody }).error
+    : undefined
+
+const tagOf = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "_tag" in u ? String((u as { _tag: unknown })._tag) : undefined
+
+/** The code a bare status (an empty or non-JSON error response) stands for. */
+const codeForStatus = (status: number): ErrorCode =>
+  status === 400
+    ? "invalid_request"
+    : status === 404
+      ? "not_found"
+      : status === 405
+        ? "method_not_allowed"
+        : status === 413
+          ? "payload_too_large"
+          : status === 415
+            ? "unsupported_media_type"
+            : status === 429
+              ? "rate_limited"
+              : status === 503
+                ? "storage_unavailable"
+                : "internal_error"
+
+export const EnvelopeMiddleware = HttpRouter.middleware(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const docs = config.docsUrl
+    const log: RequestLog = ["All", "Trace", "Debug", "Info"].includes(config.logLevel) ? makeRequestLog() : disabledRequestLog
+
+    const envelope = (body: ErrorBody, headers: Record<string, string> = {}) =>
+      HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
+
+    const notFound = (request: HttpServerRequest.HttpServerRequest) => {
+      const path = request.url.split("?", 1)[0] ?? "/"
+      const route = routeFor(request.url)
+      if (route === undefined) {
+        return envelope(
+          errorBody(docs, "not_found", `No endpoint at ${truncate(path)}.`, {
+            hint: "Start from the service index, GET /api/public/v1, which lists every endpoint."
+          })
+        )
+      }
+      const allow = route.methods.join(", ")
+      if (request.method === "OPTIONS") {
+        return HttpServerResponse.empty({
+          status: 204,
+          headers: {
+            allow: `${allow}, OPTIONS`,
+            "access-control-allow-methods": `${allow}, OPTIONS`,
+            "access-control-allow-headers": "content-type, idempotency-key, authorization, if-none-match, x-request-id",
+            "access-control-max-age": "600"
+          }
+        })
+      }
+      const right = route.methods.filter((m) => m !== "HEAD")
+      return envelope(
+        errorBody(docs, "method_not_allowed", `${truncate(request.method)} is not allowed on ${route.path}.`, {
+          hint: `Use ${right.join(" or ")} ${route.path}.`
+        }),
+        { allow }
+      )
+    }
+
+    const fromFailure = (request: HttpServerRequest.HttpServerRequest, error: unknown) => {
+      const body = envelopeOf(error)
+      if (body !== undefined) return envelope(body)
+      if (tagOf(error) === "HttpServerError") {
+        const reason = (error as { reason: { _tag: string; reason?: string } }).reason
+        if (reason._tag === "RouteNotFound") return notFound(request)
+        if (reason._tag === "RequestParseError") {
+          return reason.reason === "BodyTooLarge"
+            ? envelope(errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`))
+            : envelope(errorBody(docs, "invalid_json", "The request body could not be read."))
+        }
+      }
+      return undefined
+    }
+
+    const fromDefect = (defect: unknown) => {
+      const tag = tagOf(defect)
+      if (tag === "HttpApiSchemaError") {
+        const kind = (defect as { kind: string }).kind
+        if (kind === "Params" || kind === "Query" || kind === "Headers" || kind === "Payload") {
+          const what = kind === "Params" ? "path parameter" : kind === "Query" ? "query parameter" : kind === "Headers" ? "header" : "request body"
+          return envelope(
+            errorBody(docs, "invalid_request", `A ${what} is invalid: ${truncate(String((defect as { cause: unknown }).cause))}`, {
+              hint: "See the endpoint in the OpenAPI document at /openapi.json."
+            })
+          )
+        }
+      }
+      if (tag === "HttpApiPayloadTooLarge") {
+        return envelope(errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`))
+      }
+      return undefined
+    }
+
+    const internal = (cause: Cause.Cause<unknown>, requestId: string) =>
+      Effect.logError("request failed").pipe(
+        Effect.annotateLogs({ request_id: requestId, cause: Cause.pretty(cause) }),
+        Effect.as(
+          envelope(
+            errorBody(docs, "internal_error", "Something went wrong on our side; nothing was changed by this request.", {
+              hint: `Retry later; if it persists, report the request id ${requestId}.`
+            })
+          )
+        )
+      )
+
+    return (httpEffect) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const started = performance.now()
+        const incoming = request.headers["x-request-id"]
+        const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID()
+
+        let response = yield* httpEffect.pipe(
+          Effect.catchCause((cause) => {
+            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+            const failure = Cause.findErrorOption(cause)
+            const mapped =
+              failure._tag === "Some" ? fromFailure(request, failure.value) : fromDefect(Cause.squash(cause))
+            return mapped === undefined ? internal(cause, requestId) : Effect.succeed(mapped)
+          })
+        )
+
+        // Whatever produced an error response without a JSON body (a framework default such as an
+        // empty 4xx or a text/plain 415), the client still gets the envelope.
+        if (response.status >= 400 && !isJsonResponse(response)) {
+          response = envelope(
+            errorBody(docs, codeForStatus(response.status), defaultMessage(response.status)),
+            pickHeaders(response.headers, ["allow", "retry-after"])
+          )
+        }
+        if (response.status === 503 && response.headers["retry-after"] === undefined) {
+          response = HttpServerResponse.setHeader(response, "retry-after", "2")
+        }
+        response = HttpServerResponse.setHeaders(response, { ...corsHeaders, "x-request-id": requestId })
+        log.write({
+          method: request.method,
+          path: truncate(request.url.split("?", 1)[0] ?? "/"),
+          status: response.status,
+          durationMs: performance.now() - started,
+          requestId
+        })
+        return response
+      })
+  }),
+  { global: true }
+)
+
+const isJsonResponse = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = response.body
+  const contentType = body._tag === "Empty" ? undefined : (body.contentType ?? response.headers["content-type"])
+  return body._tag !== "Empty" && contentType !== undefined && contentType.includes("json")
+}
+
+const pickHeaders = (headers: Readonly<Record<string, string>>, names: ReadonlyArray<string>) =>
+  Object.fromEntries(names.flatMap((name) => (headers[name] === undefined ? [] : [[name, headers[name]]])))
+
+const defaultMessage = (status: number) =>
+  status === 404
+    ? "Not found."
+    : status === 405
+      ? "Method not allowed."
+      : status === 413
+        ? "The request body is too large."
+        : status === 415
+          ? "content-type must be application/json."
+          : status >= 500
+            ? "Something went wrong on our side."
+            : "The request is invalid."
+
+const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)

@@ -1,0 +1,88 @@
+/**
+ * Handlers of the participants group: list (q, limit, cursor) and read by slug.
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { MarketplaceApi } from "../api/api.ts"
+import { envelopeError } from "../api/envelope.ts"
+import { AppConfig } from "../config.ts"
+import type { Participant, ParticipantRecord } from "../domain/participant.ts"
+import { ParticipantDirectory } from "../services/participant_directory.ts"
+
+export const pageSize = { default: 100, max: 500 } as const
+
+/** The public shape of a stored participant. */
+export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Participant => ({
+  object: "participant",
+  slug: p.slug,
+  name: p.name,
+  discipline: p.discipline,
+  location: p.location,
+  task_type: p.task_type,
+  tags: p.tags,
+  capabilities: p.capabilities,
+  returns: p.returns,
+  boundary: p.boundary,
+  url: `${baseUrl}/api/public/v1/participants/${p.slug}`
+})
+
+// Cursors are opaque to clients; inside, the last slug of the page.
+const encodeCursor = (slug: string) => Buffer.from(`after:${slug}`).toString("base64url")
+const decodeCursor = (cursor: string) => {
+  const text = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString() : ""
+  return text.startsWith("after:") ? text.slice("after:".length) : undefined
+}
+
+export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "participants", (handlers) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const directory = yield* ParticipantDirectory
+    const invalid = (message: string, hint: string) =>
+      envelopeError(config.docsUrl, "invalid_request", message, { hint })
+
+    return handlers
+      .handle("listParticipants", ({ query }) =>
+        Effect.gen(function* () {
+          let limit: number = pageSize.default
+          if (query.limit !== undefined) {
+            limit = /^\d{1,4}$/.test(query.limit.trim()) ? Number(query.limit.trim()) : Number.NaN
+            if (!(limit >= 1 && limit <= pageSize.max)) {
+              return yield* invalid(
+                `limit must be a whole number from 1 to ${pageSize.max}; got ${JSON.stringify(query.limit.slice(0, 40))}.`,
+                `Omit limit for ${pageSize.default} participants per page.`
+              )
+            }
+          }
+          const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+          if (query.cursor !== undefined && after === undefined) {
+            return yield* invalid(
+              "cursor is not one this service issued.",
+              "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
+            )
+          }
+          const page = yield* directory.list({ q: query.q, limit, after })
+          return {
+            object: "list" as const,
+            count: page.data.length,
+            data: page.data.map((p) => presentParticipant(config.publicBaseUrl, p)),
+            has_more: page.nextAfter !== undefined,
+            next_cursor: page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
+          }
+        })
+      )
+      .handle("getParticipant", ({ params }) =>
+        Effect.gen(function* () {
+          const participant = yield* directory.findBySlug(params.slug)
+          if (participant === undefined) {
+            return yield* envelopeError(
+              config.docsUrl,
+              "participant_not_found",
+              `No participant has the slug ${JSON.stringify(params.slug.slice(0, 80))}.`,
+              { hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it." }
+            )
+          }
+          return presentParticipant(config.publicBaseUrl, participant)
+        })
+      )
+  })
+)

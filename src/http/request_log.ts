@@ -1,0 +1,42 @@
+/**
+ * One structured JSON line per request, written in batches: a synchronous write per request costs
+ * more than the request itself, so lines are buffered and flushed once per event-loop turn.
+ * Only method, path (no query string), status, duration and request id are logged — never headers
+ * or bodies, which may carry credentials.
+ */
+export interface RequestLogLine {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly durationMs: number
+  readonly requestId: string
+}
+
+export interface RequestLog {
+  readonly write: (line: RequestLogLine) => void
+  readonly flush: () => void
+}
+
+export const makeRequestLog = (sink: (chunk: string) => void = (chunk) => process.stdout.write(chunk)): RequestLog => {
+  let buffer = ""
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (buffer === "") return
+    const chunk = buffer
+    buffer = ""
+    sink(chunk)
+  }
+  return {
+    write: (line) => {
+      buffer += `{"level":"INFO","message":"request","time":"${new Date().toISOString()}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.durationMs.toFixed(2)},"request_id":${JSON.stringify(line.requestId)}}\n`
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
+    },
+    flush
+  }
+}
+
+export const disabledRequestLog: RequestLog = { write: () => {}, flush: () => {} }

@@ -1,0 +1,31 @@
+/**
+ * Which methods each path accepts — the API's endpoints (from the HttpApi description) plus the
+ * few plain routes (OpenAPI mirrors, docs) — so an unknown method gets 405 with `Allow`, and an
+ * unknown path 404.
+ */
+import { FindMyWay } from "effect/http"
+import { endpoints } from "../api/endpoints.ts"
+
+export const openApiPaths = ["/openapi.json", "/api/openapi.json", "/.well-known/openapi.json"] as const
+export const docsPath = "/docs"
+
+const plainRoutes = [...openApiPaths, docsPath].map((path) => ({ method: "GET", routerPath: path, path }))
+
+const table = new Map<string, { path: string; methods: Set<string> }>()
+for (const route of [...endpoints, ...plainRoutes]) {
+  const entry = table.get(route.routerPath) ?? { path: route.path, methods: new Set<string>() }
+  entry.methods.add(route.method)
+  if (route.method === "GET") entry.methods.add("HEAD")
+  table.set(route.routerPath, entry)
+}
+
+const router = FindMyWay.make<{ path: string; methods: ReadonlySet<string> }>()
+for (const [routerPath, entry] of table) router.all(routerPath as `/${string}`, entry)
+
+/** The methods the path accepts and its documented form, or undefined when no endpoint has this path. */
+export const routeFor = (url: string): { readonly path: string; readonly methods: ReadonlyArray<string> } | undefined => {
+  const found = router.find("GET", url)
+  if (found === undefined) return undefined
+  const order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+  return { path: found.handler.path, methods: order.filter((m) => found.handler.methods.has(m)) }
+}

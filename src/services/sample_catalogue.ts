@@ -1,0 +1,31 @@
+/**
+ * The sample catalogue shipped in `data/sample-participants.json`, loaded into an empty
+ * directory at start-up so a fresh clone has participants to discover.
+ */
+import { readFileSync } from "node:fs"
+import { Effect, Layer, Schema } from "effect"
+import { AppConfig } from "../config.ts"
+import { ParticipantRecord } from "../domain/participant.ts"
+import { ParticipantDirectory } from "./participant_directory.ts"
+
+export const sampleCatalogueFile = new URL("../../data/sample-participants.json", import.meta.url)
+
+/** Decodes a participant file (a JSON array of records), as the operator's import also does. */
+export const decodeParticipants = Schema.decodeUnknownEffect(Schema.Array(ParticipantRecord))
+
+export const loadSampleCatalogue = Effect.gen(function* () {
+  const directory = yield* ParticipantDirectory
+  if ((yield* directory.count) > 0) return 0
+  const records = yield* decodeParticipants(JSON.parse(readFileSync(sampleCatalogueFile, "utf8")))
+  const loaded = yield* directory.upsertMany(records)
+  yield* Effect.logInfo("loaded the sample participant catalogue").pipe(Effect.annotateLogs({ participants: loaded }))
+  return loaded
+})
+
+/** Seeds the sample catalogue when configured to and the directory is empty. */
+export const SampleCatalogueLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    if (config.seedSampleCatalogue) yield* Effect.orDie(loadSampleCatalogue)
+  })
+)

@@ -1,0 +1,59 @@
+/**
+ * Task tokens: the agent's bearer credential for one task (`tt_` + 256 bits).
+ *
+ * A token is derived as HMAC-SHA256(secret, reference), so an idempotent replay can hand the same
+ * token back while the database keeps only its SHA-256 hash (a leaked database grants nothing).
+ * The secret comes from TASK_TOKEN_SECRET; when unset, one is generated once and kept in the
+ * database so every process sharing it derives the same tokens.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { AppConfig } from "../config.ts"
+
+export class TaskTokens extends Context.Service<
+  TaskTokens,
+  {
+    /** The token of a task (same reference → same token). */
+    tokenFor(reference: string): string
+    /** What the database stores for a token. */
+    hash(token: string): string
+    /** Constant-time check of a presented token against the stored hash. */
+    matches(token: string, storedHash: string): boolean
+  }
+>()("task-marketplace/services/TaskTokens") {
+  static readonly layer = Layer.effect(
+    TaskTokens,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const secret =
+        config.taskTokenSecret === undefined ? yield* storedSecret : Redacted.value(config.taskTokenSecret)
+      return TaskTokens.of(make(secret))
+    })
+  )
+}
+
+const make = (secret: string): TaskTokens["Service"] => {
+  const hash = (token: string) => createHash("sha256").update(token).digest("base64url")
+  return {
+    tokenFor: (reference) => `tt_${createHmac("sha256", secret).update(reference).digest("base64url")}`,
+    hash,
+    matches: (token, storedHash) => {
+      const a = Buffer.from(hash(token))
+      const b = Buffer.from(storedHash)
+      return a.length === b.length && timingSafeEqual(a, b)
+    }
+  }
+}
+
+/** The generated secret, created by whichever process gets there first. */
+const storedSecret = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const candidate = randomBytes(32).toString("base64url")
+  yield* sql`
+    INSERT INTO service_secrets (name, value, created_at) VALUES ('task_token', ${candidate}, ${new Date().toISOString()})
+    ON CONFLICT (name) DO NOTHING
+  `
+  const rows = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'task_token'`
+  return rows[0]!.value
+}).pipe(Effect.orDie)

@@ -1,0 +1,244 @@
+/**
+ * Tasks, transport-free: preflight, idempotent submission, reading, and the search assessment.
+ * The HTTP handlers (and, later, the MCP tools) are thin adapters over this service.
+ */
+import { createHash } from "node:crypto"
+import { Clock, Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config.ts"
+import {
+  DraftRejected,
+  IdempotencyKeyMismatch,
+  IdempotencyKeyReused,
+  type StorageUnavailable,
+  TaskNotFound
+} from "../domain/errors.ts"
+import { nextStepFor } from "../domain/lifecycle.ts"
+import { inferExecutionMode, inferLocation, type RankedParticipant, rankEligible, servingTypes } from "../domain/matching.ts"
+import type { ParticipantRecord } from "../domain/participant.ts"
+import type { Brief, CreatedTask, Task } from "../domain/task.ts"
+import {
+  type DraftValidation,
+  type ExecutionMode,
+  executionModes,
+  type NormalizedDraft,
+  validateDraft,
+  withUnknownParticipant
+} from "../domain/task_draft.ts"
+import { Ids, referencePattern } from "./ids.ts"
+import { ParticipantDirectory } from "./participant_directory.ts"
+import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskTokens } from "./task_tokens.ts"
+
+export interface Feasibility {
+  readonly eligible_participants: number
+  readonly sample: ReadonlyArray<string>
+}
+
+export interface PreflightOutcome {
+  readonly validation: DraftValidation
+  readonly feasibility: Feasibility
+}
+
+export interface SubmitInput {
+  readonly body: Readonly<Record<string, unknown>>
+  /** The `idempotency-key` header, when sent. */
+  readonly headerKey: string | undefined
+  /** Recorded as the acting agent when the draft names none. */
+  readonly userAgent: string | undefined
+}
+
+export interface Submission {
+  readonly task: CreatedTask
+  /** True when the key was seen before with the same draft: the original task, nothing created. */
+  readonly replayed: boolean
+  readonly version: number
+}
+
+export interface SearchOutcome {
+  readonly executionMode: ExecutionMode | null
+  readonly location: string | null
+  readonly draft: NormalizedDraft
+  readonly preflight: PreflightOutcome
+  readonly matches: ReadonlyArray<RankedParticipant>
+}
+
+export class Tasks extends Context.Service<
+  Tasks,
+  {
+    preflight(body: Readonly<Record<string, unknown>>): Effect.Effect<PreflightOutcome>
+    submit(
+      input: SubmitInput
+    ): Effect.Effect<
+      Submission,
+      DraftRejected | IdempotencyKeyMismatch | IdempotencyKeyReused | StorageUnavailable
+    >
+    read(reference: string): Effect.Effect<{ readonly task: Task; readonly version: number }, TaskNotFound | StorageUnavailable>
+    search(query: string, limit: number): Effect.Effect<SearchOutcome>
+  }
+>()("task-marketplace/services/Tasks") {
+  static readonly layer = Layer.effect(
+    Tasks,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const directory = yield* ParticipantDirectory
+      const store = yield* TaskStore
+      const tokens = yield* TaskTokens
+      const ids = yield* Ids
+
+      /** The shared rule set plus the one rule that needs the directory: participant_slug must exist. */
+      const validate = Effect.fn("Tasks.validate")(function* (body: Readonly<Record<string, unknown>>) {
+        const validation = validateDraft(body)
+        const slug = validation.task.participant_slug
+        if (slug === undefined) return validation
+        const participant = yield* directory.findBySlug(slug)
+        return participant === undefined ? withUnknownParticipant(validation) : validation
+      })
+
+      const feasibilityOf = Effect.fn("Tasks.feasibility")(function* (task: NormalizedDraft) {
+        const mode = task.execution_mode as ExecutionMode | undefined
+        const candidates = yield* directory.candidates(mode === undefined ? executionModes : servingTypes[mode])
+        const ranked = rankEligible(
+          {
+            executionMode: mode ?? "hybrid",
+            location: mode === undefined ? undefined : task.location,
+            text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
+            participantSlug: task.participant_slug
+          },
+          mode === undefined ? candidates.map((p) => ({ ...p, task_type: "hybrid" as const })) : candidates
+        )
+        return { eligible_participants: ranked.length, sample: ranked.slice(0, 5).map((r) => r.participant.slug) }
+      })
+
+      const preflight = Effect.fn("Tasks.preflight")(function* (body: Readonly<Record<string, unknown>>) {
+        const validation = yield* validate(body)
+        const feasibility = yield* feasibilityOf(validation.task)
+        return { validation, feasibility }
+      })
+
+      const view = (stored: StoredTask): Task => ({
+        object: "task",
+        reference: stored.reference,
+        state: stored.state,
+        execution_mode: stored.executionMode,
+        participant_slug: stored.participantSlug,
+        agent: stored.agent,
+        principal: stored.principal,
+        brief: stored.brief,
+        result: stored.result as Task["result"],
+        outcome: stored.outcome as Task["outcome"],
+        history: stored.history,
+        created_at: stored.createdAt,
+        updated_at: stored.updatedAt,
+        url: `${config.publicBaseUrl}/api/public/v1/tasks/${stored.reference}`,
+        next_step: nextStepFor[stored.state]
+      })
+
+      // A replay answers with the same body as the original 201: the task as it was recorded,
+      // whatever has happened to it since (its current state is one GET away).
+      const created = (stored: StoredTask, replayed: boolean): Submission => {
+        const asRecorded: StoredTask = {
+          ...stored,
+          state: "open",
+          history: stored.history.slice(0, 1),
+          result: null,
+          outcome: null,
+          updatedAt: stored.createdAt,
+          version: 1
+        }
+        return {
+          task: { ...view(asRecorded), task_token: tokens.tokenFor(stored.reference) },
+          replayed,
+          version: asRecorded.version
+        }
+      }
+
+      const submit = Effect.fn("Tasks.submit")(function* (input: SubmitInput) {
+        const validation = yield* validate(input.body)
+        const bodyKey = validation.idempotencyKey
+        if (input.headerKey !== undefined && bodyKey !== undefined && input.headerKey !== bodyKey) {
+          return yield* new IdempotencyKeyMismatch({ header: input.headerKey, body: bodyKey })
+        }
+        if (!validation.valid) return yield* new DraftRejected({ validation })
+
+        const draft = validation.task
+        const key = input.headerKey ?? bodyKey ?? null
+        const reference = yield* ids.taskReference
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const outcome = yield* store.insert({
+          reference,
+          state: "open",
+          executionMode: draft.execution_mode as ExecutionMode,
+          participantSlug: draft.participant_slug ?? null,
+          agent: draft.agent ?? agentFromUserAgent(input.userAgent),
+          principal: draft.principal ?? null,
+          brief: briefOf(draft),
+          result: null,
+          outcome: null,
+          history: [{ from: null, to: "open", actor: "agent", at: now }],
+          version: 1,
+          tokenHash: tokens.hash(tokens.tokenFor(reference)),
+          idempotencyKey: key,
+          draftFingerprint: fingerprint(draft),
+          createdAt: now,
+          updatedAt: now
+        })
+        if (outcome._tag === "Created") return created(outcome.task, false)
+        if (outcome.task.draftFingerprint !== fingerprint(draft)) {
+          return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
+        }
+        return created(outcome.task, true)
+      })
+
+      const read = Effect.fn("Tasks.read")(function* (reference: string) {
+        // A string that cannot be a reference is answered without touching storage.
+        const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
+        if (stored === undefined) return yield* new TaskNotFound({ reference })
+        return { task: view(stored), version: stored.version }
+      })
+
+      const search = Effect.fn("Tasks.search")(function* (query: string, limit: number) {
+        const everyone = yield* directory.candidates(executionModes)
+        const executionMode = inferExecutionMode(query)
+        const location =
+          executionMode === "digital" ? null : inferLocation(query, [...new Set(everyone.map((p) => p.location))])
+        const body: Record<string, unknown> = { action: query }
+        if (executionMode !== null) body.execution_mode = executionMode
+        if (location !== null) body.location = location
+        const preflightOutcome = yield* preflight(body)
+        const ranked = rankEligible(
+          { executionMode: executionMode ?? "hybrid", location: location ?? undefined, text: query },
+          executionMode === null ? everyone.map(asHybrid) : everyone
+        )
+        const matches = ranked
+          .filter((r) => r.score > 0)
+          .slice(0, limit)
+          .map((r) => ({ ...r, participant: everyone.find((p) => p.slug === r.participant.slug)! }))
+        return { executionMode, location, draft: preflightOutcome.validation.task, preflight: preflightOutcome, matches }
+      })
+
+      return Tasks.of({ preflight, submit, read, search })
+    })
+  )
+}
+
+const asHybrid = (p: ParticipantRecord): ParticipantRecord => ({ ...p, task_type: "hybrid" })
+
+const briefOf = (draft: NormalizedDraft): Brief => ({
+  action: draft.action ?? "",
+  location: draft.location ?? null,
+  timing: draft.timing ?? null,
+  deadline: draft.deadline ?? null,
+  expected_result: draft.expected_result ?? "",
+  acceptance_test: draft.acceptance_test ?? "",
+  constraints: draft.constraints ?? null,
+  budget: draft.budget ?? null,
+  contact_email: draft.contact_email ?? null
+})
+
+/** Same normalised draft ⇔ same fingerprint: the normalised task has a fixed member order. */
+const fingerprint = (draft: NormalizedDraft) => createHash("sha256").update(JSON.stringify(draft)).digest("base64url")
+
+const agentFromUserAgent = (userAgent: string | undefined) => {
+  const value = userAgent?.trim().slice(0, 500)
+  return value === undefined || value === "" ? "unknown" : value
+}
