@@ -1,0 +1,104 @@
+/**
+ * Runs the real HTTP server on a free loopback port for a test file, with the settings (and, when
+ * a test needs it, the service layers) it chooses.
+ */
+import { createServer } from "node:http"
+import { createServer as createNetServer } from "node:net"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Exit, Layer, References, Scope } from "effect"
+import { ServicesLive } from "../../src/app.ts"
+import { AppConfig, type AppSettings } from "../../src/config.ts"
+import { RoutesLive, serveRoutes } from "../../src/http/server.ts"
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:41234 */
+  readonly url: string
+  readonly api: (path: string) => string
+  readonly close: () => Promise<void>
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createNetServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+
+export interface StartOptions {
+  readonly settings?: Partial<AppSettings>
+  /** Replaces the production services (defaults to the real ones over the configured database). */
+  readonly services?: Layer.Layer<any, any, AppConfig>
+}
+
+export const startServer = async (options: StartOptions = {}): Promise<TestServer> => {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const config = AppConfig.layerWith({
+    port,
+    publicBaseUrl: url,
+    docsUrl: `${url}/docs`,
+    mcpUrl: `${url}/mcp`,
+    ...options.settings
+  })
+  const routes = RoutesLive.pipe(Layer.provide(options.services ?? ServicesLive)) as Layer.Layer<never, unknown, AppConfig>
+  const server = serveRoutes(routes).pipe(
+    Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
+    Layer.provide(config)
+  )
+  const scope = Effect.runSync(Scope.make())
+  await Effect.runPromise(
+    Layer.buildWithScope(server, scope).pipe(Effect.provideService(References.MinimumLogLevel, "None")) as Effect.Effect<
+      unknown,
+      unknown,
+      never
+    >
+  )
+  return {
+    url,
+    api: (path) => `${url}/api/public/v1${path}`,
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+export const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: typeof body === "string" ? body : JSON.stringify(body)
+})
+
+/** A complete, valid draft; override members per test. */
+export const validDraft = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  action: "Photograph the storefront of Bäckerei Sonne, Torstraße 12",
+  execution_mode: "physical",
+  location: "Berlin, Germany",
+  timing: "2026-12-01T17:00:00Z",
+  expected_result: "Five geotagged photos of the storefront and opening-hours sign, plus a JSON checklist",
+  acceptance_test: "The photos show the shop sign and the opening hours legibly",
+  principal: "ACME Retail Research GmbH",
+  agent: "acme-research-bot/2.1",
+  ...overrides
+})
+
+/** Asserts the published error envelope and returns its body. */
+export const expectEnvelope = async (response: Response, status: number, code: string) => {
+  const text = await response.text()
+  if (response.status !== status) throw new Error(`expected ${status} ${code}, got ${response.status}: ${text}`)
+  if (!response.headers.get("content-type")?.includes("application/json")) {
+    throw new Error(`expected JSON, got ${response.headers.get("content-type")}: ${text.slice(0, 200)}`)
+  }
+  const body = JSON.parse(text)
+  const error = body.error
+  if (error?.code !== code) throw new Error(`expected code ${code}, got ${text}`)
+  if (error.status !== status) throw new Error(`error.status ${error.status} != ${status}`)
+  if (typeof error.message !== "string" || error.message === "") throw new Error("error.message missing")
+  if (typeof error.documentation_url !== "string" || !/^https?:\/\//.test(error.documentation_url)) {
+    throw new Error("error.documentation_url must be an absolute URI")
+  }
+  const allowed = new Set(["code", "message", "status", "hint", "details", "documentation_url"])
+  for (const key of Object.keys(error)) if (!allowed.has(key)) throw new Error(`unexpected envelope member ${key}`)
+  if (Object.keys(body).length !== 1) throw new Error(`unexpected top-level members: ${Object.keys(body)}`)
+  return error as { code: string; message: string; status: number; hint?: string; details?: Array<{ field: string; code: string; message: string }> }
+}
