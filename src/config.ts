@@ -74,7 +74,11 @@ const logLevels = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "N
 
 /** Reads and validates every setting from the environment. */
 export const loadSettings = Effect.gen(function* () {
-  const port = yield* Config.Port("PORT").pipe(Config.withDefault(8080))
+  const portRaw = (yield* Config.String("PORT").pipe(Config.withDefault("8080"))).trim()
+  const port = /^\d{1,5}$/.test(portRaw) ? Number(portRaw) : Number.NaN
+  if (!(port >= 0 && port <= 65535)) {
+    return yield* Effect.fail(new InvalidConfig("PORT", `expected a port number from 0 to 65535, got ${JSON.stringify(portRaw)}`))
+  }
   const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
   const databaseUrl = yield* Config.String("DATABASE_URL").pipe(Config.option, Config.map(Option.getOrUndefined))
   const database = parseDatabaseUrl(databaseUrl)

@@ -7,19 +7,22 @@ import { AppRoutes } from "./app.ts"
 import { AppConfig, loadSettings } from "./config.ts"
 import { NodeServerLive, serveRoutes } from "./http/server.ts"
 
-const startedAt = performance.now()
-
 const main = Effect.gen(function* () {
   const config = yield* loadSettings
   const announce = Effect.logInfo("listening").pipe(
     Effect.annotateLogs({
       url: config.publicBaseUrl,
       database: config.database._tag === "Sqlite" ? `sqlite:${config.database.filename}` : "postgres",
-      startup_ms: Math.round(performance.now() - startedAt)
+      // performance.now() counts from process start, so this includes loading the modules.
+      startup_ms: Math.round(performance.now())
     })
   )
-  const server = Layer.mergeAll(serveRoutes(AppRoutes).pipe(Layer.provide(NodeServerLive)), Layer.effectDiscard(announce))
-  return yield* Layer.launch(server.pipe(Layer.provide(Layer.succeed(AppConfig, config)))).pipe(
+  const server = serveRoutes(AppRoutes).pipe(
+    Layer.provide(NodeServerLive),
+    Layer.provide(Layer.succeed(AppConfig, config))
+  )
+  // Announce only once everything is built: migrated, seeded and listening.
+  return yield* Effect.scoped(Effect.andThen(Layer.build(server), Effect.andThen(announce, Effect.never))).pipe(
     Effect.provideService(References.MinimumLogLevel, config.logLevel)
   )
 }).pipe(

@@ -7,6 +7,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
 import { TaskDraft } from "../domain/task_draft.ts"
+import { apiDescription } from "./description.ts"
 import {
   BadRequest,
   InternalError,
@@ -147,7 +148,6 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
     OpenApi.annotations({
       title: "Task Marketplace API",
       version: "1.0.0",
-      description:
-        "Software agents hire humans for bounded digital, physical or hybrid tasks: discover participants, preflight a brief, submit it idempotently, and poll it until a structured human result comes back. Every response, including every error, is JSON."
+      description: apiDescription
     })
   ) {}

@@ -27,9 +27,6 @@ export type ParticipantRecord = typeof ParticipantRecord.Type
 export const Participant = Schema.Struct({
   object: Schema.Literal("participant"),
   ...ParticipantRecord.fields,
-  task_type: ExecutionMode.annotate({
-    description: "The execution mode this person takes: digital, physical or hybrid."
-  }),
   returns: Schema.String.annotate({ description: "The evidence the participant delivers." }),
   url: Schema.String.annotate({ format: "uri", description: "Address of this participant resource." })
 }).annotate({ identifier: "Participant", description: "A human available for hire." })

@@ -5,6 +5,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { apiPrefix, MarketplaceApi } from "../api/api.ts"
+import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
 import type { Capabilities, ServiceIndex } from "../api/resources.ts"
@@ -14,16 +15,6 @@ import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { pageSize } from "./participants.ts"
 import { searchLimit } from "./drafts.ts"
-
-export const coldStart = [
-  "GET /api/public/v1 (this index) and GET /api/public/v1/capabilities for the rules.",
-  "Find people: GET /api/public/v1/participants?q=<words>, or POST /api/public/v1/search with a plain-language description.",
-  "Build a brief: action, execution_mode (digital | physical | hybrid), expected_result, acceptance_test; location for physical and hybrid; add timing, principal and agent.",
-  "Validate it with POST /api/public/v1/preflight until valid is true (fix every issue; consider the warnings).",
-  "Submit it with POST /api/public/v1/tasks and an idempotency-key header (a fresh UUID); retry with the same key on any network error or 503.",
-  "Keep the reference and task_token from the 201 response.",
-  "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled; read result and outcome."
-]
 
 export const serviceIndex = (config: AppSettings): ServiceIndex => {
   const base = config.publicBaseUrl
@@ -52,7 +43,7 @@ export const serviceIndex = (config: AppSettings): ServiceIndex => {
         note: "Optional native agent-tool interface exposing the same tasks, participants and lifecycle; needs an MCP client."
       }
     },
-    cold_start: coldStart,
+    cold_start: [...coldStart],
     authentication: {
       required: false,
       anonymous_discovery_supported: true,

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+/**
+ * Runs a script with Node ≥ 22.19 (what Effect 4.1, vitest 5 and TypeScript type stripping need).
+ *
+ * Plain JavaScript on purpose, so it runs on any Node: when this Node is recent enough the script
+ * runs in-process; otherwise Node 24 is installed once from the npm registry's `node` package into
+ * a cache directory outside the repository (never committed) and the script runs under it.
+ *
+ * Usage: node scripts/node.mjs [node flags…] <script.ts|.js> [args…]
+ */
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { homedir } from "node:os"
+import { join, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+
+const [major, minor] = process.versions.node.split(".").map(Number)
+const recentEnough = major > 22 || (major === 22 && minor >= 19)
+const argv = process.argv.slice(2)
+const flagCount = argv.findIndex((arg) => !arg.startsWith("-"))
+const [script, ...args] = argv.slice(flagCount)
+if (flagCount < 0 || script === undefined) {
+  process.stderr.write("usage: node scripts/node.mjs [node flags…] <script> [args…]\n")
+  process.exit(2)
+}
+
+if (recentEnough && flagCount === 0) {
+  process.argv = [process.argv[0], resolve(script), ...args]
+  await import(pathToFileURL(resolve(script)).href)
+} else {
+  const node = recentEnough ? process.execPath : await installedNode24()
+  const child = spawn(node, argv, { stdio: "inherit" })
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal))
+  child.on("exit", (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)))
+}
+
+async function installedNode24() {
+  const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "node24")
+  const node = join(dir, "node_modules", ".bin", "node")
+  if (!existsSync(node)) {
+    process.stderr.write(`Node ${process.versions.node} is older than 22.19; installing Node 24 into ${dir} (once).\n`)
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true, allowScripts: { node: true } })}\n`)
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "node@24"], { cwd: dir, stdio: "inherit" })
+  }
+  return node
+}

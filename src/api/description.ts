@@ -1,0 +1,39 @@
+/**
+ * The prose of the API description (rendered by the docs page): agent guidance, authentication and
+ * every error code — built from the same data the service runs on.
+ */
+import { errorCodes } from "./envelope.ts"
+
+export const coldStart = [
+  "GET /api/public/v1 (this index) and GET /api/public/v1/capabilities for the rules.",
+  "Find people: GET /api/public/v1/participants?q=<words>, or POST /api/public/v1/search with a plain-language description.",
+  "Build a brief: action, execution_mode (digital | physical | hybrid), expected_result, acceptance_test; location for physical and hybrid; add timing, principal and agent.",
+  "Validate it with POST /api/public/v1/preflight until valid is true (fix every issue; consider the warnings).",
+  "Submit it with POST /api/public/v1/tasks and an idempotency-key header (a fresh UUID); retry with the same key on any network error or 503.",
+  "Keep the reference and task_token from the 201 response.",
+  "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled; read result and outcome."
+] as const
+
+export const apiDescription = [
+  "Software agents hire humans (participants) for bounded digital, physical or hybrid tasks: discover participants, preflight a brief, submit it idempotently, and poll it until a structured human result comes back. Every response, including every error, is JSON.",
+  "",
+  "## Agent guidance",
+  "",
+  ...coldStart.map((step, i) => `${i + 1}. ${step}`),
+  "",
+  "## Authentication",
+  "",
+  "Discovery, preflight, search, task submission and task status need no credential. The 201 response of a submission carries `task_token`: present it as `Authorization: Bearer <task_token>` for the agent's actions on that task. Participants use OAuth 2.1 access tokens; the protected-resource metadata is at `/.well-known/oauth-protected-resource`.",
+  "",
+  "## Errors",
+  "",
+  "Every error is `{ \"error\": { code, message, status, hint?, details?, documentation_url } }`.",
+  "",
+  "| code | status | meaning |",
+  "|---|---|---|",
+  ...Object.entries(errorCodes).map(([code, e]) => `| <a id=\"error-${code}\"></a>\`${code}\` | ${e.status} | ${e.meaning} |`),
+  "",
+  "## Contact",
+  "",
+  "Open an issue in the project's repository."
+].join("\n")

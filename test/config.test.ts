@@ -1,0 +1,60 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Redacted } from "effect"
+import { loadSettings, parseDatabaseUrl } from "../src/config.ts"
+
+const load = (env: Record<string, string>) =>
+  Effect.runPromise(
+    Effect.result(loadSettings).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+  )
+
+describe("configuration", () => {
+  it("defaults to the embedded SQLite file on 127.0.0.1:8080", async () => {
+    const result = await load({})
+    expect(result._tag).toBe("Success")
+    if (result._tag !== "Success") return
+    expect(result.success).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      database: { _tag: "Sqlite", filename: "./data/marketplace.sqlite" },
+      publicBaseUrl: "http://127.0.0.1:8080",
+      docsUrl: "http://127.0.0.1:8080/docs",
+      logLevel: "Info"
+    })
+  })
+
+  it("reads DATABASE_URL forms", () => {
+    expect(parseDatabaseUrl("sqlite::memory:")).toEqual({ _tag: "Sqlite", filename: ":memory:" })
+    expect(parseDatabaseUrl("sqlite:./x.db")).toEqual({ _tag: "Sqlite", filename: "./x.db" })
+    const pg = parseDatabaseUrl("postgres://u@127.0.0.1:5432/test")
+    expect(typeof pg === "object" && pg._tag === "Postgres" && Redacted.value(pg.url)).toBe("postgres://u@127.0.0.1:5432/test")
+    expect(typeof parseDatabaseUrl("mysql://x")).toBe("string")
+    expect(typeof parseDatabaseUrl("sqlite:")).toBe("string")
+  })
+
+  it("strips a trailing slash from PUBLIC_BASE_URL and derives the docs address", async () => {
+    const result = await load({ PUBLIC_BASE_URL: "https://tasks.example.com/" })
+    expect(result._tag === "Success" && result.success.publicBaseUrl).toBe("https://tasks.example.com")
+    expect(result._tag === "Success" && result.success.docsUrl).toBe("https://tasks.example.com/docs")
+  })
+
+  it.each([
+    ["PORT", "abc", "PORT"],
+    ["PORT", "70000", "PORT"],
+    ["DATABASE_URL", "mysql://x", "DATABASE_URL"],
+    ["PUBLIC_BASE_URL", "not a url", "PUBLIC_BASE_URL"],
+    ["LOG_LEVEL", "loud", "LOG_LEVEL"],
+    ["TASK_TOKEN_SECRET", "short", "TASK_TOKEN_SECRET"]
+  ])("refuses %s=%s with a message naming the variable", async (name, value, variable) => {
+    const result = await load({ [name]: value })
+    expect(result._tag).toBe("Failure")
+    if (result._tag !== "Failure") return
+    expect(String((result.failure as Error).message)).toContain(`Invalid configuration: ${variable}:`)
+  })
+
+  it("never puts a database password in an error or the settings' printed form", async () => {
+    const result = await load({ DATABASE_URL: "postgres://user:s3cret@127.0.0.1/db" })
+    expect(result._tag).toBe("Success")
+    expect(JSON.stringify(result)).not.toContain("s3cret")
+    expect(String(result)).not.toContain("s3cret")
+  })
+})

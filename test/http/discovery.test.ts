@@ -1,0 +1,218 @@
+/**
+ * The service index, /capabilities, the OpenAPI document and the well-known documents: every
+ * published member, and each derived from the definitions the code runs on.
+ */
+import { readFileSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { endpoints } from "../../src/api/endpoints.ts"
+import { errorCodes } from "../../src/api/envelope.ts"
+import { taskStates, transitions } from "../../src/domain/lifecycle.ts"
+import { draftRules } from "../../src/domain/task_draft.ts"
+import { openApiDocument } from "../../src/http/openapi.ts"
+import { startServer, type TestServer } from "../support/server.ts"
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer()
+})
+afterAll(() => server.close())
+
+const get = async (path: string) => {
+  const response = await fetch(`${server.url}${path}`)
+  expect(response.status).toBe(200)
+  expect(response.headers.get("content-type")).toContain("application/json")
+  return response.json()
+}
+
+describe("service index (GET /api/public/v1)", () => {
+  it("has every member the published document lists, with the published constants", async () => {
+    const index = await get("/api/public/v1")
+    for (const member of [
+      "name",
+      "version",
+      "description",
+      "base_url",
+      "openapi",
+      "documentation",
+      "manifest",
+      "agent_guidance",
+      "mcp",
+      "agent_card",
+      "interfaces",
+      "cold_start",
+      "authentication",
+      "execution_modes",
+      "task_states",
+      "mcp_endpoint",
+      "endpoints",
+      "contact"
+    ]) {
+      expect(index, member).toHaveProperty(member)
+    }
+    expect(index.version).toBe("v1")
+    expect(index.base_url).toBe(`${server.url}/api/public/v1`)
+    expect(index.openapi).toBe(`${server.url}/openapi.json`)
+    expect(index.interfaces.rest.requires_installation).toBe(false)
+    expect(index.interfaces.rest.base_url).toBe(index.base_url)
+    expect(typeof index.interfaces.rest.note).toBe("string")
+    expect(index.interfaces.mcp.requires_installation).toBe(true)
+    expect(index.interfaces.mcp.endpoint).toBe(index.mcp)
+    expect(index.mcp_endpoint).toBe(index.mcp)
+    expect(index.authentication).toMatchObject({
+      required: false,
+      anonymous_discovery_supported: true,
+      anonymous_preflight_supported: true,
+      anonymous_task_submission_supported: true
+    })
+    expect(typeof index.authentication.description).toBe("string")
+    expect(typeof index.authentication.documentation).toBe("string")
+    expect(index.execution_modes).toEqual(["digital", "physical", "hybrid"])
+    expect(index.task_states).toEqual([
+      "draft",
+      "preflight_failed",
+      "open",
+      "matching",
+      "awaiting_participant",
+      "accepted",
+      "in_flight",
+      "submitted",
+      "settled",
+      "declined",
+      "cancelled"
+    ])
+    expect(index.cold_start.length).toBeGreaterThan(3)
+    for (const step of index.cold_start) expect(typeof step).toBe("string")
+  })
+
+  it("lists exactly the endpoints of the HttpApi description, each with method, path and summary", async () => {
+    const index = await get("/api/public/v1")
+    expect(index.endpoints).toEqual(endpoints.map(({ method, path, summary }) => ({ method, path, summary })))
+    const pairs = index.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)
+    for (const published of [
+      "GET /api/public/v1",
+      "GET /api/public/v1/capabilities",
+      "POST /api/public/v1/search",
+      "GET /api/public/v1/participants",
+      "GET /api/public/v1/participants/{slug}",
+      "POST /api/public/v1/preflight",
+      "POST /api/public/v1/tasks",
+      "GET /api/public/v1/tasks/{reference}"
+    ]) {
+      expect(pairs).toContain(published)
+    }
+    for (const e of index.endpoints) expect(e.summary.length).toBeGreaterThan(3)
+  })
+
+  it("every address it names is absolute and answers", async () => {
+    const index = await get("/api/public/v1")
+    for (const member of ["openapi", "documentation", "manifest", "agent_card", "base_url"]) {
+      expect(index[member]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
+      const response = await fetch(index[member])
+      expect(response.status, member).toBe(200)
+    }
+  })
+})
+
+describe("capabilities (GET /api/public/v1/capabilities)", () => {
+  it("is generated from the state machine, the draft rules and the error table", async () => {
+    const caps = await get("/api/public/v1/capabilities")
+    expect(caps.object).toBe("capabilities")
+    expect(caps.task_states).toEqual([...taskStates])
+    expect(caps.transitions).toHaveLength(transitions.length)
+    expect(caps.transitions[0]).toEqual({ from: null, to: "open", actors: ["agent"], trigger: "POST /tasks accepted" })
+    expect(caps.draft.required).toEqual(["action", "execution_mode", "expected_result", "acceptance_test"])
+    expect(caps.draft.required).toEqual([...draftRules.required])
+    expect(caps.draft.recommended).toEqual(["timing", "principal", "agent"])
+    expect(caps.draft.limits.action).toBe(4000)
+    expect(caps.draft.limits.idempotency_key).toBe(255)
+    expect(Object.keys(caps.errors)).toEqual(Object.keys(errorCodes))
+    expect(caps.idempotency.header).toBe("idempotency-key")
+    expect(caps.idempotency.retention).toMatch(/life of the task/)
+    expect(caps.limits.max_body_bytes).toBe(65536)
+    for (const key of ["version", "execution_modes", "authentication", "interfaces", "events"]) {
+      expect(caps).toHaveProperty(key)
+    }
+  })
+
+  it("every transition's states are task states", async () => {
+    const caps = await get("/api/public/v1/capabilities")
+    for (const t of caps.transitions) {
+      if (t.from !== null) expect(taskStates).toContain(t.from)
+      expect(taskStates).toContain(t.to)
+    }
+  })
+})
+
+describe("OpenAPI 3.1", () => {
+  it("is served identically at /openapi.json, /api/openapi.json and /.well-known/openapi.json", async () => {
+    const [a, b, c] = await Promise.all(["/openapi.json", "/api/openapi.json", "/.well-known/openapi.json"].map(get))
+    expect(a.openapi).toBe("3.1.0")
+    expect(a.info.version).toBe("1.0.0")
+    expect(b).toEqual(a)
+    expect(c).toEqual(a)
+    expect(a.servers).toEqual([{ url: server.url, description: "This deployment" }])
+  })
+
+  it("documents every error response with the envelope", async () => {
+    const doc = await get("/openapi.json")
+    expect(doc.components.schemas.Error.properties.error.$ref).toBe("#/components/schemas/ErrorBody")
+    for (const [path, operations] of Object.entries<Record<string, { responses: Record<string, any> }>>(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const statuses = Object.keys(operation.responses)
+        expect(statuses, `${method} ${path}`).toContain("405")
+        expect(statuses, `${method} ${path}`).toContain("500")
+        for (const status of statuses.filter((s) => Number(s) >= 400)) {
+          expect(operation.responses[status].content["application/json"].schema.$ref, `${method} ${path} ${status}`).toBe(
+            "#/components/schemas/Error"
+          )
+        }
+      }
+    }
+    expect(Object.keys(doc.paths["/api/public/v1/tasks"].post.responses)).toEqual(
+      expect.arrayContaining(["201", "400", "413", "415", "422", "503"])
+    )
+    expect(Object.keys(doc.paths["/api/public/v1/tasks/{reference}"].get.responses)).toContain("404")
+    expect(Object.keys(doc.paths["/api/public/v1/participants/{slug}"].get.responses)).toContain("404")
+  })
+
+  it("matches the committed snapshot (a contract change is a deliberate snapshot update)", () => {
+    const current = `${JSON.stringify(openApiDocument("http://127.0.0.1:8080"), null, 2)}\n`
+    const committed = readFileSync(new URL("./__snapshots__/openapi.json", import.meta.url), "utf8")
+    expect(current).toBe(committed)
+  })
+})
+
+describe("well-known documents and docs", () => {
+  it("serves RFC 9728 protected-resource metadata", async () => {
+    const meta = await get("/.well-known/oauth-protected-resource")
+    expect(meta.resource).toBe(`${server.url}/api/public/v1`)
+    expect(Array.isArray(meta.authorization_servers)).toBe(true)
+    expect(meta.scopes_supported).toEqual(["openid", "email", "profile"])
+    expect(meta.bearer_methods_supported).toEqual(["header"])
+  })
+
+  it("names the configured OAuth issuer", async () => {
+    const other = await startServer({ settings: { oauthIssuer: "https://auth.example.com" } })
+    try {
+      const meta = await (await fetch(`${other.url}/.well-known/oauth-protected-resource`)).json()
+      expect(meta.authorization_servers).toEqual(["https://auth.example.com"])
+    } finally {
+      await other.close()
+    }
+  })
+
+  it("serves an RFC 9727 API catalog and an agent card", async () => {
+    const catalog = await get("/.well-known/api-catalog")
+    expect(catalog.linkset[0]["service-desc"][0].href).toBe(`${server.url}/openapi.json`)
+    const card = await get("/.well-known/agent-card.json")
+    expect(card.url).toBe(`${server.url}/api/public/v1`)
+  })
+
+  it("serves the docs page at /docs, with an anchor for every error code", async () => {
+    const response = await fetch(`${server.url}/docs`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toContain("text/html")
+    const doc = await get("/openapi.json")
+    for (const code of Object.keys(errorCodes)) expect(doc.info.description).toContain(`id="error-${code}"`)
+  })
+})

@@ -1,0 +1,526 @@
+// Task submission and reading over HTTP (published contract: task submission, reading by reference,
+// idempotency; DECISIONS §2, §3, §4, §7, §10).
+import { randomUUID } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+const taskStates = [
+  "draft",
+  "preflight_failed",
+  "open",
+  "matching",
+  "awaiting_participant",
+  "accepted",
+  "in_flight",
+  "submitted",
+  "settled",
+  "declined",
+  "cancelled"
+]
+
+let server: TestServer
+let dir: string
+beforeAll(async () => {
+  server = await startServer()
+  dir = mkdtempSync(join(tmpdir(), "tasks-test-"))
+})
+afterAll(async () => {
+  await server.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const submit = (draft: unknown, headers: Record<string, string> = {}, on: TestServer = server) =>
+  fetch(on.api("/tasks"), json(draft, headers))
+
+const submitOk = async (draft: unknown, headers: Record<string, string> = {}, on: TestServer = server) => {
+  const response = await submit(draft, headers, on)
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
+  return { response, text, body: JSON.parse(text) as Json }
+}
+
+const read = (reference: string, headers: Record<string, string> = {}, on: TestServer = server) =>
+  fetch(on.api(`/tasks/${reference}`), { headers })
+
+const key = () => `test-${randomUUID()}`
+
+const dbFile = (name: string) => join(dir, `${name}-${randomUUID()}.sqlite`)
+
+const countTasks = (filename: string, where = "1 = 1", ...params: Array<string>) => {
+  const db = new DatabaseSync(filename, { readOnly: true })
+  try {
+    const row = db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${where}`).get(...params) as { n: number }
+    return Number(row.n)
+  } finally {
+    db.close()
+  }
+}
+
+const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/
+
+/** Members a read shares with the creation response whatever the task has gone through since. */
+const stableMembers = (task: Json) => ({
+  object: task.object,
+  reference: task.reference,
+  execution_mode: task.execution_mode,
+  participant_slug: task.participant_slug,
+  agent: task.agent,
+  principal: task.principal,
+  brief: task.brief,
+  created_at: task.created_at,
+  url: task.url,
+  first_transition: task.history[0]
+})
+
+describe("POST /tasks: creation", () => {
+  it("records a valid draft in state open and answers 201 with the whole task", async () => {
+    const before = Date.now()
+    const { response, body } = await submitOk(
+      validDraft({
+        action: "  Photograph the storefront of Bäckerei Sonne, Torstraße 12  ",
+        execution_mode: " Physical ",
+        timing: "by 2026-12-01T17:00:00Z",
+        budget: " EUR 40 ",
+        constraints: "\tDaylight only\n",
+        contact_email: " ops@example.com "
+      })
+    )
+    const after = Date.now()
+    expect(response.headers.get("content-type")).toContain("application/json")
+
+    expect(body.object).toBe("task")
+    expect(body.state).toBe("open")
+    expect(body.reference).toMatch(/^tsk_[a-z2-7]{26}$/) // 26 base32 characters = 130 bits
+    expect(body.url).toBe(`${server.url}/api/public/v1/tasks/${body.reference}`)
+    expect(new URL(body.url).protocol).toBe("http:")
+    expect(response.headers.get("location")).toBe(body.url)
+
+    expect(typeof body.next_step).toBe("string")
+    expect(body.next_step.trim().length).toBeGreaterThan(10)
+    expect(body.next_step).toMatch(/^[A-Z].*[.!?]$/s)
+
+    expect(body.task_token).toMatch(/^tt_[A-Za-z0-9_-]{43,}$/)
+
+    expect(body.created_at).toMatch(isoUtc)
+    const created = Date.parse(body.created_at)
+    expect(created).toBeGreaterThanOrEqual(before - 1000)
+    expect(created).toBeLessThanOrEqual(after + 1000)
+
+    expect(body.execution_mode).toBe("physical")
+    expect(body.participant_slug).toBeNull()
+    expect(body.agent).toBe("acme-research-bot/2.1")
+    expect(body.principal).toBe("ACME Retail Research GmbH")
+    expect(body.brief).toEqual({
+      action: "Photograph the storefront of Bäckerei Sonne, Torstraße 12",
+      location: "Berlin, Germany",
+      timing: "by 2026-12-01T17:00:00Z",
+      deadline: "2026-12-01T17:00:00.000Z",
+      expected_result: "Five geotagged photos of the storefront and opening-hours sign, plus a JSON checklist",
+      acceptance_test: "The photos show the shop sign and the opening hours legibly",
+      constraints: "Daylight only",
+      budget: "EUR 40",
+      contact_email: "ops@example.com"
+    })
+    expect(body.result).toBeNull()
+    expect(body.outcome).toBeNull()
+    expect(body.history).toHaveLength(1)
+    expect(body.history[0]).toMatchObject({ from: null, to: "open", actor: "agent" })
+    expect(body.history[0].at).toMatch(isoUtc)
+    expect(body.updated_at).toMatch(isoUtc)
+    // The draft's own bookkeeping never leaks into the task.
+    expect(body).not.toHaveProperty("idempotency_key")
+  })
+
+  it("records the named participant's slug", async () => {
+    const { body } = await submitOk(validDraft({ participant_slug: "lukas-schmidt" }))
+    expect(body.participant_slug).toBe("lukas-schmidt")
+    expect(body.state).toBe("open")
+  })
+
+  it("optional brief members the draft leaves out are null", async () => {
+    const { body } = await submitOk(
+      validDraft({ execution_mode: "digital", location: undefined, timing: undefined, principal: undefined })
+    )
+    expect(body.execution_mode).toBe("digital")
+    expect(body.principal).toBeNull()
+    expect(body.brief.location).toBeNull()
+    expect(body.brief.timing).toBeNull()
+    expect(body.brief.deadline).toBeNull()
+    expect(body.brief.constraints).toBeNull()
+    expect(body.brief.budget).toBeNull()
+    expect(body.brief.contact_email).toBeNull()
+  })
+
+  it("gives 200 tasks 200 distinct references and tokens", async () => {
+    const references = new Set<string>()
+    const tokens = new Set<string>()
+    for (let batch = 0; batch < 4; batch++) {
+      const bodies = await Promise.all(Array.from({ length: 50 }, () => submitOk(validDraft()).then((r) => r.body)))
+      for (const b of bodies) {
+        expect(b.reference).toMatch(/^tsk_[a-z2-7]{26}$/)
+        references.add(b.reference)
+        tokens.add(b.task_token)
+      }
+    }
+    expect(references.size).toBe(200)
+    expect(tokens.size).toBe(200)
+  })
+
+  it("records the request's User-Agent as the agent when the draft names none", async () => {
+    const { body } = await submitOk(validDraft({ agent: undefined }), { "user-agent": "planner-agent/0.9 (+https://x.test)" })
+    expect(body.agent).toBe("planner-agent/0.9 (+https://x.test)")
+    const again = await (await read(body.reference)).json()
+    expect(again.agent).toBe("planner-agent/0.9 (+https://x.test)")
+  })
+
+  it("prefers the draft's agent over the User-Agent", async () => {
+    const { body } = await submitOk(validDraft({ agent: "  named-agent/1.0  " }), { "user-agent": "other/2.0" })
+    expect(body.agent).toBe("named-agent/1.0")
+  })
+
+  it("treats a blank agent as absent and falls back to the User-Agent", async () => {
+    const { body } = await submitOk(validDraft({ agent: "   " }), { "user-agent": "fallback-agent/3" })
+    expect(body.agent).toBe("fallback-agent/3")
+  })
+})
+
+describe("GET /tasks/{reference}", () => {
+  let created: Json
+  let etag: string
+  beforeAll(async () => {
+    created = (await submitOk(validDraft({ participant_slug: "lukas-schmidt" }), { "idempotency-key": key() })).body
+    const response = await read(created.reference)
+    etag = response.headers.get("etag")!
+  })
+
+  it("returns the same task, without its task_token, with next_step and an ETag", async () => {
+    const response = await read(created.reference)
+    const text = await response.text()
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toContain("application/json")
+    const task = JSON.parse(text)
+    expect(stableMembers(task)).toEqual(stableMembers(created))
+    expect(taskStates).toContain(task.state)
+    expect(task).not.toHaveProperty("task_token")
+    expect(text).not.toContain(created.task_token)
+    expect(typeof task.next_step).toBe("string")
+    expect(task.next_step.trim()).not.toBe("")
+    expect(task.updated_at).toMatch(isoUtc)
+    expect(task.history[0]).toEqual(created.history[0])
+    expect(etag).toMatch(/^(W\/)?"[^"]+"$/)
+  })
+
+  it("answers 304 without a body when If-None-Match carries the current ETag", async () => {
+    const response = await read(created.reference, { "if-none-match": etag })
+    expect(response.status).toBe(304)
+    expect(await response.text()).toBe("")
+    expect(response.headers.get("etag")).toBe(etag)
+  })
+
+  it("answers 200 when If-None-Match carries another ETag", async () => {
+    const response = await read(created.reference, { "if-none-match": '"not-the-etag"' })
+    expect(response.status).toBe(200)
+    expect((await response.json()).reference).toBe(created.reference)
+  })
+
+  it("compares ETags weakly and reads lists", async () => {
+    const weak = await read(created.reference, { "if-none-match": `W/${etag}` })
+    expect(weak.status).toBe(304)
+    const list = await read(created.reference, { "if-none-match": `"a", ${etag}` })
+    expect(list.status).toBe(304)
+    const compactList = await read(created.reference, { "if-none-match": `"a",W/${etag}` })
+    expect(compactList.status).toBe(304)
+    const star = await read(created.reference, { "if-none-match": "*" })
+    expect(star.status).toBe(304)
+    const other = await read(created.reference, { "if-none-match": '"a", "b"' })
+    expect(other.status).toBe(200)
+    expect((await other.json()).reference).toBe(created.reference)
+  })
+
+  it("gives different tasks different ETags", async () => {
+    const another = (await submitOk(validDraft())).body
+    const response = await read(another.reference, { "if-none-match": etag })
+    expect(response.status).toBe(200)
+    expect(response.headers.get("etag")).not.toBe(etag)
+  })
+
+  it("answers 404 task_not_found for an unknown reference", async () => {
+    const error = await expectEnvelope(await read(`tsk_${"a".repeat(26)}`), 404, "task_not_found")
+    expect(error.hint).toBeTypeOf("string")
+    await expectEnvelope(await read("not-a-reference"), 404, "task_not_found")
+    await expectEnvelope(await read(created.reference.toUpperCase()), 404, "task_not_found")
+  })
+})
+
+describe("POST /tasks: validation", () => {
+  it("answers 422 preflight_failed naming each missing field with code required", async () => {
+    const error = await expectEnvelope(
+      await submit({ execution_mode: "physical", timing: "tomorrow" }),
+      422,
+      "preflight_failed"
+    )
+    const details = error.details!
+    expect(details.filter((d) => d.code === "required").map((d) => d.field).sort()).toEqual(
+      ["acceptance_test", "action", "expected_result", "location"].sort()
+    )
+    for (const d of details) expect(d.message).toBeTypeOf("string")
+    expect(error.hint).toBeTypeOf("string")
+    expect(error.hint!.toLowerCase()).toContain("fix")
+    expect(error.hint).toContain("/api/public/v1/preflight")
+  })
+
+  it("names every required field for an empty draft", async () => {
+    const error = await expectEnvelope(await submit({}), 422, "preflight_failed")
+    expect(error.details!.map((d) => `${d.field}:${d.code}`).sort()).toEqual(
+      ["acceptance_test:required", "action:required", "execution_mode:required", "expected_result:required"].sort()
+    )
+  })
+
+  it("answers 422 with a not_found detail for an unknown participant_slug", async () => {
+    const error = await expectEnvelope(
+      await submit(validDraft({ participant_slug: "nobody-by-this-name" })),
+      422,
+      "preflight_failed"
+    )
+    expect(error.details).toEqual([expect.objectContaining({ field: "participant_slug", code: "not_found" })])
+  })
+
+  it("stores nothing under the key of a failed submission", async () => {
+    const k = key()
+    await expectEnvelope(await submit(validDraft({ action: "  " }), { "idempotency-key": k }), 422, "preflight_failed")
+    await expectEnvelope(
+      await submit(validDraft({ participant_slug: "nobody-by-this-name" }), { "idempotency-key": k }),
+      422,
+      "preflight_failed"
+    )
+    const { response, body } = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(response.headers.get("idempotent-replayed")).toBeNull()
+    expect(body.state).toBe("open")
+    // And only now is the key taken.
+    const replay = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(replay.response.headers.get("idempotent-replayed")).toBe("true")
+    expect(replay.body.reference).toBe(body.reference)
+  })
+
+  it("stores nothing under a body idempotency_key of a failed submission", async () => {
+    const k = key()
+    await expectEnvelope(await submit({ idempotency_key: k, execution_mode: "digital" }), 422, "preflight_failed")
+    const { response } = await submitOk(validDraft({ idempotency_key: k }))
+    expect(response.headers.get("idempotent-replayed")).toBeNull()
+  })
+})
+
+describe("POST /tasks: idempotency", () => {
+  it("replays a header key: 201, the same body byte for byte, idempotent-replayed: true", async () => {
+    const k = key()
+    const first = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(first.response.headers.get("idempotent-replayed")).toBeNull()
+    const second = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(second.response.headers.get("idempotent-replayed")).toBe("true")
+    expect(second.text).toBe(first.text)
+    expect(second.body.task_token).toBe(first.body.task_token)
+    expect(second.response.headers.get("location")).toBe(first.response.headers.get("location"))
+    const third = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(third.text).toBe(first.text)
+  })
+
+  it("replays a body idempotency_key likewise", async () => {
+    const k = key()
+    const first = await submitOk(validDraft({ idempotency_key: k }))
+    expect(first.response.headers.get("idempotent-replayed")).toBeNull()
+    const second = await submitOk(validDraft({ idempotency_key: k }))
+    expect(second.response.headers.get("idempotent-replayed")).toBe("true")
+    expect(second.text).toBe(first.text)
+  })
+
+  it("treats equal header and body keys as one key", async () => {
+    const k = key()
+    const first = await submitOk(validDraft({ idempotency_key: k }), { "idempotency-key": k })
+    const headerOnly = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(headerOnly.response.headers.get("idempotent-replayed")).toBe("true")
+    expect(headerOnly.text).toBe(first.text)
+    const bodyOnly = await submitOk(validDraft({ idempotency_key: k }))
+    expect(bodyOnly.response.headers.get("idempotent-replayed")).toBe("true")
+    expect(bodyOnly.text).toBe(first.text)
+  })
+
+  it("answers 400 idempotency_key_mismatch when header and body keys differ, storing nothing", async () => {
+    const a = key()
+    const b = key()
+    const error = await expectEnvelope(
+      await submit(validDraft({ idempotency_key: b }), { "idempotency-key": a }),
+      400,
+      "idempotency_key_mismatch"
+    )
+    expect(error.hint).toBeTypeOf("string")
+    for (const k of [a, b]) {
+      const { response } = await submitOk(validDraft(), { "idempotency-key": k })
+      expect(response.headers.get("idempotent-replayed")).toBeNull()
+    }
+  })
+
+  it("answers 422 idempotency_key_reused for the same key with a different draft", async () => {
+    const k = key()
+    const first = await submitOk(validDraft(), { "idempotency-key": k })
+    const error = await expectEnvelope(
+      await submit(validDraft({ action: "Photograph a different storefront" }), { "idempotency-key": k }),
+      422,
+      "idempotency_key_reused"
+    )
+    expect(error.hint).toBeTypeOf("string")
+    await expectEnvelope(
+      await submit(validDraft({ budget: "EUR 10" }), { "idempotency-key": k }),
+      422,
+      "idempotency_key_reused"
+    )
+    await expectEnvelope(
+      await submit(validDraft({ idempotency_key: k, principal: "Someone else" })),
+      422,
+      "idempotency_key_reused"
+    )
+    // The original is untouched and still replays.
+    const replay = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(replay.text).toBe(first.text)
+  })
+
+  it("compares keys exactly: keys differing in case are different keys", async () => {
+    const k = `Key-${randomUUID()}-ABC`
+    const upper = await submitOk(validDraft(), { "idempotency-key": k })
+    const lower = await submitOk(validDraft(), { "idempotency-key": k.toLowerCase() })
+    expect(lower.response.headers.get("idempotent-replayed")).toBeNull()
+    expect(lower.body.reference).not.toBe(upper.body.reference)
+    const bodyLower = await submitOk(validDraft({ idempotency_key: k.toLowerCase() }))
+    expect(bodyLower.body.reference).toBe(lower.body.reference)
+    await expectEnvelope(
+      await submit(validDraft({ idempotency_key: k.toLowerCase() }), { "idempotency-key": k }),
+      400,
+      "idempotency_key_mismatch"
+    )
+  })
+
+  it("replays a draft that differs only in surrounding whitespace or execution_mode case", async () => {
+    const k = key()
+    const first = await submitOk(validDraft(), { "idempotency-key": k })
+    const padded = Object.fromEntries(
+      Object.entries(validDraft()).map(([name, value]) => [name, typeof value === "string" ? ` \t${value}\n ` : value])
+    )
+    const second = await submitOk({ ...padded, execution_mode: "PHYSICAL" }, { "idempotency-key": k })
+    expect(second.response.headers.get("idempotent-replayed")).toBe("true")
+    expect(second.text).toBe(first.text)
+  })
+
+  it("does not replay a task for a request without a key", async () => {
+    const first = await submitOk(validDraft())
+    const second = await submitOk(validDraft())
+    expect(second.body.reference).not.toBe(first.body.reference)
+    expect(second.response.headers.get("idempotent-replayed")).toBeNull()
+  })
+})
+
+describe("POST /tasks: concurrency", () => {
+  it("50 concurrent identical submissions create one task; 49 are replays", async () => {
+    const k = key()
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => submit(validDraft(), { "idempotency-key": k }))
+    )
+    const bodies = await Promise.all(responses.map((r) => r.text()))
+    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201))
+    expect(new Set(bodies.map((t) => JSON.parse(t).reference)).size).toBe(1)
+    expect(new Set(bodies).size).toBe(1)
+    expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(49)
+  })
+
+  it("50 concurrent submissions with distinct keys create 50 tasks", async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => submit(validDraft(), { "idempotency-key": key() }))
+    )
+    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201))
+    const bodies = await Promise.all(responses.map((r) => r.json()))
+    expect(new Set(bodies.map((b: Json) => b.reference)).size).toBe(50)
+    expect(responses.filter((r) => r.headers.get("idempotent-replayed") !== null)).toHaveLength(0)
+  })
+
+  it("on a file database: 50 concurrent identical submissions leave exactly one row", async () => {
+    const filename = dbFile("concurrent")
+    const fileServer = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
+    const k = key()
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => submit(validDraft(), { "idempotency-key": k }, fileServer))
+      )
+      const bodies = await Promise.all(responses.map((r) => r.json()))
+      expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201))
+      expect(new Set(bodies.map((b: Json) => b.reference)).size).toBe(1)
+      expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(49)
+    } finally {
+      await fileServer.close()
+    }
+    expect(countTasks(filename)).toBe(1)
+    expect(countTasks(filename, "idempotency_key = ?", k)).toBe(1)
+  })
+
+  it("two servers sharing one database file create one task for one key", async () => {
+    const filename = dbFile("shared")
+    const a = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
+    const b = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
+    const k = key()
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => submit(validDraft(), { "idempotency-key": k }, i % 2 === 0 ? a : b))
+      )
+      const texts = await Promise.all(responses.map((r) => r.text()))
+      expect(responses.map((r) => r.status)).toEqual(Array(40).fill(201))
+      const references = new Set(texts.map((t) => JSON.parse(t).reference))
+      expect(references.size).toBe(1)
+      expect(new Set(texts.map((t) => JSON.parse(t).task_token)).size).toBe(1)
+      expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(39)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+    expect(countTasks(filename)).toBe(1)
+  })
+})
+
+describe("persistence", () => {
+  it("a task survives a restart; its key still replays the same task and token", async () => {
+    const filename = dbFile("restart")
+    const k = key()
+    const first = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
+    let created: { text: string; body: Json }
+    let readBefore: Json
+    try {
+      created = await submitOk(validDraft(), { "idempotency-key": k }, first)
+      readBefore = await (await read(created.body.reference, {}, first)).json()
+    } finally {
+      await first.close()
+    }
+
+    const second = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
+    try {
+      const response = await read(created.body.reference, {}, second)
+      expect(response.status).toBe(200)
+      const task = await response.json()
+      // Same record; only the base URL differs, as the new server listens on another port.
+      const relocate = (t: Json) => ({ ...stableMembers(t), url: new URL(t.url).pathname })
+      expect(relocate(task)).toEqual(relocate(readBefore))
+      expect(task.url).toBe(`${second.url}/api/public/v1/tasks/${created.body.reference}`)
+
+      const replay = await submitOk(validDraft(), { "idempotency-key": k }, second)
+      expect(replay.response.headers.get("idempotent-replayed")).toBe("true")
+      expect(replay.body.reference).toBe(created.body.reference)
+      expect(replay.body.task_token).toBe(created.body.task_token)
+      expect(replay.body.created_at).toBe(created.body.created_at)
+    } finally {
+      await second.close()
+    }
+    expect(countTasks(filename)).toBe(1)
+  })
+})
