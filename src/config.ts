@@ -77,7 +77,9 @@ export const loadSettings = Effect.gen(function* () {
   const portRaw = (yield* Config.String("PORT").pipe(Config.withDefault("8080"))).trim()
   const port = /^\d{1,5}$/.test(portRaw) ? Number(portRaw) : Number.NaN
   if (!(port >= 0 && port <= 65535)) {
-    return yield* Effect.fail(new InvalidConfig("PORT", `expected a port number from 0 to 65535, got ${JSON.stringify(portRaw)}`))
+    return yield* Effect.fail(
+      new InvalidConfig("PORT", `expected a port number from 0 to 65535, got ${JSON.stringify(portRaw)}`)
+    )
   }
   const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
   const databaseUrl = yield* Config.String("DATABASE_URL").pipe(Config.option, Config.map(Option.getOrUndefined))
@@ -123,7 +125,9 @@ export const loadSettings = Effect.gen(function* () {
     seedSampleCatalogue
   })
 }).pipe(
-  Effect.catchTag("ConfigError", (error) => Effect.fail(new InvalidConfig(configErrorName(error), String(error.message))))
+  Effect.catchTag("ConfigError", (error) =>
+    Effect.fail(new InvalidConfig(configErrorName(error), String(error.message)))
+  )
 )
 
 const optionalUrl = (name: string) =>
@@ -136,7 +140,8 @@ const optionalUrl = (name: string) =>
 
 const configErrorName = (error: { readonly message: string }) => /[A-Z_]{3,}/.exec(error.message)?.[0] ?? "environment"
 
-const hostForUrl = (host: string) => (host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host)
+const hostForUrl = (host: string) =>
+  host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
 
 const isHttpUrl = (value: string) => {
   try {

@@ -4,7 +4,9 @@ import { loadSettings, parseDatabaseUrl } from "../src/config.ts"
 
 const load = (env: Record<string, string>) =>
   Effect.runPromise(
-    Effect.result(loadSettings).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+    Effect.result(loadSettings).pipe(
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
+    )
   )
 
 describe("configuration", () => {
@@ -26,7 +28,9 @@ describe("configuration", () => {
     expect(parseDatabaseUrl("sqlite::memory:")).toEqual({ _tag: "Sqlite", filename: ":memory:" })
     expect(parseDatabaseUrl("sqlite:./x.db")).toEqual({ _tag: "Sqlite", filename: "./x.db" })
     const pg = parseDatabaseUrl("postgres://u@127.0.0.1:5432/test")
-    expect(typeof pg === "object" && pg._tag === "Postgres" && Redacted.value(pg.url)).toBe("postgres://u@127.0.0.1:5432/test")
+    expect(typeof pg === "object" && pg._tag === "Postgres" && Redacted.value(pg.url)).toBe(
+      "postgres://u@127.0.0.1:5432/test"
+    )
     expect(typeof parseDatabaseUrl("mysql://x")).toBe("string")
     expect(typeof parseDatabaseUrl("sqlite:")).toBe("string")
   })

@@ -59,9 +59,10 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: tru
       success: ProtectedResourceMetadata,
       error: commonErrors
     }).annotateMerge(summary("OAuth protected-resource metadata (RFC 9728)")),
-    HttpApiEndpoint.get("apiCatalog", "/.well-known/api-catalog", { success: ApiCatalog, error: commonErrors }).annotateMerge(
-      summary("API catalog (RFC 9727), the service manifest")
-    ),
+    HttpApiEndpoint.get("apiCatalog", "/.well-known/api-catalog", {
+      success: ApiCatalog,
+      error: commonErrors
+    }).annotateMerge(summary("API catalog (RFC 9727), the service manifest")),
     HttpApiEndpoint.get("agentCard", "/.well-known/agent-card.json", {
       success: AgentCard,
       error: commonErrors
@@ -109,7 +110,10 @@ export class DraftsApi extends HttpApiGroup.make("drafts", { topLevel: true })
       success: SearchResult,
       error: [...bodyErrors, ...commonErrors]
     }).annotateMerge(
-      summary("Assess a task and find relevant humans", "From a natural-language description: an assessment and ranked participants.")
+      summary(
+        "Assess a task and find relevant humans",
+        "From a natural-language description: an assessment and ranked participants."
+      )
     )
   )
   .annotateMerge(OpenApi.annotations({ title: "Drafts" })) {}

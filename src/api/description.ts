@@ -27,11 +27,13 @@ export const apiDescription = [
   "",
   "## Errors",
   "",
-  "Every error is `{ \"error\": { code, message, status, hint?, details?, documentation_url } }`.",
+  'Every error is `{ "error": { code, message, status, hint?, details?, documentation_url } }`.',
   "",
   "| code | status | meaning |",
   "|---|---|---|",
-  ...Object.entries(errorCodes).map(([code, e]) => `| <a id=\"error-${code}\"></a>\`${code}\` | ${e.status} | ${e.meaning} |`),
+  ...Object.entries(errorCodes).map(
+    ([code, e]) => `| <a id="error-${code}"></a>\`${code}\` | ${e.status} | ${e.meaning} |`
+  ),
   "",
   "## Contact",
   "",

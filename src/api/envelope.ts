@@ -59,7 +59,8 @@ export class InternalError extends Schema.Error<InternalError>("InternalError")(
 }) {}
 export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("ServiceUnavailable")(fields, {
   httpApiStatus: 503,
-  description: "task_not_created or storage_unavailable: retry after Retry-After seconds (with the same idempotency key)."
+  description:
+    "task_not_created or storage_unavailable: retry after Retry-After seconds (with the same idempotency key)."
 }) {}
 
 export type EnvelopeError =
@@ -102,7 +103,10 @@ export const errorCodes = {
   not_found: { status: 404, meaning: "No endpoint at this path." },
   participant_not_found: { status: 404, meaning: "No participant with that slug." },
   task_not_found: { status: 404, meaning: "No task with that reference." },
-  method_not_allowed: { status: 405, meaning: "The endpoint does not accept this method; the hint names the right one." },
+  method_not_allowed: {
+    status: 405,
+    meaning: "The endpoint does not accept this method; the hint names the right one."
+  },
   invalid_transition: { status: 409, meaning: "The task's current state does not allow this action." },
   payload_too_large: { status: 413, meaning: "The body is over 64 KiB." },
   unsupported_media_type: { status: 415, meaning: "content-type must be application/json." },
@@ -121,7 +125,12 @@ export interface ErrorOptions {
 }
 
 /** Builds the envelope body for a code; `docsUrl` is the configured documentation base. */
-export const errorBody = (docsUrl: string, code: ErrorCode, message: string, options: ErrorOptions = {}): ErrorBody => ({
+export const errorBody = (
+  docsUrl: string,
+  code: ErrorCode,
+  message: string,
+  options: ErrorOptions = {}
+): ErrorBody => ({
   code,
   message,
   status: errorCodes[code].status,

@@ -12,9 +12,9 @@ import type { Capabilities, ServiceIndex } from "../api/resources.ts"
 import { AppConfig, type AppSettings } from "../config.ts"
 import { taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
+import { searchLimit } from "./drafts.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { pageSize } from "./participants.ts"
-import { searchLimit } from "./drafts.ts"
 
 export const serviceIndex = (config: AppSettings): ServiceIndex => {
   const base = config.publicBaseUrl
@@ -86,8 +86,10 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     body_member: "idempotency_key",
     precedence:
       "Either may be sent; the header is preferred. Both present and equal count as one key; both present and different → 400 idempotency_key_mismatch.",
-    replay: "The same key with the same normalised draft returns the original task: 201, the same body, and the header idempotent-replayed: true. Never a second task.",
-    conflict: "The same key with a different draft → 422 idempotency_key_reused. A submission that fails validation stores nothing under its key.",
+    replay:
+      "The same key with the same normalised draft returns the original task: 201, the same body, and the header idempotent-replayed: true. Never a second task.",
+    conflict:
+      "The same key with a different draft → 422 idempotency_key_reused. A submission that fails validation stores nothing under its key.",
     retention: "For the life of the task (tasks are never deleted).",
     max_length: draftRules.limits.idempotency_key ?? 255
   },
@@ -112,7 +114,9 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     description:
       "State changes are observed by polling GET /api/public/v1/tasks/{reference}; send If-None-Match with the last ETag to get 304 when nothing changed."
   },
-  errors: Object.fromEntries(Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, meaning: e.meaning }])),
+  errors: Object.fromEntries(
+    Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, meaning: e.meaning }])
+  ),
   endpoints: endpointSummaries
 })
 
@@ -151,7 +155,11 @@ export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery
         { id: "find_participants", name: "Find participants", description: "Discover humans available for a task." },
         { id: "preflight_task", name: "Preflight a task", description: "Validate a task brief before submitting it." },
         { id: "submit_task", name: "Submit a task", description: "Hire a human for a bounded task, idempotently." },
-        { id: "track_task", name: "Track a task", description: "Poll a task until its structured human result is back." }
+        {
+          id: "track_task",
+          name: "Track a task",
+          description: "Poll a task until its structured human result is back."
+        }
       ]
     }
     return handlers

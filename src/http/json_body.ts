@@ -63,13 +63,13 @@ export const readJsonObject = (
     } catch (cause) {
       const detail = cause instanceof SyntaxError ? cause.message : "it is nested too deeply"
       return yield* envelopeError(docsUrl, "invalid_json", `The request body is not valid JSON: ${truncate(detail)}`, {
-        hint: "Send one JSON object, e.g. {\"action\": \"…\"}; check quotes, commas and brackets."
+        hint: 'Send one JSON object, e.g. {"action": "…"}; check quotes, commas and brackets.'
       })
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
       return yield* envelopeError(docsUrl, "invalid_request", `The request body must be a JSON object, not ${kind}.`, {
-        hint: "Wrap the members in an object: {\"action\": \"…\", \"execution_mode\": \"digital\", …}."
+        hint: 'Wrap the members in an object: {"action": "…", "execution_mode": "digital", …}.'
       })
     }
     return value as Record<string, unknown>

@@ -21,7 +21,10 @@ const corsHeaders = {
 }
 
 const isErrorBody = (u: unknown): u is ErrorBody =>
-  typeof u === "object" && u !== null && typeof (u as ErrorBody).code === "string" && typeof (u as ErrorBody).status === "number"
+  typeof u === "object" &&
+  u !== null &&
+  typeof (u as ErrorBody).code === "string" &&
+  typeof (u as ErrorBody).status === "number"
 
 /** An error class instance from api/envelope.ts (its only field is the envelope body). */
 const envelopeOf = (u: unknown): ErrorBody | undefined =>
@@ -54,7 +57,9 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const docs = config.docsUrl
-    const log: RequestLog = ["All", "Trace", "Debug", "Info"].includes(config.logLevel) ? makeRequestLog() : disabledRequestLog
+    const log: RequestLog = ["All", "Trace", "Debug", "Info"].includes(config.logLevel)
+      ? makeRequestLog()
+      : disabledRequestLog
 
     const envelope = (body: ErrorBody, headers: Record<string, string> = {}) =>
       HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
@@ -98,7 +103,9 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         if (reason._tag === "RouteNotFound") return notFound(request)
         if (reason._tag === "RequestParseError") {
           return reason.reason === "BodyTooLarge"
-            ? envelope(errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`))
+            ? envelope(
+                errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`)
+              )
             : envelope(errorBody(docs, "invalid_json", "The request body could not be read."))
         }
       }
@@ -110,16 +117,30 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       if (tag === "HttpApiSchemaError") {
         const kind = (defect as { kind: string }).kind
         if (kind === "Params" || kind === "Query" || kind === "Headers" || kind === "Payload") {
-          const what = kind === "Params" ? "path parameter" : kind === "Query" ? "query parameter" : kind === "Headers" ? "header" : "request body"
+          const what =
+            kind === "Params"
+              ? "path parameter"
+              : kind === "Query"
+                ? "query parameter"
+                : kind === "Headers"
+                  ? "header"
+                  : "request body"
           return envelope(
-            errorBody(docs, "invalid_request", `A ${what} is invalid: ${truncate(String((defect as { cause: unknown }).cause))}`, {
-              hint: "See the endpoint in the OpenAPI document at /openapi.json."
-            })
+            errorBody(
+              docs,
+              "invalid_request",
+              `A ${what} is invalid: ${truncate(String((defect as { cause: unknown }).cause))}`,
+              {
+                hint: "See the endpoint in the OpenAPI document at /openapi.json."
+              }
+            )
           )
         }
       }
       if (tag === "HttpApiPayloadTooLarge") {
-        return envelope(errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`))
+        return envelope(
+          errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`)
+        )
       }
       return undefined
     }
@@ -129,9 +150,14 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         Effect.annotateLogs({ request_id: requestId, cause: Cause.pretty(cause) }),
         Effect.as(
           envelope(
-            errorBody(docs, "internal_error", "Something went wrong on our side; nothing was changed by this request.", {
-              hint: `Retry later; if it persists, report the request id ${requestId}.`
-            })
+            errorBody(
+              docs,
+              "internal_error",
+              "Something went wrong on our side; nothing was changed by this request.",
+              {
+                hint: `Retry later; if it persists, report the request id ${requestId}.`
+              }
+            )
           )
         )
       )

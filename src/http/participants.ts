@@ -78,7 +78,9 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
               config.docsUrl,
               "participant_not_found",
               `No participant has the slug ${JSON.stringify(params.slug.slice(0, 80))}.`,
-              { hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it." }
+              {
+                hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
+              }
             )
           }
           return presentParticipant(config.publicBaseUrl, participant)

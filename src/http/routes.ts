@@ -23,7 +23,9 @@ const router = FindMyWay.make<{ path: string; methods: ReadonlySet<string> }>()
 for (const [routerPath, entry] of table) router.all(routerPath as `/${string}`, entry)
 
 /** The methods the path accepts and its documented form, or undefined when no endpoint has this path. */
-export const routeFor = (url: string): { readonly path: string; readonly methods: ReadonlyArray<string> } | undefined => {
+export const routeFor = (
+  url: string
+): { readonly path: string; readonly methods: ReadonlyArray<string> } | undefined => {
   const found = router.find("GET", url)
   if (found === undefined) return undefined
   const order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]

@@ -33,9 +33,14 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
           const headerValue = request.headers["idempotency-key"]
           const headerKey = headerValue?.trim()
           if (headerKey !== undefined && (headerKey === "" || headerKey.length > 255)) {
-            return yield* envelopeError(docs, "invalid_request", "The idempotency-key header must be 1 to 255 characters.", {
-              hint: "Use a fresh random value per task, such as a UUID, and reuse it only to retry that submission."
-            })
+            return yield* envelopeError(
+              docs,
+              "invalid_request",
+              "The idempotency-key header must be 1 to 255 characters.",
+              {
+                hint: "Use a fresh random value per task, such as a UUID, and reuse it only to retry that submission."
+              }
+            )
           }
           const body = yield* readJsonObject(request, docs)
           const submission = yield* tasks.submit({ body, headerKey, userAgent: request.headers["user-agent"] }).pipe(
@@ -60,7 +65,9 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
                     docs,
                     "idempotency_key_mismatch",
                     "The idempotency-key header and the body's idempotency_key differ.",
-                    { hint: "Send one key: the idempotency-key header (preferred) or idempotency_key, or the same value in both." }
+                    {
+                      hint: "Send one key: the idempotency-key header (preferred) or idempotency_key, or the same value in both."
+                    }
                   )
                 ),
               IdempotencyKeyReused: () =>
@@ -95,15 +102,25 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
             Effect.catchTags({
               TaskNotFound: () =>
                 Effect.fail(
-                  envelopeError(docs, "task_not_found", `No task has the reference ${JSON.stringify(reference.slice(0, 80))}.`, {
-                    hint: "Use the reference from the 201 response of POST /api/public/v1/tasks, unchanged."
-                  })
+                  envelopeError(
+                    docs,
+                    "task_not_found",
+                    `No task has the reference ${JSON.stringify(reference.slice(0, 80))}.`,
+                    {
+                      hint: "Use the reference from the 201 response of POST /api/public/v1/tasks, unchanged."
+                    }
+                  )
                 ),
               StorageUnavailable: () =>
                 Effect.fail(
-                  envelopeError(docs, "storage_unavailable", "The task cannot be read right now: storage is unavailable.", {
-                    hint: `Retry in ${retryAfterSeconds} seconds.`
-                  })
+                  envelopeError(
+                    docs,
+                    "storage_unavailable",
+                    "The task cannot be read right now: storage is unavailable.",
+                    {
+                      hint: `Retry in ${retryAfterSeconds} seconds.`
+                    }
+                  )
                 )
             })
           )

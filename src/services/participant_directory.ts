@@ -55,9 +55,7 @@ export class ParticipantDirectory extends Context.Service<
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, Effect.orDie)
 
-      const candidates = Effect.fn("ParticipantDirectory.candidates")(function* (
-        modes: ReadonlyArray<ExecutionMode>
-      ) {
+      const candidates = Effect.fn("ParticipantDirectory.candidates")(function* (modes: ReadonlyArray<ExecutionMode>) {
         const rows = yield* sql<ParticipantRow>`
           SELECT ${columns} FROM participants WHERE ${sql.in("task_type", modes)} ORDER BY slug
         `

@@ -26,8 +26,7 @@ export class TaskTokens extends Context.Service<
     TaskTokens,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const secret =
-        config.taskTokenSecret === undefined ? yield* storedSecret : Redacted.value(config.taskTokenSecret)
+      const secret = config.taskTokenSecret === undefined ? yield* storedSecret : Redacted.value(config.taskTokenSecret)
       return TaskTokens.of(make(secret))
     })
   )

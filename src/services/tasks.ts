@@ -13,7 +13,13 @@ import {
   TaskNotFound
 } from "../domain/errors.ts"
 import { nextStepFor } from "../domain/lifecycle.ts"
-import { inferExecutionMode, inferLocation, type RankedParticipant, rankEligible, servingTypes } from "../domain/matching.ts"
+import {
+  inferExecutionMode,
+  inferLocation,
+  type RankedParticipant,
+  rankEligible,
+  servingTypes
+} from "../domain/matching.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {
@@ -68,11 +74,10 @@ export class Tasks extends Context.Service<
     preflight(body: Readonly<Record<string, unknown>>): Effect.Effect<PreflightOutcome>
     submit(
       input: SubmitInput
-    ): Effect.Effect<
-      Submission,
-      DraftRejected | IdempotencyKeyMismatch | IdempotencyKeyReused | StorageUnavailable
-    >
-    read(reference: string): Effect.Effect<{ readonly task: Task; readonly version: number }, TaskNotFound | StorageUnavailable>
+    ): Effect.Effect<Submission, DraftRejected | IdempotencyKeyMismatch | IdempotencyKeyReused | StorageUnavailable>
+    read(
+      reference: string
+    ): Effect.Effect<{ readonly task: Task; readonly version: number }, TaskNotFound | StorageUnavailable>
     search(query: string, limit: number): Effect.Effect<SearchOutcome>
   }
 >()("task-marketplace/services/Tasks") {
@@ -213,7 +218,13 @@ export class Tasks extends Context.Service<
           .filter((r) => r.score > 0)
           .slice(0, limit)
           .map((r) => ({ ...r, participant: everyone.find((p) => p.slug === r.participant.slug)! }))
-        return { executionMode, location, draft: preflightOutcome.validation.task, preflight: preflightOutcome, matches }
+        return {
+          executionMode,
+          location,
+          draft: preflightOutcome.validation.task,
+          preflight: preflightOutcome,
+          matches
+        }
       })
 
       return Tasks.of({ preflight, submit, read, search })

@@ -11,6 +11,10 @@ import { draftRules } from "../../src/domain/task_draft.ts"
 import { openApiDocument } from "../../src/http/openapi.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 
+interface Operation {
+  readonly responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>
+}
+
 let server: TestServer
 beforeAll(async () => {
   server = await startServer()
@@ -156,15 +160,16 @@ describe("OpenAPI 3.1", () => {
   it("documents every error response with the envelope", async () => {
     const doc = await get("/openapi.json")
     expect(doc.components.schemas.Error.properties.error.$ref).toBe("#/components/schemas/ErrorBody")
-    for (const [path, operations] of Object.entries<Record<string, { responses: Record<string, any> }>>(doc.paths)) {
+    for (const [path, operations] of Object.entries<Record<string, Operation>>(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         const statuses = Object.keys(operation.responses)
         expect(statuses, `${method} ${path}`).toContain("405")
         expect(statuses, `${method} ${path}`).toContain("500")
         for (const status of statuses.filter((s) => Number(s) >= 400)) {
-          expect(operation.responses[status].content["application/json"].schema.$ref, `${method} ${path} ${status}`).toBe(
-            "#/components/schemas/Error"
-          )
+          expect(
+            operation.responses[status]?.content["application/json"]?.schema.$ref,
+            `${method} ${path} ${status}`
+          ).toBe("#/components/schemas/Error")
         }
       }
     }

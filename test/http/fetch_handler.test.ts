@@ -14,7 +14,9 @@ describe("fetch handler", () => {
     expect(index.status).toBe(200)
     expect((await index.json()).base_url).toBe("https://tasks.example.com/api/public/v1")
 
-    const list = await (await app.handler(new Request("https://tasks.example.com/api/public/v1/participants?limit=3"))).json()
+    const list = await (
+      await app.handler(new Request("https://tasks.example.com/api/public/v1/participants?limit=3"))
+    ).json()
     expect(list.count).toBe(3)
 
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -198,6 +198,13 @@ describe("GET /participants?q=", () => {
     expect(await slugsFor("egypt physical")).toEqual([])
   })
 
+  it("does not match across two fields through a control character in q", async () => {
+    // No field of any participant contains U+001F, so no q containing it can match.
+    expect(expectedFor("\u001f")).toEqual([])
+    expect(await slugsFor("hassan\u001fcourier")).toEqual([])
+    expect(await slugsFor("\u001f")).toEqual([])
+  })
+
   it("trims surrounding spaces", async () => {
     expect(await slugsFor("  berlin  ")).toEqual(["jonas-weber", "lukas-schmidt"])
     expect(await slugsFor("\tnairobi\n")).toEqual(["grace-wanjiku"])
@@ -318,11 +325,7 @@ describe("GET /participants/{slug}", () => {
 
   it("answers 404 participant_not_found with a hint for an unknown slug", async () => {
     for (const slug of ["nobody-here", "AHMED-HASSAN", "ahmed", "%25"]) {
-      const error = await expectEnvelope(
-        await fetch(server.api(`/participants/${slug}`)),
-        404,
-        "participant_not_found"
-      )
+      const error = await expectEnvelope(await fetch(server.api(`/participants/${slug}`)), 404, "participant_not_found")
       expect(error.hint).toBeTypeOf("string")
       expect(error.hint).toContain("/api/public/v1/participants")
     }

@@ -174,7 +174,9 @@ describe("POST /tasks: creation", () => {
   })
 
   it("records the request's User-Agent as the agent when the draft names none", async () => {
-    const { body } = await submitOk(validDraft({ agent: undefined }), { "user-agent": "planner-agent/0.9 (+https://x.test)" })
+    const { body } = await submitOk(validDraft({ agent: undefined }), {
+      "user-agent": "planner-agent/0.9 (+https://x.test)"
+    })
     expect(body.agent).toBe("planner-agent/0.9 (+https://x.test)")
     const again = await (await read(body.reference)).json()
     expect(again.agent).toBe("planner-agent/0.9 (+https://x.test)")
@@ -267,9 +269,12 @@ describe("POST /tasks: validation", () => {
       "preflight_failed"
     )
     const details = error.details!
-    expect(details.filter((d) => d.code === "required").map((d) => d.field).sort()).toEqual(
-      ["acceptance_test", "action", "expected_result", "location"].sort()
-    )
+    expect(
+      details
+        .filter((d) => d.code === "required")
+        .map((d) => d.field)
+        .sort()
+    ).toEqual(["acceptance_test", "action", "expected_result", "location"].sort())
     for (const d of details) expect(d.message).toBeTypeOf("string")
     expect(error.hint).toBeTypeOf("string")
     expect(error.hint!.toLowerCase()).toContain("fix")

@@ -23,14 +23,16 @@ const freePort = () =>
     server.once("error", reject)
     server.listen(0, "127.0.0.1", () => {
       const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))
+      )
     })
   })
 
 export interface StartOptions {
   readonly settings?: Partial<AppSettings>
   /** Replaces the production services (defaults to the real ones over the configured database). */
-  readonly services?: Layer.Layer<any, any, AppConfig>
+  readonly services?: Layer.Layer<Layer.Success<typeof ServicesLive>, unknown, AppConfig>
 }
 
 export const startServer = async (options: StartOptions = {}): Promise<TestServer> => {
@@ -43,18 +45,20 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
     mcpUrl: `${url}/mcp`,
     ...options.settings
   })
-  const routes = RoutesLive.pipe(Layer.provide(options.services ?? ServicesLive)) as Layer.Layer<never, unknown, AppConfig>
+  const routes = RoutesLive.pipe(Layer.provide(options.services ?? ServicesLive)) as Layer.Layer<
+    never,
+    unknown,
+    AppConfig
+  >
   const server = serveRoutes(routes).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
     Layer.provide(config)
   )
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(
-    Layer.buildWithScope(server, scope).pipe(Effect.provideService(References.MinimumLogLevel, "None")) as Effect.Effect<
-      unknown,
-      unknown,
-      never
-    >
+    Layer.buildWithScope(server, scope).pipe(
+      Effect.provideService(References.MinimumLogLevel, "None")
+    ) as Effect.Effect<unknown, unknown, never>
   )
   return {
     url,
@@ -100,5 +104,11 @@ export const expectEnvelope = async (response: Response, status: number, code: s
   const allowed = new Set(["code", "message", "status", "hint", "details", "documentation_url"])
   for (const key of Object.keys(error)) if (!allowed.has(key)) throw new Error(`unexpected envelope member ${key}`)
   if (Object.keys(body).length !== 1) throw new Error(`unexpected top-level members: ${Object.keys(body)}`)
-  return error as { code: string; message: string; status: number; hint?: string; details?: Array<{ field: string; code: string; message: string }> }
+  return error as {
+    code: string
+    message: string
+    status: number
+    hint?: string
+    details?: Array<{ field: string; code: string; message: string }>
+  }
 }

@@ -1,0 +1,415 @@
+// Preflight over HTTP (published contract: preflight result, rules 2 and 3; DECISIONS §3).
+import { randomUUID } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+interface Issue {
+  readonly field: string
+  readonly code: string
+  readonly message: string
+}
+
+const sample: ReadonlyArray<{ slug: string; task_type: string; location: string }> = JSON.parse(
+  readFileSync(new URL("../../data/sample-participants.json", import.meta.url), "utf8")
+)
+const sampleSlugs = new Set(sample.map((p) => p.slug))
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startServer()
+})
+afterAll(() => server.close())
+
+const preflight = async (draft: unknown, headers: Record<string, string> = {}) => {
+  const response = await fetch(server.api("/preflight"), json(draft, headers))
+  const text = await response.text()
+  if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${text}`)
+  expect(response.headers.get("content-type")).toContain("application/json")
+  return JSON.parse(text) as Json
+}
+
+const codes = (list: ReadonlyArray<Issue>) => list.map((i) => `${i.field}:${i.code}`).sort()
+const on = (list: ReadonlyArray<Issue>, field: string) => list.filter((i) => i.field === field)
+
+/** The minimal complete digital draft: no location needed, no warnings but the ones a test wants. */
+const digitalDraft = (overrides: Record<string, unknown> = {}) =>
+  validDraft({ execution_mode: "digital", location: undefined, ...overrides })
+
+describe("POST /preflight: the result", () => {
+  it("a complete draft is valid, state draft, with no issues or warnings", async () => {
+    const result = await preflight(validDraft())
+    expect(result.object).toBe("preflight")
+    expect(result.valid).toBe(true)
+    expect(result.state).toBe("draft")
+    expect(result.issues).toEqual([])
+    expect(result.warnings).toEqual([])
+    expect(typeof result.task).toBe("object")
+    expect(typeof result.feasibility).toBe("object")
+  })
+
+  it("an invalid draft reports valid=false and state preflight_failed", async () => {
+    const result = await preflight({})
+    expect(result.object).toBe("preflight")
+    expect(result.valid).toBe(false)
+    expect(result.state).toBe("preflight_failed")
+  })
+
+  it("warnings alone leave the draft valid", async () => {
+    const result = await preflight(validDraft({ timing: undefined, principal: undefined, agent: undefined }))
+    expect(result.valid).toBe(true)
+    expect(result.state).toBe("draft")
+    expect(result.issues).toEqual([])
+    expect(result.warnings.length).toBe(3)
+  })
+
+  it("every issue and warning has field, code and a message", async () => {
+    const result = await preflight({ execution_mode: "sideways", contact_email: "nope", budget: "a lot", x: 1 })
+    for (const i of [...result.issues, ...result.warnings]) {
+      expect(Object.keys(i).sort()).toEqual(["code", "field", "message"])
+      expect(i.message.trim()).not.toBe("")
+    }
+  })
+})
+
+describe("POST /preflight: required members", () => {
+  it("names each of action, execution_mode, expected_result, acceptance_test with code required", async () => {
+    const result = await preflight({})
+    expect(codes(result.issues)).toEqual(
+      ["action:required", "execution_mode:required", "expected_result:required", "acceptance_test:required"].sort()
+    )
+  })
+
+  for (const field of ["action", "execution_mode", "expected_result", "acceptance_test"]) {
+    it(`reports ${field} required when absent, null, empty or blank`, async () => {
+      for (const value of [undefined, null, "", "   \t\n"]) {
+        const result = await preflight(digitalDraft({ [field]: value }))
+        expect(result.valid, String(value)).toBe(false)
+        expect(codes(result.issues), String(value)).toEqual([`${field}:required`])
+        expect(result.task).not.toHaveProperty(field)
+      }
+    })
+  }
+
+  it("requires location for physical and hybrid drafts only", async () => {
+    for (const mode of ["physical", "hybrid"]) {
+      const result = await preflight(validDraft({ execution_mode: mode, location: undefined }))
+      expect(codes(result.issues), mode).toEqual(["location:required"])
+      expect(on(result.issues, "location")[0]!.message).toContain(mode)
+      const blank = await preflight(validDraft({ execution_mode: mode, location: "  " }))
+      expect(codes(blank.issues), mode).toEqual(["location:required"])
+    }
+    const digital = await preflight(digitalDraft())
+    expect(digital.valid).toBe(true)
+    expect(digital.issues).toEqual([])
+    // A location on a digital draft is kept, not an error.
+    const digitalWithPlace = await preflight(digitalDraft({ location: "Berlin" }))
+    expect(digitalWithPlace.valid).toBe(true)
+    expect(digitalWithPlace.task.location).toBe("Berlin")
+  })
+})
+
+describe("POST /preflight: warnings", () => {
+  for (const field of ["timing", "principal", "agent"]) {
+    it(`warns recommended when ${field} is missing`, async () => {
+      const result = await preflight(validDraft({ [field]: undefined }))
+      expect(result.valid).toBe(true)
+      expect(codes(result.warnings)).toEqual([`${field}:recommended`])
+      const blank = await preflight(validDraft({ [field]: "  " }))
+      expect(codes(blank.warnings)).toEqual([`${field}:recommended`])
+    })
+  }
+
+  it("warns recommended for timing, principal and agent together", async () => {
+    const result = await preflight({})
+    expect(codes(result.warnings)).toEqual(["agent:recommended", "principal:recommended", "timing:recommended"])
+  })
+
+  it("warns unrecognized for each unknown member, naming it, and drops it from task", async () => {
+    const result = await preflight(validDraft({ colour: "blue", priority: 3, nested: { a: 1 } }))
+    expect(result.valid).toBe(true)
+    expect(codes(result.warnings)).toEqual(["colour:unrecognized", "nested:unrecognized", "priority:unrecognized"])
+    for (const w of result.warnings) expect(w.message).toContain(w.field)
+    expect(result.task).not.toHaveProperty("colour")
+    expect(result.task).not.toHaveProperty("priority")
+    expect(result.task).not.toHaveProperty("nested")
+  })
+
+  it("warns ambiguous for a budget without an amount or currency", async () => {
+    for (const budget of ["a lot", "250", "cheap please"]) {
+      const result = await preflight(validDraft({ budget }))
+      expect(result.valid, budget).toBe(true)
+      expect(codes(result.warnings), budget).toEqual(["budget:ambiguous"])
+      expect(result.task.budget).toBe(budget)
+    }
+    for (const budget of ["USD 250", "€40", "40 euros", "eur 40"]) {
+      const result = await preflight(validDraft({ budget }))
+      expect(result.warnings, budget).toEqual([])
+    }
+  })
+
+  it("warns ambiguous for a timing that looks like a date but does not parse", async () => {
+    const result = await preflight(validDraft({ timing: "2026-13-45" }))
+    expect(result.valid).toBe(true)
+    expect(codes(result.warnings)).toEqual(["timing:ambiguous"])
+    expect(result.task.timing).toBe("2026-13-45")
+    expect(result.task).not.toHaveProperty("deadline")
+    const feb = await preflight(validDraft({ timing: "by 2026-02-30T10:00:00Z" }))
+    expect(codes(feb.warnings)).toEqual(["timing:ambiguous"])
+    expect(feb.task).not.toHaveProperty("deadline")
+  })
+
+  it("does not warn about a free-text timing without a date", async () => {
+    const result = await preflight(validDraft({ timing: "within two weeks" }))
+    expect(result.warnings).toEqual([])
+    expect(result.task.timing).toBe("within two weeks")
+    expect(result.task).not.toHaveProperty("deadline")
+  })
+})
+
+describe("POST /preflight: invalid members", () => {
+  it("rejects an execution_mode outside digital, physical, hybrid, listing the three", async () => {
+    const result = await preflight(validDraft({ execution_mode: "remote" }))
+    expect(result.valid).toBe(false)
+    expect(result.state).toBe("preflight_failed")
+    expect(codes(result.issues)).toEqual(["execution_mode:invalid"])
+    const message = on(result.issues, "execution_mode")[0]!.message
+    for (const mode of ["digital", "physical", "hybrid"]) expect(message).toContain(mode)
+    expect(result.task).not.toHaveProperty("execution_mode")
+  })
+
+  it("rejects a contact_email that is not an email", async () => {
+    for (const contact_email of ["not-an-email", "a@b", "Jane <jane@example.com>", "two@@example.com"]) {
+      const result = await preflight(validDraft({ contact_email }))
+      expect(codes(result.issues), contact_email).toEqual(["contact_email:invalid"])
+      expect(result.task).not.toHaveProperty("contact_email")
+    }
+    const ok = await preflight(validDraft({ contact_email: " ops@example.com " }))
+    expect(ok.issues).toEqual([])
+    expect(ok.task.contact_email).toBe("ops@example.com")
+  })
+
+  it("rejects members of the wrong JSON type with one invalid issue each", async () => {
+    const result = await preflight(
+      validDraft({ action: 42, execution_mode: true, location: ["Berlin"], timing: { at: "noon" }, budget: 250 })
+    )
+    expect(result.valid).toBe(false)
+    expect(codes(result.issues)).toEqual(
+      ["action:invalid", "execution_mode:invalid", "location:invalid", "timing:invalid", "budget:invalid"].sort()
+    )
+    for (const field of ["action", "execution_mode", "location", "timing", "budget"]) {
+      expect(result.task).not.toHaveProperty(field)
+    }
+  })
+
+  it("rejects strings over their length limits with too_long", async () => {
+    const result = await preflight(
+      validDraft({
+        action: "a".repeat(4001),
+        location: "b".repeat(501),
+        principal: "c".repeat(501),
+        idempotency_key: "k".repeat(256)
+      })
+    )
+    expect(codes(result.issues)).toEqual(
+      ["action:too_long", "location:too_long", "principal:too_long", "idempotency_key:too_long"].sort()
+    )
+    expect(result.task).not.toHaveProperty("action")
+    const atLimit = await preflight(
+      validDraft({
+        action: "a".repeat(4000),
+        location: "b".repeat(500),
+        principal: "c".repeat(500),
+        idempotency_key: "k".repeat(255)
+      })
+    )
+    expect(atLimit.issues).toEqual([])
+    // Surrounding whitespace does not count.
+    const padded = await preflight(validDraft({ action: `  ${"a".repeat(4000)}  ` }))
+    expect(padded.issues).toEqual([])
+  })
+
+  it("reports not_found for a participant_slug naming no participant", async () => {
+    const result = await preflight(validDraft({ participant_slug: "nobody-by-this-name" }))
+    expect(result.valid).toBe(false)
+    expect(codes(result.issues)).toEqual(["participant_slug:not_found"])
+    expect(on(result.issues, "participant_slug")[0]!.message).toContain("nobody-by-this-name")
+  })
+
+  it("reports every problem of a draft at once", async () => {
+    const result = await preflight({
+      execution_mode: "hybrid",
+      contact_email: "nope",
+      participant_slug: "nobody-by-this-name",
+      budget: "a lot",
+      whatever: 1
+    })
+    expect(codes(result.issues)).toEqual(
+      [
+        "action:required",
+        "location:required",
+        "expected_result:required",
+        "acceptance_test:required",
+        "participant_slug:not_found",
+        "contact_email:invalid"
+      ].sort()
+    )
+    expect(codes(result.warnings)).toEqual(
+      [
+        "timing:recommended",
+        "principal:recommended",
+        "agent:recommended",
+        "budget:ambiguous",
+        "whatever:unrecognized"
+      ].sort()
+    )
+  })
+})
+
+describe("POST /preflight: the normalised task", () => {
+  it("trims strings, lower-cases execution_mode, parses the deadline, drops unknown members and idempotency_key", async () => {
+    const result = await preflight({
+      action: "  Photograph the storefront  ",
+      execution_mode: " PHYSICAL ",
+      location: "\tBerlin, Germany\n",
+      timing: " by 2026-12-01T17:00:00Z ",
+      expected_result: " Five photos ",
+      acceptance_test: " The sign is legible ",
+      constraints: " Daylight only ",
+      participant_slug: " lukas-schmidt ",
+      principal: " ACME GmbH ",
+      agent: " acme-bot/1 ",
+      contact_email: " ops@example.com ",
+      budget: " EUR 40 ",
+      idempotency_key: "some-key",
+      colour: "blue"
+    })
+    expect(result.valid).toBe(true)
+    expect(result.task).toEqual({
+      action: "Photograph the storefront",
+      execution_mode: "physical",
+      location: "Berlin, Germany",
+      timing: "by 2026-12-01T17:00:00Z",
+      deadline: "2026-12-01T17:00:00.000Z",
+      expected_result: "Five photos",
+      acceptance_test: "The sign is legible",
+      constraints: "Daylight only",
+      participant_slug: "lukas-schmidt",
+      principal: "ACME GmbH",
+      agent: "acme-bot/1",
+      contact_email: "ops@example.com",
+      budget: "EUR 40"
+    })
+    expect(result.task).not.toHaveProperty("idempotency_key")
+  })
+
+  it("converts a timing with an offset to a UTC deadline", async () => {
+    const result = await preflight(validDraft({ timing: "2026-12-01T18:30:00+01:00" }))
+    expect(result.task.deadline).toBe("2026-12-01T17:30:00.000Z")
+  })
+
+  it("omits what the draft leaves out", async () => {
+    const result = await preflight({ action: "Check a website" })
+    expect(result.task).toEqual({ action: "Check a website" })
+  })
+
+  it("can be sent back as a submission and yields the same brief", async () => {
+    const draft = validDraft({ timing: "by 2026-12-01T17:00:00Z", budget: "EUR 40" })
+    const { task } = await preflight(draft)
+    const again = await preflight(task)
+    expect(again.warnings).toEqual([])
+    expect(again.task).toEqual(task)
+    const response = await fetch(server.api("/tasks"), json(task))
+    expect(response.status).toBe(201)
+    const created = await response.json()
+    expect(created.brief.deadline).toBe(task.deadline)
+    expect(created.brief.action).toBe(task.action)
+  })
+})
+
+describe("POST /preflight: feasibility", () => {
+  it("reports an integer count and a sample of at most five existing slugs", async () => {
+    for (const draft of [
+      validDraft(),
+      digitalDraft({ action: "Translate a contract into Japanese" }),
+      {},
+      validDraft({ execution_mode: "hybrid", location: "Lagos" })
+    ]) {
+      const { feasibility } = await preflight(draft)
+      expect(Object.keys(feasibility).sort()).toEqual(["eligible_participants", "sample"])
+      expect(Number.isInteger(feasibility.eligible_participants)).toBe(true)
+      expect(feasibility.eligible_participants).toBeGreaterThanOrEqual(0)
+      expect(feasibility.sample.length).toBeLessThanOrEqual(5)
+      expect(feasibility.sample.length).toBeLessThanOrEqual(feasibility.eligible_participants)
+      expect(new Set(feasibility.sample).size).toBe(feasibility.sample.length)
+      for (const slug of feasibility.sample) expect(sampleSlugs.has(slug)).toBe(true)
+    }
+  })
+
+  it("counts only participants who can serve the mode and place", async () => {
+    // Physical in Berlin: of the two Berlin participants only lukas-schmidt works on site.
+    const physical = await preflight(validDraft())
+    expect(physical.feasibility).toEqual({ eligible_participants: 1, sample: ["lukas-schmidt"] })
+    // Digital: only digital or hybrid participants, anywhere.
+    const digital = await preflight(
+      digitalDraft({
+        action: "Translate a contract into Japanese",
+        expected_result: "The Japanese translation as a DOCX file"
+      })
+    )
+    const digitalOrHybrid = sample.filter((p) => p.task_type !== "physical").length
+    expect(digital.feasibility.eligible_participants).toBe(digitalOrHybrid)
+    const byType = new Map(sample.map((p) => [p.slug, p.task_type]))
+    for (const slug of digital.feasibility.sample) expect(byType.get(slug)).not.toBe("physical")
+    // The most relevant come first.
+    expect(digital.feasibility.sample[0]).toMatch(/akiko-tanaka|hiroshi-sato/)
+  })
+
+  it("a draft naming a compatible participant samples exactly that participant", async () => {
+    const result = await preflight(validDraft({ participant_slug: "lukas-schmidt" }))
+    expect(result.valid).toBe(true)
+    expect(result.feasibility).toEqual({ eligible_participants: 1, sample: ["lukas-schmidt"] })
+    const digital = await preflight(digitalDraft({ participant_slug: "akiko-tanaka" }))
+    expect(digital.feasibility).toEqual({ eligible_participants: 1, sample: ["akiko-tanaka"] })
+  })
+
+  it("a draft naming an incompatible participant has no eligible participant", async () => {
+    // jonas-weber works digitally only; the draft is physical.
+    const result = await preflight(validDraft({ participant_slug: "jonas-weber" }))
+    expect(result.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+  })
+
+  it("a place nobody is in has no eligible participant for a physical task", async () => {
+    const result = await preflight(validDraft({ location: "Reykjavik, Iceland" }))
+    expect(result.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+  })
+})
+
+describe("POST /preflight: bodies and side effects", () => {
+  it("answers 400 invalid_json for a body that is not JSON", async () => {
+    await expectEnvelope(await fetch(server.api("/preflight"), json("{not json")), 400, "invalid_json")
+  })
+
+  it("answers 400 invalid_request for a JSON value that is not an object", async () => {
+    for (const body of ["[]", "42", '"draft"', "null"]) {
+      await expectEnvelope(await fetch(server.api("/preflight"), json(body)), 400, "invalid_request")
+    }
+  })
+
+  it("stores nothing: a key used in preflight is still free for submission", async () => {
+    const key = `preflight-${randomUUID()}`
+    await preflight(validDraft({ idempotency_key: key }), { "idempotency-key": key })
+    await preflight(validDraft({ idempotency_key: key }))
+    const response = await fetch(server.api("/tasks"), json(validDraft(), { "idempotency-key": key }))
+    expect(response.status).toBe(201)
+    expect(response.headers.get("idempotent-replayed")).toBeNull()
+  })
+
+  it("is deterministic: the same draft gives the same result", async () => {
+    const draft = validDraft({ budget: "a lot", extra: true })
+    expect(await preflight(draft)).toEqual(await preflight(draft))
+  })
+})

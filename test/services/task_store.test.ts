@@ -1,0 +1,169 @@
+// TaskStore over the project's SQLite driver: insertion, idempotency enforced by the database
+// (DECISIONS §7), reading by reference.
+import { randomBytes, randomUUID } from "node:crypto"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { base32 } from "../../src/services/ids.ts"
+import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
+import { runMigrations } from "../../src/sql/migrations.ts"
+import * as NodeSqliteClient from "../../src/sql/NodeSqliteClient.ts"
+
+const Database = Layer.effectDiscard(runMigrations).pipe(
+  Layer.provideMerge(NodeSqliteClient.layer({ filename: ":memory:" }))
+)
+const StoreLive = TaskStore.layer.pipe(Layer.provide(Database))
+
+/** A distinct, well-formed reference per call. */
+const nextReference = () => `tsk_${base32(randomBytes(17)).slice(0, 26)}`
+
+const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask => {
+  const now = "2026-11-21T10:00:00.000Z"
+  return {
+    reference: nextReference(),
+    state: "open",
+    executionMode: "physical",
+    participantSlug: "lukas-schmidt",
+    agent: "acme-bot/1",
+    principal: "ACME GmbH",
+    brief: {
+      action: "Photograph the storefront",
+      location: "Berlin, Germany",
+      timing: "by 2026-12-01T17:00:00Z",
+      deadline: "2026-12-01T17:00:00.000Z",
+      expected_result: "Five photos",
+      acceptance_test: "The sign is legible",
+      constraints: null,
+      budget: "EUR 40",
+      contact_email: null
+    },
+    result: null,
+    outcome: null,
+    history: [{ from: null, to: "open", actor: "agent", at: now }],
+    version: 1,
+    tokenHash: `hash-${randomUUID()}`,
+    idempotencyKey: `key-${randomUUID()}`,
+    draftFingerprint: `fp-${randomUUID()}`,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides
+  }
+}
+
+describe("TaskStore", () => {
+  layer(StoreLive)((it) => {
+    it.effect("insert creates the task, and findByReference reads it back unchanged", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const task = storedTask()
+        const outcome = yield* store.insert(task)
+        assert.strictEqual(outcome._tag, "Created")
+        assert.deepStrictEqual(outcome.task, task)
+        assert.deepStrictEqual(yield* store.findByReference(task.reference), task)
+      })
+    )
+
+    it.effect("round-trips a task without participant, principal or key, and with a result", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const task = storedTask({
+          participantSlug: null,
+          principal: null,
+          idempotencyKey: null,
+          result: { summary: "done", fields: { n: 1 }, artifacts: [] },
+          outcome: { state: "settled", reason: "accepted" },
+          version: 7
+        })
+        assert.strictEqual((yield* store.insert(task))._tag, "Created")
+        assert.deepStrictEqual(yield* store.findByReference(task.reference), task)
+      })
+    )
+
+    it.effect("the same idempotency key → KeyTaken with the first row, nothing else stored", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const key = `key-${randomUUID()}`
+        const first = storedTask({ idempotencyKey: key })
+        const second = storedTask({ idempotencyKey: key, agent: "someone-else", draftFingerprint: "other" })
+        assert.strictEqual((yield* store.insert(first))._tag, "Created")
+        const outcome = yield* store.insert(second)
+        assert.strictEqual(outcome._tag, "KeyTaken")
+        assert.deepStrictEqual(outcome.task, first)
+        assert.isUndefined(yield* store.findByReference(second.reference))
+        // A third attempt still answers with the first row.
+        const third = yield* store.insert(storedTask({ idempotencyKey: key }))
+        assert.strictEqual(third._tag, "KeyTaken")
+        assert.strictEqual(third.task.reference, first.reference)
+      })
+    )
+
+    it.effect("keys are compared exactly", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const key = `Key-${randomUUID()}`
+        assert.strictEqual((yield* store.insert(storedTask({ idempotencyKey: key })))._tag, "Created")
+        assert.strictEqual((yield* store.insert(storedTask({ idempotencyKey: key.toLowerCase() })))._tag, "Created")
+        assert.strictEqual((yield* store.insert(storedTask({ idempotencyKey: `${key} ` })))._tag, "Created")
+      })
+    )
+
+    it.effect("null keys never conflict", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const tasks = [1, 2, 3].map(() => storedTask({ idempotencyKey: null }))
+        for (const task of tasks) {
+          const outcome = yield* store.insert(task)
+          assert.strictEqual(outcome._tag, "Created")
+          assert.strictEqual(outcome.task.reference, task.reference)
+        }
+        for (const task of tasks) assert.deepStrictEqual(yield* store.findByReference(task.reference), task)
+      })
+    )
+
+    it.effect("findByReference of an unknown reference → undefined", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        assert.isUndefined(yield* store.findByReference(`tsk_${"z".repeat(26)}`))
+        assert.isUndefined(yield* store.findByReference(""))
+        assert.isUndefined(yield* store.findByReference("' OR '1'='1"))
+      })
+    )
+
+    it.effect("a storage failure (reference taken) is StorageUnavailable, not a defect", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const first = storedTask()
+        yield* store.insert(first)
+        const error = yield* Effect.flip(store.insert(storedTask({ reference: first.reference })))
+        assert.strictEqual(error._tag, "StorageUnavailable")
+        assert.deepStrictEqual(yield* store.findByReference(first.reference), first)
+      })
+    )
+
+    it.effect("50 concurrent inserts with one key → exactly one Created, every other the same row", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const key = `key-${randomUUID()}`
+        const attempts = Array.from({ length: 50 }, () => storedTask({ idempotencyKey: key }))
+        const outcomes = yield* Effect.forEach(attempts, (task) => store.insert(task), { concurrency: "unbounded" })
+        const created = outcomes.filter((o) => o._tag === "Created")
+        assert.strictEqual(created.length, 1)
+        const winner = created[0]!.task
+        for (const o of outcomes) assert.strictEqual(o.task.reference, winner.reference)
+        assert.deepStrictEqual(yield* store.findByReference(winner.reference), winner)
+        for (const task of attempts) {
+          if (task.reference !== winner.reference) assert.isUndefined(yield* store.findByReference(task.reference))
+        }
+      })
+    )
+
+    it.effect("50 concurrent inserts with distinct keys → 50 Created", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const attempts = Array.from({ length: 50 }, () => storedTask())
+        const outcomes = yield* Effect.forEach(attempts, (task) => store.insert(task), { concurrency: "unbounded" })
+        assert.strictEqual(outcomes.filter((o) => o._tag === "Created").length, 50)
+        for (const task of attempts) assert.deepStrictEqual(yield* store.findByReference(task.reference), task)
+      })
+    )
+  })
+})
