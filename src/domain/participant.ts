@@ -37,9 +37,19 @@ export type Participant = typeof Participant.Type
  * Fields are joined with a separator no query can contain, so a match never spans two fields.
  */
 export const searchTextOf = (p: ParticipantRecord): string =>
-  [p.name, p.discipline, p.location, p.task_type, ...p.tags].map((s) => s.toLowerCase()).join(searchTextSeparator)
+  [p.name, p.discipline, p.location, p.task_type, ...p.tags]
+    .map((s) => s.normalize("NFC").toLowerCase())
+    .join(searchTextSeparator)
 
 export const searchTextSeparator = "\u001f"
 
 /** Normalises a `q` value the same way the search text was built. */
-export const normaliseQuery = (q: string): string => q.trim().toLowerCase()
+export const normaliseQuery = (q: string): string =>
+  // NFC, so that composed and decomposed accents match alike.
+  q
+    .normalize("NFC")
+    .trim()
+    .toLowerCase()
+
+/** No field contains the separator, so a query containing it matches nothing (never two fields). */
+export const canMatchAnything = (normalisedQuery: string): boolean => !normalisedQuery.includes(searchTextSeparator)

@@ -5,7 +5,7 @@
  * It also sets `x-request-id` and writes the request's log line.
  */
 import { randomUUID } from "node:crypto"
-import { Cause, Effect } from "effect"
+import { Cause, Effect, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type ErrorBody, type ErrorCode, errorBody } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
@@ -125,13 +125,18 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
                 : kind === "Headers"
                   ? "header"
                   : "request body"
+          const problems = schemaProblems((defect as { cause: unknown }).cause)
           return envelope(
             errorBody(
               docs,
               "invalid_request",
-              `A ${what} is invalid: ${truncate(String((defect as { cause: unknown }).cause))}`,
+              `A ${what} is invalid: ${truncate(problems.map((p) => `${p.field}: ${p.message}`).join("; "))}`,
               {
-                hint: "See the endpoint in the OpenAPI document at /openapi.json."
+                hint:
+                  kind === "Query"
+                    ? "Send each query parameter once, with the type the OpenAPI document at /openapi.json gives."
+                    : "See the endpoint in the OpenAPI document at /openapi.json.",
+                details: problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
               }
             )
           )
@@ -203,6 +208,18 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   }),
   { global: true }
 )
+
+const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** A schema failure as (field, message) pairs, e.g. `q: Expected string, got ["a","b"]`. */
+const schemaProblems = (cause: unknown): ReadonlyArray<{ field: string; message: string }> => {
+  const issue = typeof cause === "object" && cause !== null ? (cause as { issue?: unknown }).issue : undefined
+  if (!SchemaIssue.isIssue(issue)) return [{ field: "request", message: "is invalid" }]
+  return formatStandard(issue).issues.map((i) => ({
+    field: (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".") || "request",
+    message: i.message
+  }))
+}
 
 const isJsonResponse = (response: HttpServerResponse.HttpServerResponse) => {
   const body = response.body

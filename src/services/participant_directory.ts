@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
+import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
 
 export interface ParticipantPage {
@@ -40,6 +40,7 @@ export class ParticipantDirectory extends Context.Service<
       const list = Effect.fn("ParticipantDirectory.list")(function* (options: ListOptions) {
         const conditions = []
         const q = options.q === undefined ? "" : normaliseQuery(options.q)
+        if (!canMatchAnything(q)) return { data: [], nextAfter: undefined }
         if (q !== "") conditions.push(sql`search_text LIKE ${`%${escapeLike(q)}%`} ESCAPE '\\'`)
         if (options.after !== undefined) conditions.push(sql`slug > ${options.after}`)
         const rows = yield* sql<ParticipantRow>`
