@@ -5,6 +5,7 @@
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { AppConfig, type AppSettings } from "./config.ts"
+import { routerConfig } from "./http/routes.ts"
 import { RoutesLive } from "./http/server.ts"
 import { Ids } from "./services/ids.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
@@ -34,5 +35,5 @@ export const makeFetchHandler = (settings?: Partial<AppSettings>) =>
       Layer.provide(settings === undefined ? AppConfig.layer : AppConfig.layerWith(settings)),
       Layer.provide(HttpServer.layerServices)
     ),
-    { disableLogger: true }
+    { disableLogger: true, routerConfig }
   )

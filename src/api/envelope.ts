@@ -39,6 +39,7 @@ export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("MethodNotA
   httpApiStatus: 405,
   description: "method_not_allowed; the Allow header lists the accepted methods."
 }) {}
+export class RequestTimeout extends Schema.Error<RequestTimeout>("RequestTimeout")(fields, { httpApiStatus: 408 }) {}
 export class Conflict extends Schema.Error<Conflict>("Conflict")(fields, { httpApiStatus: 409 }) {}
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(fields, {
   httpApiStatus: 413,
@@ -51,6 +52,10 @@ export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("Un
 export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(fields, {
   httpApiStatus: 422,
   description: "preflight_failed (details lists each field) or idempotency_key_reused."
+}) {}
+export class HeadersTooLarge extends Schema.Error<HeadersTooLarge>("HeadersTooLarge")(fields, {
+  httpApiStatus: 431,
+  description: "headers_too_large: the request line and headers are over 16 KiB."
 }) {}
 export class RateLimited extends Schema.Error<RateLimited>("RateLimited")(fields, { httpApiStatus: 429 }) {}
 export class InternalError extends Schema.Error<InternalError>("InternalError")(fields, {
@@ -69,10 +74,12 @@ export type EnvelopeError =
   | Forbidden
   | NotFound
   | MethodNotAllowed
+  | RequestTimeout
   | Conflict
   | PayloadTooLarge
   | UnsupportedMediaType
   | Unprocessable
+  | HeadersTooLarge
   | RateLimited
   | InternalError
   | ServiceUnavailable
@@ -83,11 +90,13 @@ const byStatus = {
   403: Forbidden,
   404: NotFound,
   405: MethodNotAllowed,
+  408: RequestTimeout,
   409: Conflict,
   413: PayloadTooLarge,
   415: UnsupportedMediaType,
   422: Unprocessable,
   429: RateLimited,
+  431: HeadersTooLarge,
   500: InternalError,
   503: ServiceUnavailable
 } as const
@@ -107,11 +116,13 @@ export const errorCodes = {
     status: 405,
     meaning: "The endpoint does not accept this method; the hint names the right one."
   },
+  request_timeout: { status: 408, meaning: "The request was not received in time." },
   invalid_transition: { status: 409, meaning: "The task's current state does not allow this action." },
   payload_too_large: { status: 413, meaning: "The body is over 64 KiB." },
   unsupported_media_type: { status: 415, meaning: "content-type must be application/json." },
   preflight_failed: { status: 422, meaning: "Named fields are missing or ambiguous; details lists each." },
   idempotency_key_reused: { status: 422, meaning: "The idempotency key was already used with a different draft." },
+  headers_too_large: { status: 431, meaning: "The request line and headers are over 16 KiB." },
   rate_limited: { status: 429, meaning: "Too many requests; retry after Retry-After seconds." },
   internal_error: { status: 500, meaning: "An unexpected failure; nothing was disclosed." },
   task_not_created: { status: 503, meaning: "The task could not be recorded; retry with the same idempotency key." },

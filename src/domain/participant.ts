@@ -46,10 +46,11 @@ export const searchTextSeparator = "\u001f"
 /** Normalises a `q` value the same way the search text was built. */
 export const normaliseQuery = (q: string): string =>
   // NFC, so that composed and decomposed accents match alike.
-  q
-    .normalize("NFC")
-    .trim()
-    .toLowerCase()
+  q.normalize("NFC").trim().toLowerCase()
 
-/** No field contains the separator, so a query containing it matches nothing (never two fields). */
-export const canMatchAnything = (normalisedQuery: string): boolean => !normalisedQuery.includes(searchTextSeparator)
+/**
+ * No field contains the separator or NUL, so a query containing either matches nothing: never two
+ * fields at once, and never a pattern a database would cut short at the NUL.
+ */
+export const canMatchAnything = (normalisedQuery: string): boolean =>
+  !normalisedQuery.includes(searchTextSeparator) && !normalisedQuery.includes("\u0000")

@@ -7,6 +7,7 @@ import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
+import { participantSlugPattern } from "../domain/task_draft.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 
 export const pageSize = { default: 100, max: 500 } as const
@@ -25,6 +26,8 @@ export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Parti
   boundary: p.boundary,
   url: `${baseUrl}/api/public/v1/participants/${p.slug}`
 })
+
+const isParticipantSlug = (s: string) => s.length <= 64 && participantSlugPattern.test(s)
 
 // Cursors are opaque to clients; inside, the last slug of the page.
 const encodeCursor = (slug: string) => Buffer.from(`after:${slug}`).toString("base64url")
@@ -72,7 +75,8 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
       )
       .handle("getParticipant", ({ params }) =>
         Effect.gen(function* () {
-          const participant = yield* directory.findBySlug(params.slug)
+          // A string that cannot be a slug is answered without touching storage.
+          const participant = isParticipantSlug(params.slug) ? yield* directory.findBySlug(params.slug) : undefined
           if (participant === undefined) {
             return yield* envelopeError(
               config.docsUrl,

@@ -19,7 +19,14 @@ for (const route of [...endpoints, ...plainRoutes]) {
   table.set(route.routerPath, entry)
 }
 
-const router = FindMyWay.make<{ path: string; methods: ReadonlySet<string> }>()
+/**
+ * The router settings of the server and of this table alike. Path parameters may be long (an agent
+ * may send anything as a reference): a long one must still reach its endpoint and get that
+ * endpoint's 404, not "no endpoint"; Node's 16 KiB header limit bounds the URL anyway.
+ */
+export const routerConfig = { maxParamLength: 16 * 1024 } as const
+
+const router = FindMyWay.make<{ path: string; methods: ReadonlySet<string> }>(routerConfig)
 for (const [routerPath, entry] of table) router.all(routerPath as `/${string}`, entry)
 
 /** The methods the path accepts and its documented form, or undefined when no endpoint has this path. */

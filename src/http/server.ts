@@ -4,18 +4,20 @@
  * web-standard fetch handler.
  */
 import { createServer } from "node:http"
+import type { Duplex } from "node:stream"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
+import { errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import { DiscoveryHandlers } from "./discovery.ts"
 import { DraftsHandlers } from "./drafts.ts"
 import { EnvelopeMiddleware } from "./middleware.ts"
 import { openApiDocument } from "./openapi.ts"
 import { ParticipantsHandlers } from "./participants.ts"
-import { docsPath, openApiPaths } from "./routes.ts"
+import { docsPath, openApiPaths, routerConfig } from "./routes.ts"
 import { TasksHandlers } from "./tasks.ts"
 
 const OpenApiRoutes = HttpRouter.use(
@@ -36,11 +38,41 @@ export const RoutesLive = Layer.mergeAll(
   EnvelopeMiddleware
 )
 
+/**
+ * A Node HTTP server whose protocol-level refusals — a request Node cannot parse, headers or URL
+ * over 16 KiB, a request that never finished arriving — are answered in the JSON envelope too, not
+ * with Node's bare status line.
+ */
+export const makeNodeServer = (docsUrl: string) => {
+  const server = createServer()
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const [code, message, reason] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? ([
+            "headers_too_large",
+            "The request line and headers are larger than 16 KiB.",
+            "Request Header Fields Too Large"
+          ] as const)
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? (["request_timeout", "The request was not received in time.", "Request Timeout"] as const)
+          : (["invalid_request", "The request is not valid HTTP/1.1.", "Bad Request"] as const)
+    const body = JSON.stringify({ error: errorBody(docsUrl, code, message) })
+    socket.end(
+      `HTTP/1.1 ${errorCodes[code].status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    )
+  })
+  return server
+}
+
 /** The Node HTTP server on the configured host and port. */
 export const NodeServerLive = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
-    return NodeHttpServer.layer(createServer, {
+    return NodeHttpServer.layer(() => makeNodeServer(config.docsUrl), {
       port: config.port,
       host: config.host,
       gracefulShutdownTimeout: "10 seconds"
@@ -50,6 +82,6 @@ export const NodeServerLive = Layer.unwrap(
 
 /** Serves the routes (Effect's default per-request logger is replaced by our one-line log). */
 export const serveRoutes = <E, R>(routes: Layer.Layer<never, E, R>) =>
-  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true })
+  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig })
 
 export { HttpServer }

@@ -33,7 +33,11 @@ const post = (url: string, body: BodyInit | null, headers: Record<string, string
   fetch(url, { method: "POST", headers, body })
 
 /** A body streamed with chunked transfer encoding: no content-length is sent. */
-const chunked = (url: string, bytes: Uint8Array, headers: Record<string, string> = {}): Promise<Response> =>
+const chunked = (
+  url: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {}
+): Promise<Response> =>
   fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
@@ -47,7 +51,7 @@ const chunked = (url: string, bytes: Uint8Array, headers: Record<string, string>
   } as RequestInit)
 
 /** The JSON text of `value` padded with trailing whitespace (valid JSON) to exactly `size` bytes. */
-const paddedJson = (value: unknown, size: number): Uint8Array => {
+const paddedJson = (value: unknown, size: number): Uint8Array<ArrayBuffer> => {
   const text = JSON.stringify(value)
   const length = Buffer.byteLength(text)
   if (length > size) throw new Error("value too large to pad")
@@ -77,7 +81,8 @@ const routes = (() => {
     methods.add(e.method)
     table.set(e.path, methods)
   }
-  for (const path of ["/openapi.json", "/api/openapi.json", "/.well-known/openapi.json"]) table.set(path, new Set(["GET"]))
+  for (const path of ["/openapi.json", "/api/openapi.json", "/.well-known/openapi.json"])
+    table.set(path, new Set(["GET"]))
   return [...table].map(([path, methods]) => ({ path, url: concrete(path), methods: [...methods] }))
 })()
 
@@ -114,7 +119,10 @@ const parseRawResponse = (raw: string) => {
   const head = split === -1 ? raw : raw.slice(0, split)
   const [statusLine = "", ...headerLines] = head.split("\r\n")
   const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(":")).trim().toLowerCase(), line.slice(line.indexOf(":") + 1).trim()])
+    headerLines.map((line) => [
+      line.slice(0, line.indexOf(":")).trim().toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim()
+    ])
   )
   return { status: Number(statusLine.split(" ")[1]), headers, body: split === -1 ? "" : raw.slice(split + 4) }
 }
@@ -158,10 +166,15 @@ describe("errors", () => {
   describe("wrong method → 405 method_not_allowed with Allow and a hint naming the right method", () => {
     it("the route table covers every endpoint of the API", () => {
       const paths = routes.map((r) => r.path)
-      for (const path of ["/api/public/v1", "/api/public/v1/tasks", "/api/public/v1/tasks/{reference}", "/openapi.json"]) {
+      for (const path of [
+        "/api/public/v1",
+        "/api/public/v1/tasks",
+        "/api/public/v1/tasks/{reference}",
+        "/openapi.json"
+      ]) {
         expect(paths).toContain(path)
       }
-      expect(routes.length).toBeGreaterThanOrEqual(endpoints.length - 1)
+      expect(routes.length).toBe(new Set(endpoints.map((e) => e.path)).size + 3)
     })
 
     for (const route of routes) {
@@ -213,10 +226,18 @@ describe("errors", () => {
     for (const path of bodyEndpoints) {
       const body = JSON.stringify(acceptedBody(path))
       it(`${path}: text/plain`, async () => {
-        await expectEnvelope(await post(server.api(path), body, { "content-type": "text/plain" }), 415, "unsupported_media_type")
+        await expectEnvelope(
+          await post(server.api(path), body, { "content-type": "text/plain" }),
+          415,
+          "unsupported_media_type"
+        )
       })
       it(`${path}: application/x-www-form-urlencoded`, async () => {
-        await expectEnvelope(await post(server.api(path), new URLSearchParams({ action: "x" })), 415, "unsupported_media_type")
+        await expectEnvelope(
+          await post(server.api(path), new URLSearchParams({ action: "x" })),
+          415,
+          "unsupported_media_type"
+        )
       })
       it(`${path}: multipart/form-data`, async () => {
         const form = new FormData()
@@ -253,7 +274,11 @@ describe("errors", () => {
     for (const path of bodyEndpoints) {
       for (const [name, text] of malformed) {
         it(`${path}: ${name}`, async () => {
-          await expectEnvelope(await post(server.api(path), text, { "content-type": "application/json" }), 400, "invalid_json")
+          await expectEnvelope(
+            await post(server.api(path), text, { "content-type": "application/json" }),
+            400,
+            "invalid_json"
+          )
         })
       }
       it(`${path}: no body and no content-type`, async () => {
@@ -304,10 +329,18 @@ describe("errors", () => {
         expect(response.status).toBe(acceptedStatus(path))
       })
       it(`${path}: 65537 bytes chunked (no content-length)`, async () => {
-        await expectEnvelope(await chunked(server.api(path), paddedJson(acceptedBody(path), limit + 1)), 413, "payload_too_large")
+        await expectEnvelope(
+          await chunked(server.api(path), paddedJson(acceptedBody(path), limit + 1)),
+          413,
+          "payload_too_large"
+        )
       })
       it(`${path}: 1 MiB chunked`, async () => {
-        await expectEnvelope(await chunked(server.api(path), new Uint8Array(1 << 20).fill(0x20)), 413, "payload_too_large")
+        await expectEnvelope(
+          await chunked(server.api(path), new Uint8Array(1 << 20).fill(0x20)),
+          413,
+          "payload_too_large"
+        )
       })
       it(`${path}: size is checked before the content type (65537 bytes of text/plain)`, async () => {
         const response = await post(server.api(path), "x".repeat(limit + 1), { "content-type": "text/plain" })
@@ -322,10 +355,15 @@ describe("errors", () => {
   })
 
   describe("unknown resources → 404", () => {
-    const slugs = ["nobody-here", "AHMED-HASSAN", "a", "%00%27%20OR%201%3D1", "..", "x".repeat(100)]
+    // (No "..": fetch resolves dot segments before sending, so it would never reach the server.)
+    const slugs = ["nobody-here", "AHMED-HASSAN", "a", "%00%27%20OR%201%3D1", "a..b", "x".repeat(100)]
     for (const slug of slugs) {
       it(`participant ${slug.length > 40 ? `${slug.slice(0, 10)}… (${slug.length} chars)` : slug}`, async () => {
-        const error = await expectEnvelope(await fetch(server.api(`/participants/${slug}`)), 404, "participant_not_found")
+        const error = await expectEnvelope(
+          await fetch(server.api(`/participants/${slug}`)),
+          404,
+          "participant_not_found"
+        )
         expect(error.hint).toContain("/api/public/v1/participants")
       })
     }
@@ -413,7 +451,9 @@ describe("errors", () => {
     }
 
     it("generated ids differ per request", async () => {
-      const ids = await Promise.all([1, 2, 3].map(() => fetch(server.api("")).then((r) => r.headers.get("x-request-id"))))
+      const ids = await Promise.all(
+        [1, 2, 3].map(() => fetch(server.api("")).then((r) => r.headers.get("x-request-id")))
+      )
       expect(new Set(ids).size).toBe(3)
     })
 
@@ -449,8 +489,16 @@ describe("errors", () => {
       ["unknown path", "/nope", {}],
       ["405", "/api/public/v1/preflight", {}],
       ["openapi.json", "/openapi.json", {}],
-      ["preflight 400", "/api/public/v1/preflight", { method: "POST", body: "{", headers: { "content-type": "application/json" } }],
-      ["tasks 415", "/api/public/v1/tasks", { method: "POST", body: "<html></html>", headers: { "content-type": "text/html" } }]
+      [
+        "preflight 400",
+        "/api/public/v1/preflight",
+        { method: "POST", body: "{", headers: { "content-type": "application/json" } }
+      ],
+      [
+        "tasks 415",
+        "/api/public/v1/tasks",
+        { method: "POST", body: "<html></html>", headers: { "content-type": "text/html" } }
+      ]
     ]
     for (const [name, path, init] of requests) {
       it(name, async () => {
@@ -510,7 +558,12 @@ const servicesWith = (swap: {
   Tasks.layer.pipe(
     Layer.provideMerge(SampleCatalogueLive),
     Layer.provideMerge(
-      Layer.mergeAll(swap.directory ?? ParticipantDirectory.layer, swap.store ?? TaskStore.layer, TaskTokens.layer, Ids.layer)
+      Layer.mergeAll(
+        swap.directory ?? ParticipantDirectory.layer,
+        swap.store ?? TaskStore.layer,
+        TaskTokens.layer,
+        Ids.layer
+      )
     ),
     Layer.provideMerge(DatabaseLive)
   )

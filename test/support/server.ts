@@ -2,13 +2,12 @@
  * Runs the real HTTP server on a free loopback port for a test file, with the settings (and, when
  * a test needs it, the service layers) it chooses.
  */
-import { createServer } from "node:http"
 import { createServer as createNetServer } from "node:net"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, References, Scope } from "effect"
 import { ServicesLive } from "../../src/app.ts"
 import { AppConfig, type AppSettings } from "../../src/config.ts"
-import { RoutesLive, serveRoutes } from "../../src/http/server.ts"
+import { makeNodeServer, RoutesLive, serveRoutes } from "../../src/http/server.ts"
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -51,7 +50,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
     AppConfig
   >
   const server = serveRoutes(routes).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
+    Layer.provide(NodeHttpServer.layer(() => makeNodeServer(`${url}/docs`), { port, host: "127.0.0.1" })),
     Layer.provide(config)
   )
   const scope = Effect.runSync(Scope.make())
