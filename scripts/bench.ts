@@ -80,7 +80,13 @@ const startService = async (databaseFile: string) => {
   const spawnedAt = performance.now()
   const child = spawn(process.execPath, ["src/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${databaseFile}`, LOG_LEVEL: "Info", RATE_LIMIT: "off" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      LOG_LEVEL: "Info",
+      RATE_LIMIT: "off"
+    },
     stdio: ["ignore", "ignore", "inherit"]
   })
   await waitUntilAnswering(`${url}/api/public/v1`, child)
@@ -88,7 +94,9 @@ const startService = async (databaseFile: string) => {
 }
 
 /** The ceiling: node:http answering each scenario's recorded status, headers and body from memory. */
-const startCeiling = async (answers: Record<string, { status: number; body: string; headers: Record<string, string> }>) => {
+const startCeiling = async (
+  answers: Record<string, { status: number; body: string; headers: Record<string, string> }>
+) => {
   const port = await freePort()
   const source = `
     const answers = ${JSON.stringify(answers)};
@@ -127,10 +135,18 @@ const load = (url: string, scenario: Scenario): Promise<Measured> =>
           }
         ]
       },
-      (error: unknown, result: { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number }) =>
+      (
+        error: unknown,
+        result: { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number }
+      ) =>
         error
           ? reject(error)
-          : resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx })
+          : resolve({
+              rps: result.requests.average,
+              p50: result.latency.p50,
+              p99: result.latency.p99,
+              non2xx: result.non2xx
+            })
     )
   })
 
@@ -172,7 +188,11 @@ const main = async () => {
   // Realistic data: a thousand stored tasks; the benchmark reads one of them.
   const references: Array<string> = []
   for (let i = 0; i < 1000; i++) {
-    const response = await post("/api/public/v1/tasks", { ...draft, action: `${draft.action} (#${i})` }, { "idempotency-key": randomUUID() })
+    const response = await post(
+      "/api/public/v1/tasks",
+      { ...draft, action: `${draft.action} (#${i})` },
+      { "idempotency-key": randomUUID() }
+    )
     references.push(((await response.json()) as { reference: string }).reference)
   }
   const reference = references[500]!
@@ -182,8 +202,19 @@ const main = async () => {
 
   const scenarios: ReadonlyArray<Scenario> = [
     { name: "GET task", method: "GET", path: `/api/public/v1/tasks/${reference}` },
-    { name: "GET task 304", method: "GET", path: `/api/public/v1/tasks/${reference}`, headers: { "if-none-match": etag } },
-    { name: "POST preflight", method: "POST", path: "/api/public/v1/preflight", headers: { "content-type": "application/json" }, body },
+    {
+      name: "GET task 304",
+      method: "GET",
+      path: `/api/public/v1/tasks/${reference}`,
+      headers: { "if-none-match": etag }
+    },
+    {
+      name: "POST preflight",
+      method: "POST",
+      path: "/api/public/v1/preflight",
+      headers: { "content-type": "application/json" },
+      body
+    },
     {
       name: "POST tasks",
       method: "POST",
@@ -209,7 +240,11 @@ const main = async () => {
       const value = response.headers.get(name)
       if (value !== null) headers[name] = value
     }
-    answers[s.name === "GET task 304" ? `${key} 304` : key] = { status: response.status, body: await response.text(), headers }
+    answers[s.name === "GET task 304" ? `${key} 304` : key] = {
+      status: response.status,
+      body: await response.text(),
+      headers
+    }
   }
   const ceiling = await startCeiling(answers)
 
@@ -261,7 +296,9 @@ const main = async () => {
       "",
       line(["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio"]),
       line(["---", "---", "---", "---", "---", "---"]),
-      ...results.map((r) => line([r.scenario + (r.errors ? ` (${r.errors})` : ""), r.rps, r.p50_ms, r.p99_ms, r.ceiling_rps, r.ratio])),
+      ...results.map((r) =>
+        line([r.scenario + (r.errors ? ` (${r.errors})` : ""), r.rps, r.p50_ms, r.p99_ms, r.ceiling_rps, r.ratio])
+      ),
       "",
       `start-up to first answered request: ${report.startup_ms_median} ms (runs: ${report.startup_ms_runs.join(", ")})`,
       `server RSS after the benchmark: ${report.server_rss_mb} MB (peak ${report.server_peak_rss_mb} MB)`,
