@@ -841,21 +841,8 @@ export const validateDraft = (
   }
 }
 
-const taskOrder: ReadonlyArray<keyof NormalizedDraft> = [
-  "action",
-  "execution_mode",
-  "location",
-  "timing",
-  "deadline",
-  "expected_result",
-  "acceptance_test",
-  "constraints",
-  "participant_slug",
-  "principal",
-  "agent",
-  "contact_email",
-  "budget"
-]
+// The schema declares the members in the order the task lists them.
+const taskOrder = Object.keys(NormalizedDraft.fields) as ReadonlyArray<keyof NormalizedDraft>
 
 /** Rebuilds the task with members in schema order, so equal drafts serialise identically. */
 const orderTask = (task: MutableTask): NormalizedDraft => {
