@@ -4,9 +4,11 @@
  */
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive } from "./http/server.ts"
+import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
@@ -15,12 +17,29 @@ import { TaskTokens } from "./services/task_tokens.ts"
 import { Tasks } from "./services/tasks.ts"
 import { DatabaseLive } from "./sql/database.ts"
 
+/** Replacements for the repositories, e.g. a store that fails, for tests of failure paths. */
+export interface ServiceOverrides {
+  readonly directory?: Layer.Layer<ParticipantDirectory, never, SqlClient.SqlClient>
+  readonly store?: Layer.Layer<TaskStore, never, SqlClient.SqlClient>
+}
+
 /** The transport-free services over the configured database (migrated and, if empty, seeded). */
-export const ServicesLive = Tasks.layer.pipe(
-  Layer.provideMerge(SampleCatalogueLive),
-  Layer.provideMerge(Layer.mergeAll(ParticipantDirectory.layer, TaskStore.layer, TaskTokens.layer, Ids.layer)),
-  Layer.provideMerge(DatabaseLive)
-)
+export const makeServices = (overrides: ServiceOverrides = {}) =>
+  Tasks.layer.pipe(
+    Layer.provideMerge(SampleCatalogueLive),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        overrides.directory ?? ParticipantDirectory.layer,
+        overrides.store ?? TaskStore.layer,
+        TaskTokens.layer,
+        Ids.layer,
+        Health.layer
+      )
+    ),
+    Layer.provideMerge(DatabaseLive)
+  )
+
+export const ServicesLive = makeServices()
 
 /** The HTTP routes with every service they need, given the configuration. */
 export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))

@@ -23,6 +23,7 @@ import {
   AgentCard,
   ApiCatalog,
   Capabilities,
+  HealthStatus,
   ParticipantList,
   PreflightResult,
   ProtectedResourceMetadata,
@@ -37,7 +38,7 @@ const summary = (text: string, description?: string) =>
   OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description })
 
 /** Errors any endpoint can answer, documented everywhere. */
-const commonErrors = [MethodNotAllowed, RateLimited, InternalError] as const
+const commonErrors = [MethodNotAllowed, RateLimited, InternalError, ServiceUnavailable] as const
 /** Errors any endpoint that reads a JSON body can answer. */
 const bodyErrors = [BadRequest, PayloadTooLarge, UnsupportedMediaType] as const
 
@@ -128,7 +129,7 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
         )
       },
       success: CreatedTask.annotate({ httpApiStatus: 201 }),
-      error: [...bodyErrors, Unprocessable, ServiceUnavailable, ...commonErrors]
+      error: [...bodyErrors, Unprocessable, ...commonErrors]
     }).annotateMerge(
       summary(
         "Submit a task",
@@ -138,16 +139,28 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
     HttpApiEndpoint.get("getTask", `${apiPrefix}/tasks/:reference`, {
       params: { reference: Schema.String },
       success: Task,
-      error: [NotFound, ServiceUnavailable, ...commonErrors]
+      error: [NotFound, ...commonErrors]
     }).annotateMerge(summary("Read a task", "The current state, result and outcome. Supports ETag / If-None-Match."))
   )
   .annotateMerge(OpenApi.annotations({ title: "Tasks" })) {}
+
+export class HealthApi extends HttpApiGroup.make("health", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("healthz", "/healthz", { success: HealthStatus, error: commonErrors }).annotateMerge(
+      summary("Liveness", "The process is up and answering.")
+    ),
+    HttpApiEndpoint.get("readyz", "/readyz", { success: HealthStatus, error: commonErrors }).annotateMerge(
+      summary("Readiness", "The database answers and every migration is applied; 503 otherwise.")
+    )
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Health" })) {}
 
 export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .add(DiscoveryApi)
   .add(ParticipantsApi)
   .add(DraftsApi)
   .add(TasksApi)
+  .add(HealthApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Task Marketplace API",

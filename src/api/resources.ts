@@ -167,3 +167,9 @@ export const AgentCard = Schema.Struct({
 }).annotate({ identifier: "AgentCard" })
 
 export { ErrorEnvelope }
+
+export const HealthStatus = Schema.Struct({
+  object: Schema.Literal("health"),
+  status: Schema.Literals(["ok", "ready"]),
+  checks: Schema.optionalKey(Schema.Struct({ database: Schema.String, migrations: Schema.String }))
+}).annotate({ identifier: "HealthStatus" })

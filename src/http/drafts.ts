@@ -9,6 +9,7 @@ import { envelopeError } from "../api/envelope.ts"
 import type { PreflightResult, SearchResult } from "../api/resources.ts"
 import { AppConfig } from "../config.ts"
 import { type PreflightOutcome, Tasks } from "../services/tasks.ts"
+import { orStorageUnavailable } from "./failures.ts"
 import { readJsonObject } from "./json_body.ts"
 import { presentParticipant } from "./participants.ts"
 
@@ -33,7 +34,7 @@ export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (ha
       .handleRaw("preflight", ({ request }) =>
         Effect.gen(function* () {
           const body = yield* readJsonObject(request, config.docsUrl)
-          return presentPreflight(yield* tasks.preflight(body))
+          return presentPreflight(yield* tasks.preflight(body).pipe(orStorageUnavailable(config.docsUrl)))
         })
       )
       .handleRaw("search", ({ request }) =>
@@ -53,7 +54,7 @@ export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (ha
           if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > searchLimit.max) {
             return yield* invalid(`limit must be a whole number from 1 to ${searchLimit.max}.`, "limit")
           }
-          const outcome = yield* tasks.search(query, limit)
+          const outcome = yield* tasks.search(query, limit).pipe(orStorageUnavailable(config.docsUrl))
           const preflight = presentPreflight(outcome.preflight)
           const result: SearchResult = {
             object: "search_result",

@@ -9,6 +9,7 @@ import { Cause, Effect, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type ErrorBody, type ErrorCode, errorBody } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
+import { retryAfterSeconds } from "./failures.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
 import { routeFor } from "./routes.ts"
@@ -193,7 +194,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
           )
         }
         if (response.status === 503 && response.headers["retry-after"] === undefined) {
-          response = HttpServerResponse.setHeader(response, "retry-after", "2")
+          response = HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
         }
         response = HttpServerResponse.setHeaders(response, { ...corsHeaders, "x-request-id": requestId })
         log.write({

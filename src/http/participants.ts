@@ -9,6 +9,7 @@ import { AppConfig } from "../config.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
 import { participantSlugPattern } from "../domain/task_draft.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
+import { orStorageUnavailable } from "./failures.ts"
 
 export const pageSize = { default: 100, max: 500 } as const
 
@@ -63,7 +64,7 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
               "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
             )
           }
-          const page = yield* directory.list({ q: query.q, limit, after })
+          const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
           return {
             object: "list" as const,
             count: page.data.length,
@@ -76,7 +77,9 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
       .handle("getParticipant", ({ params }) =>
         Effect.gen(function* () {
           // A string that cannot be a slug is answered without touching storage.
-          const participant = isParticipantSlug(params.slug) ? yield* directory.findBySlug(params.slug) : undefined
+          const participant = isParticipantSlug(params.slug)
+            ? yield* directory.findBySlug(params.slug).pipe(orStorageUnavailable(config.docsUrl))
+            : undefined
           if (participant === undefined) {
             return yield* envelopeError(
               config.docsUrl,

@@ -14,6 +14,7 @@ import { errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import { DiscoveryHandlers } from "./discovery.ts"
 import { DraftsHandlers } from "./drafts.ts"
+import { HealthHandlers } from "./health.ts"
 import { EnvelopeMiddleware } from "./middleware.ts"
 import { openApiDocument } from "./openapi.ts"
 import { ParticipantsHandlers } from "./participants.ts"
@@ -31,7 +32,7 @@ const OpenApiRoutes = HttpRouter.use(
 /** Every route of the service, with the services the handlers need still to be provided. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(MarketplaceApi).pipe(
-    Layer.provide([DiscoveryHandlers, ParticipantsHandlers, DraftsHandlers, TasksHandlers])
+    Layer.provide([DiscoveryHandlers, ParticipantsHandlers, DraftsHandlers, TasksHandlers, HealthHandlers])
   ),
   OpenApiRoutes,
   HttpApiScalar.layer(MarketplaceApi, { path: docsPath }),

@@ -9,10 +9,8 @@ import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import { Tasks } from "../services/tasks.ts"
+import { orStorageUnavailable, retryAfterSeconds } from "./failures.ts"
 import { readJsonObject } from "./json_body.ts"
-
-/** Seconds a client should wait before retrying when storage is unavailable. */
-export const retryAfterSeconds = 2
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
 
@@ -110,19 +108,9 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
                       hint: "Use the reference from the 201 response of POST /api/public/v1/tasks, unchanged."
                     }
                   )
-                ),
-              StorageUnavailable: () =>
-                Effect.fail(
-                  envelopeError(
-                    docs,
-                    "storage_unavailable",
-                    "The task cannot be read right now: storage is unavailable.",
-                    {
-                      hint: `Retry in ${retryAfterSeconds} seconds.`
-                    }
-                  )
                 )
-            })
+            }),
+            orStorageUnavailable(docs)
           )
           const etag = etagOf(task.reference, version)
           const headers = { etag, "cache-control": "no-cache" }

@@ -4,8 +4,10 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import type { StorageUnavailable } from "../domain/errors.ts"
 import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
+import { asStorageCall } from "./storage.ts"
 
 export interface ParticipantPage {
   readonly data: ReadonlyArray<ParticipantRecord>
@@ -23,13 +25,13 @@ export class ParticipantDirectory extends Context.Service<
   ParticipantDirectory,
   {
     /** A page of participants in slug order, filtered by `q` when given. */
-    list(options: ListOptions): Effect.Effect<ParticipantPage>
-    findBySlug(slug: string): Effect.Effect<ParticipantRecord | undefined>
+    list(options: ListOptions): Effect.Effect<ParticipantPage, StorageUnavailable>
+    findBySlug(slug: string): Effect.Effect<ParticipantRecord | undefined, StorageUnavailable>
     /** Participants whose task type can serve a task of this mode, for matching and search. */
-    candidates(modes: ReadonlyArray<ExecutionMode>): Effect.Effect<ReadonlyArray<ParticipantRecord>>
+    candidates(modes: ReadonlyArray<ExecutionMode>): Effect.Effect<ReadonlyArray<ParticipantRecord>, StorageUnavailable>
     /** Inserts or replaces participants by slug. */
-    upsertMany(records: ReadonlyArray<ParticipantRecord>): Effect.Effect<number>
-    readonly count: Effect.Effect<number>
+    upsertMany(records: ReadonlyArray<ParticipantRecord>): Effect.Effect<number, StorageUnavailable>
+    readonly count: Effect.Effect<number, StorageUnavailable>
   }
 >()("task-marketplace/services/ParticipantDirectory") {
   static readonly layer = Layer.effect(
@@ -49,19 +51,19 @@ export class ParticipantDirectory extends Context.Service<
         const data = rows.slice(0, options.limit).map(fromRow)
         const nextAfter = rows.length > options.limit ? data[data.length - 1]?.slug : undefined
         return { data, nextAfter }
-      }, Effect.orDie)
+      }, asStorageCall)
 
       const findBySlug = Effect.fn("ParticipantDirectory.findBySlug")(function* (slug: string) {
         const rows = yield* sql<ParticipantRow>`SELECT ${columns} FROM participants WHERE slug = ${slug}`
         return rows[0] === undefined ? undefined : fromRow(rows[0])
-      }, Effect.orDie)
+      }, asStorageCall)
 
       const candidates = Effect.fn("ParticipantDirectory.candidates")(function* (modes: ReadonlyArray<ExecutionMode>) {
         const rows = yield* sql<ParticipantRow>`
           SELECT ${columns} FROM participants WHERE ${sql.in("task_type", modes)} ORDER BY slug
         `
         return rows.map(fromRow)
-      }, Effect.orDie)
+      }, asStorageCall)
 
       const upsertMany = Effect.fn("ParticipantDirectory.upsertMany")(function* (
         records: ReadonlyArray<ParticipantRecord>
@@ -83,11 +85,11 @@ export class ParticipantDirectory extends Context.Service<
           )
         )
         return records.length
-      }, Effect.orDie)
+      }, asStorageCall)
 
       const count = sql<{ n: number | bigint | string }>`SELECT COUNT(*) AS n FROM participants`.pipe(
         Effect.map((rows) => Number(rows[0]?.n ?? 0)),
-        Effect.orDie,
+        asStorageCall,
         Effect.withSpan("ParticipantDirectory.count")
       )
 

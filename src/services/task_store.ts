@@ -4,11 +4,12 @@
  * processes — create exactly one row, and every loser reads the winner's row.
  */
 import { Context, Effect, Layer } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { Brief, HistoryEntry } from "../domain/task.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
+import { asStorageCall } from "./storage.ts"
 
 export interface StoredTask {
   readonly reference: string
@@ -67,20 +68,17 @@ export class TaskStore extends Context.Service<
           return yield* new StorageUnavailable({ cause: "idempotency row not found after conflict" })
         }
         return { _tag: "KeyTaken", task: fromRow(rows[0]) } as const
-      }, unavailable)
+      }, asStorageCall)
 
       const findByReference = Effect.fn("TaskStore.findByReference")(function* (reference: string) {
         const rows = yield* sql<TaskRow>`SELECT * FROM tasks WHERE reference = ${reference}`
         return rows[0] === undefined ? undefined : fromRow(rows[0])
-      }, unavailable)
+      }, asStorageCall)
 
       return TaskStore.of({ insert, findByReference })
     })
   )
 }
-
-const unavailable = <A, R>(effect: Effect.Effect<A, SqlError.SqlError | StorageUnavailable, R>) =>
-  Effect.catchTag(effect, "SqlError", (cause) => Effect.fail(new StorageUnavailable({ cause })))
 
 const nullableJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 

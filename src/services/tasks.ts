@@ -71,14 +71,14 @@ export interface SearchOutcome {
 export class Tasks extends Context.Service<
   Tasks,
   {
-    preflight(body: Readonly<Record<string, unknown>>): Effect.Effect<PreflightOutcome>
+    preflight(body: Readonly<Record<string, unknown>>): Effect.Effect<PreflightOutcome, StorageUnavailable>
     submit(
       input: SubmitInput
     ): Effect.Effect<Submission, DraftRejected | IdempotencyKeyMismatch | IdempotencyKeyReused | StorageUnavailable>
     read(
       reference: string
     ): Effect.Effect<{ readonly task: Task; readonly version: number }, TaskNotFound | StorageUnavailable>
-    search(query: string, limit: number): Effect.Effect<SearchOutcome>
+    search(query: string, limit: number): Effect.Effect<SearchOutcome, StorageUnavailable>
   }
 >()("task-marketplace/services/Tasks") {
   static readonly layer = Layer.effect(

@@ -1,21 +1,47 @@
 /**
  * The database the configuration names — the embedded SQLite file by default, Postgres for a
  * DATABASE_URL of postgres:// — migrated before anything else uses it.
+ *
+ * Postgres is a separate server that may be down when this process starts (or restarts with a
+ * deployment): connecting and migrating are retried with capped backoff, logged, until it answers.
+ * Afterwards the pool reconnects by itself; requests meanwhile get 503 (see services/storage.ts).
  */
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schedule } from "effect"
 import { AppConfig } from "../config.ts"
 import { runMigrations } from "./migrations.ts"
 import * as NodeSqliteClient from "./NodeSqliteClient.ts"
+
+const untilReachable = Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("5 seconds")])
+
+const retryWhileUnreachable = <A, E extends { readonly message: string }, R>(
+  what: string,
+  effect: Effect.Effect<A, E, R>
+) =>
+  effect.pipe(
+    Effect.tapError((error) =>
+      Effect.logWarning(`${what} failed; retrying`).pipe(Effect.annotateLogs({ reason: error.message }))
+    ),
+    Effect.retry(untilReachable)
+  )
 
 /** The `SqlClient` for the configured database, with every migration applied. */
 export const DatabaseLive = Layer.unwrap(
   Effect.gen(function* () {
     const { database } = yield* AppConfig
-    const client =
-      database._tag === "Sqlite"
-        ? NodeSqliteClient.layer({ filename: database.filename })
-        : PgClient.layer({ url: database.url })
-    return Layer.effectDiscard(runMigrations).pipe(Layer.provideMerge(client))
+    if (database._tag === "Sqlite") {
+      return Layer.effectDiscard(runMigrations).pipe(
+        Layer.provideMerge(NodeSqliteClient.layer({ filename: database.filename }))
+      )
+    }
+    const client = PgClient.layerFrom(
+      retryWhileUnreachable(
+        "connecting to Postgres",
+        PgClient.make({ url: database.url, connectTimeout: "5 seconds", applicationName: "task-marketplace" })
+      )
+    )
+    return Layer.effectDiscard(retryWhileUnreachable("migrating Postgres", runMigrations)).pipe(
+      Layer.provideMerge(client)
+    )
   })
 )

@@ -62,10 +62,15 @@ const createServiceSecrets = Effect.gen(function* () {
 
 export const migrationsTable = "schema_migrations"
 
-export const loader = Migrator.fromRecord({
+const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
   "3_create_service_secrets": createServiceSecrets
-})
+}
+
+/** The id of the newest migration: a database that has applied it is current. */
+export const latestMigrationId = Math.max(...Object.keys(migrations).map((key) => Number.parseInt(key, 10)))
+
+export const loader = Migrator.fromRecord(migrations)
 
 export const runMigrations = Migrator.make({})({ loader, table: migrationsTable })

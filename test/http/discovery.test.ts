@@ -221,3 +221,17 @@ describe("well-known documents and docs", () => {
     for (const code of Object.keys(errorCodes)) expect(doc.info.description).toContain(`id="error-${code}"`)
   })
 })
+
+describe("health", () => {
+  it("GET /healthz answers while the process is up", async () => {
+    expect(await get("/healthz")).toEqual({ object: "health", status: "ok" })
+  })
+
+  it("GET /readyz answers ready when the database answers and is migrated", async () => {
+    expect(await get("/readyz")).toEqual({
+      object: "health",
+      status: "ready",
+      checks: { database: "ok", migrations: "ok" }
+    })
+  })
+})

@@ -8,14 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { endpoints } from "../../src/api/endpoints.ts"
 import { errorCodes } from "../../src/api/envelope.ts"
+import { makeServices } from "../../src/app.ts"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
-import { Ids } from "../../src/services/ids.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
-import { SampleCatalogueLive } from "../../src/services/sample_catalogue.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
-import { TaskTokens } from "../../src/services/task_tokens.ts"
-import { Tasks } from "../../src/services/tasks.ts"
-import { DatabaseLive } from "../../src/sql/database.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
@@ -551,23 +547,6 @@ describe("errors", () => {
 const secret = "SELECT * FROM secret_table boom"
 const boom = () => Effect.die(new Error(secret))
 
-const servicesWith = (swap: {
-  readonly directory?: Layer.Layer<ParticipantDirectory>
-  readonly store?: Layer.Layer<TaskStore>
-}) =>
-  Tasks.layer.pipe(
-    Layer.provideMerge(SampleCatalogueLive),
-    Layer.provideMerge(
-      Layer.mergeAll(
-        swap.directory ?? ParticipantDirectory.layer,
-        swap.store ?? TaskStore.layer,
-        TaskTokens.layer,
-        Ids.layer
-      )
-    ),
-    Layer.provideMerge(DatabaseLive)
-  )
-
 /** Reads, matching and search die; the seeding at start-up (count, upsertMany) still works. */
 const DyingDirectory = Layer.succeed(
   ParticipantDirectory,
@@ -610,7 +589,7 @@ const expectNothingInternal = (text: string) => {
 describe("handler defects → 500 internal_error, nothing internal disclosed", () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startServer({ services: servicesWith({ directory: DyingDirectory, store: DyingStore }) })
+    server = await startServer({ services: makeServices({ directory: DyingDirectory, store: DyingStore }) })
   })
   afterAll(() => server.close())
 
@@ -645,7 +624,7 @@ describe("handler defects → 500 internal_error, nothing internal disclosed", (
 describe("storage unavailable → 503 with Retry-After", () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startServer({ services: servicesWith({ store: UnavailableStore }) })
+    server = await startServer({ services: makeServices({ store: UnavailableStore }) })
   })
   afterAll(() => server.close())
 

@@ -1,0 +1,33 @@
+/**
+ * Handlers of the health group: liveness and readiness.
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { MarketplaceApi } from "../api/api.ts"
+import { envelopeError } from "../api/envelope.ts"
+import { AppConfig } from "../config.ts"
+import { Health } from "../services/health.ts"
+import { retryAfterSeconds } from "./failures.ts"
+
+export const HealthHandlers = HttpApiBuilder.group(MarketplaceApi, "health", (handlers) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const health = yield* Health
+    return handlers
+      .handle("healthz", () => Effect.succeed({ object: "health" as const, status: "ok" as const }))
+      .handle("readyz", () =>
+        Effect.gen(function* () {
+          const readiness = yield* health.readiness
+          if (!readiness.ready) {
+            return yield* envelopeError(
+              config.docsUrl,
+              "storage_unavailable",
+              `Not ready: database ${readiness.checks.database}, migrations ${readiness.checks.migrations}.`,
+              { hint: `Retry in ${retryAfterSeconds} seconds.` }
+            )
+          }
+          return { object: "health" as const, status: "ready" as const, checks: readiness.checks }
+        })
+      )
+  })
+)
