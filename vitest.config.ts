@@ -1,9 +1,65 @@
+/**
+ * Two projects: every test on the embedded SQLite default, and the storage and HTTP tests again on
+ * Postgres (TEST_POSTGRES_URL, default the local server). Without a reachable Postgres the second
+ * project is left out with a loud warning — and under CI=true that is a failure, never a skip.
+ */
+import { connect } from "node:net"
 import { defineConfig } from "vitest/config"
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000
+const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+const reachable = (url: string) =>
+  new Promise<boolean>((resolve) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect({ host: hostname, port: Number(port || 5432) })
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(2000, () => done(false))
+    socket.once("connect", () => done(true))
+    socket.once("error", () => done(false))
+  })
+
+export default defineConfig(async () => {
+  const withPostgres = process.env.TEST_BACKENDS !== "sqlite" && (await reachable(postgresUrl))
+  if (!withPostgres && process.env.TEST_BACKENDS !== "sqlite") {
+    const message = `Postgres is not reachable at ${new URL(postgresUrl).host}: the Postgres half of the suite cannot run. Start it, or point TEST_POSTGRES_URL at one (README, "Tests").`
+    if (process.env.CI) throw new Error(`CI=true: ${message}`)
+    process.stderr.write(`\n*** WARNING: ${message} Running the SQLite half only. ***\n\n`)
+  }
+  return {
+    test: {
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: "sqlite",
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/postgres/**"],
+            env: { TEST_BACKEND: "sqlite" }
+          }
+        },
+        ...(withPostgres
+          ? [
+              {
+                extends: true,
+                test: {
+                  name: "postgres",
+                  include: [
+                    "test/http/**/*.test.ts",
+                    "test/services/**/*.test.ts",
+                    "test/process/**/*.test.ts",
+                    "test/postgres/**/*.test.ts"
+                  ],
+                  env: { TEST_BACKEND: "postgres", TEST_POSTGRES_URL: postgresUrl }
+                }
+              }
+            ]
+          : [])
+      ]
+    }
   }
 })

@@ -1,7 +1,8 @@
 /**
- * The project's benchmark: `npm run bench [-- --runs N --duration S --connections C --json]`.
+ * The project's benchmark: `npm run bench [-- --runs N --duration S --connections C --pg --json]`.
  *
- * Starts the service as a child process on a fresh embedded database, measures start-up to the
+ * Starts the service as a child process on a fresh embedded database (or, with `--pg`, a fresh
+ * Postgres database on BENCH_POSTGRES_URL, default the local server), measures start-up to the
  * first answered request, loads realistic data, then drives each scenario with autocannon over
  * loopback (50 connections by default) for several runs and reports medians. Beside each figure
  * it prints the ratio to a minimal `node:http` server answering the same bytes from memory — the
@@ -12,8 +13,11 @@ import { randomUUID } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { PgClient } from "@effect/sql-pg"
 // @ts-expect-error autocannon ships no type declarations
 import autocannon from "autocannon"
+import { Effect, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
 
 const option = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -23,6 +27,32 @@ const runs = option("runs", 3)
 const duration = option("duration", 5)
 const connections = option("connections", 50)
 const asJson = process.argv.includes("--json")
+const onPostgres = process.argv.includes("--pg")
+const postgresAdminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+/** Runs one statement on Postgres through @effect/sql-pg (the service's own driver). */
+const postgres = (url: string, statement: string) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const sql = yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 })
+        yield* sql.unsafe(statement)
+      })
+    ).pipe(Effect.provide(Reactivity.layer)) as Effect.Effect<void, unknown, never>
+  )
+
+/** A fresh database for one service start: a SQLite file in `dir`, or a new Postgres database. */
+const freshDatabase = async (dir: string, name: string) => {
+  if (!onPostgres) return { url: `sqlite:${join(dir, `${name}.sqlite`)}`, drop: async () => {} }
+  const database = `tm_bench_${name.replace(/\W/g, "_")}_${process.pid}`
+  await postgres(postgresAdminUrl, `CREATE DATABASE ${database}`)
+  const url = new URL(postgresAdminUrl)
+  url.pathname = `/${database}`
+  return {
+    url: url.toString(),
+    drop: () => postgres(postgresAdminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+  }
+}
 const root = new URL("..", import.meta.url).pathname
 
 interface Scenario {
@@ -74,7 +104,7 @@ const waitUntilAnswering = async (url: string, child: ChildProcess, timeoutMs = 
   throw new Error("server did not answer in time")
 }
 
-const startService = async (databaseFile: string) => {
+const startService = async (databaseUrl: string) => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const spawnedAt = performance.now()
@@ -83,7 +113,7 @@ const startService = async (databaseFile: string) => {
     env: {
       ...process.env,
       PORT: String(port),
-      DATABASE_URL: `sqlite:${databaseFile}`,
+      DATABASE_URL: databaseUrl,
       LOG_LEVEL: "Info",
       RATE_LIMIT: "off"
     },
@@ -172,13 +202,16 @@ const main = async () => {
   const startups: Array<number> = []
   // Start-up is measured on fresh databases (migrations and the sample catalogue included).
   for (let i = 0; i < runs; i++) {
-    const probe = await startService(join(dir, `startup-${i}.sqlite`))
+    const database = await freshDatabase(dir, `startup${i}`)
+    const probe = await startService(database.url)
     startups.push(probe.startupMs)
     probe.child.kill("SIGTERM")
     await new Promise((r) => probe.child.once("exit", r))
+    await database.drop()
   }
 
-  const service = await startService(join(dir, "bench.sqlite"))
+  const database = await freshDatabase(dir, "main")
+  const service = await startService(database.url)
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${service.url}${path}`, {
       method: "POST",
@@ -272,9 +305,11 @@ const main = async () => {
   service.child.kill("SIGTERM")
   ceiling.child.kill("SIGTERM")
   await new Promise((r) => service.child.once("exit", r))
+  await database.drop()
   rmSync(dir, { recursive: true, force: true })
 
   const report = {
+    database: onPostgres ? "postgres" : "sqlite",
     node: process.versions.node,
     runs,
     duration_s: duration,
@@ -292,7 +327,7 @@ const main = async () => {
   const line = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |`
   process.stdout.write(
     [
-      `Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians.`,
+      `${report.database}, Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians.`,
       "",
       line(["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio"]),
       line(["---", "---", "---", "---", "---", "---"]),

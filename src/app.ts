@@ -7,7 +7,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
-import { RoutesLive } from "./http/server.ts"
+import { RoutesLive, serveRoutes } from "./http/server.ts"
 import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
@@ -43,6 +43,14 @@ export const ServicesLive = makeServices()
 
 /** The HTTP routes with every service they need, given the configuration. */
 export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))
+
+/**
+ * The routes served by an HTTP server. The services (database connected, migrated, seeded) are
+ * built before the server starts listening: a request that arrives during start-up must not
+ * reach a socket nobody answers yet.
+ */
+export const serveOn = <A, E, R>(server: Layer.Layer<A, E, R>, services: typeof ServicesLive = ServicesLive) =>
+  serveRoutes(RoutesLive).pipe(Layer.provide(server), Layer.provide(services))
 
 /**
  * The whole app as a fetch handler (`Request` → `Promise<Response>`), e.g. for serverless hosts or

@@ -3,9 +3,9 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, References } from "effect"
-import { AppRoutes } from "./app.ts"
+import { serveOn } from "./app.ts"
 import { AppConfig, loadSettings } from "./config.ts"
-import { NodeServerLive, serveRoutes } from "./http/server.ts"
+import { NodeServerLive } from "./http/server.ts"
 
 const main = Effect.gen(function* () {
   const config = yield* loadSettings
@@ -17,10 +17,7 @@ const main = Effect.gen(function* () {
       startup_ms: Math.round(performance.now())
     })
   )
-  const server = serveRoutes(AppRoutes).pipe(
-    Layer.provide(NodeServerLive),
-    Layer.provide(Layer.succeed(AppConfig, config))
-  )
+  const server = serveOn(NodeServerLive).pipe(Layer.provide(Layer.succeed(AppConfig, config)))
   // Announce only once everything is built: migrated, seeded and listening.
   return yield* Effect.scoped(Effect.andThen(Layer.build(server), Effect.andThen(announce, Effect.never))).pipe(
     Effect.provideService(References.MinimumLogLevel, config.logLevel)

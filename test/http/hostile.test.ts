@@ -5,13 +5,10 @@
  * checked (status < 500, JSON, envelope for errors, no 201) and the file itself is opened to prove
  * no task row was written. A seeded random fuzz runs against a separate in-memory server.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { errorCodes } from "../../src/api/envelope.ts"
 import { draftMembers } from "../../src/domain/task_draft.ts"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { expectEnvelope, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 type BodyPath = "/preflight" | "/tasks" | "/search"
@@ -85,17 +82,17 @@ const leaks = (text: string) =>
   /\bat .+\.(?:ts|js):\d+|node:internal|SqlError|SQLITE_|SELECT |INSERT INTO|\bstack\b|<html|<!doctype/i.test(text)
 
 describe("hostile requests", () => {
-  const dir = mkdtempSync(join(tmpdir(), "tm-hostile-"))
-  const filename = join(dir, "marketplace.sqlite")
   const recorded: Array<Recorded> = []
+  let database: TestDatabase
   let server: TestServer
 
   beforeAll(async () => {
-    server = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
+    database = await freshDatabase()
+    server = await startServer({ database })
   })
   afterAll(async () => {
     await server.close()
-    rmSync(dir, { recursive: true, force: true })
+    await database.drop()
   })
 
   /** Sends a request, records the response, and returns it with the body parsed when JSON. */
@@ -608,16 +605,9 @@ describe("hostile requests", () => {
       expect(recorded.filter((r) => r.status === 201).map((r) => r.label)).toEqual([])
     })
 
-    it("the database file holds no task", () => {
-      const db = new DatabaseSync(filename, { readOnly: true })
-      try {
-        const participants = db.prepare("SELECT COUNT(*) AS n FROM participants").get() as { n: number }
-        expect(Number(participants.n)).toBe(54)
-        const tasks = db.prepare("SELECT COUNT(*) AS n FROM tasks").get() as { n: number }
-        expect(Number(tasks.n)).toBe(0)
-      } finally {
-        db.close()
-      }
+    it("the database holds no task", async () => {
+      expect(await database.count("participants")).toBe(54)
+      expect(await database.count("tasks")).toBe(0)
     })
   })
 })

@@ -1,11 +1,8 @@
 // Task submission and reading over HTTP (published contract: task submission, reading by reference,
 // idempotency; DECISIONS §2, §3, §4, §7, §10).
 import { randomUUID } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -26,15 +23,10 @@ const taskStates = [
 ]
 
 let server: TestServer
-let dir: string
 beforeAll(async () => {
   server = await startServer()
-  dir = mkdtempSync(join(tmpdir(), "tasks-test-"))
 })
-afterAll(async () => {
-  await server.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => server.close())
 
 const submit = (draft: unknown, headers: Record<string, string> = {}, on: TestServer = server) =>
   fetch(on.api("/tasks"), json(draft, headers))
@@ -51,15 +43,13 @@ const read = (reference: string, headers: Record<string, string> = {}, on: TestS
 
 const key = () => `test-${randomUUID()}`
 
-const dbFile = (name: string) => join(dir, `${name}-${randomUUID()}.sqlite`)
-
-const countTasks = (filename: string, where = "1 = 1", ...params: Array<string>) => {
-  const db = new DatabaseSync(filename, { readOnly: true })
+/** Runs a test body against a database of the active backend, dropped afterwards. */
+const withDatabase = async (body: (database: TestDatabase) => Promise<void>) => {
+  const database = await freshDatabase()
   try {
-    const row = db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE ${where}`).get(...params) as { n: number }
-    return Number(row.n)
+    await body(database)
   } finally {
-    db.close()
+    await database.drop()
   }
 }
 
@@ -452,80 +442,80 @@ describe("POST /tasks: concurrency", () => {
     expect(responses.filter((r) => r.headers.get("idempotent-replayed") !== null)).toHaveLength(0)
   })
 
-  it("on a file database: 50 concurrent identical submissions leave exactly one row", async () => {
-    const filename = dbFile("concurrent")
-    const fileServer = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
-    const k = key()
-    try {
-      const responses = await Promise.all(
-        Array.from({ length: 50 }, () => submit(validDraft(), { "idempotency-key": k }, fileServer))
-      )
-      const bodies = await Promise.all(responses.map((r) => r.json()))
-      expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201))
-      expect(new Set(bodies.map((b: Json) => b.reference)).size).toBe(1)
-      expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(49)
-    } finally {
-      await fileServer.close()
-    }
-    expect(countTasks(filename)).toBe(1)
-    expect(countTasks(filename, "idempotency_key = ?", k)).toBe(1)
-  })
+  it("on a durable database: 50 concurrent identical submissions leave exactly one row", () =>
+    withDatabase(async (database) => {
+      const fileServer = await startServer({ database })
+      const k = key()
+      try {
+        const responses = await Promise.all(
+          Array.from({ length: 50 }, () => submit(validDraft(), { "idempotency-key": k }, fileServer))
+        )
+        const bodies = await Promise.all(responses.map((r) => r.json()))
+        expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201))
+        expect(new Set(bodies.map((b: Json) => b.reference)).size).toBe(1)
+        expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(49)
+      } finally {
+        await fileServer.close()
+      }
+      expect(await database.count("tasks")).toBe(1)
+      expect(await database.rows("SELECT idempotency_key FROM tasks")).toEqual([{ idempotency_key: k }])
+    }))
 
-  it("two servers sharing one database file create one task for one key", async () => {
-    const filename = dbFile("shared")
-    const a = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
-    const b = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
-    const k = key()
-    try {
-      const responses = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => submit(validDraft(), { "idempotency-key": k }, i % 2 === 0 ? a : b))
-      )
-      const texts = await Promise.all(responses.map((r) => r.text()))
-      expect(responses.map((r) => r.status)).toEqual(Array(40).fill(201))
-      const references = new Set(texts.map((t) => JSON.parse(t).reference))
-      expect(references.size).toBe(1)
-      expect(new Set(texts.map((t) => JSON.parse(t).task_token)).size).toBe(1)
-      expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(39)
-    } finally {
-      await a.close()
-      await b.close()
-    }
-    expect(countTasks(filename)).toBe(1)
-  })
+  it("two servers sharing one database create one task for one key", () =>
+    withDatabase(async (database) => {
+      const a = await startServer({ database })
+      const b = await startServer({ database })
+      const k = key()
+      try {
+        const responses = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => submit(validDraft(), { "idempotency-key": k }, i % 2 === 0 ? a : b))
+        )
+        const texts = await Promise.all(responses.map((r) => r.text()))
+        expect(responses.map((r) => r.status)).toEqual(Array(40).fill(201))
+        const references = new Set(texts.map((t) => JSON.parse(t).reference))
+        expect(references.size).toBe(1)
+        expect(new Set(texts.map((t) => JSON.parse(t).task_token)).size).toBe(1)
+        expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(39)
+      } finally {
+        await a.close()
+        await b.close()
+      }
+      expect(await database.count("tasks")).toBe(1)
+    }))
 })
 
 describe("persistence", () => {
-  it("a task survives a restart; its key still replays the same task and token", async () => {
-    const filename = dbFile("restart")
-    const k = key()
-    const first = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
-    let created: { text: string; body: Json }
-    let readBefore: Json
-    try {
-      created = await submitOk(validDraft(), { "idempotency-key": k }, first)
-      readBefore = await (await read(created.body.reference, {}, first)).json()
-    } finally {
-      await first.close()
-    }
+  it("a task survives a restart; its key still replays the same task and token", () =>
+    withDatabase(async (database) => {
+      const k = key()
+      const first = await startServer({ database })
+      let created: { text: string; body: Json }
+      let readBefore: Json
+      try {
+        created = await submitOk(validDraft(), { "idempotency-key": k }, first)
+        readBefore = await (await read(created.body.reference, {}, first)).json()
+      } finally {
+        await first.close()
+      }
 
-    const second = await startServer({ settings: { database: { _tag: "Sqlite", filename } } })
-    try {
-      const response = await read(created.body.reference, {}, second)
-      expect(response.status).toBe(200)
-      const task = await response.json()
-      // Same record; only the base URL differs, as the new server listens on another port.
-      const relocate = (t: Json) => ({ ...stableMembers(t), url: new URL(t.url).pathname })
-      expect(relocate(task)).toEqual(relocate(readBefore))
-      expect(task.url).toBe(`${second.url}/api/public/v1/tasks/${created.body.reference}`)
+      const second = await startServer({ database })
+      try {
+        const response = await read(created.body.reference, {}, second)
+        expect(response.status).toBe(200)
+        const task = await response.json()
+        // Same record; only the base URL differs, as the new server listens on another port.
+        const relocate = (t: Json) => ({ ...stableMembers(t), url: new URL(t.url).pathname })
+        expect(relocate(task)).toEqual(relocate(readBefore))
+        expect(task.url).toBe(`${second.url}/api/public/v1/tasks/${created.body.reference}`)
 
-      const replay = await submitOk(validDraft(), { "idempotency-key": k }, second)
-      expect(replay.response.headers.get("idempotent-replayed")).toBe("true")
-      expect(replay.body.reference).toBe(created.body.reference)
-      expect(replay.body.task_token).toBe(created.body.task_token)
-      expect(replay.body.created_at).toBe(created.body.created_at)
-    } finally {
-      await second.close()
-    }
-    expect(countTasks(filename)).toBe(1)
-  })
+        const replay = await submitOk(validDraft(), { "idempotency-key": k }, second)
+        expect(replay.response.headers.get("idempotent-replayed")).toBe("true")
+        expect(replay.body.reference).toBe(created.body.reference)
+        expect(replay.body.task_token).toBe(created.body.task_token)
+        expect(replay.body.created_at).toBe(created.body.created_at)
+      } finally {
+        await second.close()
+      }
+      expect(await database.count("tasks")).toBe(1)
+    }))
 })

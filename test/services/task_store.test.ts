@@ -1,17 +1,13 @@
-// TaskStore over the project's SQLite driver: insertion, idempotency enforced by the database
+// TaskStore over the active test backend (SQLite or Postgres): insertion, idempotency enforced by the database
 // (DECISIONS §7), reading by reference.
 import { randomBytes, randomUUID } from "node:crypto"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { base32 } from "../../src/services/ids.ts"
 import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
-import { runMigrations } from "../../src/sql/migrations.ts"
-import * as NodeSqliteClient from "../../src/sql/NodeSqliteClient.ts"
+import { TestSqlLive } from "../support/database.ts"
 
-const Database = Layer.effectDiscard(runMigrations).pipe(
-  Layer.provideMerge(NodeSqliteClient.layer({ filename: ":memory:" }))
-)
-const StoreLive = TaskStore.layer.pipe(Layer.provide(Database))
+const StoreLive = TaskStore.layer.pipe(Layer.provide(TestSqlLive))
 
 /** A distinct, well-formed reference per call. */
 const nextReference = () => `tsk_${base32(randomBytes(17)).slice(0, 26)}`

@@ -5,9 +5,10 @@
 import { createServer as createNetServer } from "node:net"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, References, Scope } from "effect"
-import { ServicesLive } from "../../src/app.ts"
+import { ServicesLive, serveOn } from "../../src/app.ts"
 import { AppConfig, type AppSettings } from "../../src/config.ts"
-import { makeNodeServer, RoutesLive, serveRoutes } from "../../src/http/server.ts"
+import { makeNodeServer } from "../../src/http/server.ts"
+import { backend, freshDatabase, type TestDatabase } from "./database.ts"
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -29,30 +30,31 @@ const freePort = () =>
   })
 
 export interface StartOptions {
+  /** A database the caller owns (and drops); by default each server gets a fresh one it drops on close. */
+  readonly database?: TestDatabase
   readonly settings?: Partial<AppSettings>
   /** Replaces the production services (defaults to the real ones over the configured database). */
-  readonly services?: Layer.Layer<Layer.Success<typeof ServicesLive>, unknown, AppConfig>
+  readonly services?: typeof ServicesLive
 }
 
 export const startServer = async (options: StartOptions = {}): Promise<TestServer> => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
+  // SQLite in memory is fresh by construction; on Postgres each server gets its own database.
+  const owned = options.database === undefined && backend === "postgres" ? await freshDatabase() : undefined
+  const database = options.database ?? owned
   const config = AppConfig.layerWith({
+    ...(database === undefined ? {} : { database: database.config }),
     port,
     publicBaseUrl: url,
     docsUrl: `${url}/docs`,
     mcpUrl: `${url}/mcp`,
     ...options.settings
   })
-  const routes = RoutesLive.pipe(Layer.provide(options.services ?? ServicesLive)) as Layer.Layer<
-    never,
-    unknown,
-    AppConfig
-  >
-  const server = serveRoutes(routes).pipe(
-    Layer.provide(NodeHttpServer.layer(() => makeNodeServer(`${url}/docs`), { port, host: "127.0.0.1" })),
-    Layer.provide(config)
-  )
+  const server = serveOn(
+    NodeHttpServer.layer(() => makeNodeServer(`${url}/docs`), { port, host: "127.0.0.1" }),
+    options.services ?? ServicesLive
+  ).pipe(Layer.provide(config))
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(
     Layer.buildWithScope(server, scope).pipe(
@@ -62,7 +64,10 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
   return {
     url,
     api: (path) => `${url}/api/public/v1${path}`,
-    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+    close: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      await owned?.drop()
+    }
   }
 }
 

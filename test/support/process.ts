@@ -1,0 +1,99 @@
+/**
+ * The service as a separate OS process (`node src/main.ts`), for what only a real process shows:
+ * several processes sharing one database, SIGTERM draining, SIGKILL under load, restarts.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
+
+export interface ServiceProcess {
+  readonly url: string
+  readonly api: (path: string) => string
+  readonly child: ChildProcess
+  /** Everything the process wrote to stdout and stderr so far. */
+  readonly output: () => string
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  readonly stop: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))
+      )
+    })
+  })
+
+const root = new URL("../..", import.meta.url).pathname
+
+export interface SpawnOptions {
+  readonly databaseUrl: string
+  readonly port?: number
+  readonly env?: Record<string, string>
+  /** How long to wait for the first answered request. */
+  readonly readyTimeoutMs?: number
+}
+
+/** Starts `node src/main.ts` and resolves once GET /healthz answers 200. */
+export const spawnService = async (options: SpawnOptions): Promise<ServiceProcess> => {
+  const port = options.port ?? (await freePort())
+  const url = `http://127.0.0.1:${port}`
+  let output = ""
+  const child = spawn(process.execPath, ["src/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: options.databaseUrl,
+      LOG_LEVEL: "Warn",
+      ...options.env
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  child.stdout?.on("data", (chunk) => {
+    output += chunk
+  })
+  child.stderr?.on("data", (chunk) => {
+    output += chunk
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal }))
+  )
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000)
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`service exited before answering (${child.exitCode ?? child.signalCode}):\n${output}`)
+    }
+    try {
+      // A connection made during start-up must be answered or refused, never left hanging.
+      if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) })).status === 200) break
+    } catch (error) {
+      if (error instanceof Error && error.name === "TimeoutError") {
+        child.kill("SIGKILL")
+        throw new Error(`a request made during start-up was accepted but never answered:\n${output}`)
+      }
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL")
+      throw new Error(`service did not answer within the deadline:\n${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return {
+    url,
+    api: (path) => `${url}/api/public/v1${path}`,
+    child,
+    output: () => output,
+    exited,
+    stop: (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    }
+  }
+}
