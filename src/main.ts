@@ -2,7 +2,7 @@
  * Starts the service: reads the configuration, migrates the database, serves HTTP. Nothing else.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Logger, References } from "effect"
+import { Cause, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
 import { serveOn } from "./app.ts"
 import { AppConfig, loadSettings } from "./config.ts"
 import { NodeServerLive } from "./http/server.ts"
@@ -32,4 +32,9 @@ const main = Effect.gen(function* () {
   Effect.provide(Logger.layer([Logger.consoleJson]))
 )
 
-NodeRuntime.runMain(main)
+// SIGTERM/SIGINT interrupt the program: the server stops accepting, drains in-flight requests and
+// closes the database; a shutdown that completes that way is a clean exit (0), not a failure.
+NodeRuntime.runMain(main, {
+  teardown: (exit, onExit) =>
+    Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+})
