@@ -8,10 +8,16 @@ import type { SqlClient } from "effect/sql"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive, serveRoutes } from "./http/server.ts"
+import { AccessTokens } from "./services/access_tokens.ts"
+import { Accounts } from "./services/accounts.ts"
+import { DispatcherLive } from "./services/dispatcher.ts"
 import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
+import { Lifecycle } from "./services/lifecycle.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
+import { TaskActions } from "./services/task_actions.ts"
+import { TaskEvents } from "./services/task_events.ts"
 import { TaskStore } from "./services/task_store.ts"
 import { TaskTokens } from "./services/task_tokens.ts"
 import { Tasks } from "./services/tasks.ts"
@@ -25,7 +31,8 @@ export interface ServiceOverrides {
 
 /** The transport-free services over the configured database (migrated and, if empty, seeded). */
 export const makeServices = (overrides: ServiceOverrides = {}) =>
-  Tasks.layer.pipe(
+  Layer.mergeAll(TaskActions.layer, Tasks.layer, DispatcherLive).pipe(
+    Layer.provideMerge(Lifecycle.layer),
     Layer.provideMerge(SampleCatalogueLive),
     Layer.provideMerge(
       Layer.mergeAll(
@@ -33,7 +40,10 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
         overrides.store ?? TaskStore.layer,
         TaskTokens.layer,
         Ids.layer,
-        Health.layer
+        Health.layer,
+        Accounts.layer,
+        AccessTokens.layer,
+        TaskEvents.layer
       )
     ),
     Layer.provideMerge(DatabaseLive)

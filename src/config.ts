@@ -27,6 +27,16 @@ export interface AppSettings {
   readonly taskTokenSecret: Redacted.Redacted<string> | undefined
   /** Whether to load the sample catalogue into an empty participant directory. */
   readonly seedSampleCatalogue: boolean
+  /** Expected `aud` of participants' access tokens (defaults to the API's base URL). */
+  readonly oauthAudience: string
+  /** Where the issuer's signing keys are; discovered from the issuer's metadata when unset. */
+  readonly oauthJwksUri: string | undefined
+  /** How long a participant has to accept an offer. */
+  readonly offerTimeoutMs: number
+  /** How long the agent has to review a result before it is accepted automatically. */
+  readonly reviewWindowMs: number
+  /** How often each process sweeps for due timers (they are also swept right after a change). */
+  readonly timerSweepMs: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppSettings>()("task-marketplace/AppConfig") {
@@ -50,7 +60,22 @@ const testDefaults: AppSettings = {
   mcpUrl: "http://127.0.0.1:8080/mcp",
   oauthIssuer: undefined,
   taskTokenSecret: undefined,
-  seedSampleCatalogue: true
+  seedSampleCatalogue: true,
+  oauthAudience: "http://127.0.0.1:8080/api/public/v1",
+  oauthJwksUri: undefined,
+  offerTimeoutMs: 24 * 3600_000,
+  reviewWindowMs: 72 * 3600_000,
+  timerSweepMs: 1000
+}
+
+/** Parses a duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `3d`. */
+export const parseDuration = (value: string): number | undefined => {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(value.trim().toLowerCase())
+  if (match === null) return undefined
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 }[
+    (match[2] ?? "s") as "ms" | "s" | "m" | "h" | "d"
+  ]
+  return Math.round(Number(match[1]) * unit)
 }
 
 export const defaultSqliteFile = "./data/marketplace.sqlite"
@@ -109,6 +134,22 @@ export const loadSettings = Effect.gen(function* () {
   if (taskTokenSecret !== undefined && Redacted.value(taskTokenSecret).length < 32) {
     return yield* Effect.fail(new InvalidConfig("TASK_TOKEN_SECRET", "expected at least 32 characters"))
   }
+  const duration = (name: string, fallback: string, min: number) =>
+    Effect.gen(function* () {
+      const raw = yield* Config.String(name).pipe(Config.withDefault(fallback))
+      const ms = parseDuration(raw)
+      if (ms === undefined || ms < min) {
+        return yield* Effect.fail(
+          new InvalidConfig(name, `expected a duration such as 30s, 15m, 24h or 3d (at least ${min} ms)`)
+        )
+      }
+      return ms
+    })
+  const offerTimeoutMs = yield* duration("OFFER_TIMEOUT", "24h", 100)
+  const reviewWindowMs = yield* duration("REVIEW_WINDOW", "72h", 100)
+  const timerSweepMs = yield* duration("TIMER_SWEEP_INTERVAL", "1s", 10)
+  const oauthAudience = (yield* optionalUrl("OAUTH_AUDIENCE")) ?? `${base}/api/public/v1`
+  const oauthJwksUri = yield* optionalUrl("OAUTH_JWKS_URI")
   const seedRaw = yield* Config.String("SEED_SAMPLE_CATALOGUE").pipe(Config.withDefault("true"))
   const seedSampleCatalogue = !["false", "0", "no", "off"].includes(seedRaw.trim().toLowerCase())
 
@@ -122,7 +163,12 @@ export const loadSettings = Effect.gen(function* () {
     mcpUrl: mcpUrl ?? `${base}/mcp`,
     oauthIssuer,
     taskTokenSecret,
-    seedSampleCatalogue
+    seedSampleCatalogue,
+    oauthAudience,
+    oauthJwksUri,
+    offerTimeoutMs,
+    reviewWindowMs,
+    timerSweepMs
   })
 }).pipe(
   Effect.catchTag("ConfigError", (error) =>

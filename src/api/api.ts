@@ -10,26 +10,35 @@ import { TaskDraft } from "../domain/task_draft.ts"
 import { apiDescription } from "./description.ts"
 import {
   BadRequest,
+  Conflict,
+  Forbidden,
   InternalError,
   MethodNotAllowed,
   NotFound,
   PayloadTooLarge,
   RateLimited,
   ServiceUnavailable,
+  Unauthorized,
   Unprocessable,
   UnsupportedMediaType
 } from "./envelope.ts"
 import {
+  Account,
   AgentCard,
   ApiCatalog,
+  CancelRequest,
   Capabilities,
+  DeclineRequest,
   HealthStatus,
   ParticipantList,
   PreflightResult,
   ProtectedResourceMetadata,
+  ResultSubmission,
+  ReviewRequest,
   SearchRequest,
   SearchResult,
-  ServiceIndex
+  ServiceIndex,
+  TaskList
 } from "./resources.ts"
 
 export const apiPrefix = "/api/public/v1"
@@ -138,11 +147,86 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
     ),
     HttpApiEndpoint.get("getTask", `${apiPrefix}/tasks/:reference`, {
       params: { reference: Schema.String },
+      query: {
+        wait: Schema.optionalKey(
+          Schema.String.annotate({
+            description: "Long poll: hold the request up to this many seconds (0–60) until the task changes."
+          })
+        )
+      },
       success: Task,
-      error: [NotFound, ...commonErrors]
-    }).annotateMerge(summary("Read a task", "The current state, result and outcome. Supports ETag / If-None-Match."))
+      error: [BadRequest, NotFound, ...commonErrors]
+    }).annotateMerge(
+      summary(
+        "Read a task",
+        "The current state, result and outcome. Supports ETag / If-None-Match, and ?wait=N to wait for a change."
+      )
+    ),
+    HttpApiEndpoint.post("cancelTask", `${apiPrefix}/tasks/:reference/cancel`, {
+      params: { reference: Schema.String },
+      payload: CancelRequest,
+      success: Task,
+      error: [...bodyErrors, Unauthorized, NotFound, Conflict, ...commonErrors]
+    }).annotateMerge(
+      summary(
+        "Cancel a task (agent)",
+        "Authorization: Bearer <task_token>. Allowed while the task is open, matching, awaiting_participant or accepted."
+      )
+    ),
+    HttpApiEndpoint.post("reviewTask", `${apiPrefix}/tasks/:reference/review`, {
+      params: { reference: Schema.String },
+      payload: ReviewRequest,
+      success: Task,
+      error: [...bodyErrors, Unauthorized, NotFound, Conflict, ...commonErrors]
+    }).annotateMerge(
+      summary(
+        "Review a submitted result (agent)",
+        "Authorization: Bearer <task_token>. accept settles the task; revise (reason required, at most 3) sends it back; reject (reason required) declines it."
+      )
+    )
   )
   .annotateMerge(OpenApi.annotations({ title: "Tasks" })) {}
+
+export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("me", `${apiPrefix}/me`, {
+      success: Account,
+      error: [Unauthorized, Forbidden, ...commonErrors]
+    }).annotateMerge(summary("The signed-in participant", "Authorization: Bearer <OAuth 2.1 access token>.")),
+    HttpApiEndpoint.get("myTasks", `${apiPrefix}/me/tasks`, {
+      success: TaskList,
+      error: [Unauthorized, Forbidden, ...commonErrors]
+    }).annotateMerge(
+      summary("My offers and tasks", "Tasks offered to or held by the signed-in participant, newest first.")
+    ),
+    ...(["accept", "start"] as const).map((action) =>
+      HttpApiEndpoint.post(`${action}Task`, `${apiPrefix}/tasks/:reference/${action}`, {
+        params: { reference: Schema.String },
+        success: Task,
+        error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
+      }).annotateMerge(
+        summary(
+          action === "accept" ? "Accept an offer (participant)" : "Start work (participant)",
+          "Authorization: Bearer <OAuth 2.1 access token>."
+        )
+      )
+    ),
+    HttpApiEndpoint.post("declineTask", `${apiPrefix}/tasks/:reference/decline`, {
+      params: { reference: Schema.String },
+      payload: DeclineRequest,
+      success: Task,
+      error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
+    }).annotateMerge(summary("Decline an offer (participant)", "Authorization: Bearer <OAuth 2.1 access token>.")),
+    HttpApiEndpoint.post("submitTask", `${apiPrefix}/tasks/:reference/submit`, {
+      params: { reference: Schema.String },
+      payload: ResultSubmission,
+      success: Task,
+      error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
+    }).annotateMerge(
+      summary("Submit the result (participant)", "Authorization: Bearer <OAuth 2.1 access token>. A structured result.")
+    )
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Participant" })) {}
 
 export class HealthApi extends HttpApiGroup.make("health", { topLevel: true })
   .add(
@@ -160,6 +244,7 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .add(ParticipantsApi)
   .add(DraftsApi)
   .add(TasksApi)
+  .add(ParticipantAccountApi)
   .add(HealthApi)
   .annotateMerge(
     OpenApi.annotations({

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { Participant } from "../domain/participant.ts"
+import { Task } from "../domain/task.ts"
 import { NormalizedDraft, TaskIssue } from "../domain/task_draft.ts"
 import { ErrorEnvelope } from "./envelope.ts"
 
@@ -173,3 +174,46 @@ export const HealthStatus = Schema.Struct({
   status: Schema.Literals(["ok", "ready"]),
   checks: Schema.optionalKey(Schema.Struct({ database: Schema.String, migrations: Schema.String }))
 }).annotate({ identifier: "HealthStatus" })
+
+export const TaskList = Schema.Struct({
+  object: Schema.Literal("list"),
+  count: Schema.Int,
+  data: Schema.Array(Task)
+}).annotate({ identifier: "TaskList" })
+
+export const CancelRequest = Schema.Struct({
+  reason: Schema.optionalKey(Schema.String.annotate({ description: "Why the task is cancelled (kept in history)." }))
+}).annotate({ identifier: "CancelRequest" })
+
+export const ReviewRequest = Schema.Struct({
+  decision: Schema.Literals(["accept", "revise", "reject"]),
+  reason: Schema.optionalKey(
+    Schema.String.annotate({ description: "Required to revise or reject: what to change, or why the result fails." })
+  )
+}).annotate({ identifier: "ReviewRequest" })
+
+export const DeclineRequest = Schema.Struct({
+  reason: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "DeclineRequest" })
+
+export const ResultSubmission = Schema.Struct({
+  summary: Schema.String.annotate({ description: "What was done and found, in a few sentences (≤ 4,000 characters)." }),
+  fields: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "The structured fields the brief asked for." })
+  ),
+  artifacts: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({
+        kind: Schema.Literals(["url", "text", "file"]),
+        value: Schema.String,
+        description: Schema.optionalKey(Schema.String)
+      })
+    )
+  )
+}).annotate({ identifier: "ResultSubmission" })
+
+export const Account = Schema.Struct({
+  object: Schema.Literal("account"),
+  subject: Schema.String.annotate({ description: "The access token's subject (sub)." }),
+  participant: Participant
+}).annotate({ identifier: "Account", description: "The signed-in participant." })

@@ -2,6 +2,7 @@
  * Failures the services report in domain terms; the HTTP adapter maps each to one envelope error.
  */
 import { Data } from "effect"
+import type { Actor, TaskState } from "./lifecycle.ts"
 import type { DraftValidation } from "./task_draft.ts"
 
 export class TaskNotFound extends Data.TaggedError("TaskNotFound")<{ readonly reference: string }> {}
@@ -25,3 +26,25 @@ export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused
 
 /** Storage could not be reached; the operation changed nothing and may be retried. */
 export class StorageUnavailable extends Data.TaggedError("StorageUnavailable")<{ readonly cause: unknown }> {}
+
+/** The current state does not allow the move (DECISIONS §5): 409 invalid_transition. */
+export class InvalidTransition extends Data.TaggedError("InvalidTransition")<{
+  readonly reference: string
+  readonly from: TaskState
+  readonly to: TaskState
+  readonly actor: Actor
+  /** Why, when it is not simply the table (e.g. the revision limit). */
+  readonly detail?: string
+}> {}
+
+/** Missing or invalid credentials: 401 unauthorized. */
+export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{ readonly reason: string }> {}
+
+/** Valid credentials of the wrong party: 403 forbidden. */
+export class NotPermitted extends Data.TaggedError("NotPermitted")<{ readonly reason: string }> {}
+
+/** A request member is missing or malformed (e.g. a review without its required reason): 400 invalid_request. */
+export class InvalidInput extends Data.TaggedError("InvalidInput")<{
+  readonly field: string
+  readonly message: string
+}> {}

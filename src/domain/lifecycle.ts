@@ -144,3 +144,36 @@ export const nextStepFor: Record<TaskState, string> = {
   declined: "The task was declined; see outcome for the reason. Submit a new task to try again.",
   cancelled: "The task was cancelled; see outcome for the reason."
 }
+
+export const isTerminal = (state: TaskState): boolean => terminalStates.includes(state)
+
+/** The transitions the table allows out of a state. */
+export const allowedFrom = (state: TaskState): ReadonlyArray<Transition> => transitions.filter((t) => t.from === state)
+
+/** The table's row for a move by an actor, if the table has one. */
+export const findTransition = (from: TaskState, to: TaskState, actor: Actor): Transition | undefined =>
+  transitions.find((t) => t.from === from && t.to === to && t.actors.includes(actor))
+
+/** "matching (service), cancelled (agent, operator)": what is allowed from a state, for hints. */
+export const describeAllowed = (state: TaskState): string => {
+  const allowed = allowedFrom(state)
+  return allowed.length === 0
+    ? `nothing: ${state} is a terminal state`
+    : allowed.map((t) => `${t.to} (${t.actors.join(", ")})`).join("; ")
+}
+
+/** The sentence an outcome carries for each reason. */
+export const outcomeMessages: Record<OutcomeReason, string> = {
+  accepted: "The agent accepted the result.",
+  auto_accepted: "The review window passed without a decision; the result was accepted automatically.",
+  participant_declined: "The named participant declined the task.",
+  no_match: "No eligible participant was available to take the task.",
+  accept_timeout: "The named participant did not accept the offer in time.",
+  deadline_passed: "The deadline from timing passed before a participant accepted the task.",
+  result_rejected: "The agent rejected the result.",
+  cancelled_by_agent: "The agent cancelled the task.",
+  cancelled_by_operator: "The operator cancelled the task."
+}
+
+/** At most this many revisions may be requested of one task. */
+export const maxRevisions = 3

@@ -4,8 +4,16 @@
  * `task_not_created` (see tasks.ts), whose retry with the same key is safe.
  */
 import { Effect } from "effect"
-import { envelopeError, type ServiceUnavailable } from "../api/envelope.ts"
-import { StorageUnavailable } from "../domain/errors.ts"
+import { type EnvelopeError, envelopeError, type ServiceUnavailable } from "../api/envelope.ts"
+import {
+  type InvalidInput,
+  type InvalidTransition,
+  type NotPermitted,
+  StorageUnavailable,
+  type TaskNotFound,
+  type Unauthenticated
+} from "../domain/errors.ts"
+import { describeAllowed } from "../domain/lifecycle.ts"
 
 /** Seconds a client should wait before retrying when storage is unavailable. */
 export const retryAfterSeconds = 2
@@ -23,3 +31,89 @@ export const orStorageUnavailable =
           })
         )
     ) as Effect.Effect<A, Exclude<E, StorageUnavailable> | ServiceUnavailable, R>
+
+/** The bearer credential of a request, if it sent one. */
+export const bearerToken = (authorization: string | undefined): string | undefined => {
+  const match = authorization === undefined ? null : /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)
+  return match?.[1]
+}
+
+/** The domain failures of task actions, each as its envelope error. */
+export const orActionFailure =
+  (docsUrl: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.catch(effect, (error: unknown): Effect.Effect<never, unknown> => {
+      const failure = error as { _tag?: string }
+      switch (failure._tag) {
+        case "TaskNotFound": {
+          const { reference } = error as TaskNotFound
+          return Effect.fail(
+            envelopeError(
+              docsUrl,
+              "task_not_found",
+              `No task has the reference ${JSON.stringify(reference.slice(0, 80))}.`,
+              {
+                hint: "Use the reference from the 201 response of POST /api/public/v1/tasks, unchanged."
+              }
+            )
+          )
+        }
+        case "InvalidTransition": {
+          const { from, to, actor, detail } = error as InvalidTransition
+          return Effect.fail(
+            envelopeError(
+              docsUrl,
+              "invalid_transition",
+              detail === undefined
+                ? `The task is ${from}: the ${actor} cannot move it to ${to}.`
+                : `The task is ${from} and cannot move to ${to}: ${detail}.`,
+              {
+                hint: `From ${from} the lifecycle allows: ${describeAllowed(from)}. Read the task for its current state.`
+              }
+            )
+          )
+        }
+        case "Unauthenticated":
+          return Effect.fail(
+            envelopeError(
+              docsUrl,
+              "unauthorized",
+              `Missing or invalid credentials: ${(error as Unauthenticated).reason}.`,
+              {
+                hint: "Send Authorization: Bearer <task_token from the 201 response> for agent actions, or an OAuth access token for participant actions."
+              }
+            )
+          )
+        case "NotPermitted":
+          return Effect.fail(
+            envelopeError(docsUrl, "forbidden", `Not allowed: ${(error as NotPermitted).reason}.`, {
+              hint: "Only the participant a task is offered to (or held by) can act on it."
+            })
+          )
+        case "InvalidInput": {
+          const { field, message } = error as InvalidInput
+          return Effect.fail(
+            envelopeError(docsUrl, "invalid_request", message, {
+              hint: "Fix the member named in details and send the request again.",
+              details: [{ field, code: "invalid", message }]
+            })
+          )
+        }
+        case "StorageUnavailable":
+          return Effect.fail(
+            envelopeError(docsUrl, "storage_unavailable", "Storage is unavailable right now; nothing was changed.", {
+              hint: `Retry in ${retryAfterSeconds} seconds.`
+            })
+          )
+        default:
+          return Effect.fail(error as Exclude<E, ActionFailure>)
+      }
+    }) as Effect.Effect<A, Exclude<E, ActionFailure> | EnvelopeError, R>
+
+type ActionFailure =
+  | TaskNotFound
+  | InvalidTransition
+  | Unauthenticated
+  | NotPermitted
+  | InvalidInput
+  | StorageUnavailable

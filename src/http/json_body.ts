@@ -26,7 +26,8 @@ export const tooLarge = (docsUrl: string) =>
 
 export const readJsonObject = (
   request: HttpServerRequest.HttpServerRequest,
-  docsUrl: string
+  docsUrl: string,
+  options: { readonly optional?: boolean } = {}
 ): Effect.Effect<Record<string, unknown>, BodyError> =>
   Effect.gen(function* () {
     const length = Number(request.headers["content-length"])
@@ -44,6 +45,8 @@ export const readJsonObject = (
             )
       )
     )
+    // Endpoints whose members are all optional (cancel, accept, …) accept no body at all.
+    if (options.optional === true && text.trim() === "") return {}
     if (!isJsonContentType(contentType)) {
       if (contentType === undefined && text.trim() === "") {
         return yield* envelopeError(docsUrl, "invalid_json", "The request body is empty.", {

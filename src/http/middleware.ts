@@ -18,7 +18,8 @@ const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 
 const corsHeaders = {
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": "etag, location, idempotent-replayed, retry-after, x-request-id, allow"
+  "access-control-expose-headers":
+    "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate"
 }
 
 const isErrorBody = (u: unknown): u is ErrorBody =>
@@ -58,6 +59,8 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const docs = config.docsUrl
+    // RFC 9728 §5.1: a 401 names where the protected resource's metadata is.
+    const wwwAuthenticate = `Bearer resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource"`
     const log: RequestLog = ["All", "Trace", "Debug", "Info"].includes(config.logLevel)
       ? makeRequestLog()
       : disabledRequestLog
@@ -192,6 +195,9 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
             errorBody(docs, codeForStatus(response.status), defaultMessage(response.status)),
             pickHeaders(response.headers, ["allow", "retry-after"])
           )
+        }
+        if (response.status === 401) {
+          response = HttpServerResponse.setHeader(response, "www-authenticate", wwwAuthenticate)
         }
         if (response.status === 503 && response.headers["retry-after"] === undefined) {
           response = HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))

@@ -12,6 +12,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
+import { AccountHandlers } from "./account.ts"
 import { DiscoveryHandlers } from "./discovery.ts"
 import { DraftsHandlers } from "./drafts.ts"
 import { HealthHandlers } from "./health.ts"
@@ -32,7 +33,14 @@ const OpenApiRoutes = HttpRouter.use(
 /** Every route of the service, with the services the handlers need still to be provided. */
 export const RoutesLive = Layer.mergeAll(
   HttpApiBuilder.layer(MarketplaceApi).pipe(
-    Layer.provide([DiscoveryHandlers, ParticipantsHandlers, DraftsHandlers, TasksHandlers, HealthHandlers])
+    Layer.provide([
+      DiscoveryHandlers,
+      ParticipantsHandlers,
+      DraftsHandlers,
+      TasksHandlers,
+      AccountHandlers,
+      HealthHandlers
+    ])
   ),
   OpenApiRoutes,
   HttpApiScalar.layer(MarketplaceApi, { path: docsPath }),

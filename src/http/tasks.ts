@@ -8,8 +8,10 @@ import { HttpApiBuilder } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
+import { TaskActions } from "../services/task_actions.ts"
+import { TaskEvents } from "../services/task_events.ts"
 import { Tasks } from "../services/tasks.ts"
-import { orStorageUnavailable, retryAfterSeconds } from "./failures.ts"
+import { bearerToken, orActionFailure, retryAfterSeconds } from "./failures.ts"
 import { readJsonObject } from "./json_body.ts"
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
@@ -23,7 +25,19 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
   Effect.gen(function* () {
     const config = yield* AppConfig
     const tasks = yield* Tasks
+    const actions = yield* TaskActions
+    const events = yield* TaskEvents
     const docs = config.docsUrl
+    const requireBearer = (authorization: string | undefined) => {
+      const token = bearerToken(authorization)
+      return token === undefined
+        ? Effect.fail(
+            envelopeError(docs, "unauthorized", "This action needs the task's token.", {
+              hint: "Send Authorization: Bearer <task_token> — the task_token of the 201 response that created the task."
+            })
+          )
+        : Effect.succeed(token)
+    }
 
     return handlers
       .handleRaw("createTask", ({ request }) =>
@@ -93,32 +107,67 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
           return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
         })
       )
-      .handleRaw("getTask", ({ request, params }) =>
+      .handleRaw("getTask", ({ request, params, query }) =>
         Effect.gen(function* () {
           const reference = params.reference
-          const { task, version } = yield* tasks.read(reference).pipe(
-            Effect.catchTags({
-              TaskNotFound: () =>
-                Effect.fail(
-                  envelopeError(
-                    docs,
-                    "task_not_found",
-                    `No task has the reference ${JSON.stringify(reference.slice(0, 80))}.`,
-                    {
-                      hint: "Use the reference from the 201 response of POST /api/public/v1/tasks, unchanged."
-                    }
-                  )
-                )
-            }),
-            orStorageUnavailable(docs)
-          )
+          const wait = query.wait === undefined ? 0 : parseWait(query.wait)
+          if (wait === undefined) {
+            return yield* envelopeError(docs, "invalid_request", "wait must be a number of seconds from 0 to 60.", {
+              hint: "Use ?wait=30 to wait up to 30 seconds for the task to change.",
+              details: [{ field: "wait", code: "invalid", message: "wait must be a number of seconds from 0 to 60." }]
+            })
+          }
+          const read = tasks.read(reference).pipe(orActionFailure(docs))
+          let current = yield* read
+          const ifNoneMatch = request.headers["if-none-match"]
+          if (wait > 0) {
+            // Long poll: hold until the task moves past the version the client has (the one its
+            // If-None-Match names, else the one current now), or the wait is over.
+            const seen = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etagOf(reference, current.version))
+            const baseline = current.version
+            if (seen || ifNoneMatch === undefined) {
+              yield* events.waitForChange(
+                reference,
+                Effect.map(read, (latest) => {
+                  current = latest
+                  return latest.version > baseline
+                }),
+                wait * 1000
+              )
+            }
+          }
+          const { task, version } = current
           const etag = etagOf(task.reference, version)
           const headers = { etag, "cache-control": "no-cache" }
-          if (matchesEtag(request.headers["if-none-match"], etag)) {
+          if (matchesEtag(ifNoneMatch, etag)) {
             return HttpServerResponse.empty({ status: 304, headers })
           }
           return HttpServerResponse.jsonUnsafe(task, { headers })
         })
       )
+      .handleRaw("cancelTask", ({ request, params }) =>
+        Effect.gen(function* () {
+          const token = yield* requireBearer(request.headers.authorization)
+          const body = yield* readJsonObject(request, docs, { optional: true })
+          const task = yield* actions.cancel(params.reference, token, body.reason).pipe(orActionFailure(docs))
+          return tasks.view(task)
+        })
+      )
+      .handleRaw("reviewTask", ({ request, params }) =>
+        Effect.gen(function* () {
+          const token = yield* requireBearer(request.headers.authorization)
+          const body = yield* readJsonObject(request, docs)
+          const task = yield* actions
+            .review(params.reference, token, body.decision, body.reason)
+            .pipe(orActionFailure(docs))
+          return tasks.view(task)
+        })
+      )
   })
 )
+
+/** `wait` in whole or fractional seconds, 0–60; undefined when malformed. */
+const parseWait = (value: string): number | undefined => {
+  const seconds = /^\d{1,2}(\.\d{1,3})?$/.test(value.trim()) ? Number(value) : Number.NaN
+  return seconds >= 0 && seconds <= 60 ? seconds : undefined
+}

@@ -28,6 +28,16 @@ export interface StoredTask {
   readonly draftFingerprint: string
   readonly createdAt: string
   readonly updatedAt: string
+  /** The participant the draft named (offered only to them), if any. */
+  readonly requestedParticipant: string | null
+  /** Participants who declined or let an offer lapse: never offered this task again. */
+  readonly passedOver: ReadonlyArray<string>
+  readonly offerExpiresAt: string | null
+  readonly reviewDueAt: string | null
+  readonly deadlineAt: string | null
+  readonly revisions: number
+  /** The earliest instant the service must look at this task again (dispatch or a timer). */
+  readonly nextTimerAt: string | null
 }
 
 export type InsertOutcome =
@@ -40,6 +50,15 @@ export class TaskStore extends Context.Service<
   {
     insert(task: StoredTask): Effect.Effect<InsertOutcome, StorageUnavailable>
     findByReference(reference: string): Effect.Effect<StoredTask | undefined, StorageUnavailable>
+    /**
+     * Writes `task` if the stored row still has `expectedVersion` (compare-and-set): false when
+     * another writer got there first. `task.version` must be `expectedVersion + 1`.
+     */
+    update(task: StoredTask, expectedVersion: number): Effect.Effect<boolean, StorageUnavailable>
+    /** References of tasks whose next timer is due at `now`, earliest first. */
+    due(now: string, limit: number): Effect.Effect<ReadonlyArray<string>, StorageUnavailable>
+    /** Tasks offered to or held by a participant, newest first. */
+    forParticipant(slug: string): Effect.Effect<ReadonlyArray<StoredTask>, StorageUnavailable>
   }
 >()("task-marketplace/services/TaskStore") {
   static readonly layer = Layer.effect(
@@ -52,11 +71,14 @@ export class TaskStore extends Context.Service<
       const insert = Effect.fn("TaskStore.insert")(function* (task: StoredTask) {
         const inserted = yield* sql<{ reference: string }>`
           INSERT INTO tasks (reference, state, execution_mode, participant_slug, agent, principal, brief, result, outcome,
-            history, version, token_hash, idempotency_key, draft_fingerprint, created_at, updated_at)
+            history, version, token_hash, idempotency_key, draft_fingerprint, created_at, updated_at,
+            requested_participant, passed_over, offer_expires_at, review_due_at, deadline_at, revisions, next_timer_at)
           VALUES (${task.reference}, ${task.state}, ${task.executionMode}, ${task.participantSlug}, ${task.agent},
             ${task.principal}, ${JSON.stringify(task.brief)}, ${nullableJson(task.result)}, ${nullableJson(task.outcome)},
             ${JSON.stringify(task.history)}, ${task.version}, ${task.tokenHash}, ${task.idempotencyKey},
-            ${task.draftFingerprint}, ${task.createdAt}, ${task.updatedAt})
+            ${task.draftFingerprint}, ${task.createdAt}, ${task.updatedAt}, ${task.requestedParticipant},
+            ${JSON.stringify(task.passedOver)}, ${task.offerExpiresAt}, ${task.reviewDueAt}, ${task.deadlineAt},
+            ${task.revisions}, ${task.nextTimerAt})
           ON CONFLICT (idempotency_key) DO NOTHING
           RETURNING reference
         `
@@ -75,7 +97,36 @@ export class TaskStore extends Context.Service<
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, asStorageCall)
 
-      return TaskStore.of({ insert, findByReference })
+      const update = Effect.fn("TaskStore.update")(function* (task: StoredTask, expectedVersion: number) {
+        const rows = yield* sql<{ reference: string }>`
+          UPDATE tasks SET state = ${task.state}, participant_slug = ${task.participantSlug},
+            result = ${nullableJson(task.result)}, outcome = ${nullableJson(task.outcome)},
+            history = ${JSON.stringify(task.history)}, version = ${task.version}, updated_at = ${task.updatedAt},
+            passed_over = ${JSON.stringify(task.passedOver)}, offer_expires_at = ${task.offerExpiresAt},
+            review_due_at = ${task.reviewDueAt}, revisions = ${task.revisions}, next_timer_at = ${task.nextTimerAt}
+          WHERE reference = ${task.reference} AND version = ${expectedVersion}
+          RETURNING reference
+        `
+        return rows.length === 1
+      }, asStorageCall)
+
+      const due = Effect.fn("TaskStore.due")(function* (now: string, limit: number) {
+        const rows = yield* sql<{ reference: string }>`
+          SELECT reference FROM tasks WHERE next_timer_at <= ${now} ORDER BY next_timer_at LIMIT ${limit}
+        `
+        return rows.map((row) => row.reference)
+      }, asStorageCall)
+
+      const forParticipant = Effect.fn("TaskStore.forParticipant")(function* (slug: string) {
+        const rows = yield* sql<TaskRow>`
+          SELECT * FROM tasks WHERE participant_slug = ${slug}
+            AND state IN ('awaiting_participant', 'accepted', 'in_flight', 'submitted', 'settled', 'declined', 'cancelled')
+          ORDER BY created_at DESC LIMIT 200
+        `
+        return rows.map(fromRow)
+      }, asStorageCall)
+
+      return TaskStore.of({ insert, findByReference, update, due, forParticipant })
     })
   )
 }
@@ -99,6 +150,13 @@ interface TaskRow {
   readonly draft_fingerprint: string
   readonly created_at: string
   readonly updated_at: string
+  readonly requested_participant: string | null
+  readonly passed_over: string
+  readonly offer_expires_at: string | null
+  readonly review_due_at: string | null
+  readonly deadline_at: string | null
+  readonly revisions: number | bigint
+  readonly next_timer_at: string | null
 }
 
 const fromRow = (row: TaskRow): StoredTask => ({
@@ -117,5 +175,12 @@ const fromRow = (row: TaskRow): StoredTask => ({
   idempotencyKey: row.idempotency_key,
   draftFingerprint: row.draft_fingerprint,
   createdAt: row.created_at,
-  updatedAt: row.updated_at
+  updatedAt: row.updated_at,
+  requestedParticipant: row.requested_participant,
+  passedOver: JSON.parse(row.passed_over),
+  offerExpiresAt: row.offer_expires_at,
+  reviewDueAt: row.review_due_at,
+  deadlineAt: row.deadline_at,
+  revisions: Number(row.revisions),
+  nextTimerAt: row.next_timer_at
 })

@@ -32,6 +32,7 @@ import {
 } from "../domain/task_draft.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
+import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 
@@ -79,6 +80,10 @@ export class Tasks extends Context.Service<
       reference: string
     ): Effect.Effect<{ readonly task: Task; readonly version: number }, TaskNotFound | StorageUnavailable>
     search(query: string, limit: number): Effect.Effect<SearchOutcome, StorageUnavailable>
+    /** The public shape of a stored task. */
+    view(task: StoredTask): Task
+    /** Offers and tasks of a participant, as they read. */
+    forParticipant(slug: string): Effect.Effect<ReadonlyArray<Task>, StorageUnavailable>
   }
 >()("task-marketplace/services/Tasks") {
   static readonly layer = Layer.effect(
@@ -89,6 +94,7 @@ export class Tasks extends Context.Service<
       const store = yield* TaskStore
       const tokens = yield* TaskTokens
       const ids = yield* Ids
+      const events = yield* TaskEvents
 
       /** The shared rule set plus the one rule that needs the directory: participant_slug must exist. */
       const validate = Effect.fn("Tasks.validate")(function* (body: Readonly<Record<string, unknown>>) {
@@ -144,6 +150,7 @@ export class Tasks extends Context.Service<
         const asRecorded: StoredTask = {
           ...stored,
           state: "open",
+          participantSlug: stored.requestedParticipant,
           history: stored.history.slice(0, 1),
           result: null,
           outcome: null,
@@ -185,9 +192,20 @@ export class Tasks extends Context.Service<
           idempotencyKey: key,
           draftFingerprint: fingerprint(draft),
           createdAt: now,
-          updatedAt: now
+          updatedAt: now,
+          requestedParticipant: draft.participant_slug ?? null,
+          passedOver: [],
+          offerExpiresAt: null,
+          reviewDueAt: null,
+          deadlineAt: draft.deadline ?? null,
+          revisions: 0,
+          // Due at once: the dispatcher offers the task right after the 201 (never inside it).
+          nextTimerAt: now
         })
-        if (outcome._tag === "Created") return created(outcome.task, false)
+        if (outcome._tag === "Created") {
+          yield* events.dueNow
+          return created(outcome.task, false)
+        }
         if (outcome.task.draftFingerprint !== fingerprint(draft)) {
           return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
         }
@@ -227,7 +245,9 @@ export class Tasks extends Context.Service<
         }
       })
 
-      return Tasks.of({ preflight, submit, read, search })
+      const forParticipant = (slug: string) => Effect.map(store.forParticipant(slug), (tasks) => tasks.map(view))
+
+      return Tasks.of({ preflight, submit, read, search, view, forParticipant })
     })
   )
 }

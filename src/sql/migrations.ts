@@ -62,10 +62,37 @@ const createServiceSecrets = Effect.gen(function* () {
 
 export const migrationsTable = "schema_migrations"
 
+const addLifecycle = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // The lifecycle's bookkeeping: who the task named, the participants who declined or let an offer
+  // lapse (never offered it again), the three timers, revisions used, and the earliest instant
+  // the service must look at the task again (indexed: the timer sweep reads only due tasks).
+  yield* sql`ALTER TABLE tasks ADD COLUMN requested_participant TEXT`
+  yield* sql`ALTER TABLE tasks ADD COLUMN passed_over TEXT NOT NULL DEFAULT '[]'`
+  yield* sql`ALTER TABLE tasks ADD COLUMN offer_expires_at TEXT`
+  yield* sql`ALTER TABLE tasks ADD COLUMN review_due_at TEXT`
+  yield* sql`ALTER TABLE tasks ADD COLUMN deadline_at TEXT`
+  yield* sql`ALTER TABLE tasks ADD COLUMN revisions INTEGER NOT NULL DEFAULT 0`
+  yield* sql`ALTER TABLE tasks ADD COLUMN next_timer_at TEXT`
+  yield* sql`UPDATE tasks SET requested_participant = participant_slug, next_timer_at = created_at WHERE state = 'open'`
+  yield* sql`CREATE INDEX tasks_next_timer_idx ON tasks (next_timer_at)`
+  yield* sql`CREATE INDEX tasks_participant_idx ON tasks (participant_slug, state)`
+  // A participant is linked to the subject (sub) of their OAuth access tokens by the operator.
+  yield* sql`
+    CREATE TABLE participant_accounts (
+      subject TEXT PRIMARY KEY,
+      participant_slug TEXT NOT NULL,
+      linked_at TEXT NOT NULL
+    )
+  `
+  yield* sql`CREATE INDEX participant_accounts_slug_idx ON participant_accounts (participant_slug)`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
-  "3_create_service_secrets": createServiceSecrets
+  "3_create_service_secrets": createServiceSecrets,
+  "4_add_lifecycle": addLifecycle
 }
 
 /** The id of the newest migration: a database that has applied it is current. */

@@ -566,7 +566,10 @@ const DyingStore = Layer.succeed(
     insert: () => {
       throw new Error(`${secret} at Object.insert (/work/src/services/task_store.ts:42:7)`)
     },
-    findByReference: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" })
+    findByReference: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" }),
+    update: () => Effect.die(new Error(secret)),
+    due: () => Effect.succeed([]),
+    forParticipant: () => Effect.die(new Error(secret))
   })
 )
 
@@ -574,7 +577,10 @@ const UnavailableStore = Layer.succeed(
   TaskStore,
   TaskStore.of({
     insert: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
-    findByReference: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) }))
+    findByReference: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
+    update: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
+    due: () => Effect.succeed([]),
+    forParticipant: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) }))
   })
 )
 

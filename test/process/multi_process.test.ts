@@ -5,6 +5,7 @@
 // Runs in both vitest projects: on SQLite the processes share one WAL file, on Postgres one database.
 import { createHash, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { latestMigrationId } from "../../src/sql/migrations.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { type ServiceProcess, spawnService } from "../support/process.ts"
 import { json, validDraft } from "../support/server.ts"
@@ -66,6 +67,12 @@ const withoutUrl = (task: Json) => {
   return rest
 }
 
+/** What a task was recorded with; the lifecycle members move on by themselves after the 201. */
+const recorded = (task: Json) => {
+  const { url: _u, state: _s, history: _h, updated_at: _ua, next_step: _n, participant_slug: _p, ...rest } = task
+  return rest
+}
+
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url")
 
 /** Concurrent reads on both processes, so that each has its pool of database connections open. */
@@ -88,11 +95,11 @@ describe("two processes on one database", () => {
       // Nothing at error level while starting next to another process.
       expect(service.output()).not.toMatch(/"level":"(ERROR|FATAL)"/)
     }
-    expect(await database.count("schema_migrations")).toBe(3)
+    expect(await database.count("schema_migrations")).toBe(latestMigrationId)
     const ids = (await database.rows("SELECT migration_id FROM schema_migrations ORDER BY migration_id")).map((r) =>
       Number(r.migration_id)
     )
-    expect(ids).toEqual([1, 2, 3])
+    expect(ids).toEqual(Array.from({ length: latestMigrationId }, (_, i) => i + 1))
     expect(await database.count("participants")).toBe(54)
     expect(await database.count("service_secrets")).toBe(1)
     // Both processes list the same catalogue.
@@ -183,7 +190,7 @@ describe("two processes on one database", () => {
     for (const { created, readBack, reader } of results) {
       if (readBack.status !== 200) throw new Error(`expected 200, got ${readBack.status}: ${readBack.text}`)
       const { task_token: _token, ...task } = created.body
-      expect(withoutUrl(readBack.body)).toEqual(withoutUrl(task))
+      expect(recorded(readBack.body)).toEqual(recorded(task))
       expect(readBack.body.url).toBe(reader.api(`/tasks/${created.body.reference}`))
     }
   })
@@ -236,7 +243,7 @@ describe("simultaneous start-up, repeated on fresh databases", () => {
       const services = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []))
       try {
         for (const s of started) if (s.status === "rejected") throw s.reason
-        expect(await db.count("schema_migrations")).toBe(3)
+        expect(await db.count("schema_migrations")).toBe(latestMigrationId)
         expect(await db.count("participants")).toBe(54)
         expect(await db.count("service_secrets")).toBe(1)
         // Both serve, and a task created on one is readable and replayable on the other.

@@ -41,6 +41,13 @@ const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask => {
     draftFingerprint: `fp-${randomUUID()}`,
     createdAt: now,
     updatedAt: now,
+    requestedParticipant: "lukas-schmidt",
+    passedOver: [],
+    offerExpiresAt: null,
+    reviewDueAt: null,
+    deadlineAt: "2026-12-01T17:00:00.000Z",
+    revisions: 0,
+    nextTimerAt: now,
     ...overrides
   }
 }

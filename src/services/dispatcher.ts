@@ -1,0 +1,121 @@
+/**
+ * The service's own moves: it offers new tasks (to the named participant, or to the best eligible
+ * one), re-matches when an offer is declined or lapses, declines what nobody can take or what ran
+ * past its deadline, and settles results whose review window passed.
+ *
+ * Every process runs one dispatcher. It reads only tasks whose `next_timer_at` is due (an indexed
+ * column kept by the lifecycle), so timers survive restarts and need no memory. It is woken at
+ * once when a task is submitted here, and sweeps every TIMER_SWEEP_INTERVAL otherwise. Several
+ * dispatchers may pick the same task: each move is a compare-and-set on the version read, so one
+ * wins and the others find the task changed and leave it.
+ */
+import { Clock, Data, Effect, Layer } from "effect"
+import { AppConfig } from "../config.ts"
+import { rankEligible, servingTypes } from "../domain/matching.ts"
+import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
+import { ParticipantDirectory } from "./participant_directory.ts"
+import { TaskEvents } from "./task_events.ts"
+import { type StoredTask, TaskStore } from "./task_store.ts"
+
+/** The task changed after it was read: its move is no longer this sweep's to make. */
+class Stale extends Data.TaggedError("Stale")<{}> {}
+
+const batch = 100
+
+export const DispatcherLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const store = yield* TaskStore
+    const directory = yield* ParticipantDirectory
+    const lifecycle = yield* Lifecycle
+    const events = yield* TaskEvents
+
+    /** The move a due task needs now, if any. */
+    const decide = (task: StoredTask, now: string) =>
+      Effect.gen(function* () {
+        const pastDeadline = task.deadlineAt !== null && task.deadlineAt <= now
+        const unchanged = (current: StoredTask) =>
+          current.version === task.version ? Effect.void : Effect.fail(new Stale())
+        const move = (request: Omit<TransitionRequest<Stale>, "reference" | "actor" | "guard">) =>
+          ({ ...request, reference: task.reference, actor: "service", guard: unchanged }) as const
+        switch (task.state) {
+          case "open":
+            if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
+            return task.requestedParticipant !== null
+              ? move({ to: "awaiting_participant", change: () => ({ participantSlug: task.requestedParticipant }) })
+              : move({ to: "matching" })
+          case "matching": {
+            if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
+            const candidates = yield* directory.candidates(servingTypes[task.executionMode])
+            const best = rankEligible(
+              {
+                executionMode: task.executionMode,
+                location: task.brief.location ?? undefined,
+                text: `${task.brief.action} ${task.brief.expected_result}`
+              },
+              candidates.filter((p) => !task.passedOver.includes(p.slug))
+            )[0]
+            return best === undefined
+              ? move({ to: "declined", reason: "no_match" })
+              : move({ to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) })
+          }
+          case "awaiting_participant":
+            if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
+            if (task.offerExpiresAt !== null && task.offerExpiresAt <= now) {
+              return task.requestedParticipant !== null
+                ? move({ to: "declined", reason: "accept_timeout" })
+                : move({
+                    to: "matching",
+                    note: `accept_timeout: ${task.participantSlug} did not accept in time`,
+                    change: () => ({
+                      participantSlug: null,
+                      passedOver:
+                        task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
+                    })
+                  })
+            }
+            return undefined
+          case "submitted":
+            return task.reviewDueAt !== null && task.reviewDueAt <= now
+              ? move({ to: "settled", reason: "auto_accepted" })
+              : undefined
+          default:
+            return undefined
+        }
+      })
+
+    const handle = (reference: string, now: string) =>
+      Effect.gen(function* () {
+        const task = yield* store.findByReference(reference)
+        if (task === undefined || task.nextTimerAt === null || task.nextTimerAt > now) return
+        const request = yield* decide(task, now)
+        if (request !== undefined) yield* lifecycle.transition(request)
+      }).pipe(
+        // A task that changed meanwhile, or a move the table no longer allows, is someone else's
+        // win; storage trouble waits for the next sweep.
+        Effect.catchTags({
+          Stale: () => Effect.void,
+          InvalidTransition: () => Effect.void,
+          TaskNotFound: () => Effect.void
+        }),
+        Effect.catchCause((cause) =>
+          Effect.logWarning("dispatching a task failed").pipe(Effect.annotateLogs({ reference, cause }))
+        )
+      )
+
+    const sweep = Effect.gen(function* () {
+      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+      const due = yield* store.due(now, batch)
+      for (const reference of due) yield* handle(reference, now)
+      return due.length
+    }).pipe(Effect.catchCause(() => Effect.succeed(0)))
+
+    yield* Effect.gen(function* () {
+      for (;;) {
+        const handled = yield* sweep
+        // A full batch means more are due: go on at once; otherwise wait for a signal or the interval.
+        if (handled < batch) yield* events.nextDue(config.timerSweepMs)
+      }
+    }).pipe(Effect.forkScoped)
+  })
+)

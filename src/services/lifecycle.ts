@@ -1,0 +1,145 @@
+/**
+ * The lifecycle service: applies a transition of the table (domain/lifecycle.ts) to a stored task
+ * atomically — compare-and-set on the row's version, so of two concurrent moves from one state
+ * exactly one wins and the other is re-judged against the state it lost to — records `history`,
+ * sets `outcome` on terminal states, re-arms the timers, and announces the change.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config.ts"
+import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
+import {
+  type Actor,
+  findTransition,
+  isTerminal,
+  type OutcomeReason,
+  outcomeMessages,
+  type TaskState
+} from "../domain/lifecycle.ts"
+import { referencePattern } from "./ids.ts"
+import { TaskEvents } from "./task_events.ts"
+import { type StoredTask, TaskStore } from "./task_store.ts"
+
+export interface TransitionRequest<G = never> {
+  readonly reference: string
+  readonly to: TaskState
+  readonly actor: Actor
+  /** The outcome reason (terminal states) or the reason code recorded in history. */
+  readonly reason?: OutcomeReason | undefined
+  /** Free text from the actor (a revision request, a rejection, a cancellation), kept in history. */
+  readonly note?: string | undefined
+  /** A check of the current row beyond the table, e.g. that this participant holds the task. */
+  readonly guard?: ((task: StoredTask) => Effect.Effect<void, G>) | undefined
+  /** Further changes made together with the move (the result, the offered participant, …). */
+  readonly change?: ((task: StoredTask) => Partial<Mutable>) | undefined
+}
+
+type Mutable = Pick<StoredTask, "participantSlug" | "result" | "passedOver" | "revisions">
+
+export class Lifecycle extends Context.Service<
+  Lifecycle,
+  {
+    transition<G = never>(
+      request: TransitionRequest<G>
+    ): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | StorageUnavailable | G>
+    /** When the task should next be looked at by the service, for a state entered at `now`. */
+    schedule(task: StoredTask, now: number): Pick<StoredTask, "offerExpiresAt" | "reviewDueAt" | "nextTimerAt">
+  }
+>()("task-marketplace/services/Lifecycle") {
+  static readonly layer = Layer.effect(
+    Lifecycle,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const store = yield* TaskStore
+      const events = yield* TaskEvents
+
+      const iso = (ms: number) => new Date(ms).toISOString()
+
+      const schedule = (task: StoredTask, now: number) => {
+        const offerExpiresAt =
+          task.state === "awaiting_participant" ? (task.offerExpiresAt ?? iso(now + config.offerTimeoutMs)) : null
+        const reviewDueAt = task.state === "submitted" ? (task.reviewDueAt ?? iso(now + config.reviewWindowMs)) : null
+        const candidates: Array<string> = []
+        if (task.state === "open" || task.state === "matching") candidates.push(iso(now))
+        if (offerExpiresAt !== null) candidates.push(offerExpiresAt)
+        if (reviewDueAt !== null) candidates.push(reviewDueAt)
+        // A deadline only matters until a participant accepts (DECISIONS §5).
+        if (task.deadlineAt !== null && ["open", "matching", "awaiting_participant"].includes(task.state)) {
+          candidates.push(task.deadlineAt)
+        }
+        candidates.sort()
+        return { offerExpiresAt, reviewDueAt, nextTimerAt: candidates[0] ?? null }
+      }
+
+      const transition = Effect.fn("Lifecycle.transition")(function* <G>(request: TransitionRequest<G>) {
+        if (!referencePattern.test(request.reference)) return yield* new TaskNotFound({ reference: request.reference })
+        // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each
+        // loss means another transition succeeded, and the table has no long chains of them.
+        for (let attempt = 0; ; attempt++) {
+          const current = yield* store.findByReference(request.reference)
+          if (current === undefined) return yield* new TaskNotFound({ reference: request.reference })
+          if (findTransition(current.state, request.to, request.actor) === undefined) {
+            return yield* new InvalidTransition({
+              reference: current.reference,
+              from: current.state,
+              to: request.to,
+              actor: request.actor
+            })
+          }
+          if (request.guard !== undefined) yield* request.guard(current)
+          const now = yield* Clock.currentTimeMillis
+          const at = iso(now)
+          const entered: StoredTask = {
+            ...current,
+            ...(request.change?.(current) ?? {}),
+            state: request.to,
+            // Timers of the state being left never carry over.
+            offerExpiresAt: null,
+            reviewDueAt: null,
+            version: current.version + 1,
+            updatedAt: at,
+            history: [
+              ...current.history,
+              {
+                from: current.state,
+                to: request.to,
+                actor: request.actor,
+                ...(request.reason === undefined && request.note === undefined
+                  ? {}
+                  : { reason: [request.reason, request.note].filter((s) => s !== undefined).join(": ") }),
+                at
+              }
+            ],
+            outcome: isTerminal(request.to)
+              ? {
+                  state: request.to,
+                  reason: request.reason ?? (request.to === "cancelled" ? "cancelled_by_agent" : "no_match"),
+                  message:
+                    request.note === undefined
+                      ? outcomeMessages[request.reason ?? "no_match"]
+                      : `${outcomeMessages[request.reason ?? "no_match"]} ${request.note}`,
+                  decided_at: at
+                }
+              : current.outcome
+          }
+          const next: StoredTask = { ...entered, ...schedule(entered, now) }
+          if (yield* store.update(next, current.version)) {
+            yield* events.changed(next.reference)
+            if (next.state === "open" || next.state === "matching") yield* events.dueNow
+            return next
+          }
+          if (attempt >= 8) {
+            return yield* new InvalidTransition({
+              reference: current.reference,
+              from: current.state,
+              to: request.to,
+              actor: request.actor,
+              detail: "the task kept changing concurrently"
+            })
+          }
+        }
+      })
+
+      return Lifecycle.of({ transition, schedule })
+    })
+  )
+}
