@@ -148,7 +148,8 @@ export const loadSettings = Effect.gen(function* () {
   const offerTimeoutMs = yield* duration("OFFER_TIMEOUT", "24h", 100)
   const reviewWindowMs = yield* duration("REVIEW_WINDOW", "72h", 100)
   const timerSweepMs = yield* duration("TIMER_SWEEP_INTERVAL", "1s", 10)
-  const oauthAudience = (yield* optionalUrl("OAUTH_AUDIENCE")) ?? `${base}/api/public/v1`
+  const audienceRaw = yield* Config.String("OAUTH_AUDIENCE").pipe(Config.withDefault(""))
+  const oauthAudience = audienceRaw.trim() === "" ? `${base}/api/public/v1` : audienceRaw.trim()
   const oauthJwksUri = yield* optionalUrl("OAUTH_JWKS_URI")
   const seedRaw = yield* Config.String("SEED_SAMPLE_CATALOGUE").pipe(Config.withDefault("true"))
   const seedSampleCatalogue = !["false", "0", "no", "off"].includes(seedRaw.trim().toLowerCase())

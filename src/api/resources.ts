@@ -133,6 +133,12 @@ export const Capabilities = Schema.Struct({
     protected_resource_metadata: Url
   }),
   interfaces: Schema.Struct({ rest: Url, mcp: Url, openapi: Url }),
+  lifecycle: Schema.Struct({
+    offer_timeout_seconds: Schema.Number,
+    review_window_seconds: Schema.Number,
+    max_revisions: Schema.Int,
+    long_poll_max_seconds: Schema.Int
+  }),
   limits: Schema.Struct({
     max_body_bytes: Schema.Int,
     participants_page: Schema.Struct({ default: Schema.Int, max: Schema.Int }),

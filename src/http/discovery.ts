@@ -10,7 +10,7 @@ import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
 import type { Capabilities, ServiceIndex } from "../api/resources.ts"
 import { AppConfig, type AppSettings } from "../config.ts"
-import { taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
+import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
 import { searchLimit } from "./drafts.ts"
 import { maxBodyBytes } from "./json_body.ts"
@@ -104,6 +104,12 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     mcp: config.mcpUrl,
     openapi: `${config.publicBaseUrl}/openapi.json`
   },
+  lifecycle: {
+    offer_timeout_seconds: config.offerTimeoutMs / 1000,
+    review_window_seconds: config.reviewWindowMs / 1000,
+    max_revisions: maxRevisions,
+    long_poll_max_seconds: 60
+  },
   limits: {
     max_body_bytes: maxBodyBytes,
     participants_page: { default: pageSize.default, max: pageSize.max },
@@ -112,7 +118,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
   events: {
     delivery: "polling",
     description:
-      "State changes are observed by polling GET /api/public/v1/tasks/{reference}; send If-None-Match with the last ETag to get 304 when nothing changed."
+      "State changes are observed by polling GET /api/public/v1/tasks/{reference}: send If-None-Match with the last ETag to get 304 when nothing changed, and ?wait=N (≤ 60 s) to hold the request until the task changes."
   },
   errors: Object.fromEntries(
     Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, meaning: e.meaning }])
