@@ -52,6 +52,7 @@ export default defineConfig(async () => {
                     "test/http/**/*.test.ts",
                     "test/services/**/*.test.ts",
                     "test/process/**/*.test.ts",
+                    "test/operator/**/*.test.ts",
                     "test/postgres/**/*.test.ts"
                   ],
                   env: { TEST_BACKEND: "postgres", TEST_POSTGRES_URL: postgresUrl }

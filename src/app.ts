@@ -27,11 +27,16 @@ import { DatabaseLive } from "./sql/database.ts"
 export interface ServiceOverrides {
   readonly directory?: Layer.Layer<ParticipantDirectory, never, SqlClient.SqlClient>
   readonly store?: Layer.Layer<TaskStore, never, SqlClient.SqlClient>
+  /**
+   * Whether this process makes the service's own moves (offers, timers). Servers do; a one-shot
+   * command (the operator tool) makes only the move it was asked for.
+   */
+  readonly dispatcher?: boolean
 }
 
 /** The transport-free services over the configured database (migrated and, if empty, seeded). */
 export const makeServices = (overrides: ServiceOverrides = {}) =>
-  Layer.mergeAll(TaskActions.layer, Tasks.layer, DispatcherLive).pipe(
+  Layer.mergeAll(TaskActions.layer, Tasks.layer, overrides.dispatcher === false ? Layer.empty : DispatcherLive).pipe(
     Layer.provideMerge(Lifecycle.layer),
     Layer.provideMerge(SampleCatalogueLive),
     Layer.provideMerge(

@@ -2,9 +2,15 @@
  * A participant: a human available for hire, as the published contract describes them.
  */
 import { Schema } from "effect"
-import { ExecutionMode } from "./task_draft.ts"
+import { ExecutionMode, participantSlugPattern } from "./task_draft.ts"
 
-export const ParticipantSlug = Schema.String.annotate({
+export const ParticipantSlug = Schema.String.check(
+  Schema.isPattern(participantSlugPattern, {
+    message:
+      "expected lower-case letters and digits in words joined by single hyphens (^[a-z0-9]+(?:-[a-z0-9]+)*$), at most 64 characters"
+  }),
+  Schema.isMaxLength(64)
+).annotate({
   description:
     "Identifier used in the participant path and in participant_slug: ^[a-z0-9]+(?:-[a-z0-9]+)*$, at most 64 characters.",
   examples: ["amara-okafor"]

@@ -77,7 +77,8 @@ export class Lifecycle extends Context.Service<
         for (let attempt = 0; ; attempt++) {
           const current = yield* store.findByReference(request.reference)
           if (current === undefined) return yield* new TaskNotFound({ reference: request.reference })
-          if (findTransition(current.state, request.to, request.actor) === undefined) {
+          const row = findTransition(current.state, request.to, request.actor)
+          if (row === undefined) {
             return yield* new InvalidTransition({
               reference: current.reference,
               from: current.state,
@@ -86,6 +87,14 @@ export class Lifecycle extends Context.Service<
             })
           }
           if (request.guard !== undefined) yield* request.guard(current)
+          // Without an explicit reason, a terminal move records the one its table row names.
+          const outcomeReason: OutcomeReason =
+            request.reason ??
+            (request.to === "cancelled"
+              ? request.actor === "operator"
+                ? "cancelled_by_operator"
+                : "cancelled_by_agent"
+              : (row.reasons?.[0] ?? "no_match"))
           const now = yield* Clock.currentTimeMillis
           const at = iso(now)
           const entered: StoredTask = {
@@ -112,11 +121,11 @@ export class Lifecycle extends Context.Service<
             outcome: isTerminal(request.to)
               ? {
                   state: request.to,
-                  reason: request.reason ?? (request.to === "cancelled" ? "cancelled_by_agent" : "no_match"),
+                  reason: outcomeReason,
                   message:
                     request.note === undefined
-                      ? outcomeMessages[request.reason ?? "no_match"]
-                      : `${outcomeMessages[request.reason ?? "no_match"]} ${request.note}`,
+                      ? outcomeMessages[outcomeReason]
+                      : `${outcomeMessages[outcomeReason]} ${request.note}`,
                   decided_at: at
                 }
               : current.outcome

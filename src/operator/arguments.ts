@@ -1,0 +1,145 @@
+/**
+ * The operator tool's command line (DECISIONS §6, "Operator"): what each command is called, what it
+ * takes, and the usage text. Parsed before anything else is loaded (this module imports nothing),
+ * so a mistyped command answers at once and changes nothing.
+ */
+
+/** A command to run against the database. */
+export type Command =
+  | { readonly _tag: "ImportParticipants"; readonly file: string }
+  | { readonly _tag: "LinkAccount"; readonly slug: string; readonly subject: string }
+  | { readonly _tag: "ShowTask"; readonly reference: string }
+  | { readonly _tag: "CancelTask"; readonly reference: string; readonly reason: string }
+
+export type Invocation = Command | { readonly _tag: "Help" }
+
+/** The arguments do not form a command: the tool prints this and the usage, and exits 2. */
+export interface UsageProblem {
+  readonly _tag: "UsageProblem"
+  readonly problem: string
+}
+
+interface CommandSpec {
+  readonly words: readonly [string, string]
+  readonly positionals: ReadonlyArray<string>
+  readonly flags?: ReadonlyArray<string>
+  readonly summary: string
+  readonly example: string
+  readonly build: (positionals: ReadonlyArray<string>, flags: Readonly<Record<string, string>>) => Command | string
+}
+
+/** Longest reason a cancellation may record, as for the agent's own cancel. */
+export const maxReasonLength = 4000
+
+const commands: ReadonlyArray<CommandSpec> = [
+  {
+    words: ["participants", "import"],
+    positionals: ["file"],
+    summary: "Add or update the participants of a JSON file (an array of records, as data/sample-participants.json).",
+    example: "participants import ./data/participants.json",
+    build: ([file]) => ({ _tag: "ImportParticipants", file: file ?? "" })
+  },
+  {
+    words: ["participants", "link"],
+    positionals: ["slug", "subject"],
+    summary: "Let the holder of an OAuth subject (`sub`) act as this participant.",
+    example: "participants link amara-okafor 'auth0|6512a0c4e1'",
+    build: ([slug, subject]) =>
+      subject === undefined || subject.trim() === ""
+        ? "<subject> must not be empty"
+        : { _tag: "LinkAccount", slug: slug ?? "", subject }
+  },
+  {
+    words: ["tasks", "show"],
+    positionals: ["reference"],
+    summary: "Print a task as the API shows it (JSON).",
+    example: "tasks show tsk_7k2m4q6s3u2w4y6a3c5e7g2i4k",
+    build: ([reference]) => ({ _tag: "ShowTask", reference: reference ?? "" })
+  },
+  {
+    words: ["tasks", "cancel"],
+    positionals: ["reference"],
+    flags: ["reason"],
+    summary: "Cancel a task that has not started (reason cancelled_by_operator); --reason is recorded in its history.",
+    example: 'tasks cancel tsk_7k2m4q6s3u2w4y6a3c5e7g2i4k --reason "duplicate of tsk_…; asked by the principal"',
+    build: ([reference], flags) => {
+      const reason = flags.reason?.trim()
+      if (reason === undefined) return "tasks cancel needs --reason <text>: say why, it is kept in the task's history"
+      if (reason === "") return "--reason must not be empty"
+      if ([...reason].length > maxReasonLength) return `--reason is longer than ${maxReasonLength} characters`
+      return { _tag: "CancelTask", reference: reference ?? "", reason }
+    }
+  }
+]
+
+const synopsis = (spec: CommandSpec) =>
+  [...spec.words, ...spec.positionals.map((p) => `<${p}>`), ...(spec.flags ?? []).map((f) => `--${f} <text>`)].join(" ")
+
+export const usage = (program = "npm run operator --"): string => {
+  const lines = [
+    "Operator commands for the task marketplace. They use the server's configuration (DATABASE_URL, …).",
+    "",
+    `Usage: ${program} <command> [arguments]`,
+    "",
+    "Commands:"
+  ]
+  for (const spec of commands) {
+    lines.push(`  ${synopsis(spec)}`, `      ${spec.summary}`, `      e.g. ${program} ${spec.example}`)
+  }
+  lines.push("  help", "      Print this text.", "")
+  lines.push("Exit status: 0 done, 1 failed (nothing changed unless stated), 2 the command line was not understood.")
+  lines.push("Logs are off unless LOG_LEVEL is set (they go to stderr).")
+  return `${lines.join("\n")}\n`
+}
+
+const isHelp = (arg: string) => arg === "help" || arg === "--help" || arg === "-h"
+
+/** Reads the arguments after the program name. */
+export const parseArguments = (argv: ReadonlyArray<string>): Invocation | UsageProblem => {
+  const problem = (text: string): UsageProblem => ({ _tag: "UsageProblem", problem: text })
+  if (argv.length === 0) return problem("no command given")
+  const [group, name, ...rest] = argv
+  if (isHelp(group as string) || (name !== undefined && isHelp(name))) return { _tag: "Help" }
+  const inGroup = commands.filter((c) => c.words[0] === group)
+  if (inGroup.length === 0) return problem(`unknown command ${JSON.stringify(group)}`)
+  const spec = inGroup.find((c) => c.words[1] === name)
+  if (spec === undefined) {
+    const known = inGroup.map((c) => c.words[1]).join(", ")
+    return problem(
+      name === undefined
+        ? `${group} needs a command: ${known}`
+        : `unknown command "${group} ${name}" (${group} has: ${known})`
+    )
+  }
+  const positionals: Array<string> = []
+  const flags: Record<string, string> = {}
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string
+    if (arg === "--") {
+      positionals.push(...rest.slice(i + 1))
+      break
+    }
+    if (arg === "--help" || arg === "-h") return { _tag: "Help" }
+    if (!arg.startsWith("--")) {
+      positionals.push(arg)
+      continue
+    }
+    const equals = arg.indexOf("=")
+    const flag = arg.slice(2, equals < 0 ? undefined : equals)
+    if (!(spec.flags ?? []).includes(flag)) return problem(`${spec.words.join(" ")} has no option --${flag}`)
+    const value = equals < 0 ? rest[++i] : arg.slice(equals + 1)
+    if (value === undefined) return problem(`--${flag} needs a value`)
+    if (flags[flag] !== undefined) return problem(`--${flag} is given twice`)
+    flags[flag] = value
+  }
+  if (positionals.length !== spec.positionals.length) {
+    const missing = spec.positionals.slice(positionals.length).map((p) => `<${p}>`)
+    return problem(
+      positionals.length < spec.positionals.length
+        ? `${spec.words.join(" ")} needs ${missing.join(" and ")}`
+        : `${spec.words.join(" ")} takes ${spec.positionals.map((p) => `<${p}>`).join(" ")}; unexpected ${JSON.stringify(positionals.slice(spec.positionals.length).join(" "))}`
+    )
+  }
+  const built = spec.build(positionals, flags)
+  return typeof built === "string" ? problem(built) : built
+}

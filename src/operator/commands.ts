@@ -1,0 +1,174 @@
+/**
+ * The operator's commands (DECISIONS §6): each reads or changes the marketplace through the same
+ * services the HTTP API uses, so an operator's move is recorded exactly as any other (history
+ * actor `operator`, outcome reason `cancelled_by_operator`).
+ *
+ * What a command prints goes to stdout; a failure is one line on stderr, never a stack trace.
+ */
+import { Cause, Config, Console, Data, Effect, Layer, Logger, Option, References } from "effect"
+import { AppConfig, type AppSettings, type InvalidConfig, loadSettings } from "../config.ts"
+import {
+  type InvalidTransition,
+  ParticipantNotFound,
+  type StorageUnavailable,
+  type TaskNotFound
+} from "../domain/errors.ts"
+import { describeAllowed } from "../domain/lifecycle.ts"
+import type { ParticipantRecord } from "../domain/participant.ts"
+import { Accounts } from "../services/accounts.ts"
+import { ParticipantDirectory } from "../services/participant_directory.ts"
+import { TaskActions } from "../services/task_actions.ts"
+import { Tasks } from "../services/tasks.ts"
+import type { Command } from "./arguments.ts"
+import { type InvalidParticipantFile, readParticipantFile } from "./participant_file.ts"
+import { OperatorServicesLive } from "./services.ts"
+
+/** How long the tool waits for the database (Postgres is retried while unreachable) before giving up. */
+export const databaseDeadline = "30 seconds"
+
+/** A command that could not be done; its message is the one line the operator reads. */
+export class OperatorFailure extends Data.TaggedError("OperatorFailure")<{ readonly message: string }> {}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+
+export const importParticipants = Effect.fn("Operator.importParticipants")(function* (
+  file: string,
+  records: ReadonlyArray<ParticipantRecord>
+) {
+  const directory = yield* ParticipantDirectory
+  const imported = yield* directory.upsertMany(records)
+  return `imported ${plural(imported, "participant")} from ${file}`
+})
+
+export const linkAccount = Effect.fn("Operator.linkAccount")(function* (slug: string, subject: string) {
+  const directory = yield* ParticipantDirectory
+  const accounts = yield* Accounts
+  if ((yield* directory.findBySlug(slug)) === undefined) return yield* new ParticipantNotFound({ slug })
+  const before = yield* accounts.participantOf(subject)
+  yield* accounts.link(subject, slug)
+  return before === undefined || before === slug
+    ? `linked subject ${JSON.stringify(subject)} to participant ${slug}`
+    : `linked subject ${JSON.stringify(subject)} to participant ${slug} (it was linked to ${before})`
+})
+
+export const showTask = Effect.fn("Operator.showTask")(function* (reference: string) {
+  const tasks = yield* Tasks
+  const { task } = yield* tasks.read(reference)
+  return JSON.stringify(task, null, 2)
+})
+
+export const cancelTask = Effect.fn("Operator.cancelTask")(function* (reference: string, reason: string) {
+  const actions = yield* TaskActions
+  const task = yield* actions.operatorCancel(reference, reason)
+  return `${reference} is now ${task.state} (cancelled_by_operator)`
+})
+
+/** Every failure a command can meet. */
+type CommandFailure =
+  | TaskNotFound
+  | ParticipantNotFound
+  | InvalidTransition
+  | StorageUnavailable
+  | InvalidParticipantFile
+  | InvalidConfig
+  | OperatorFailure
+
+/** A failure as the one line the operator reads. */
+const describeFailure = (error: CommandFailure): string => {
+  switch (error._tag) {
+    case "TaskNotFound":
+      return `no task ${error.reference}`
+    case "ParticipantNotFound":
+      return `no participant ${error.slug}`
+    case "InvalidTransition": {
+      const why = error.detail ?? `the ${error.actor} cannot move it to ${error.to}`
+      return `cannot cancel ${error.reference}: the task is ${error.from} and ${why}. From ${error.from} the lifecycle allows: ${describeAllowed(error.from)}.`
+    }
+    case "StorageUnavailable":
+      return `the database did not answer: ${oneLine(causeText(error.cause))}; nothing was changed, try again`
+    default:
+      return oneLine(error.message)
+  }
+}
+
+const causeText = (cause: unknown): string =>
+  typeof cause === "string"
+    ? cause
+    : cause instanceof Error || (typeof cause === "object" && cause !== null && "message" in cause)
+      ? String((cause as { message: unknown }).message)
+      : String(cause)
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
+
+type OperatorServices = Layer.Success<typeof OperatorServicesLive>
+
+/**
+ * The command's work, ready to run against the services. An import's file is read and checked
+ * here, before the database is even opened: a bad file changes nothing.
+ */
+const prepare = (
+  invocation: Command
+): Effect.Effect<Effect.Effect<string, CommandFailure, OperatorServices>, InvalidParticipantFile> => {
+  switch (invocation._tag) {
+    case "ImportParticipants":
+      return Effect.map(readParticipantFile(invocation.file), (records) => importParticipants(invocation.file, records))
+    case "LinkAccount":
+      return Effect.succeed(linkAccount(invocation.slug, invocation.subject))
+    case "ShowTask":
+      return Effect.succeed(showTask(invocation.reference))
+    case "CancelTask":
+      return Effect.succeed(cancelTask(invocation.reference, invocation.reason))
+  }
+}
+
+/** Runs one parsed command against the configured database. */
+const execute = (invocation: Command, settings: AppSettings) =>
+  Effect.gen(function* () {
+    const command = yield* prepare(invocation)
+    return yield* Effect.scoped(
+      Effect.gen(function* () {
+        const services = yield* Layer.build(OperatorServicesLive).pipe(
+          Effect.timeoutOrElse({
+            duration: databaseDeadline,
+            orElse: () =>
+              Effect.fail(
+                new OperatorFailure({
+                  message: `the database (${databaseName(settings)}) did not answer within ${databaseDeadline}; set LOG_LEVEL=Warn to see why`
+                })
+              )
+          })
+        )
+        return yield* Effect.provideContext(command, services)
+      })
+    ).pipe(Effect.provideService(AppConfig, settings))
+  })
+
+const databaseName = (settings: AppSettings) =>
+  settings.database._tag === "Sqlite" ? `sqlite:${settings.database.filename}` : "postgres"
+
+/**
+ * Runs one command against the configured database and prints what it did; returns the exit code
+ * (0 done, 1 failed). The command line itself is read by `parseArguments` (arguments.ts).
+ */
+export const runCommand = (command: Command): Effect.Effect<number> =>
+  Effect.gen(function* () {
+    const settings = yield* loadSettings
+    // Logs are noise for a one-shot command: off unless the operator asks for them.
+    const logLevelSet = Option.isSome(yield* Config.option(Config.String("LOG_LEVEL")))
+    const output = yield* execute(command, settings).pipe(
+      Effect.provideService(References.MinimumLogLevel, logLevelSet ? settings.logLevel : "None")
+    )
+    yield* Console.log(output)
+    return 0
+  }).pipe(
+    Effect.catchCause((cause) => {
+      const error = Cause.findErrorOption(cause)
+      const message = Option.isSome(error)
+        ? // Database set-up failures (SqlError, MigrationError, ConfigError) carry a message too.
+          describeFailure(error.value as CommandFailure)
+        : `unexpected failure: ${oneLine(causeText(Cause.squash(cause)))}`
+      return Effect.as(Console.error(`error: ${message}`), 1)
+    }),
+    // Logs go to stderr, so stdout carries only the command's output (e.g. a task's JSON).
+    Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)]))
+  )

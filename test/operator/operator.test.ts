@@ -1,0 +1,224 @@
+// The operator tool as an operator runs it (DECISIONS §6): `node scripts/operator.ts …` in its own
+// process, configured by DATABASE_URL, next to a running server on the same database — what the
+// tool writes, the API shows.
+import { execFile } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, it } from "@effect/vitest"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { json, startServer, type TestServer, validDraft } from "../support/server.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+const root = new URL("../..", import.meta.url).pathname
+
+let database: TestDatabase
+let server: TestServer
+let files: string
+
+beforeAll(async () => {
+  database = await freshDatabase()
+  // Started first, so the database is migrated and seeded with the sample catalogue.
+  server = await startServer({ database })
+  files = mkdtempSync(join(tmpdir(), "tm-operator-"))
+})
+afterAll(async () => {
+  await server?.close()
+  await database?.drop()
+  rmSync(files, { recursive: true, force: true })
+})
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the tool with the server's configuration, logs left at their default (off). */
+const operator = (...args: ReadonlyArray<string>) =>
+  new Promise<Run>((resolve) => {
+    const { LOG_LEVEL: _, ...env } = process.env
+    execFile(
+      process.execPath,
+      ["scripts/operator.ts", ...args],
+      { cwd: root, env: { ...env, DATABASE_URL: database.url, PUBLIC_BASE_URL: server.url }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
+    )
+  })
+
+const participant = (slug: string, overrides: Record<string, unknown> = {}) => ({
+  slug,
+  name: "Inès Moreau",
+  discipline: "Field inspection",
+  location: "Lyon, France",
+  task_type: "physical",
+  tags: ["inspection", "french"],
+  capabilities: ["Site visits in Lyon"],
+  returns: "Geotagged photos and a checklist.",
+  boundary: null,
+  ...overrides
+})
+
+const writeJson = (name: string, value: unknown) => {
+  const file = join(files, name)
+  writeFileSync(file, JSON.stringify(value))
+  return file
+}
+
+/** Submits a task offered to a named sample participant, and waits until the offer is made. */
+const offeredTask = async (): Promise<string> => {
+  const response = await fetch(
+    server.api("/tasks"),
+    json(validDraft({ participant_slug: "ahmed-hassan", location: "Cairo, Egypt" }), {
+      "idempotency-key": randomUUID()
+    })
+  )
+  const created: Json = await response.json()
+  if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${JSON.stringify(created)}`)
+  for (let i = 0; i < 20; i++) {
+    const task: Json = await (await fetch(server.api(`/tasks/${created.reference}?wait=5`))).json()
+    if (task.state === "awaiting_participant") return created.reference
+  }
+  throw new Error(`task ${created.reference} was never offered`)
+}
+
+const readTask = async (reference: string): Promise<Json> => (await fetch(server.api(`/tasks/${reference}`))).json()
+
+// One at a time: each run is a Node process loading the services (~1 s of CPU), and running them
+// side by side only makes each slower.
+describe("operator tool", () => {
+  it("help prints every command with an example, and exits 0", async ({ expect }) => {
+    for (const help of [["help"], ["--help"], ["tasks", "--help"]]) {
+      const run = await operator(...help)
+      expect(run.code).toBe(0)
+      expect(run.stderr).toBe("")
+      for (const command of ["participants import", "participants link", "tasks show", "tasks cancel", "help"]) {
+        expect(run.stdout).toContain(command)
+      }
+      expect(run.stdout.match(/e\.g\. npm run operator -- /g)).toHaveLength(4)
+    }
+  })
+
+  it("no command or an unknown one prints the usage and exits 2", async ({ expect }) => {
+    const none = await operator()
+    expect(none.code).toBe(2)
+    expect(none.stderr).toMatch(/no command given/)
+    expect(none.stdout).toContain("Usage:")
+
+    const unknown = await operator("participants", "remove", "x")
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('unknown command "participants remove"')
+    expect(unknown.stdout).toContain("Usage:")
+  })
+
+  it("participants import adds the file's participants, served by the API at once", async ({ expect }) => {
+    const file = writeJson("good.json", [
+      participant("operator-import-one", { discipline: "Operator import check" }),
+      participant("operator-import-two", {
+        name: "Jonas Weber",
+        discipline: "Operator import check",
+        task_type: "digital",
+        boundary: "Weekdays only."
+      })
+    ])
+    const run = await operator("participants", "import", file)
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(run.stdout.trim()).toBe(`imported 2 participants from ${file}`)
+
+    const listed: Json = await (await fetch(server.api("/participants?q=operator%20import%20check"))).json()
+    expect(listed.data.map((p: Json) => p.slug)).toEqual(["operator-import-one", "operator-import-two"])
+    const read: Json = await (await fetch(server.api("/participants/operator-import-two"))).json()
+    expect(read).toMatchObject({ object: "participant", name: "Jonas Weber", task_type: "digital" })
+    expect(read.boundary).toBe("Weekdays only.")
+    const rows = await database.rows(
+      "SELECT slug FROM participants WHERE slug IN ('operator-import-one', 'operator-import-two') ORDER BY slug"
+    )
+    expect(rows.map((r) => r.slug)).toEqual(["operator-import-one", "operator-import-two"])
+  })
+
+  it("a bad file is refused naming the file, the record and the field; nothing is imported", async ({ expect }) => {
+    const file = writeJson("bad.json", [
+      participant("operator-rejected-one"),
+      participant("operator-rejected-two", { task_type: "remote" })
+    ])
+    const run = await operator("participants", "import", file)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe("")
+    expect(run.stderr.trim().split("\n")).toHaveLength(1)
+    expect(run.stderr).toContain(file)
+    expect(run.stderr).toContain('record 2 ("operator-rejected-two"), task_type')
+    expect(run.stderr).toContain('got "remote"')
+    expect(await database.rows("SELECT slug FROM participants WHERE slug LIKE 'operator-rejected%'")).toEqual([])
+
+    const slug = await operator("participants", "import", writeJson("slug.json", [participant("Not A Slug")]))
+    expect(slug.code).toBe(1)
+    expect(slug.stderr).toMatch(/record 1 \("Not A Slug"\), slug: expected lower-case/)
+
+    const missing = await operator("participants", "import", join(files, "absent.json"))
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain("absent.json: cannot be read: no such file")
+  })
+
+  it("participants link links an OAuth subject to a participant", async ({ expect }) => {
+    const subject = `auth0|${randomUUID()}`
+    const run = await operator("participants", "link", "aisha-bello", subject)
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(run.stdout).toContain("aisha-bello")
+    const rows = await database.rows(
+      `SELECT participant_slug FROM participant_accounts WHERE subject = '${subject.replace(/'/g, "''")}'`
+    )
+    expect(rows.map((r) => r.participant_slug)).toEqual(["aisha-bello"])
+  })
+
+  it("linking to an unknown participant fails and links nothing", async ({ expect }) => {
+    const subject = `auth0|${randomUUID()}`
+    const run = await operator("participants", "link", "nobody-by-that-slug", subject)
+    expect(run.code).toBe(1)
+    expect(run.stderr.trim()).toBe("error: no participant nobody-by-that-slug")
+    expect(await database.rows(`SELECT * FROM participant_accounts WHERE subject = '${subject}'`)).toEqual([])
+  })
+
+  it("tasks show prints the task exactly as the API reads it", async ({ expect }) => {
+    const reference = await offeredTask()
+    const run = await operator("tasks", "show", reference)
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(run.stdout).toContain('\n  "reference": ')
+    expect(JSON.parse(run.stdout)).toEqual(await readTask(reference))
+
+    const unknown = await operator("tasks", "show", "tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa")
+    expect(unknown.code).toBe(1)
+    expect(unknown.stdout).toBe("")
+    expect(unknown.stderr.trim()).toBe("error: no task tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa")
+  })
+
+  it("tasks cancel cancels as the operator, and a second cancel names the state", async ({ expect }) => {
+    const reference = await offeredTask()
+    const run = await operator("tasks", "cancel", reference, "--reason", "duplicate of another task")
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(run.stdout).toContain(`${reference} is now cancelled`)
+
+    const task = await readTask(reference)
+    expect(task.state).toBe("cancelled")
+    expect(task.outcome).toMatchObject({ state: "cancelled", reason: "cancelled_by_operator" })
+    expect(task.history.at(-1)).toMatchObject({ from: "awaiting_participant", to: "cancelled", actor: "operator" })
+    expect(JSON.stringify(task.history.at(-1))).toContain("duplicate of another task")
+
+    const again = await operator("tasks", "cancel", reference, "--reason=still a duplicate")
+    expect(again.code).toBe(1)
+    expect(again.stderr.trim().split("\n")).toHaveLength(1)
+    expect(again.stderr).toContain(`cannot cancel ${reference}: the task is cancelled`)
+    expect(again.stderr).toContain("cancelled is a terminal state")
+    expect((await readTask(reference)).history).toEqual(task.history)
+  })
+
+  it("tasks cancel without --reason is a usage error that changes nothing", async ({ expect }) => {
+    const run = await operator("tasks", "cancel", "tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa")
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain("--reason")
+    expect(run.stdout).toContain("Usage:")
+  })
+})
