@@ -7,11 +7,12 @@ import { connect } from "node:net"
 import { defineConfig } from "vitest/config"
 
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
 
 const reachable = (url: string) =>
   new Promise<boolean>((resolve) => {
-    const { hostname, port } = new URL(url)
-    const socket = connect({ host: hostname, port: Number(port || 5432) })
+    const { hostname, port, protocol } = new URL(url)
+    const socket = connect({ host: hostname, port: Number(port || (protocol.startsWith("redis") ? 6379 : 5432)) })
     const done = (ok: boolean) => {
       socket.destroy()
       resolve(ok)
@@ -28,6 +29,12 @@ export default defineConfig(async () => {
     if (process.env.CI) throw new Error(`CI=true: ${message}`)
     process.stderr.write(`\n*** WARNING: ${message} Running the SQLite half only. ***\n\n`)
   }
+  const withRedis = process.env.TEST_BACKENDS !== "sqlite" && (await reachable(redisUrl))
+  if (!withRedis && process.env.TEST_BACKENDS !== "sqlite") {
+    const message = `Redis is not reachable at ${new URL(redisUrl).host}: the shared rate-limit test cannot run. Start it, or point TEST_REDIS_URL at one.`
+    if (process.env.CI) throw new Error(`CI=true: ${message}`)
+    process.stderr.write(`\n*** WARNING: ${message} ***\n\n`)
+  }
   return {
     test: {
       testTimeout: 30_000,
@@ -38,8 +45,8 @@ export default defineConfig(async () => {
           test: {
             name: "sqlite",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/postgres/**"],
-            env: { TEST_BACKEND: "sqlite" }
+            exclude: ["test/postgres/**", ...(withRedis ? [] : ["test/redis/**"])],
+            env: { TEST_BACKEND: "sqlite", TEST_REDIS_URL: redisUrl }
           }
         },
         ...(withPostgres

@@ -15,6 +15,7 @@ import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
 import { Lifecycle } from "./services/lifecycle.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
+import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
 import { TaskActions } from "./services/task_actions.ts"
 import { TaskEvents } from "./services/task_events.ts"
@@ -48,7 +49,8 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
         Health.layer,
         Accounts.layer,
         AccessTokens.layer,
-        TaskEvents.layer
+        TaskEvents.layer,
+        RateLimits.layer
       )
     ),
     Layer.provideMerge(DatabaseLive)

@@ -37,6 +37,19 @@ export interface AppSettings {
   readonly reviewWindowMs: number
   /** How often each process sweeps for due timers (they are also swept right after a change). */
   readonly timerSweepMs: number
+  /** Per-client request limits (DECISIONS §11); `undefined` when RATE_LIMIT=off. */
+  readonly rateLimit: RateLimitSettings | undefined
+  /** Where rate-limit counters live when several processes must share them; in-process otherwise. */
+  readonly redisUrl: Redacted.Redacted<string> | undefined
+  /** Prefix of every key this service writes to Redis (several deployments may share one). */
+  readonly redisKeyPrefix: string
+}
+
+export interface RateLimitSettings {
+  readonly readsPerWindow: number
+  readonly writesPerWindow: number
+  /** The window the limits count over (one minute unless RATE_LIMIT_WINDOW says otherwise). */
+  readonly windowMs: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppSettings>()("task-marketplace/AppConfig") {
@@ -65,7 +78,11 @@ const testDefaults: AppSettings = {
   oauthJwksUri: undefined,
   offerTimeoutMs: 24 * 3600_000,
   reviewWindowMs: 72 * 3600_000,
-  timerSweepMs: 1000
+  timerSweepMs: 1000,
+  // Test suites run with the limits off unless they test them (DECISIONS §11).
+  rateLimit: undefined,
+  redisUrl: undefined,
+  redisKeyPrefix: "task-marketplace:"
 }
 
 /** Parses a duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `3d`. */
@@ -151,6 +168,30 @@ export const loadSettings = Effect.gen(function* () {
   const audienceRaw = yield* Config.String("OAUTH_AUDIENCE").pipe(Config.withDefault(""))
   const oauthAudience = audienceRaw.trim() === "" ? `${base}/api/public/v1` : audienceRaw.trim()
   const oauthJwksUri = yield* optionalUrl("OAUTH_JWKS_URI")
+  const rateLimitSwitch = (yield* Config.String("RATE_LIMIT").pipe(Config.withDefault("on"))).trim().toLowerCase()
+  if (!["on", "off", "true", "false", "1", "0"].includes(rateLimitSwitch)) {
+    return yield* Effect.fail(new InvalidConfig("RATE_LIMIT", "expected on or off"))
+  }
+  const perWindow = (name: string, fallback: number) =>
+    Effect.gen(function* () {
+      const raw = (yield* Config.String(name).pipe(Config.withDefault(String(fallback)))).trim()
+      const n = /^\d{1,9}$/.test(raw) ? Number(raw) : 0
+      if (n < 1) return yield* Effect.fail(new InvalidConfig(name, "expected a whole number of requests, at least 1"))
+      return n
+    })
+  const rateLimit = ["off", "false", "0"].includes(rateLimitSwitch)
+    ? undefined
+    : {
+        readsPerWindow: yield* perWindow("RATE_LIMIT_READS_PER_MINUTE", 600),
+        writesPerWindow: yield* perWindow("RATE_LIMIT_WRITES_PER_MINUTE", 120),
+        windowMs: yield* duration("RATE_LIMIT_WINDOW", "60s", 100)
+      }
+  const redisRaw = yield* Config.String("REDIS_URL").pipe(Config.withDefault(""))
+  if (redisRaw.trim() !== "" && !/^rediss?:\/\//.test(redisRaw.trim())) {
+    return yield* Effect.fail(new InvalidConfig("REDIS_URL", "expected redis://host:port or rediss://…"))
+  }
+  const redisUrl = redisRaw.trim() === "" ? undefined : Redacted.make(redisRaw.trim())
+  const redisKeyPrefix = (yield* Config.String("REDIS_KEY_PREFIX").pipe(Config.withDefault("task-marketplace:"))).trim()
   const seedRaw = yield* Config.String("SEED_SAMPLE_CATALOGUE").pipe(Config.withDefault("true"))
   const seedSampleCatalogue = !["false", "0", "no", "off"].includes(seedRaw.trim().toLowerCase())
 
@@ -169,7 +210,10 @@ export const loadSettings = Effect.gen(function* () {
     oauthJwksUri,
     offerTimeoutMs,
     reviewWindowMs,
-    timerSweepMs
+    timerSweepMs,
+    rateLimit,
+    redisUrl,
+    redisKeyPrefix
   })
 }).pipe(
   Effect.catchTag("ConfigError", (error) =>

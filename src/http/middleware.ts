@@ -5,10 +5,11 @@
  * It also sets `x-request-id` and writes the request's log line.
  */
 import { randomUUID } from "node:crypto"
-import { Cause, Effect, SchemaIssue } from "effect"
+import { Cause, Effect, Option, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type ErrorBody, type ErrorCode, errorBody } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
+import { RateLimits } from "../services/rate_limits.ts"
 import { retryAfterSeconds } from "./failures.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
@@ -19,7 +20,7 @@ const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 const corsHeaders = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers":
-    "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate"
+    "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate, ratelimit-limit, ratelimit-remaining, ratelimit-reset"
 }
 
 const isErrorBody = (u: unknown): u is ErrorBody =>
@@ -59,6 +60,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const docs = config.docsUrl
+    const rateLimits = yield* RateLimits
     // RFC 9728 §5.1: a 401 names where the protected resource's metadata is.
     const wwwAuthenticate = `Bearer resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource"`
     const log: RequestLog = ["All", "Trace", "Debug", "Info"].includes(config.logLevel)
@@ -178,15 +180,36 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         const incoming = request.headers["x-request-id"]
         const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID()
 
-        let response = yield* httpEffect.pipe(
-          Effect.catchCause((cause) => {
-            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            const failure = Cause.findErrorOption(cause)
-            const mapped =
-              failure._tag === "Some" ? fromFailure(request, failure.value) : fromDefect(Cause.squash(cause))
-            return mapped === undefined ? internal(cause, requestId) : Effect.succeed(mapped)
-          })
-        )
+        const path = request.url.split("?", 1)[0] ?? "/"
+        const limited =
+          path === "/healthz" || path === "/readyz"
+            ? undefined
+            : yield* rateLimits.consume(
+                Option.getOrElse(request.remoteAddress, () => "unknown"),
+                request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" ? "read" : "write"
+              )
+        let response =
+          limited?.retryAfterSeconds !== undefined
+            ? envelope(
+                errorBody(
+                  docs,
+                  "rate_limited",
+                  `Too many requests: the limit is ${limited.limit} per window for this client.`,
+                  {
+                    hint: `Retry after ${limited.retryAfterSeconds} seconds; wait for changes with ?wait=N instead of polling fast.`
+                  }
+                ),
+                { "retry-after": String(limited.retryAfterSeconds) }
+              )
+            : yield* httpEffect.pipe(
+                Effect.catchCause((cause) => {
+                  if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+                  const failure = Cause.findErrorOption(cause)
+                  const mapped =
+                    failure._tag === "Some" ? fromFailure(request, failure.value) : fromDefect(Cause.squash(cause))
+                  return mapped === undefined ? internal(cause, requestId) : Effect.succeed(mapped)
+                })
+              )
 
         // Whatever produced an error response without a JSON body (a framework default such as an
         // empty 4xx or a text/plain 415), the client still gets the envelope.
@@ -201,6 +224,13 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         }
         if (response.status === 503 && response.headers["retry-after"] === undefined) {
           response = HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
+        }
+        if (limited !== undefined) {
+          response = HttpServerResponse.setHeaders(response, {
+            "ratelimit-limit": String(limited.limit),
+            "ratelimit-remaining": String(limited.remaining),
+            "ratelimit-reset": String(limited.resetSeconds)
+          })
         }
         response = HttpServerResponse.setHeaders(response, { ...corsHeaders, "x-request-id": requestId })
         log.write({
