@@ -51,6 +51,8 @@ export const spawnService = async (options: SpawnOptions): Promise<ServiceProces
       HOST: "127.0.0.1",
       DATABASE_URL: options.databaseUrl,
       LOG_LEVEL: "Warn",
+      // Test suites run with the limits off unless they test them (DECISIONS §11).
+      RATE_LIMIT: "off",
       ...options.env
     },
     stdio: ["ignore", "pipe", "pipe"]
