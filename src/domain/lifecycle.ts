@@ -155,8 +155,8 @@ export const findTransition = (from: TaskState, to: TaskState, actor: Actor): Tr
   transitions.find((t) => t.from === from && t.to === to && t.actors.includes(actor))
 
 /** "matching (service), cancelled (agent, operator)": what is allowed from a state, for hints. */
-export const describeAllowed = (state: TaskState): string => {
-  const allowed = allowedFrom(state)
+export const describeAllowed = (state: TaskState, except?: TaskState): string => {
+  const allowed = allowedFrom(state).filter((t) => t.to !== except)
   return allowed.length === 0
     ? `nothing: ${state} is a terminal state`
     : allowed.map((t) => `${t.to} (${t.actors.join(", ")})`).join("; ")

@@ -68,7 +68,10 @@ export const orActionFailure =
                 ? `The task is ${from}: the ${actor} cannot move it to ${to}.`
                 : `The task is ${from} and cannot move to ${to}: ${detail}.`,
               {
-                hint: `From ${from} the lifecycle allows: ${describeAllowed(from)}. Read the task for its current state.`
+                hint:
+                  detail === undefined
+                    ? `From ${from} the lifecycle allows: ${describeAllowed(from)}. Read the task for its current state.`
+                    : `From ${from} the lifecycle allows: ${describeAllowed(from, to)}.`
               }
             )
           )

@@ -39,7 +39,7 @@ export class AccessTokens extends Context.Service<
             // try the next well-known address
           }
         }
-        throw new Error("the issuer publishes no jwks_uri")
+        throw new Error("the issuer's metadata (with its jwks_uri) could not be read")
       }
 
       const verify = (token: string) =>

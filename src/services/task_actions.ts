@@ -93,6 +93,19 @@ export class TaskActions extends Context.Service<
           ? Effect.void
           : Effect.fail(new NotPermitted({ reason: "this task is not offered to or held by you" }))
 
+      /**
+       * A participant may act only on a task offered to or held by them: checked first, before the
+       * state and the body, so another participant learns nothing (403). The transition checks it
+       * again against the row it changes, so a concurrent move cannot slip past.
+       */
+      const asHolder = (reference: string, participant: string) =>
+        Effect.gen(function* () {
+          const task = yield* store.findByReference(reference)
+          if (task === undefined) return yield* new TaskNotFound({ reference })
+          yield* holder(participant)(task)
+          return task
+        })
+
       const cancel = Effect.fn("TaskActions.cancel")(function* (reference: string, taskToken: string, note: unknown) {
         yield* asAgent(reference, taskToken)
         const reason = yield* textOrUndefined(note, "reason")
@@ -168,6 +181,7 @@ export class TaskActions extends Context.Service<
       })
 
       const accept = Effect.fn("TaskActions.accept")(function* (reference: string, participant: string) {
+        yield* asHolder(reference, participant)
         return yield* lifecycle.transition({
           reference,
           to: "accepted",
@@ -181,9 +195,8 @@ export class TaskActions extends Context.Service<
         participant: string,
         note: unknown
       ) {
+        const task = yield* asHolder(reference, participant)
         const reason = yield* textOrUndefined(note, "reason")
-        const task = yield* store.findByReference(reference)
-        if (task === undefined) return yield* new TaskNotFound({ reference })
         // A task that named this participant is declined; otherwise it goes back to matching,
         // never to be offered to them again.
         return task.requestedParticipant !== null
@@ -206,6 +219,7 @@ export class TaskActions extends Context.Service<
       })
 
       const start = Effect.fn("TaskActions.start")(function* (reference: string, participant: string) {
+        yield* asHolder(reference, participant)
         return yield* lifecycle.transition({
           reference,
           to: "in_flight",
@@ -219,6 +233,7 @@ export class TaskActions extends Context.Service<
         participant: string,
         input: ResultInput
       ) {
+        yield* asHolder(reference, participant)
         const summary = yield* textOrUndefined(input.summary, "summary")
         if (summary === undefined) {
           return yield* new InvalidInput({ field: "summary", message: "summary is required: what was done and found." })

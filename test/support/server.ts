@@ -49,6 +49,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
     publicBaseUrl: url,
     docsUrl: `${url}/docs`,
     mcpUrl: `${url}/mcp`,
+    oauthAudience: `${url}/api/public/v1`,
     ...options.settings
   })
   const server = serveOn(
