@@ -1,0 +1,63 @@
+/**
+ * Timers are kept in the database, not in a process: an offer that lapses while no process is
+ * running is acted on by the next one that starts, and a review window keeps counting across a
+ * restart.
+ */
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { spawnService } from "../support/process.ts"
+import { json, validDraft } from "../support/server.ts"
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await freshDatabase()
+})
+afterAll(() => database.drop())
+
+const env = { OFFER_TIMEOUT: "1500ms", TIMER_SWEEP_INTERVAL: "100ms" }
+
+const waitForState = async (url: string, state: string, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const task = await (await fetch(url)).json()
+    if (task.state === state || Date.now() > deadline) return task
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+describe("timers across a restart", () => {
+  it("an offer that lapsed while the service was down is declined by the next process", async () => {
+    const first = await spawnService({ databaseUrl: database.url, env })
+    let reference: string
+    try {
+      const response = await fetch(
+        first.api("/tasks"),
+        json(validDraft({ participant_slug: "lukas-schmidt", timing: "2030-12-01T17:00:00Z" }), {
+          "idempotency-key": randomUUID()
+        })
+      )
+      expect(response.status).toBe(201)
+      reference = (await response.json()).reference
+      const offered = await waitForState(first.api(`/tasks/${reference}`), "awaiting_participant", 5000)
+      expect(offered.state).toBe("awaiting_participant")
+    } finally {
+      await first.stop("SIGTERM")
+    }
+    // Nobody runs while the offer lapses.
+    await new Promise((r) => setTimeout(r, 2000))
+    const rows = await database.rows(`SELECT state, offer_expires_at FROM tasks WHERE reference = '${reference!}'`)
+    expect(rows[0]?.state).toBe("awaiting_participant")
+    expect(String(rows[0]?.offer_expires_at) <= new Date().toISOString()).toBe(true)
+
+    const second = await spawnService({ databaseUrl: database.url, env })
+    try {
+      const task = await waitForState(second.api(`/tasks/${reference!}`), "declined", 5000)
+      expect(task.state).toBe("declined")
+      expect(task.outcome.reason).toBe("accept_timeout")
+      expect(task.history.at(-1)).toMatchObject({ from: "awaiting_participant", to: "declined", actor: "service" })
+    } finally {
+      await second.stop("SIGTERM")
+    }
+  })
+})
