@@ -3,7 +3,6 @@
 // outcome, version), concurrent moves from one state have exactly one winner (compare-and-set on
 // the row version), and entering a state arms exactly that state's timers.
 // No dispatcher runs here: tasks are inserted directly with `nextTimerAt: null`.
-import { randomBytes, randomUUID } from "node:crypto"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Result, Schema } from "effect"
 import { AppConfig } from "../../src/config.ts"
@@ -23,13 +22,13 @@ import {
   taskStates,
   transitions
 } from "../../src/domain/lifecycle.ts"
-import { base32 } from "../../src/services/ids.ts"
 import { Lifecycle, type TransitionRequest } from "../../src/services/lifecycle.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
 import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
 import { TaskTokens } from "../../src/services/task_tokens.ts"
 import { TestSqlLive } from "../support/database.ts"
+import { nextReference, storedTask } from "../support/tasks.ts"
 
 const offerTimeoutMs = 90 * 60_000
 const reviewWindowMs = 5 * 3600_000
@@ -63,47 +62,7 @@ const ServicesLive = TaskActions.layer.pipe(
   Layer.provideMerge(AppConfig.layerWith({ offerTimeoutMs, reviewWindowMs }))
 )
 
-const nextReference = () => `tsk_${base32(randomBytes(17)).slice(0, 26)}`
-
 const created = "2026-11-21T10:00:00.000Z"
-
-/** A stored task, `open` by default, with no timer armed (no dispatcher is involved). */
-const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask => ({
-  reference: nextReference(),
-  state: "open",
-  executionMode: "physical",
-  participantSlug: null,
-  agent: "acme-bot/1",
-  principal: "ACME GmbH",
-  brief: {
-    action: "Photograph the storefront",
-    location: "Berlin, Germany",
-    timing: "by 2026-12-01T17:00:00Z",
-    deadline: null,
-    expected_result: "Five photos",
-    acceptance_test: "The sign is legible",
-    constraints: null,
-    budget: "EUR 40",
-    contact_email: null
-  },
-  result: null,
-  outcome: null,
-  history: [{ from: null, to: "open", actor: "agent", at: created }],
-  version: 1,
-  tokenHash: `hash-${randomUUID()}`,
-  idempotencyKey: `key-${randomUUID()}`,
-  draftFingerprint: `fp-${randomUUID()}`,
-  createdAt: created,
-  updatedAt: created,
-  requestedParticipant: null,
-  passedOver: [],
-  offerExpiresAt: null,
-  reviewDueAt: null,
-  deadlineAt: null,
-  revisions: 0,
-  nextTimerAt: null,
-  ...overrides
-})
 
 /** A task already in `state`, with the members that state implies (participant, result). */
 const taskIn = (state: TaskState, overrides: Partial<StoredTask> = {}): StoredTask =>

@@ -1,56 +1,23 @@
 // TaskStore over the active test backend (SQLite or Postgres): insertion, idempotency enforced by the database
 // (DECISIONS §7), reading by reference.
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { base32 } from "../../src/services/ids.ts"
 import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
 import { TestSqlLive } from "../support/database.ts"
+import { storedTask as sharedStoredTask } from "../support/tasks.ts"
 
 const StoreLive = TaskStore.layer.pipe(Layer.provide(TestSqlLive))
 
-/** A distinct, well-formed reference per call. */
-const nextReference = () => `tsk_${base32(randomBytes(17)).slice(0, 26)}`
-
-const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask => {
-  const now = "2026-11-21T10:00:00.000Z"
-  return {
-    reference: nextReference(),
-    state: "open",
-    executionMode: "physical",
+const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask =>
+  sharedStoredTask({
     participantSlug: "lukas-schmidt",
-    agent: "acme-bot/1",
-    principal: "ACME GmbH",
-    brief: {
-      action: "Photograph the storefront",
-      location: "Berlin, Germany",
-      timing: "by 2026-12-01T17:00:00Z",
-      deadline: "2026-12-01T17:00:00.000Z",
-      expected_result: "Five photos",
-      acceptance_test: "The sign is legible",
-      constraints: null,
-      budget: "EUR 40",
-      contact_email: null
-    },
-    result: null,
-    outcome: null,
-    history: [{ from: null, to: "open", actor: "agent", at: now }],
-    version: 1,
-    tokenHash: `hash-${randomUUID()}`,
-    idempotencyKey: `key-${randomUUID()}`,
-    draftFingerprint: `fp-${randomUUID()}`,
-    createdAt: now,
-    updatedAt: now,
     requestedParticipant: "lukas-schmidt",
-    passedOver: [],
-    offerExpiresAt: null,
-    reviewDueAt: null,
     deadlineAt: "2026-12-01T17:00:00.000Z",
-    revisions: 0,
-    nextTimerAt: now,
+    nextTimerAt: "2026-11-21T10:00:00.000Z",
+    brief: { ...sharedStoredTask().brief, deadline: "2026-12-01T17:00:00.000Z" },
     ...overrides
-  }
-}
+  })
 
 describe("TaskStore", () => {
   layer(StoreLive)((it) => {

@@ -2,13 +2,13 @@
  * Runs the real HTTP server on a free loopback port for a test file, with the settings (and, when
  * a test needs it, the service layers) it chooses.
  */
-import { createServer as createNetServer } from "node:net"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, References, Scope } from "effect"
 import { ServicesLive, serveOn } from "../../src/app.ts"
 import { AppConfig, type AppSettings } from "../../src/config.ts"
 import { makeNodeServer } from "../../src/http/server.ts"
 import { backend, freshDatabase, type TestDatabase } from "./database.ts"
+import { freePort } from "./process.ts"
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -16,18 +16,6 @@ export interface TestServer {
   readonly api: (path: string) => string
   readonly close: () => Promise<void>
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createNetServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))
-      )
-    })
-  })
 
 export interface StartOptions {
   /** A database the caller owns (and drops); by default each server gets a fresh one it drops on close. */
