@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { latestMigrationId } from "../../src/sql/migrations.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { type ServiceProcess, spawnService } from "../support/process.ts"
+import { call, type ServiceProcess, spawnService } from "../support/process.ts"
 import { json, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -36,25 +36,6 @@ afterAll(async () => {
 })
 
 const key = () => `mp-${randomUUID()}`
-
-interface Answer {
-  readonly status: number
-  readonly headers: Headers
-  readonly text: string
-  readonly body: Json
-}
-
-const call = async (url: string, init?: RequestInit): Promise<Answer> => {
-  const response = await fetch(url, init)
-  const text = await response.text()
-  let body: Json
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = undefined
-  }
-  return { status: response.status, headers: response.headers, text, body }
-}
 
 const submit = (on: ServiceProcess, draft: unknown, idempotencyKey?: string) =>
   call(on.api("/tasks"), json(draft, idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }))

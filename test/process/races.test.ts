@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { findTransition, isTerminal } from "../../src/domain/lifecycle.ts"
 import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
-import { type ServiceProcess, spawnService } from "../support/process.ts"
+import { type Answer, call, type ServiceProcess, spawnService } from "../support/process.ts"
 import { expectEnvelope, json, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -33,26 +33,6 @@ afterAll(async () => {
   await Promise.all([a?.stop("SIGKILL"), b?.stop("SIGKILL")])
   await database?.drop()
 })
-
-interface Answer {
-  readonly status: number
-  readonly text: string
-  readonly body: Json
-  readonly response: Response
-}
-
-const call = async (url: string, init?: RequestInit): Promise<Answer> => {
-  const response = await fetch(url, init)
-  const text = await response.text()
-  let body: Json
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = undefined
-  }
-  // The text was consumed; hand expectEnvelope a fresh Response with the same status and headers.
-  return { status: response.status, text, body, response: new Response(text, response) }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -99,3 +99,26 @@ export const spawnService = async (options: SpawnOptions): Promise<ServiceProces
     }
   }
 }
+
+/** A response read whole: status, headers, text, parsed JSON (if any), and a fresh Response for expectEnvelope. */
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary members of the JSON
+  readonly body: any
+  readonly response: Response
+}
+
+export const call = async (url: string, init?: RequestInit): Promise<Answer> => {
+  const response = await fetch(url, init)
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  // The text was consumed; hand expectEnvelope a fresh Response with the same status and headers.
+  return { status: response.status, headers: response.headers, text, body, response: new Response(text, response) }
+}
