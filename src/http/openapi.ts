@@ -23,7 +23,54 @@ const foldErrorSchemas = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   return JSON.parse(text)
 }
 
-const document = foldErrorSchemas(OpenApi.fromApi(MarketplaceApi))
+/** Operations that take a credential, by the party that presents it. */
+const agentOperations = ["/api/public/v1/tasks/{reference}/cancel", "/api/public/v1/tasks/{reference}/review"]
+const participantOperations = [
+  "/api/public/v1/me",
+  "/api/public/v1/me/tasks",
+  "/api/public/v1/tasks/{reference}/accept",
+  "/api/public/v1/tasks/{reference}/decline",
+  "/api/public/v1/tasks/{reference}/start",
+  "/api/public/v1/tasks/{reference}/submit"
+]
+
+/**
+ * The two bearer credentials, as security schemes: the task token (agent) and the OAuth 2.1
+ * access token (participant). Handlers check them themselves; this documents them.
+ */
+const withSecurity = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const paths = structuredClone(spec.paths) as Record<string, Record<string, { security?: unknown }>>
+  const secure = (list: ReadonlyArray<string>, scheme: string) => {
+    for (const path of list)
+      for (const operation of Object.values(paths[path] ?? {})) operation.security = [{ [scheme]: [] }]
+  }
+  secure(agentOperations, "taskToken")
+  secure(participantOperations, "participantAccessToken")
+  return {
+    ...spec,
+    paths: paths as OpenApi.OpenAPISpec["paths"],
+    components: {
+      ...spec.components,
+      securitySchemes: {
+        ...spec.components.securitySchemes,
+        taskToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The task_token from the 201 response that created the task."
+        },
+        participantAccessToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description:
+            "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource."
+        }
+      }
+    }
+  }
+}
+
+const document = withSecurity(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi)))
 
 export const openApiDocument = (publicBaseUrl: string): OpenApi.OpenAPISpec => ({
   ...document,

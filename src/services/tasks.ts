@@ -141,7 +141,7 @@ export class Tasks extends Context.Service<
         created_at: stored.createdAt,
         updated_at: stored.updatedAt,
         url: `${config.publicBaseUrl}/api/public/v1/tasks/${stored.reference}`,
-        next_step: nextStepFor[stored.state]
+        next_step: nextStepFor[stored.state].replace("{reference}", stored.reference)
       })
 
       // A replay answers with the same body as the original 201: the task as it was recorded,

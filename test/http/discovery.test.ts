@@ -180,6 +180,24 @@ describe("OpenAPI 3.1", () => {
     expect(Object.keys(doc.paths["/api/public/v1/participants/{slug}"].get.responses)).toContain("404")
   })
 
+  it("documents the two bearer credentials on the operations that take them", async () => {
+    const doc = await get("/openapi.json")
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(
+      expect.arrayContaining(["taskToken", "participantAccessToken"])
+    )
+    for (const path of ["/api/public/v1/tasks/{reference}/cancel", "/api/public/v1/tasks/{reference}/review"]) {
+      expect(doc.paths[path].post.security).toEqual([{ taskToken: [] }])
+    }
+    for (const action of ["accept", "decline", "start", "submit"]) {
+      expect(doc.paths[`/api/public/v1/tasks/{reference}/${action}`].post.security).toEqual([
+        { participantAccessToken: [] }
+      ])
+    }
+    expect(doc.paths["/api/public/v1/me"].get.security).toEqual([{ participantAccessToken: [] }])
+    expect(doc.paths["/api/public/v1/me/tasks"].get.security).toEqual([{ participantAccessToken: [] }])
+    expect(doc.paths["/api/public/v1/tasks"].post.security ?? []).toEqual([])
+  })
+
   it("matches the committed snapshot (a contract change is a deliberate snapshot update)", () => {
     const current = `${JSON.stringify(openApiDocument("http://127.0.0.1:8080"), null, 2)}\n`
     const committed = readFileSync(new URL("./__snapshots__/openapi.json", import.meta.url), "utf8")
