@@ -108,7 +108,8 @@ const startService = async (databaseUrl: string) => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const spawnedAt = performance.now()
-  const child = spawn(process.execPath, ["src/main.ts"], {
+  // Started the way `npm start` starts it (scripts/node.mjs, with its compile cache).
+  const child = spawn(process.execPath, ["scripts/node.mjs", "src/main.ts"], {
     cwd: root,
     env: {
       ...process.env,

@@ -25,6 +25,12 @@ if (flagCount < 0 || script === undefined) {
 }
 
 if (recentEnough && flagCount === 0) {
+  // V8's compile cache keeps compiled code of the modules between runs (start-up is mostly loading
+  // Effect's modules); a cache that cannot be written is skipped by Node, never an error.
+  if (process.env.NODE_COMPILE_CACHE === undefined) {
+    const { enableCompileCache } = await import("node:module")
+    enableCompileCache?.(join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "compile-cache"))
+  }
   process.argv = [process.argv[0], resolve(script), ...args]
   await import(pathToFileURL(resolve(script)).href)
 } else {
