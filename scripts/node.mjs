@@ -29,7 +29,9 @@ if (recentEnough && flagCount === 0) {
   // Effect's modules); a cache that cannot be written is skipped by Node, never an error.
   if (process.env.NODE_COMPILE_CACHE === undefined) {
     const { enableCompileCache } = await import("node:module")
-    enableCompileCache?.(join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "compile-cache"))
+    enableCompileCache?.(
+      join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "compile-cache")
+    )
   }
   process.argv = [process.argv[0], resolve(script), ...args]
   await import(pathToFileURL(resolve(script)).href)
