@@ -18,18 +18,18 @@ import { describeAllowed } from "../domain/lifecycle.ts"
 /** Seconds a client should wait before retrying when storage is unavailable. */
 export const retryAfterSeconds = 2
 
+const storageUnavailable = (docsUrl: string) =>
+  envelopeError(docsUrl, "storage_unavailable", "Storage is unavailable right now; nothing was changed.", {
+    hint: `Retry in ${retryAfterSeconds} seconds.`
+  })
+
 export const orStorageUnavailable =
   (docsUrl: string) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, StorageUnavailable> | ServiceUnavailable, R> =>
     Effect.catchIf(
       effect,
       (error): error is Extract<E, StorageUnavailable> => error instanceof StorageUnavailable,
-      () =>
-        Effect.fail(
-          envelopeError(docsUrl, "storage_unavailable", "Storage is unavailable right now; nothing was changed.", {
-            hint: `Retry in ${retryAfterSeconds} seconds.`
-          })
-        )
+      () => Effect.fail(storageUnavailable(docsUrl))
     ) as Effect.Effect<A, Exclude<E, StorageUnavailable> | ServiceUnavailable, R>
 
 /** The bearer credential of a request, if it sent one. */
@@ -103,11 +103,7 @@ export const orActionFailure =
           )
         }
         case "StorageUnavailable":
-          return Effect.fail(
-            envelopeError(docsUrl, "storage_unavailable", "Storage is unavailable right now; nothing was changed.", {
-              hint: `Retry in ${retryAfterSeconds} seconds.`
-            })
-          )
+          return Effect.fail(storageUnavailable(docsUrl))
         default:
           return Effect.fail(error as Exclude<E, ActionFailure>)
       }

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto"
 import { Cause, Effect, Option, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { type ErrorBody, type ErrorCode, errorBody } from "../api/envelope.ts"
+import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import { RateLimits } from "../services/rate_limits.ts"
 import { retryAfterSeconds } from "./failures.ts"
@@ -39,22 +39,14 @@ const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u ? String((u as { _tag: unknown })._tag) : undefined
 
 /** The code a bare status (an empty or non-JSON error response) stands for. */
+/** Where a status has several codes, the one a bare status stands for: the generic one. */
+const genericCodes: ReadonlyArray<ErrorCode> = ["invalid_request", "not_found", "storage_unavailable"]
+
+/** The code a bare status (an empty or non-JSON error response) stands for. */
 const codeForStatus = (status: number): ErrorCode =>
-  status === 400
-    ? "invalid_request"
-    : status === 404
-      ? "not_found"
-      : status === 405
-        ? "method_not_allowed"
-        : status === 413
-          ? "payload_too_large"
-          : status === 415
-            ? "unsupported_media_type"
-            : status === 429
-              ? "rate_limited"
-              : status === 503
-                ? "storage_unavailable"
-                : "internal_error"
+  [...genericCodes, ...(Object.keys(errorCodes) as Array<ErrorCode>)].find(
+    (code) => errorCodes[code].status === status
+  ) ?? (status < 500 ? "invalid_request" : "internal_error")
 
 export const EnvelopeMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
@@ -215,7 +207,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         // empty 4xx or a text/plain 415), the client still gets the envelope.
         if (response.status >= 400 && !isJsonResponse(response)) {
           response = envelope(
-            errorBody(docs, codeForStatus(response.status), defaultMessage(response.status)),
+            errorBody(docs, codeForStatus(response.status), errorCodes[codeForStatus(response.status)].meaning),
             pickHeaders(response.headers, ["allow", "retry-after"])
           )
         }
@@ -266,18 +258,5 @@ const isJsonResponse = (response: HttpServerResponse.HttpServerResponse) => {
 
 const pickHeaders = (headers: Readonly<Record<string, string>>, names: ReadonlyArray<string>) =>
   Object.fromEntries(names.flatMap((name) => (headers[name] === undefined ? [] : [[name, headers[name]]])))
-
-const defaultMessage = (status: number) =>
-  status === 404
-    ? "Not found."
-    : status === 405
-      ? "Method not allowed."
-      : status === 413
-        ? "The request body is too large."
-        : status === 415
-          ? "content-type must be application/json."
-          : status >= 500
-            ? "Something went wrong on our side."
-            : "The request is invalid."
 
 const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)

@@ -7,7 +7,7 @@ import { createServer } from "node:http"
 import type { Duplex } from "node:stream"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
@@ -92,5 +92,3 @@ export const NodeServerLive = Layer.unwrap(
 /** Serves the routes (Effect's default per-request logger is replaced by our one-line log). */
 export const serveRoutes = <E, R>(routes: Layer.Layer<never, E, R>) =>
   HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig })
-
-export { HttpServer }

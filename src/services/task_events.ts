@@ -11,8 +11,8 @@ import { Context, Deferred, Effect, Layer, Option, Queue, Schedule } from "effec
 
 const channel = "task_changes"
 
-/** How often a waiter re-reads its task even without a signal. */
-export const recheckInterval = "1 second"
+/** How often a waiter re-reads its task even without a signal, in milliseconds. */
+const recheckIntervalMs = 1000
 
 export class TaskEvents extends Context.Service<
   TaskEvents,
@@ -21,7 +21,7 @@ export class TaskEvents extends Context.Service<
     changed(reference: string): Effect.Effect<void>
     /**
      * Waits until `isChanged` reports true (checked now, on every signal for the task, and every
-     * second) or `timeoutMs` passes. Returns whether the change happened.
+     * `recheckIntervalMs`) or `timeoutMs` passes. Returns whether the change happened.
      */
     waitForChange<E>(
       reference: string,
@@ -81,7 +81,7 @@ export class TaskEvents extends Context.Service<
               if (yield* isChanged) return true
               const remaining = deadline - Date.now()
               if (remaining <= 0) return false
-              yield* Effect.raceFirst(Deferred.await(signal), Effect.sleep(Math.min(remaining, 1000)))
+              yield* Effect.raceFirst(Deferred.await(signal), Effect.sleep(Math.min(remaining, recheckIntervalMs)))
               return undefined
             }).pipe(
               Effect.ensuring(

@@ -9,6 +9,7 @@ import { errorCodes } from "../../src/api/envelope.ts"
 import { taskStates, transitions } from "../../src/domain/lifecycle.ts"
 import { draftRules } from "../../src/domain/task_draft.ts"
 import { openApiDocument } from "../../src/http/openapi.ts"
+import { publishedTaskStates } from "../support/contract.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 
 interface Operation {
@@ -71,19 +72,7 @@ describe("service index (GET /api/public/v1)", () => {
     expect(typeof index.authentication.description).toBe("string")
     expect(typeof index.authentication.documentation).toBe("string")
     expect(index.execution_modes).toEqual(["digital", "physical", "hybrid"])
-    expect(index.task_states).toEqual([
-      "draft",
-      "preflight_failed",
-      "open",
-      "matching",
-      "awaiting_participant",
-      "accepted",
-      "in_flight",
-      "submitted",
-      "settled",
-      "declined",
-      "cancelled"
-    ])
+    expect(index.task_states).toEqual([...publishedTaskStates])
     expect(index.cold_start.length).toBeGreaterThan(3)
     for (const step of index.cold_start) expect(typeof step).toBe("string")
   })

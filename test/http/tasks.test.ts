@@ -2,25 +2,14 @@
 // idempotency; DECISIONS §2, §3, §4, §7, §10).
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { publishedTaskStates } from "../support/contract.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
 
-const taskStates = [
-  "draft",
-  "preflight_failed",
-  "open",
-  "matching",
-  "awaiting_participant",
-  "accepted",
-  "in_flight",
-  "submitted",
-  "settled",
-  "declined",
-  "cancelled"
-]
+const taskStates: ReadonlyArray<string> = publishedTaskStates
 
 let server: TestServer
 beforeAll(async () => {
