@@ -8,17 +8,13 @@ import { Effect, Layer } from "effect"
 import { makeServices } from "../../src/app.ts"
 import type { AppSettings } from "../../src/config.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
-import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
+import { expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
 
-interface Env {
-  readonly server: TestServer
-  readonly database: TestDatabase
-}
+type Env = ServerOnDatabase
 
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -112,13 +108,10 @@ const gatedStore = Layer.effect(
 ).pipe(Layer.provide(TaskStore.layer))
 
 const boot = async (settings: Partial<AppSettings>, services?: ReturnType<typeof makeServices>): Promise<Env> => {
-  const database = await freshDatabase()
-  const server = await startServer({
-    database,
+  const env = await startOnFreshDatabase({
     settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings },
     ...(services === undefined ? {} : { services })
   })
-  const env = { server, database }
   envs.push(env)
   return env
 }
@@ -133,10 +126,7 @@ beforeAll(async () => {
   ])
 })
 afterAll(async () => {
-  for (const env of envs) {
-    await env.server.close()
-    await env.database.drop()
-  }
+  for (const env of envs) await env.close()
   await issuer?.close()
 })
 

@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { SignJWT } from "jose"
 import type { AppSettings } from "../../src/config.ts"
-import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import {
   type KeyPair,
   linkAccount,
@@ -14,15 +13,12 @@ import {
   testAudience,
   unsignedToken
 } from "../support/issuer.ts"
-import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
+import { expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
 
-interface Env {
-  readonly server: TestServer
-  readonly database: TestDatabase
-}
+type Env = ServerOnDatabase
 
 const now = () => Math.floor(Date.now() / 1000)
 
@@ -40,12 +36,9 @@ let openid: Env
 let unreachable: Env
 
 const boot = async (settings: Partial<AppSettings>): Promise<Env> => {
-  const database = await freshDatabase()
-  const server = await startServer({
-    database,
+  const env = await startOnFreshDatabase({
     settings: { oauthAudience: testAudience, timerSweepMs: 50, offerTimeoutMs: 60_000, ...settings }
   })
-  const env = { server, database }
   envs.push(env)
   return env
 }
@@ -77,10 +70,7 @@ beforeAll(async () => {
   await linkAccount(unreachable.database, lukasSubject, "lukas-schmidt")
 })
 afterAll(async () => {
-  for (const env of envs) {
-    await env.server.close()
-    await env.database.drop()
-  }
+  for (const env of envs) await env.close()
   await Promise.all([issuer?.close(), stranger?.close(), openidIssuer?.close()])
 })
 

@@ -105,3 +105,24 @@ export const expectEnvelope = async (response: Response, status: number, code: s
     details?: Array<{ field: string; code: string; message: string }>
   }
 }
+
+/** A server on a durable database of its own, which the test can also read (and link accounts in). */
+export interface ServerOnDatabase {
+  readonly server: TestServer
+  readonly database: TestDatabase
+  /** Closes the server, then drops the database. */
+  readonly close: () => Promise<void>
+}
+
+export const startOnFreshDatabase = async (options: Omit<StartOptions, "database"> = {}): Promise<ServerOnDatabase> => {
+  const database = await freshDatabase()
+  const server = await startServer({ ...options, database })
+  return {
+    server,
+    database,
+    close: async () => {
+      await server.close()
+      await database.drop()
+    }
+  }
+}
