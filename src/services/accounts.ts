@@ -5,7 +5,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { asStorageCall } from "./storage.ts"
+import { storageCallFor } from "./storage.ts"
 
 export class Accounts extends Context.Service<
   Accounts,
@@ -19,8 +19,9 @@ export class Accounts extends Context.Service<
     Accounts,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const asStorageCall = storageCallFor(sql)
 
-      const link = Effect.fn("Accounts.link")(function* (subject: string, participantSlug: string) {
+      const link = Effect.fnUntraced(function* (subject: string, participantSlug: string) {
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         yield* sql`
           INSERT INTO participant_accounts (subject, participant_slug, linked_at) VALUES (${subject}, ${participantSlug}, ${now})
@@ -28,7 +29,7 @@ export class Accounts extends Context.Service<
         `
       }, asStorageCall)
 
-      const participantOf = Effect.fn("Accounts.participantOf")(function* (subject: string) {
+      const participantOf = Effect.fnUntraced(function* (subject: string) {
         const rows = yield* sql<{ participant_slug: string }>`
           SELECT participant_slug FROM participant_accounts WHERE subject = ${subject}
         `

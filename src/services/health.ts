@@ -6,7 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { latestMigrationId, migrationsTable } from "../sql/migrations.ts"
-import { asStorageCall } from "./storage.ts"
+import { storageCallFor } from "./storage.ts"
 
 export interface Readiness {
   readonly ready: boolean
@@ -20,6 +20,7 @@ export class Health extends Context.Service<Health, { readonly readiness: Effect
     Health,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const asStorageCall = storageCallFor(sql)
       const readiness = asStorageCall(
         sql<{ id: number | bigint | string | null }>`SELECT MAX(migration_id) AS id FROM ${sql(migrationsTable)}`
       ).pipe(

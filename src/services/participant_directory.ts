@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
-import { asStorageCall } from "./storage.ts"
+import { storageCallFor } from "./storage.ts"
 
 export interface ParticipantPage {
   readonly data: ReadonlyArray<ParticipantRecord>
@@ -38,8 +38,9 @@ export class ParticipantDirectory extends Context.Service<
     ParticipantDirectory,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const asStorageCall = storageCallFor(sql)
 
-      const list = Effect.fn("ParticipantDirectory.list")(function* (options: ListOptions) {
+      const list = Effect.fnUntraced(function* (options: ListOptions) {
         const conditions = []
         const q = options.q === undefined ? "" : normaliseQuery(options.q)
         if (!canMatchAnything(q)) return { data: [], nextAfter: undefined }
@@ -53,21 +54,19 @@ export class ParticipantDirectory extends Context.Service<
         return { data, nextAfter }
       }, asStorageCall)
 
-      const findBySlug = Effect.fn("ParticipantDirectory.findBySlug")(function* (slug: string) {
+      const findBySlug = Effect.fnUntraced(function* (slug: string) {
         const rows = yield* sql<ParticipantRow>`SELECT ${columns} FROM participants WHERE slug = ${slug}`
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, asStorageCall)
 
-      const candidates = Effect.fn("ParticipantDirectory.candidates")(function* (modes: ReadonlyArray<ExecutionMode>) {
+      const candidates = Effect.fnUntraced(function* (modes: ReadonlyArray<ExecutionMode>) {
         const rows = yield* sql<ParticipantRow>`
           SELECT ${columns} FROM participants WHERE ${sql.in("task_type", modes)} ORDER BY slug
         `
         return rows.map(fromRow)
       }, asStorageCall)
 
-      const upsertMany = Effect.fn("ParticipantDirectory.upsertMany")(function* (
-        records: ReadonlyArray<ParticipantRecord>
-      ) {
+      const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
         const now = new Date().toISOString()
         yield* sql.withTransaction(
           Effect.forEach(

@@ -9,7 +9,7 @@ import { StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { Brief, HistoryEntry } from "../domain/task.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
-import { asStorageCall } from "./storage.ts"
+import { storageCallFor } from "./storage.ts"
 
 export interface StoredTask {
   readonly reference: string
@@ -65,10 +65,11 @@ export class TaskStore extends Context.Service<
     TaskStore,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const asStorageCall = storageCallFor(sql)
 
       const selectByKey = (key: string) => sql<TaskRow>`SELECT * FROM tasks WHERE idempotency_key = ${key}`
 
-      const insert = Effect.fn("TaskStore.insert")(function* (task: StoredTask) {
+      const insert = Effect.fnUntraced(function* (task: StoredTask) {
         const inserted = yield* sql<{ reference: string }>`
           INSERT INTO tasks (reference, state, execution_mode, participant_slug, agent, principal, brief, result, outcome,
             history, version, token_hash, idempotency_key, draft_fingerprint, created_at, updated_at,
@@ -92,12 +93,12 @@ export class TaskStore extends Context.Service<
         return { _tag: "KeyTaken", task: fromRow(rows[0]) } as const
       }, asStorageCall)
 
-      const findByReference = Effect.fn("TaskStore.findByReference")(function* (reference: string) {
+      const findByReference = Effect.fnUntraced(function* (reference: string) {
         const rows = yield* sql<TaskRow>`SELECT * FROM tasks WHERE reference = ${reference}`
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, asStorageCall)
 
-      const update = Effect.fn("TaskStore.update")(function* (task: StoredTask, expectedVersion: number) {
+      const update = Effect.fnUntraced(function* (task: StoredTask, expectedVersion: number) {
         const rows = yield* sql<{ reference: string }>`
           UPDATE tasks SET state = ${task.state}, participant_slug = ${task.participantSlug},
             result = ${nullableJson(task.result)}, outcome = ${nullableJson(task.outcome)},
@@ -110,14 +111,14 @@ export class TaskStore extends Context.Service<
         return rows.length === 1
       }, asStorageCall)
 
-      const due = Effect.fn("TaskStore.due")(function* (now: string, limit: number) {
+      const due = Effect.fnUntraced(function* (now: string, limit: number) {
         const rows = yield* sql<{ reference: string }>`
           SELECT reference FROM tasks WHERE next_timer_at <= ${now} ORDER BY next_timer_at LIMIT ${limit}
         `
         return rows.map((row) => row.reference)
       }, asStorageCall)
 
-      const forParticipant = Effect.fn("TaskStore.forParticipant")(function* (slug: string) {
+      const forParticipant = Effect.fnUntraced(function* (slug: string) {
         const rows = yield* sql<TaskRow>`
           SELECT * FROM tasks WHERE participant_slug = ${slug}
             AND state IN ('awaiting_participant', 'accepted', 'in_flight', 'submitted', 'settled', 'declined', 'cancelled')

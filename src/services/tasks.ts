@@ -212,7 +212,7 @@ export class Tasks extends Context.Service<
         return created(outcome.task, true)
       })
 
-      const read = Effect.fn("Tasks.read")(function* (reference: string) {
+      const read = Effect.fnUntraced(function* (reference: string) {
         // A string that cannot be a reference is answered without touching storage.
         const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
         if (stored === undefined) return yield* new TaskNotFound({ reference })

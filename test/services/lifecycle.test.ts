@@ -36,7 +36,11 @@ const reviewWindowMs = 5 * 3600_000
 /** How often a compare-and-set lost (the row's version had moved on): proof that races really raced. */
 const casLosses = { count: 0 }
 
-/** The real store, counting the updates that lost their compare-and-set. */
+/**
+ * The real store, counting the updates that lost their compare-and-set. Each update first yields
+ * to the other fibers, as a round trip to a database server does: the embedded SQLite answers
+ * synchronously, and without that pause moves started together would simply run one after another.
+ */
 const CountingStore = Layer.effect(
   TaskStore,
   Effect.gen(function* () {
@@ -44,7 +48,7 @@ const CountingStore = Layer.effect(
     return TaskStore.of({
       ...store,
       update: (task, expectedVersion) =>
-        store.update(task, expectedVersion).pipe(
+        Effect.andThen(Effect.yieldNow, store.update(task, expectedVersion)).pipe(
           Effect.tap((won) =>
             Effect.sync(() => {
               if (!won) casLosses.count++
