@@ -1,7 +1,7 @@
 /**
  * Starts the service: reads the configuration, migrates the database, serves HTTP. Nothing else.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
 import { serveOn } from "./app.ts"
 import { AppConfig, loadSettings } from "./config.ts"

@@ -6,8 +6,8 @@
  * Signals are hints, never the truth: a waiter always re-reads the task, and also re-checks on a
  * short interval, so a notification lost while a listener reconnects only delays an answer.
  */
-import { PgClient } from "@effect/sql-pg"
 import { Context, Deferred, Effect, Layer, Option, Queue, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
 
 const channel = "task_changes"
 
@@ -45,7 +45,16 @@ export class TaskEvents extends Context.Service<
         if (set !== undefined) for (const deferred of set) Deferred.doneUnsafe(deferred, Effect.void)
       }
 
-      const pg = Option.getOrUndefined(yield* Effect.serviceOption(PgClient.PgClient))
+      // The Postgres client module is loaded only on Postgres (where the database layer has loaded it already).
+      const sql = yield* SqlClient.SqlClient
+      const pg = yield* sql.onDialectOrElse({
+        pg: () =>
+          Effect.flatMap(
+            Effect.promise(() => import("@effect/sql-pg/PgClient")),
+            ({ PgClient }) => Effect.map(Effect.serviceOption(PgClient), Option.getOrUndefined)
+          ),
+        orElse: () => Effect.undefined
+      })
       if (pg !== undefined) {
         // Every process listens; the listener holds one connection and is re-established after
         // the database restarts (a listener does not survive that by itself).
