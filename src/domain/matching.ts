@@ -62,14 +62,7 @@ export interface Relevance {
  * capabilities and returns, then name and location. Prefix matches count (photo → photography).
  */
 export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyArray<string>): Relevance => {
-  const fields: ReadonlyArray<readonly [number, ReadonlyArray<string>]> = [
-    [3, terms(participant.discipline)],
-    [3, participant.tags.flatMap(terms)],
-    [2, participant.capabilities.flatMap(terms)],
-    [1, terms(participant.returns)],
-    [1, terms(participant.name)],
-    [1, terms(participant.location)]
-  ]
+  const fields = weightedTermsOf(participant)
   let score = 0
   const matched: Array<string> = []
   for (const term of queryTerms) {
@@ -92,8 +85,29 @@ export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyAr
   return { score, matched }
 }
 
+type WeightedTerms = ReadonlyArray<readonly [number, ReadonlyArray<string>]>
+
+/** A participant's words by weight, worked out once per record (records are immutable and reused). */
+const weightedTerms = new WeakMap<ParticipantRecord, WeightedTerms>()
+const weightedTermsOf = (participant: ParticipantRecord): WeightedTerms => {
+  let fields = weightedTerms.get(participant)
+  if (fields === undefined) {
+    fields = [
+      [3, terms(participant.discipline)],
+      [3, participant.tags.flatMap(terms)],
+      [2, participant.capabilities.flatMap(terms)],
+      [1, terms(participant.returns)],
+      [1, terms(participant.name)],
+      [1, terms(participant.location)]
+    ]
+    weightedTerms.set(participant, fields)
+  }
+  return fields
+}
+
 export interface TaskProfile {
-  readonly executionMode: ExecutionMode
+  /** Undefined when the task's mode is unknown: every participant's type may serve it. */
+  readonly executionMode: ExecutionMode | undefined
   readonly location?: string | undefined
   readonly text: string
   readonly participantSlug?: string | undefined
@@ -110,14 +124,14 @@ export const rankEligible = (
   task: TaskProfile,
   candidates: ReadonlyArray<ParticipantRecord>
 ): ReadonlyArray<RankedParticipant> => {
-  const serving = servingTypes[task.executionMode]
+  const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
   const needsPlace = task.executionMode !== "digital" && task.location !== undefined
   const queryTerms = terms(task.text)
   return candidates
     .filter(
       (p) =>
         (task.participantSlug === undefined || p.slug === task.participantSlug) &&
-        serving.includes(p.task_type) &&
+        (serving === undefined || serving.includes(p.task_type)) &&
         (!needsPlace || locationMatches(task.location!, p.location))
     )
     .map((participant) => ({ participant, ...relevance(participant, queryTerms) }))

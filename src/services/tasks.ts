@@ -20,7 +20,6 @@ import {
   rankEligible,
   servingTypes
 } from "../domain/matching.ts"
-import type { ParticipantRecord } from "../domain/participant.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {
   type DraftValidation,
@@ -97,7 +96,7 @@ export class Tasks extends Context.Service<
       const events = yield* TaskEvents
 
       /** The shared rule set plus the one rule that needs the directory: participant_slug must exist. */
-      const validate = Effect.fn("Tasks.validate")(function* (body: Readonly<Record<string, unknown>>) {
+      const validate = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
         const validation = validateDraft(body)
         const slug = validation.task.participant_slug
         if (slug === undefined) return validation
@@ -105,17 +104,17 @@ export class Tasks extends Context.Service<
         return participant === undefined ? withUnknownParticipant(validation) : validation
       })
 
-      const feasibilityOf = Effect.fn("Tasks.feasibility")(function* (task: NormalizedDraft) {
+      const feasibilityOf = Effect.fnUntraced(function* (task: NormalizedDraft) {
         const mode = task.execution_mode as ExecutionMode | undefined
         const candidates = yield* directory.candidates(mode === undefined ? executionModes : servingTypes[mode])
         const ranked = rankEligible(
           {
-            executionMode: mode ?? "hybrid",
+            executionMode: mode,
             location: mode === undefined ? undefined : task.location,
             text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
             participantSlug: task.participant_slug
           },
-          mode === undefined ? candidates.map((p) => ({ ...p, task_type: "hybrid" as const })) : candidates
+          candidates
         )
         return { eligible_participants: ranked.length, sample: ranked.slice(0, 5).map((r) => r.participant.slug) }
       })
@@ -229,13 +228,10 @@ export class Tasks extends Context.Service<
         if (location !== null) body.location = location
         const preflightOutcome = yield* preflight(body)
         const ranked = rankEligible(
-          { executionMode: executionMode ?? "hybrid", location: location ?? undefined, text: query },
-          executionMode === null ? everyone.map(asHybrid) : everyone
+          { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
+          everyone
         )
-        const matches = ranked
-          .filter((r) => r.score > 0)
-          .slice(0, limit)
-          .map((r) => ({ ...r, participant: everyone.find((p) => p.slug === r.participant.slug)! }))
+        const matches = ranked.filter((r) => r.score > 0).slice(0, limit)
         return {
           executionMode,
           location,
@@ -251,8 +247,6 @@ export class Tasks extends Context.Service<
     })
   )
 }
-
-const asHybrid = (p: ParticipantRecord): ParticipantRecord => ({ ...p, task_type: "hybrid" })
 
 const briefOf = (draft: NormalizedDraft): Brief => ({
   action: draft.action ?? "",

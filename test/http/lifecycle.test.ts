@@ -168,7 +168,7 @@ const ok = async (response: Response): Promise<Json> => {
   return task
 }
 
-/** Long-polls the task until `until` holds (each poll waits for the next change, up to 5 s). */
+/** Reads the task, then long-polls it until `until` holds (each poll waits for the next change, up to 5 s). */
 const waitFor = async (env: Env, reference: string, until: (task: Json) => boolean, timeoutMs = 15_000) => {
   const deadline = Date.now() + timeoutMs
   let etag: string | null = null
@@ -176,7 +176,8 @@ const waitFor = async (env: Env, reference: string, until: (task: Json) => boole
   for (;;) {
     const remaining = deadline - Date.now()
     if (remaining <= 0) throw new Error(`gave up waiting; the task is ${JSON.stringify(last)}`)
-    const wait = Math.max(0.1, Math.min(5, remaining / 1000)).toFixed(1)
+    // First the task as it is (it may be there already); then each poll waits for the next change.
+    const wait = etag === null ? "0" : Math.max(0.1, Math.min(5, remaining / 1000)).toFixed(1)
     const response: Response = await fetch(env.server.api(`/tasks/${reference}?wait=${wait}`), {
       headers: etag === null ? {} : { "if-none-match": etag }
     })
