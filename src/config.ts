@@ -43,7 +43,21 @@ export interface AppSettings {
   readonly redisUrl: Redacted.Redacted<string> | undefined
   /** Prefix of every key this service writes to Redis (several deployments may share one). */
   readonly redisKeyPrefix: string
+  /** How long a client may take to send a request, and to stay idle between requests (DECISIONS §11). */
+  readonly httpTimeouts: HttpTimeouts
 }
+
+/** Slow-client protection, applied by node:http itself (`makeNodeServer`). */
+export interface HttpTimeouts {
+  /** The request line and headers must arrive within this, from the connection or the request's first byte. */
+  readonly headersMs: number
+  /** The whole request, body included, must arrive within this (never shorter than `headersMs`). */
+  readonly requestMs: number
+  /** A kept-alive connection idle longer than this between requests is closed. */
+  readonly keepAliveMs: number
+}
+
+export const defaultHttpTimeouts: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 }
 
 export interface RateLimitSettings {
   readonly readsPerWindow: number
@@ -82,7 +96,8 @@ const testDefaults: AppSettings = {
   // Test suites run with the limits off unless they test them (DECISIONS §11).
   rateLimit: undefined,
   redisUrl: undefined,
-  redisKeyPrefix: "task-marketplace:"
+  redisKeyPrefix: "task-marketplace:",
+  httpTimeouts: defaultHttpTimeouts
 }
 
 /** Parses a duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `3d`. */
@@ -151,14 +166,16 @@ export const loadSettings = Effect.gen(function* () {
   if (taskTokenSecret !== undefined && Redacted.value(taskTokenSecret).length < 32) {
     return yield* Effect.fail(new InvalidConfig("TASK_TOKEN_SECRET", "expected at least 32 characters"))
   }
-  const duration = (name: string, fallback: string, min: number) =>
+  const duration = (name: string, fallback: string, min: number, max = Number.POSITIVE_INFINITY) =>
     Effect.gen(function* () {
       const raw = yield* Config.String(name).pipe(Config.withDefault(fallback))
       const ms = parseDuration(raw)
-      if (ms === undefined || ms < min) {
-        return yield* Effect.fail(
-          new InvalidConfig(name, `expected a duration such as 30s, 15m, 24h or 3d (at least ${min} ms)`)
-        )
+      if (ms === undefined || ms < min || ms > max) {
+        const expected =
+          max === Number.POSITIVE_INFINITY
+            ? `a duration such as 30s, 15m, 24h or 3d (at least ${min} ms)`
+            : `a duration such as 500ms, 10s or 2m (from ${min} ms to ${max / 60_000} minutes)`
+        return yield* Effect.fail(new InvalidConfig(name, `expected ${expected}, got ${JSON.stringify(raw)}`))
       }
       return ms
     })
@@ -192,6 +209,18 @@ export const loadSettings = Effect.gen(function* () {
   }
   const redisUrl = redisRaw.trim() === "" ? undefined : Redacted.make(redisRaw.trim())
   const redisKeyPrefix = (yield* Config.String("REDIS_KEY_PREFIX").pipe(Config.withDefault("task-marketplace:"))).trim()
+  const httpTimeouts: HttpTimeouts = {
+    headersMs: yield* duration("HEADERS_TIMEOUT", "10s", 100, 3600_000),
+    requestMs: yield* duration("REQUEST_TIMEOUT", "30s", 100, 3600_000),
+    // Node announces it in whole seconds (`Keep-Alive: timeout=N`), so at least one.
+    keepAliveMs: yield* duration("KEEP_ALIVE_TIMEOUT", "5s", 1000, 3600_000)
+  }
+  // node:http refuses a headers timeout longer than the request timeout (the headers are part of the request).
+  if (httpTimeouts.headersMs > httpTimeouts.requestMs) {
+    return yield* Effect.fail(
+      new InvalidConfig("HEADERS_TIMEOUT", `must not be longer than REQUEST_TIMEOUT (${httpTimeouts.requestMs} ms)`)
+    )
+  }
   const seedRaw = yield* Config.String("SEED_SAMPLE_CATALOGUE").pipe(Config.withDefault("true"))
   const seedSampleCatalogue = !["false", "0", "no", "off"].includes(seedRaw.trim().toLowerCase())
 
@@ -213,7 +242,8 @@ export const loadSettings = Effect.gen(function* () {
     timerSweepMs,
     rateLimit,
     redisUrl,
-    redisKeyPrefix
+    redisKeyPrefix,
+    httpTimeouts
   })
 }).pipe(
   Effect.catchTag("ConfigError", (error) =>

@@ -47,12 +47,42 @@ describe("configuration", () => {
     ["DATABASE_URL", "mysql://x", "DATABASE_URL"],
     ["PUBLIC_BASE_URL", "not a url", "PUBLIC_BASE_URL"],
     ["LOG_LEVEL", "loud", "LOG_LEVEL"],
-    ["TASK_TOKEN_SECRET", "short", "TASK_TOKEN_SECRET"]
+    ["TASK_TOKEN_SECRET", "short", "TASK_TOKEN_SECRET"],
+    ["HEADERS_TIMEOUT", "soon", "HEADERS_TIMEOUT"],
+    ["HEADERS_TIMEOUT", "50ms", "HEADERS_TIMEOUT"],
+    ["HEADERS_TIMEOUT", "40s", "HEADERS_TIMEOUT"],
+    ["REQUEST_TIMEOUT", "-1s", "REQUEST_TIMEOUT"],
+    ["REQUEST_TIMEOUT", "2h", "REQUEST_TIMEOUT"],
+    ["REQUEST_TIMEOUT", "5s", "HEADERS_TIMEOUT"],
+    ["KEEP_ALIVE_TIMEOUT", "500ms", "KEEP_ALIVE_TIMEOUT"],
+    ["KEEP_ALIVE_TIMEOUT", "forever", "KEEP_ALIVE_TIMEOUT"]
   ])("refuses %s=%s with a message naming the variable", async (name, value, variable) => {
     const result = await load({ [name]: value })
     expect(result._tag).toBe("Failure")
     if (result._tag !== "Failure") return
     expect(String((result.failure as Error).message)).toContain(`Invalid configuration: ${variable}:`)
+  })
+
+  it("reads the slow-client timeouts, 10 s, 30 s and 5 s unless set", async () => {
+    const defaults = await load({})
+    expect(defaults._tag === "Success" && defaults.success.httpTimeouts).toEqual({
+      headersMs: 10_000,
+      requestMs: 30_000,
+      keepAliveMs: 5000
+    })
+    const set = await load({ HEADERS_TIMEOUT: "1500ms", REQUEST_TIMEOUT: "2m", KEEP_ALIVE_TIMEOUT: "65" })
+    expect(set._tag === "Success" && set.success.httpTimeouts).toEqual({
+      headersMs: 1500,
+      requestMs: 120_000,
+      keepAliveMs: 65_000
+    })
+    // The headers are part of the request: equal is fine, longer is not (node:http refuses it too).
+    const equal = await load({ HEADERS_TIMEOUT: "5s", REQUEST_TIMEOUT: "5s" })
+    expect(equal._tag).toBe("Success")
+    const longer = await load({ HEADERS_TIMEOUT: "6s", REQUEST_TIMEOUT: "5s" })
+    expect(longer._tag === "Failure" && (longer.failure as Error).message).toBe(
+      "Invalid configuration: HEADERS_TIMEOUT: must not be longer than REQUEST_TIMEOUT (5000 ms)"
+    )
   })
 
   it("never puts a database password in an error or the settings' printed form", async () => {

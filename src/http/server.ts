@@ -3,15 +3,15 @@
  * the docs page and the envelope middleware — as router layers, served by Node or exported as a
  * web-standard fetch handler.
  */
-import { createServer } from "node:http"
+import { createServer, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
 import { AccountHandlers } from "./account.ts"
 import { DiscoveryHandlers } from "./discovery.ts"
 import { DraftsHandlers } from "./drafts.ts"
@@ -51,11 +51,28 @@ export const RoutesLive = Layer.mergeAll(
  * A Node HTTP server whose protocol-level refusals — a request Node cannot parse, headers or URL
  * over 16 KiB, a request that never finished arriving — are answered in the JSON envelope too, not
  * with Node's bare status line.
+ *
+ * Slow clients (DECISIONS §11) are node:http's own timeouts: the request line and headers must
+ * arrive within `headersMs` and the whole request within `requestMs` (408 `request_timeout`, then
+ * the connection is closed — also when the body stalls while a handler waits for it); a kept-alive
+ * connection idle for `keepAliveMs` is closed (Node waits its `keepAliveTimeoutBuffer`, 1 s, on
+ * top of the `Keep-Alive: timeout` it announces, so a client reusing the connection just in time
+ * is not reset).
  */
-export const makeNodeServer = (docsUrl: string) => {
-  const server = createServer()
+export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = defaultHttpTimeouts) => {
+  const server = createServer({
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node checks the two request timeouts on this interval (its default is 30 s, so a 10 s limit
+    // could hold a connection for 40 s); a quarter of the shorter one, at most 1 s, keeps them prompt.
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.headersMs / 4)))
+  })
+  const timeoutHint = `Send the request line and headers within ${seconds(timeouts.headersMs)} and the whole request within ${seconds(timeouts.requestMs)}.`
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === "ECONNRESET" || !socket.writable) {
+    // Once a handler has started its response, a second status line would corrupt it: just close.
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
       socket.destroy()
       return
     }
@@ -69,7 +86,9 @@ export const makeNodeServer = (docsUrl: string) => {
         : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
           ? (["request_timeout", "The request was not received in time.", "Request Timeout"] as const)
           : (["invalid_request", "The request is not valid HTTP/1.1.", "Bad Request"] as const)
-    const body = JSON.stringify({ error: errorBody(docsUrl, code, message) })
+    const body = JSON.stringify({
+      error: errorBody(docsUrl, code, message, code === "request_timeout" ? { hint: timeoutHint } : {})
+    })
     socket.end(
       `HTTP/1.1 ${errorCodes[code].status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
     )
@@ -77,11 +96,13 @@ export const makeNodeServer = (docsUrl: string) => {
   return server
 }
 
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`)
+
 /** The Node HTTP server on the configured host and port. */
 export const NodeServerLive = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
-    return NodeHttpServer.layer(() => makeNodeServer(config.docsUrl), {
+    return NodeHttpServer.layer(() => makeNodeServer(config.docsUrl, config.httpTimeouts), {
       port: config.port,
       host: config.host,
       gracefulShutdownTimeout: "10 seconds"

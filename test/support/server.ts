@@ -41,7 +41,10 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
     ...options.settings
   })
   const server = serveOn(
-    NodeHttpServer.layer(() => makeNodeServer(`${url}/docs`), { port, host: "127.0.0.1" }),
+    NodeHttpServer.layer(() => makeNodeServer(`${url}/docs`, options.settings?.httpTimeouts), {
+      port,
+      host: "127.0.0.1"
+    }),
     options.services ?? ServicesLive
   ).pipe(Layer.provide(config))
   const scope = Effect.runSync(Scope.make())
