@@ -117,9 +117,17 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
               details: [{ field: "wait", code: "invalid", message: "wait must be a number of seconds from 0 to 60." }]
             })
           }
+          const ifNoneMatch = request.headers["if-none-match"]
+          if (wait === 0 && ifNoneMatch !== undefined) {
+            // A revalidation (the agent's usual poll) needs only the version to answer 304.
+            const version = yield* tasks.versionOf(reference).pipe(orActionFailure(docs))
+            const etag = etagOf(reference, version)
+            if (matchesEtag(ifNoneMatch, etag)) {
+              return HttpServerResponse.empty({ status: 304, headers: { etag, "cache-control": "no-cache" } })
+            }
+          }
           const read = tasks.read(reference).pipe(orActionFailure(docs))
           let current = yield* read
-          const ifNoneMatch = request.headers["if-none-match"]
           if (wait > 0) {
             // Long poll: hold until the task moves past the version the client has (the one its
             // If-None-Match names, else the one current now), or the wait is over.

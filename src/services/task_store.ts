@@ -50,6 +50,8 @@ export class TaskStore extends Context.Service<
   {
     insert(task: StoredTask): Effect.Effect<InsertOutcome, StorageUnavailable>
     findByReference(reference: string): Effect.Effect<StoredTask | undefined, StorageUnavailable>
+    /** The stored version of a task alone (what a conditional read compares), if the task exists. */
+    versionOf(reference: string): Effect.Effect<number | undefined, StorageUnavailable>
     /**
      * Writes `task` if the stored row still has `expectedVersion` (compare-and-set): false when
      * another writer got there first. `task.version` must be `expectedVersion + 1`.
@@ -98,6 +100,11 @@ export class TaskStore extends Context.Service<
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, asStorageCall)
 
+      const versionOf = Effect.fnUntraced(function* (reference: string) {
+        const rows = yield* sql<{ version: number | bigint }>`SELECT version FROM tasks WHERE reference = ${reference}`
+        return rows[0] === undefined ? undefined : Number(rows[0].version)
+      }, asStorageCall)
+
       const update = Effect.fnUntraced(function* (task: StoredTask, expectedVersion: number) {
         const rows = yield* sql<{ reference: string }>`
           UPDATE tasks SET state = ${task.state}, participant_slug = ${task.participantSlug},
@@ -127,7 +134,7 @@ export class TaskStore extends Context.Service<
         return rows.map(fromRow)
       }, asStorageCall)
 
-      return TaskStore.of({ insert, findByReference, update, due, forParticipant })
+      return TaskStore.of({ insert, findByReference, versionOf, update, due, forParticipant })
     })
   )
 }

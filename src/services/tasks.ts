@@ -78,6 +78,8 @@ export class Tasks extends Context.Service<
     read(
       reference: string
     ): Effect.Effect<{ readonly task: Task; readonly version: number }, TaskNotFound | StorageUnavailable>
+    /** The current version of a task, without reading the rest: enough to answer a revalidation. */
+    versionOf(reference: string): Effect.Effect<number, TaskNotFound | StorageUnavailable>
     search(query: string, limit: number): Effect.Effect<SearchOutcome, StorageUnavailable>
     /** The public shape of a stored task. */
     view(task: StoredTask): Task
@@ -218,6 +220,12 @@ export class Tasks extends Context.Service<
         return { task: view(stored), version: stored.version }
       })
 
+      const versionOf = Effect.fnUntraced(function* (reference: string) {
+        const version = referencePattern.test(reference) ? yield* store.versionOf(reference) : undefined
+        if (version === undefined) return yield* new TaskNotFound({ reference })
+        return version
+      })
+
       const search = Effect.fn("Tasks.search")(function* (query: string, limit: number) {
         const everyone = yield* directory.candidates(executionModes)
         const executionMode = inferExecutionMode(query)
@@ -243,7 +251,7 @@ export class Tasks extends Context.Service<
 
       const forParticipant = (slug: string) => Effect.map(store.forParticipant(slug), (tasks) => tasks.map(view))
 
-      return Tasks.of({ preflight, submit, read, search, view, forParticipant })
+      return Tasks.of({ preflight, submit, read, versionOf, search, view, forParticipant })
     })
   )
 }

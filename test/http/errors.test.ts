@@ -559,7 +559,7 @@ const DyingDirectory = Layer.succeed(
   })
 )
 
-/** insert throws synchronously (not even an Effect), findByReference dies with a non-Error value. */
+/** insert throws synchronously (not even an Effect), findByReference and versionOf die with a non-Error value. */
 const DyingStore = Layer.succeed(
   TaskStore,
   TaskStore.of({
@@ -567,6 +567,7 @@ const DyingStore = Layer.succeed(
       throw new Error(`${secret} at Object.insert (/work/src/services/task_store.ts:42:7)`)
     },
     findByReference: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" }),
+    versionOf: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" }),
     update: () => Effect.die(new Error(secret)),
     due: () => Effect.succeed([]),
     forParticipant: () => Effect.die(new Error(secret))
@@ -578,6 +579,7 @@ const UnavailableStore = Layer.succeed(
   TaskStore.of({
     insert: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     findByReference: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
+    versionOf: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     update: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     due: () => Effect.succeed([]),
     forParticipant: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) }))
@@ -608,7 +610,11 @@ describe("handler defects → 500 internal_error, nothing internal disclosed", (
       "POST /tasks (store.insert throws synchronously)",
       (s) => fetch(s.api("/tasks"), json(completeDraft, { "idempotency-key": "k-1" }))
     ],
-    ["GET /tasks/{reference} (store dies with a non-Error)", (s) => fetch(s.api(`/tasks/${unknownReference}`))]
+    ["GET /tasks/{reference} (store dies with a non-Error)", (s) => fetch(s.api(`/tasks/${unknownReference}`))],
+    [
+      "GET /tasks/{reference} with If-None-Match (store dies with a non-Error)",
+      (s) => fetch(s.api(`/tasks/${unknownReference}`), { headers: { "if-none-match": '"aaaaaaaa-1"' } })
+    ]
   ]
   for (const [name, request] of requests) {
     it(name, async () => {
@@ -644,14 +650,19 @@ describe("storage unavailable → 503 with Retry-After", () => {
     expectNothingInternal(await clone.text())
   })
 
-  it("read → 503 storage_unavailable with Retry-After", async () => {
-    const response = await fetch(server.api(`/tasks/${unknownReference}`))
-    const retryAfter = response.headers.get("retry-after")
-    const clone = response.clone()
-    await expectEnvelope(response, 503, "storage_unavailable")
-    expect(retryAfter).toMatch(/^[1-9]\d*$/)
-    expectNothingInternal(await clone.text())
-  })
+  for (const [name, headers] of [
+    ["read", {}],
+    ["revalidation (If-None-Match)", { "if-none-match": '"aaaaaaaa-1"' }]
+  ] as const) {
+    it(`${name} → 503 storage_unavailable with Retry-After`, async () => {
+      const response = await fetch(server.api(`/tasks/${unknownReference}`), { headers })
+      const retryAfter = response.headers.get("retry-after")
+      const clone = response.clone()
+      await expectEnvelope(response, 503, "storage_unavailable")
+      expect(retryAfter).toMatch(/^[1-9]\d*$/)
+      expectNothingInternal(await clone.text())
+    })
+  }
 
   it("an incomplete draft is still 422 (validation needs no storage)", async () => {
     const response = await fetch(server.api("/tasks"), json({ action: "a" }))
