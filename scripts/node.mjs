@@ -37,7 +37,8 @@ if (recentEnough && flagCount === 0) {
   await import(pathToFileURL(resolve(script)).href)
 } else {
   const node = recentEnough ? process.execPath : await installedNode24()
-  const child = spawn(node, argv, { stdio: "inherit" })
+  // Flags given to this Node (e.g. heap sizes in `npm start`) apply to the Node that runs the script.
+  const child = spawn(node, [...process.execArgv, ...argv], { stdio: "inherit" })
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal))
   child.on("exit", (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)))
 }
