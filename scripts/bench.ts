@@ -1,5 +1,5 @@
 /**
- * The project's benchmark: `npm run bench [-- --runs N --duration S --connections C --pg --json]`.
+ * The project's benchmark: `npm run bench [-- --runs N --duration S --connections C --pg --json --scale]`.
  *
  * Starts the service as a child process on a fresh embedded database (or, with `--pg`, a fresh
  * Postgres database on BENCH_POSTGRES_URL, default the local server), measures start-up to the
@@ -7,6 +7,10 @@
  * loopback (50 connections by default) for several runs and reports medians. Beside each figure
  * it prints the ratio to a minimal `node:http` server answering the same bytes from memory — the
  * ceiling for Node on this machine — measured in the same run.
+ *
+ * `--scale` measures at size instead: a task read among 10,000 and among 1,000,000 stored tasks,
+ * and participant search (`q`) over 100,000 participants, with the data loaded straight through
+ * SQL before the service starts (see `scale` below).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
@@ -18,6 +22,9 @@ import { PgClient } from "@effect/sql-pg"
 import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
+import type { SqlClient } from "effect/sql"
+import * as NodeSqliteClient from "../src/sql/NodeSqliteClient.ts"
+import { generateDirectory, insertParticipants } from "../test/support/directory.ts"
 
 const option = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -28,6 +35,7 @@ const duration = option("duration", 5)
 const connections = option("connections", 50)
 const asJson = process.argv.includes("--json")
 const onPostgres = process.argv.includes("--pg")
+const atScale = process.argv.includes("--scale")
 const postgresAdminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
 /** Runs one statement on Postgres through @effect/sql-pg (the service's own driver). */
@@ -63,6 +71,8 @@ interface Scenario {
   readonly body?: string
   /** A fresh idempotency key per request (distinct submissions). */
   readonly freshKey?: boolean
+  /** Paths taken in turn, one per request, instead of `path` (reads spread over many rows). */
+  readonly paths?: ReadonlyArray<string>
 }
 
 interface Measured {
@@ -143,12 +153,12 @@ const startCeiling = async (
   return { child, url: `http://127.0.0.1:${port}` }
 }
 
-const load = (url: string, scenario: Scenario): Promise<Measured> =>
+const load = (url: string, scenario: Scenario, clients = connections): Promise<Measured> =>
   new Promise((resolve, reject) => {
     autocannon(
       {
         url: `${url}${scenario.path}`,
-        connections,
+        connections: clients,
         duration,
         requests: [
           {
@@ -162,7 +172,8 @@ const load = (url: string, scenario: Scenario): Promise<Measured> =>
                     headers: { ...request.headers, "idempotency-key": randomUUID() }
                   })
                 }
-              : {})
+              : {}),
+            ...(scenario.paths === undefined ? {} : { setupRequest: nextPath(scenario.paths) })
           }
         ]
       },
@@ -181,6 +192,12 @@ const load = (url: string, scenario: Scenario): Promise<Measured> =>
     )
   })
 
+/** A setupRequest taking `paths` in turn. */
+const nextPath = (paths: ReadonlyArray<string>) => {
+  let i = 0
+  return (request: object) => ({ ...request, path: paths[i++ % paths.length] })
+}
+
 const rssOf = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8")
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
@@ -196,6 +213,332 @@ const draft = {
   acceptance_test: "The photos show the shop sign and the opening hours legibly",
   principal: "ACME Retail Research GmbH",
   agent: "bench/1.0"
+}
+
+// --scale ---------------------------------------------------------------------------------------
+
+/** Runs `f` over a connection of the benchmark's own to the database at `url` (never the service's). */
+const withSql = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const sql: SqlClient.SqlClient = url.startsWith("sqlite:")
+          ? yield* NodeSqliteClient.make({ filename: url.slice("sqlite:".length) })
+          : yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 })
+        return yield* f(sql)
+      })
+    ).pipe(Effect.provide(Reactivity.layer)) as Effect.Effect<A, unknown, never>
+  )
+
+const stopService = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return
+  child.kill("SIGTERM")
+  await new Promise((r) => child.once("exit", r))
+}
+
+/** One real task, submitted and cancelled through the API: the row every stored copy repeats. */
+const templateTask = async (url: string) => {
+  const created = await fetch(`${url}/api/public/v1/tasks`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
+    body: JSON.stringify(draft)
+  })
+  if (created.status !== 201) throw new Error(`POST /tasks answered ${created.status}: ${await created.text()}`)
+  const { reference, task_token } = (await created.json()) as { reference: string; task_token: string }
+  // Cancelled: a settled task arms no timer, so a million copies give the dispatcher nothing to do.
+  const cancelled = await fetch(`${url}/api/public/v1/tasks/${reference}/cancel`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${task_token}` },
+    body: JSON.stringify({ reason: "benchmark template" })
+  })
+  if (cancelled.status !== 200) throw new Error(`cancel answered ${cancelled.status}: ${await cancelled.text()}`)
+  return reference
+}
+
+const base32Alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+/** Multiplying by an odd constant modulo 2^32 is a bijection: distinct copies, spread over the keys. */
+const spread = 2654435761
+
+/**
+ * The reference of the i-th copy, as SQL over the column `i` (the same expression on SQLite and
+ * Postgres): `tsk_`, seven base32 digits of i's hash, a fixed tail — valid, distinct, and spread
+ * across the primary key the way random references are.
+ */
+const referenceSql = () => {
+  const hash = `((i * ${spread}) % 4294967296)`
+  const digits = Array.from(
+    { length: 7 },
+    (_, k) => `substr('${base32Alphabet}', CAST(((${hash} >> ${5 * k}) & 31) + 1 AS INTEGER), 1)`
+  )
+  return `'tsk_' || ${digits.join(" || ")} || '${"a".repeat(19)}'`
+}
+
+/** The same reference, computed here. */
+const referenceAt = (i: number) => {
+  const hash = (BigInt(i) * BigInt(spread)) % 4294967296n
+  let digits = ""
+  for (let k = 0; k < 7; k++) digits += base32Alphabet[Number((hash >> BigInt(5 * k)) & 31n)]
+  return `tsk_${digits}${"a".repeat(19)}`
+}
+
+/**
+ * Stores `count - 1` copies of the template task (so `count` in all), each with its own reference
+ * and idempotency key, in statements of 100,000 rows generated by the database itself. Every
+ * column of `tasks` is copied, whatever columns later migrations add.
+ */
+const copyTasks = (sql: SqlClient.SqlClient, template: string, count: number) =>
+  Effect.gen(function* () {
+    const columns = (yield* sql.onDialectOrElse({
+      sqlite: () => sql<{ name: string }>`SELECT name FROM pragma_table_info('tasks')`,
+      orElse: () => sql<{ name: string }>`
+        SELECT column_name AS name FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = 'tasks' ORDER BY ordinal_position
+      `
+    })).map((row) => row.name)
+    const values = columns.map((name) =>
+      name === "reference" ? referenceSql() : name === "idempotency_key" ? `'bench-scale-' || i` : name
+    )
+    yield* sql`CREATE TEMP TABLE bench_template AS SELECT * FROM tasks WHERE reference = ${template}`
+    const insert = `INSERT INTO tasks (${columns.join(", ")}) SELECT ${values.join(", ")}`
+    for (let from = 1; from < count; from += 100_000) {
+      const to = Math.min(count - 1, from + 99_999)
+      yield* sql.onDialectOrElse({
+        sqlite: () =>
+          sql.unsafe(
+            `WITH RECURSIVE series(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM series WHERE i < ${to}) ${insert} FROM bench_template, series`
+          ),
+        orElse: () => sql.unsafe(`${insert} FROM bench_template, generate_series(${from}, ${to}) AS series(i)`)
+      })
+    }
+    yield* sql`DROP TABLE bench_template`
+  })
+
+/** Sizes the benchmark loads, and the participant search terms it measures. */
+const scale = {
+  smallTasks: 10_000,
+  largeTasks: 1_000_000,
+  participants: 100_000,
+  /** Distinct references each task read cycles through (the cache sees a spread of rows). */
+  sampledReferences: 1000,
+  terms: [
+    { term: "photo", kind: "common" },
+    { term: "amara okafor", kind: "rare" },
+    { term: "zzqx", kind: "no match" },
+    { term: "ux", kind: "2 characters" },
+    { term: "xq", kind: "2 characters, no match" }
+  ]
+} as const
+
+interface Loaded {
+  readonly url: string
+  readonly drop: () => Promise<void>
+  readonly references: ReadonlyArray<string>
+  readonly loadSeconds: { readonly tasks: number; readonly participants: number }
+  readonly sizeMb: number
+}
+
+/**
+ * A fresh database with `tasks` stored tasks (and, when asked, the generated participants),
+ * loaded while no service runs: the service migrates it and stores the template task, stops, the
+ * rows go in through the benchmark's own connection, and the service is started again afterwards.
+ */
+const loadDatabase = async (dir: string, name: string, tasks: number, participants: number): Promise<Loaded> => {
+  const database = await freshDatabase(dir, name)
+  cleanup.push(database.drop)
+  const first = await startService(database.url)
+  cleanup.push(() => stopService(first.child))
+  const template = await templateTask(first.url)
+  await stopService(first.child)
+  const seconds = <E>(effect: Effect.Effect<unknown, E>) =>
+    Effect.gen(function* () {
+      const started = performance.now()
+      yield* effect
+      return (performance.now() - started) / 1000
+    })
+  const sqlite = database.url.startsWith("sqlite:")
+  const loadSeconds = await withSql(database.url, (sql) =>
+    Effect.gen(function* () {
+      // A throw-away database: no journal to write, nothing to sync, a large cache for the load.
+      if (sqlite) {
+        yield* sql`PRAGMA journal_mode = DELETE`
+        yield* sql`PRAGMA synchronous = OFF`
+        yield* sql`PRAGMA cache_size = -1000000`
+      }
+      const tasksSeconds = yield* seconds(copyTasks(sql, template, tasks))
+      const directory = participants > 0 ? generateDirectory(participants, 2026) : []
+      const participantsSeconds = yield* seconds(insertParticipants(sql, directory))
+      // On Postgres, what autovacuum would do soon after such a load: statistics and the visibility map.
+      if (!sqlite) yield* sql.unsafe("VACUUM ANALYZE")
+      return { tasks: tasksSeconds, participants: participantsSeconds }
+    })
+  )
+  const references = Array.from({ length: scale.sampledReferences }, () =>
+    referenceAt(1 + Math.floor(Math.random() * (tasks - 1)))
+  )
+  const sizeMb = await withSql(database.url, (sql) =>
+    Effect.gen(function* () {
+      const found = yield* sql<{ n: number | bigint | string }>`
+        SELECT count(*) AS n FROM tasks WHERE ${sql.in("reference", references)}
+      `
+      if (Number(found[0]?.n) !== new Set(references).size) throw new Error("a sampled reference is not stored")
+      const size = yield* sql.onDialectOrElse({
+        sqlite: () =>
+          sql<{ bytes: number }>`SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()`,
+        orElse: () => sql<{ bytes: number | string }>`SELECT pg_database_size(current_database()) AS bytes`
+      })
+      return Math.round(Number(size[0]?.bytes) / 1e6)
+    })
+  )
+  return { url: database.url, drop: database.drop, references, loadSeconds, sizeMb }
+}
+
+/** Undone in reverse order when --scale ends, whether it succeeded or not: services, databases. */
+const cleanup: Array<() => Promise<unknown>> = []
+
+const scaleMain = async () => {
+  try {
+    await measureAtScale()
+  } finally {
+    for (const step of cleanup.reverse()) await step().catch(() => {})
+  }
+}
+
+const measureAtScale = async () => {
+  const started = performance.now()
+  const dir = mkdtempSync(join(tmpdir(), "tm-bench-scale-"))
+  cleanup.push(async () => rmSync(dir, { recursive: true, force: true }))
+  const small = await loadDatabase(dir, "small", scale.smallTasks, 0)
+  const large = await loadDatabase(dir, "large", scale.largeTasks, scale.participants)
+  const matches = await withSql(large.url, (sql) =>
+    Effect.forEach(scale.terms, ({ term }) =>
+      sql<{ n: number | bigint | string }>`
+        SELECT count(*) AS n FROM participants WHERE search_text LIKE ${`%${term}%`}
+      `.pipe(Effect.map((rows) => Number(rows[0]?.n)))
+    )
+  )
+  const participantsStored = await withSql(large.url, (sql) =>
+    sql<{ n: number | bigint | string }>`SELECT count(*) AS n FROM participants`.pipe(
+      Effect.map((rows) => Number(rows[0]?.n))
+    )
+  )
+  const smallService = await startService(small.url)
+  cleanup.push(() => stopService(smallService.child))
+  const largeService = await startService(large.url)
+  cleanup.push(() => stopService(largeService.child))
+  const taskPaths = (references: ReadonlyArray<string>) => references.map((r) => `/api/public/v1/tasks/${r}`)
+  const scenarios: ReadonlyArray<{ readonly scenario: Scenario; readonly url: string; readonly stored: string }> = [
+    {
+      scenario: { name: "GET task", method: "GET", path: "", paths: taskPaths(small.references) },
+      url: smallService.url,
+      stored: `${scale.smallTasks.toLocaleString("en")} tasks`
+    },
+    {
+      scenario: { name: "GET task", method: "GET", path: "", paths: taskPaths(large.references) },
+      url: largeService.url,
+      stored: `${scale.largeTasks.toLocaleString("en")} tasks`
+    },
+    ...scale.terms.map(({ term, kind }, i) => ({
+      scenario: {
+        name: `GET participants?q=${term} (${kind}, ${matches[i]!.toLocaleString("en")} matches)`,
+        method: "GET" as const,
+        path: `/api/public/v1/participants?q=${encodeURIComponent(term)}`
+      },
+      url: largeService.url,
+      stored: `${participantsStored.toLocaleString("en")} participants`
+    }))
+  ]
+  // Each scenario alone (one client: the latency of a request, no queue) and under load
+  // (`connections` clients). Runs interleave the scenarios, so a noisy moment spreads over all of
+  // them; a request first waits out whatever an earlier load left queued on that server.
+  const loaded = scenarios.map(() => [] as Array<Measured>)
+  const alone = scenarios.map(() => [] as Array<Measured>)
+  for (let run = 0; run < runs; run++) {
+    for (const [i, { scenario, url }] of scenarios.entries()) {
+      await fetch(`${url}${scenario.paths?.[0] ?? scenario.path}`).then((response) => response.arrayBuffer())
+      alone[i]!.push(await load(url, scenario, 1))
+      loaded[i]!.push(await load(url, scenario))
+    }
+  }
+  await stopService(smallService.child)
+  await stopService(largeService.child)
+
+  const results = scenarios.map(({ scenario, stored }, i) => ({
+    scenario: scenario.name,
+    stored,
+    rps: Math.round(median(loaded[i]!.map((m) => m.rps))),
+    p50_ms: median(loaded[i]!.map((m) => m.p50)),
+    p99_ms: median(loaded[i]!.map((m) => m.p99)),
+    alone_rps: Math.round(median(alone[i]!.map((m) => m.rps))),
+    // One client sends its requests one after another: the mean latency is exact, where
+    // autocannon's percentiles are whole milliseconds.
+    alone_mean_ms: Math.round(100_000 / median(alone[i]!.map((m) => m.rps))) / 100,
+    alone_p50_ms: median(alone[i]!.map((m) => m.p50)),
+    alone_p99_ms: median(alone[i]!.map((m) => m.p99)),
+    errors: Math.max(...[...loaded[i]!, ...alone[i]!].map((m) => m.non2xx)) > 0 ? "non-2xx seen" : ""
+  }))
+  const [atSmall, atLarge] = results
+  const report = {
+    database: onPostgres ? "postgres" : "sqlite",
+    node: process.versions.node,
+    runs,
+    duration_s: duration,
+    connections,
+    load_s: {
+      tasks: Math.round(large.loadSeconds.tasks),
+      participants: Math.round(large.loadSeconds.participants)
+    },
+    database_mb: { small: small.sizeMb, large: large.sizeMb },
+    task_read_at_large_vs_small: {
+      rps: Math.round((atLarge!.rps / atSmall!.rps) * 100) / 100,
+      p50: Math.round((atLarge!.p50_ms / atSmall!.p50_ms) * 100) / 100,
+      alone_mean: Math.round((atLarge!.alone_mean_ms / atSmall!.alone_mean_ms) * 100) / 100
+    },
+    total_s: Math.round((performance.now() - started) / 1000),
+    results
+  }
+  if (asJson) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+    return
+  }
+  const line = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |`
+  process.stdout.write(
+    [
+      `${report.database}, Node ${report.node}, at scale; ${runs} runs × ${duration} s, with ${connections} connections ` +
+        "and with one; medians.",
+      "",
+      line([
+        "scenario",
+        "stored",
+        "1 client: mean ms",
+        "p50 ms",
+        "p99 ms",
+        `${connections}: req/s`,
+        "p50 ms",
+        "p99 ms"
+      ]),
+      line(["---", "---", "---", "---", "---", "---", "---", "---"]),
+      ...results.map((r) =>
+        line([
+          r.scenario + (r.errors ? ` (${r.errors})` : ""),
+          r.stored,
+          r.alone_mean_ms,
+          r.alone_p50_ms,
+          r.alone_p99_ms,
+          r.rps,
+          r.p50_ms,
+          r.p99_ms
+        ])
+      ),
+      "",
+      `task read among ${scale.largeTasks.toLocaleString("en")} vs ${scale.smallTasks.toLocaleString("en")} stored tasks: ` +
+        `req/s ×${report.task_read_at_large_vs_small.rps}, p50 ×${report.task_read_at_large_vs_small.p50} ` +
+        `(one client: mean latency ×${report.task_read_at_large_vs_small.alone_mean}); target: within 20%`,
+      `loaded ${scale.largeTasks.toLocaleString("en")} tasks in ${report.load_s.tasks} s and ` +
+        `${scale.participants.toLocaleString("en")} participants in ${report.load_s.participants} s; ` +
+        `databases ${report.database_mb.small} MB and ${report.database_mb.large} MB; whole run ${report.total_s} s`,
+      ""
+    ].join("\n")
+  )
 }
 
 const main = async () => {
@@ -343,4 +686,4 @@ const main = async () => {
   )
 }
 
-await main()
+await (atScale ? scaleMain() : main())

@@ -3,7 +3,7 @@
  * Postgres share every query.
  */
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
@@ -40,15 +40,129 @@ export class ParticipantDirectory extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const asStorageCall = storageCallFor(sql)
 
+      const afterSlug = (after: string | undefined) => (after === undefined ? [] : [sql`slug > ${after}`])
+
+      /**
+       * `search_text` contains `q`, literally. A row matches when this holds, on every path; the
+       * substring index only narrows the rows it is tried on. As LIKE (wildcards escaped), the
+       * form pg_trgm's index serves; as strpos, the same test no index serves, so that Postgres'
+       * plan for a walk stays a walk.
+       */
+      const contains = (q: string) => sql`search_text LIKE ${`%${escapeLike(q)}%`} ESCAPE '\\'`
+      const containsUnindexed = sql.onDialectOrElse({
+        sqlite: () => contains,
+        orElse: () => (q: string) => sql`strpos(search_text, ${q}) > 0`
+      })
+
+      /**
+       * SQLite: the rowids of `q`'s matches (a JSON array) when there are fewer than `fewMatches`,
+       * read from the FTS index alone, which stops at the cap; undefined when there are more.
+       * Postgres: always undefined — a GIN index cannot stop early, so asking it first is never
+       * cheap for a common term.
+       */
+      const fewInIndex: (q: string) => Effect.Effect<FewMatches | undefined, SqlError.SqlError> = sql.onDialectOrElse({
+        sqlite: () => (q) =>
+          isIndexable(q)
+            ? sql<FewMatches>`
+                SELECT count(*) AS n, json_group_array(rowid) AS rowids FROM (
+                  SELECT rowid FROM participants_search WHERE participants_search MATCH ${ftsPhrase(q)} LIMIT ${fewMatches}
+                )
+              `.pipe(Effect.map(([row]) => (row !== undefined && row.n < fewMatches ? row : undefined)))
+            : Effect.succeed(undefined),
+        orElse: () => () => Effect.succeed(undefined)
+      })
+
+      /** SQLite: the first `n` of the index's few matches after `after`, sorted. */
+      const fromRowids = (few: FewMatches, q: string, after: string | undefined, n: number) =>
+        few.n === 0
+          ? Effect.succeed([])
+          : sql<ParticipantRow>`
+              SELECT ${columns} FROM participants
+              WHERE rowid IN (SELECT value FROM json_each(${few.rowids}))
+                AND ${sql.and([contains(q), ...afterSlug(after)])}
+              ORDER BY slug LIMIT ${n}
+            `
+
+      /**
+       * The first `n` matches after `after`, when a walk found them sparse there. Below three
+       * characters no index applies (a trigram index has nothing to look up): the table is scanned
+       * in storage order, which costs far less than walking all of it in slug order.
+       */
+      const fromIndex: (
+        q: string,
+        after: string | undefined,
+        n: number
+      ) => Effect.Effect<ReadonlyArray<ParticipantRow>, SqlError.SqlError> = sql.onDialectOrElse({
+        // The FTS5 trigram table: a phrase query is an exact substring test (see the migration).
+        // There are many matches here (fewInIndex said so): `+rowid` (no lookup by rowid) makes
+        // SQLite walk the slug index, testing each entry's rowid against the set of matches (a
+        // Bloom filter first) and reading only matching rows, so it stops at the page without
+        // reading and sorting thousands of them.
+        sqlite: () => (q, after, n) =>
+          isIndexable(q)
+            ? sql<ParticipantRow>`
+                SELECT ${columns} FROM participants
+                WHERE +rowid IN (
+                  SELECT rowid FROM participants_search WHERE participants_search MATCH ${ftsPhrase(q)}
+                ) AND ${sql.and([contains(q), ...afterSlug(after)])}
+                ORDER BY slug LIMIT ${n}
+              `
+            : sql<ParticipantRow>`
+                SELECT ${columns} FROM participants NOT INDEXED
+                WHERE ${sql.and([contains(q), ...afterSlug(after)])} ORDER BY slug LIMIT ${n}
+              `,
+        // pg_trgm's GIN index serves the LIKE (a bitmap of every match, then a top-n sort);
+        // MATERIALIZED keeps the planner from walking the primary key in slug order instead. A
+        // short q is tested with strpos, so that not even a generic plan asks the GIN index for a
+        // pattern it cannot serve (it would read all of the index).
+        orElse: () => (q, after, n) =>
+          sql<ParticipantRow>`
+            WITH matches AS MATERIALIZED (
+              SELECT ${columns} FROM participants
+              WHERE ${sql.and([isIndexable(q) ? contains(q) : containsUnindexed(q), ...afterSlug(after)])}
+            )
+            SELECT * FROM matches ORDER BY slug LIMIT ${n}
+          `
+      })
+
+      /**
+       * The first `n` participants matching `q` after `after`, in slug order.
+       *
+       * Two shapes, each cheap where the other is not: walking slug order and testing each row
+       * stops as soon as the page is full, which is fast when matches are dense (a common term);
+       * asking the index for every match and sorting them is fast when they are few (a rare term).
+       * So: when the index shows few matches, take them; otherwise walk a bounded window of slug
+       * order — the next `n * walkWindowPerRow` rows, more for a short q — and only when the
+       * page is not full by then ask the index for the matches after that window. The window's
+       * bound is read before the walk, so the two parts never overlap or leave a gap.
+       */
+      const search = Effect.fnUntraced(function* (q: string, after: string | undefined, n: number) {
+        const few = yield* fewInIndex(q)
+        if (few !== undefined) return yield* fromRowids(few, q, after, n)
+        const window = isIndexable(q) ? n * walkWindowPerRow : Math.max(n * walkWindowPerRow, shortQueryWindow)
+        const bound = yield* sql<{ slug: string }>`
+          SELECT slug FROM participants WHERE ${sql.and(afterSlug(after))} ORDER BY slug LIMIT 1 OFFSET ${window - 1}
+        `
+        const end = bound[0]?.slug
+        const walked = yield* sql<ParticipantRow>`
+          SELECT ${columns} FROM participants
+          WHERE ${sql.and([containsUnindexed(q), ...afterSlug(after), ...(end === undefined ? [] : [sql`slug <= ${end}`])])}
+          ORDER BY slug LIMIT ${n}
+        `
+        if (walked.length >= n || end === undefined) return walked
+        return [...walked, ...(yield* fromIndex(q, end, n - walked.length))]
+      })
+
       const list = Effect.fnUntraced(function* (options: ListOptions) {
-        const conditions = []
         const q = options.q === undefined ? "" : normaliseQuery(options.q)
         if (!canMatchAnything(q)) return { data: [], nextAfter: undefined }
-        if (q !== "") conditions.push(sql`search_text LIKE ${`%${escapeLike(q)}%`} ESCAPE '\\'`)
-        if (options.after !== undefined) conditions.push(sql`slug > ${options.after}`)
-        const rows = yield* sql<ParticipantRow>`
-          SELECT ${columns} FROM participants WHERE ${sql.and(conditions)} ORDER BY slug LIMIT ${options.limit + 1}
-        `
+        const rows =
+          q === ""
+            ? yield* sql<ParticipantRow>`
+                SELECT ${columns} FROM participants WHERE ${sql.and(afterSlug(options.after))}
+                ORDER BY slug LIMIT ${options.limit + 1}
+              `
+            : yield* search(q, options.after, options.limit + 1)
         const data = rows.slice(0, options.limit).map(fromRow)
         const nextAfter = rows.length > options.limit ? data[data.length - 1]?.slug : undefined
         return { data, nextAfter }
@@ -59,11 +173,26 @@ export class ParticipantDirectory extends Context.Service<
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, asStorageCall)
 
+      /**
+       * Every participant, as of a version of the directory. Matching reads the whole directory
+       * for each preflight, search and offer, while the directory changes only on imports: so it is
+       * read once per version (a one-row read tells whether it moved, in any process) and shared.
+       */
+      let snapshot: { readonly version: number; readonly everyone: ReadonlyArray<ParticipantRecord> } | undefined
+
+      const directoryVersion = sql<{ version: number | bigint | string }>`
+        SELECT version FROM directory_state WHERE id = 1
+      `.pipe(Effect.map((rows) => Number(rows[0]?.version ?? 0)))
+
       const candidates = Effect.fnUntraced(function* (modes: ReadonlyArray<ExecutionMode>) {
-        const rows = yield* sql<ParticipantRow>`
-          SELECT ${columns} FROM participants WHERE ${sql.in("task_type", modes)} ORDER BY slug
-        `
-        return rows.map(fromRow)
+        const version = yield* directoryVersion
+        if (snapshot?.version !== version) {
+          // The version is read before the rows: a change committed in between only makes the
+          // next call read them again, never keeps them stale.
+          const rows = yield* sql<ParticipantRow>`SELECT ${columns} FROM participants ORDER BY slug`
+          snapshot = { version, everyone: rows.map(fromRow) }
+        }
+        return snapshot.everyone.filter((p) => modes.includes(p.task_type))
       }, asStorageCall)
 
       const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
@@ -81,7 +210,7 @@ export class ParticipantDirectory extends Context.Service<
                 search_text = excluded.search_text
             `,
             { discard: true }
-          )
+          ).pipe(Effect.andThen(sql`UPDATE directory_state SET version = version + 1 WHERE id = 1`))
         )
         return records.length
       }, asStorageCall)
@@ -122,6 +251,33 @@ const fromRow = (row: ParticipantRow): ParticipantRecord => ({
   returns: row.returns,
   boundary: row.boundary
 })
+
+/**
+ * Walking slug order is tried on the next `walkWindowPerRow` rows per row of the page: it fills
+ * the page there when at least about one row in ten matches; sparser matches come from the index.
+ */
+const walkWindowPerRow = 10
+
+/**
+ * A query under three characters has no index to fall back on, only a scan of the whole table:
+ * walking this many rows first costs less than that scan (and fills the page for most such q).
+ */
+const shortQueryWindow = 10_000
+
+/** What the FTS index holds for a q with few matches: how many, and their rowids as a JSON array. */
+interface FewMatches {
+  readonly n: number
+  readonly rowids: string
+}
+
+/** Below this many matches in the index, reading them all and sorting beats any walk. */
+const fewMatches = 1000
+
+/** A trigram index can serve only a query of at least three characters (code points). */
+const isIndexable = (q: string) => [...q].length >= 3
+
+/** `q` as an FTS5 phrase: quoted, inner quotes doubled, so no character of it is query syntax. */
+const ftsPhrase = (q: string) => `"${q.replaceAll('"', '""')}"`
 
 /** Escapes LIKE wildcards so `q` is matched literally (`50%` finds "50%", not everything). */
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)

@@ -88,11 +88,73 @@ const addLifecycle = Effect.gen(function* () {
   yield* sql`CREATE INDEX participant_accounts_slug_idx ON participant_accounts (participant_slug)`
 })
 
+const addParticipantSearchIndex = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  // A substring index over participants.search_text, so `q` need not scan the directory
+  // (docs/decisions.md, "Participant search"). It only narrows: the LIKE on search_text still
+  // decides every match, and queries shorter than three characters (no trigram) scan as before.
+  yield* sql.onDialectOrElse({
+    // An FTS5 table of trigrams over the participants rows themselves (external content: no copy
+    // of the text), kept in step by triggers in the writer's own transaction. Case-sensitive,
+    // because search_text and q are both lower-cased already: a phrase query is then an exact
+    // substring test. Linked by rowid, which is stable: participants is never rebuilt, and VACUUM
+    // keeps the rowids of a table with an index (test/services/participant_search.test.ts).
+    sqlite: () =>
+      Effect.gen(function* () {
+        yield* sql`
+          CREATE VIRTUAL TABLE participants_search USING fts5(
+            search_text, content = 'participants', tokenize = 'trigram case_sensitive 1'
+          )
+        `
+        yield* sql`
+          CREATE TRIGGER participants_search_insert AFTER INSERT ON participants BEGIN
+            INSERT INTO participants_search (rowid, search_text) VALUES (new.rowid, new.search_text);
+          END
+        `
+        yield* sql`
+          CREATE TRIGGER participants_search_delete AFTER DELETE ON participants BEGIN
+            INSERT INTO participants_search (participants_search, rowid, search_text)
+              VALUES ('delete', old.rowid, old.search_text);
+          END
+        `
+        yield* sql`
+          CREATE TRIGGER participants_search_update AFTER UPDATE OF search_text ON participants
+          WHEN old.search_text IS NOT new.search_text BEGIN
+            INSERT INTO participants_search (participants_search, rowid, search_text)
+              VALUES ('delete', old.rowid, old.search_text);
+            INSERT INTO participants_search (rowid, search_text) VALUES (new.rowid, new.search_text);
+          END
+        `
+        yield* sql`INSERT INTO participants_search (participants_search) VALUES ('rebuild')`
+      }),
+    // pg_trgm ships with Postgres (contrib) and is a trusted extension: the database owner may
+    // create it. Its GIN operator class serves LIKE '%…%' for patterns with a trigram in them.
+    pg: () =>
+      Effect.gen(function* () {
+        yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`
+        yield* sql`CREATE INDEX participants_search_trgm_idx ON participants USING gin (search_text gin_trgm_ops)`
+      }),
+    orElse: () => Effect.die(new Error("participant search index: unsupported SQL dialect"))
+  })
+})
+
+/**
+ * A version of the participant directory, moved by every write to it in the same transaction:
+ * processes keep the directory in memory for matching and re-read it only when this moves.
+ */
+const addDirectoryVersion = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE directory_state (id INTEGER PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)`
+  yield* sql`INSERT INTO directory_state (id, version) VALUES (1, 1)`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
   "3_create_service_secrets": createServiceSecrets,
-  "4_add_lifecycle": addLifecycle
+  "4_add_lifecycle": addLifecycle,
+  "5_participant_search_index": addParticipantSearchIndex,
+  "6_add_directory_version": addDirectoryVersion
 }
 
 /** The id of the newest migration: a database that has applied it is current. */
