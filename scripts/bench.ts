@@ -63,6 +63,13 @@ const freshDatabase = async (dir: string, name: string) => {
 }
 const root = new URL("..", import.meta.url).pathname
 
+/** The arguments of package.json's `start` script after `node`. */
+const startArguments: ReadonlyArray<string> = (
+  JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string
+)
+  .split(/\s+/)
+  .slice(1)
+
 interface Scenario {
   readonly name: string
   readonly method: "GET" | "POST"
@@ -118,8 +125,8 @@ const startService = async (databaseUrl: string) => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const spawnedAt = performance.now()
-  // Started the way `npm start` starts it (scripts/node.mjs, with its compile cache).
-  const child = spawn(process.execPath, ["scripts/node.mjs", "src/main.ts"], {
+  // Started exactly as `npm start` starts it (its Node flags, scripts/node.mjs and its compile cache).
+  const child = spawn(process.execPath, startArguments, {
     cwd: root,
     env: {
       ...process.env,
