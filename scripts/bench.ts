@@ -327,8 +327,10 @@ const scale = {
   participants: 100_000,
   /** Distinct references each task read cycles through (the cache sees a spread of rows). */
   sampledReferences: 1000,
+  /** Pages have the default size (100), but one: the same common term, ten per page. */
   terms: [
     { term: "photo", kind: "common" },
+    { term: "photo", kind: "common", limit: 10 },
     { term: "amara okafor", kind: "rare" },
     { term: "zzqx", kind: "no match" },
     { term: "ux", kind: "2 characters" },
@@ -444,26 +446,36 @@ const measureAtScale = async () => {
       url: largeService.url,
       stored: `${scale.largeTasks.toLocaleString("en")} tasks`
     },
-    ...scale.terms.map(({ term, kind }, i) => ({
+    ...scale.terms.map((entry, i) => ({
       scenario: {
-        name: `GET participants?q=${term} (${kind}, ${matches[i]!.toLocaleString("en")} matches)`,
+        name:
+          `GET participants?q=${entry.term}${"limit" in entry ? `&limit=${entry.limit}` : ""} ` +
+          `(${entry.kind}, ${matches[i]!.toLocaleString("en")} matches)`,
         method: "GET" as const,
-        path: `/api/public/v1/participants?q=${encodeURIComponent(term)}`
+        path:
+          `/api/public/v1/participants?q=${encodeURIComponent(entry.term)}` +
+          ("limit" in entry ? `&limit=${entry.limit}` : "")
       },
       url: largeService.url,
       stored: `${participantsStored.toLocaleString("en")} participants`
     }))
   ]
   // Each scenario alone (one client: the latency of a request, no queue) and under load
-  // (`connections` clients). Runs interleave the scenarios, so a noisy moment spreads over all of
-  // them; a request first waits out whatever an earlier load left queued on that server.
+  // (`connections` clients). Runs interleave the scenarios, every other run in reverse order, so
+  // a noisy moment and the order spread over all of them. After a load, one more request waits
+  // out what autocannon left queued on that server (slow searches keep it busy for seconds).
   const loaded = scenarios.map(() => [] as Array<Measured>)
   const alone = scenarios.map(() => [] as Array<Measured>)
+  const drain = (url: string, scenario: Scenario) =>
+    fetch(`${url}${scenario.paths?.[0] ?? scenario.path}`).then((response) => response.arrayBuffer())
   for (let run = 0; run < runs; run++) {
-    for (const [i, { scenario, url }] of scenarios.entries()) {
-      await fetch(`${url}${scenario.paths?.[0] ?? scenario.path}`).then((response) => response.arrayBuffer())
+    const order = [...scenarios.keys()]
+    for (const i of run % 2 === 0 ? order : order.reverse()) {
+      const { scenario, url } = scenarios[i]!
+      await drain(url, scenario)
       alone[i]!.push(await load(url, scenario, 1))
       loaded[i]!.push(await load(url, scenario))
+      await drain(url, scenario)
     }
   }
   await stopService(smallService.child)

@@ -41,18 +41,16 @@ export class ParticipantDirectory extends Context.Service<
       const asStorageCall = storageCallFor(sql)
 
       const afterSlug = (after: string | undefined) => (after === undefined ? [] : [sql`slug > ${after}`])
+      const upTo = (end: string | undefined) => (end === undefined ? [] : [sql`slug <= ${end}`])
 
       /**
        * `search_text` contains `q`, literally. A row matches when this holds, on every path; the
        * substring index only narrows the rows it is tried on. As LIKE (wildcards escaped), the
-       * form pg_trgm's index serves; as strpos, the same test no index serves, so that Postgres'
-       * plan for a walk stays a walk.
+       * form pg_trgm's index serves; on Postgres also as strpos, the same test no index serves,
+       * so that a plan meant to walk or scan stays one.
        */
       const contains = (q: string) => sql`search_text LIKE ${`%${escapeLike(q)}%`} ESCAPE '\\'`
-      const containsUnindexed = sql.onDialectOrElse({
-        sqlite: () => contains,
-        orElse: () => (q: string) => sql`strpos(search_text, ${q}) > 0`
-      })
+      const containsByStrpos = (q: string) => sql`strpos(search_text, ${q}) > 0`
 
       /**
        * SQLite: the rowids of `q`'s matches (a JSON array) when there are fewer than `fewMatches`,
@@ -85,8 +83,9 @@ export class ParticipantDirectory extends Context.Service<
 
       /**
        * The first `n` matches after `after`, when a walk found them sparse there. Below three
-       * characters no index applies (a trigram index has nothing to look up): the table is scanned
-       * in storage order, which costs far less than walking all of it in slug order.
+       * characters (Postgres only: SQLite walks such a q to the end) no index applies — a trigram
+       * index has nothing to look up — and the table is scanned in storage order, which costs far
+       * less than walking all of it in slug order.
        */
       const fromIndex: (
         q: string,
@@ -99,18 +98,13 @@ export class ParticipantDirectory extends Context.Service<
         // Bloom filter first) and reading only matching rows, so it stops at the page without
         // reading and sorting thousands of them.
         sqlite: () => (q, after, n) =>
-          isIndexable(q)
-            ? sql<ParticipantRow>`
-                SELECT ${columns} FROM participants
-                WHERE +rowid IN (
-                  SELECT rowid FROM participants_search WHERE participants_search MATCH ${ftsPhrase(q)}
-                ) AND ${sql.and([contains(q), ...afterSlug(after)])}
-                ORDER BY slug LIMIT ${n}
-              `
-            : sql<ParticipantRow>`
-                SELECT ${columns} FROM participants NOT INDEXED
-                WHERE ${sql.and([contains(q), ...afterSlug(after)])} ORDER BY slug LIMIT ${n}
-              `,
+          sql<ParticipantRow>`
+            SELECT ${columns} FROM participants
+            WHERE +rowid IN (
+              SELECT rowid FROM participants_search WHERE participants_search MATCH ${ftsPhrase(q)}
+            ) AND ${sql.and([contains(q), ...afterSlug(after)])}
+            ORDER BY slug LIMIT ${n}
+          `,
         // pg_trgm's GIN index serves the LIKE (a bitmap of every match, then a top-n sort);
         // MATERIALIZED keeps the planner from walking the primary key in slug order instead. A
         // short q is tested with strpos, so that not even a generic plan asks the GIN index for a
@@ -119,10 +113,50 @@ export class ParticipantDirectory extends Context.Service<
           sql<ParticipantRow>`
             WITH matches AS MATERIALIZED (
               SELECT ${columns} FROM participants
-              WHERE ${sql.and([isIndexable(q) ? contains(q) : containsUnindexed(q), ...afterSlug(after)])}
+              WHERE ${sql.and([isIndexable(q) ? contains(q) : containsByStrpos(q), ...afterSlug(after)])}
             )
             SELECT * FROM matches ORDER BY slug LIMIT ${n}
           `
+      })
+
+      /**
+       * The first `n` matches in slug order after `after`, up to `end` when given, testing row
+       * after row until the page is full.
+       */
+      const walk: (
+        q: string,
+        after: string | undefined,
+        end: string | undefined,
+        n: number
+      ) => Effect.Effect<ReadonlyArray<ParticipantRow>, SqlError.SqlError> = sql.onDialectOrElse({
+        // The slugs come from the (slug, search_text) index alone (a covering scan, no row read
+        // for a row that does not match); then the page's rows.
+        sqlite: () => (q, after, end, n) =>
+          sql<ParticipantRow>`
+            SELECT ${columns} FROM participants WHERE slug IN (
+              SELECT slug FROM participants
+              WHERE ${sql.and([contains(q), ...afterSlug(after), ...upTo(end)])}
+              ORDER BY slug LIMIT ${n}
+            )
+            ORDER BY slug
+          `,
+        orElse: () => (q, after, end, n) =>
+          sql<ParticipantRow>`
+            SELECT ${columns} FROM participants
+            WHERE ${sql.and([containsByStrpos(q), ...afterSlug(after), ...upTo(end)])}
+            ORDER BY slug LIMIT ${n}
+          `
+      })
+
+      /**
+       * How many rows of slug order to walk before asking the index, for a page of `n`; undefined:
+       * walk to the end. SQLite walks only its covering index, so cheaply that a q too short for
+       * trigrams is best served by walking the whole table in slug order, never sorting.
+       */
+      const windowOf: (q: string, n: number) => number | undefined = sql.onDialectOrElse({
+        sqlite: () => (q, n) => (isIndexable(q) ? n * walkWindowPerRow.sqlite : undefined),
+        orElse: () => (q, n) =>
+          isIndexable(q) ? n * walkWindowPerRow.postgres : Math.max(n * walkWindowPerRow.postgres, shortQueryWindow)
       })
 
       /**
@@ -132,23 +166,22 @@ export class ParticipantDirectory extends Context.Service<
        * stops as soon as the page is full, which is fast when matches are dense (a common term);
        * asking the index for every match and sorting them is fast when they are few (a rare term).
        * So: when the index shows few matches, take them; otherwise walk a bounded window of slug
-       * order — the next `n * walkWindowPerRow` rows, more for a short q — and only when the
-       * page is not full by then ask the index for the matches after that window. The window's
-       * bound is read before the walk, so the two parts never overlap or leave a gap.
+       * order (`windowOf`), and only when the page is not full by then ask the index for the
+       * matches after that window. The window's bound is read before the walk, so the two parts
+       * never overlap or leave a gap.
        */
       const search = Effect.fnUntraced(function* (q: string, after: string | undefined, n: number) {
         const few = yield* fewInIndex(q)
         if (few !== undefined) return yield* fromRowids(few, q, after, n)
-        const window = isIndexable(q) ? n * walkWindowPerRow : Math.max(n * walkWindowPerRow, shortQueryWindow)
-        const bound = yield* sql<{ slug: string }>`
-          SELECT slug FROM participants WHERE ${sql.and(afterSlug(after))} ORDER BY slug LIMIT 1 OFFSET ${window - 1}
-        `
-        const end = bound[0]?.slug
-        const walked = yield* sql<ParticipantRow>`
-          SELECT ${columns} FROM participants
-          WHERE ${sql.and([containsUnindexed(q), ...afterSlug(after), ...(end === undefined ? [] : [sql`slug <= ${end}`])])}
-          ORDER BY slug LIMIT ${n}
-        `
+        const window = windowOf(q, n)
+        const end =
+          window === undefined
+            ? undefined
+            : (yield* sql<{ slug: string }>`
+                SELECT slug FROM participants WHERE ${sql.and(afterSlug(after))}
+                ORDER BY slug LIMIT 1 OFFSET ${window - 1}
+              `)[0]?.slug
+        const walked = yield* walk(q, after, end, n)
         if (walked.length >= n || end === undefined) return walked
         return [...walked, ...(yield* fromIndex(q, end, n - walked.length))]
       })
@@ -253,14 +286,15 @@ const fromRow = (row: ParticipantRow): ParticipantRecord => ({
 })
 
 /**
- * Walking slug order is tried on the next `walkWindowPerRow` rows per row of the page: it fills
- * the page there when at least about one row in ten matches; sparser matches come from the index.
+ * Slug order is walked for this many rows per row of the page before asking the index: the page
+ * fills there when at least one row in 20 (SQLite) or ten (Postgres) matches; sparser matches come
+ * from the index. SQLite's walk reads only its covering index, so it affords the longer window.
  */
-const walkWindowPerRow = 10
+const walkWindowPerRow = { sqlite: 20, postgres: 10 } as const
 
 /**
- * A query under three characters has no index to fall back on, only a scan of the whole table:
- * walking this many rows first costs less than that scan (and fills the page for most such q).
+ * Postgres: a query under three characters has no index to fall back on, only a scan of the whole
+ * table; walking this many rows first costs less than that scan (and fills most such pages).
  */
 const shortQueryWindow = 10_000
 
