@@ -140,6 +140,30 @@ describe("operator tool", () => {
     expect(rows.map((r) => r.slug)).toEqual(["operator-import-one", "operator-import-two"])
   })
 
+  it("an import by the operator's process reaches the running server's matching at once", async ({ expect }) => {
+    // The server matches from an in-memory copy of the directory: read it once before the import,
+    // so a copy that missed the other process's write would show here.
+    const draft = validDraft({
+      participant_slug: "operator-matching-check",
+      execution_mode: "digital",
+      location: undefined,
+      action: "Proofread our product page and list every typo"
+    })
+    const before: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    expect(before.issues.map((i: Json) => `${i.field}:${i.code}`)).toContain("participant_slug:not_found")
+    expect(before.feasibility.sample).not.toContain("operator-matching-check")
+
+    const run = await operator(
+      "participants",
+      "import",
+      writeJson("matching.json", [participant("operator-matching-check", { task_type: "digital" })])
+    )
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+
+    const after: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    expect(after.feasibility).toEqual({ eligible_participants: 1, sample: ["operator-matching-check"] })
+  })
+
   it("a bad file is refused naming the file, the record and the field; nothing is imported", async ({ expect }) => {
     const file = writeJson("bad.json", [
       participant("operator-rejected-one"),
