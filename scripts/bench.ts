@@ -25,6 +25,7 @@ import { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql"
 import * as NodeSqliteClient from "../src/sql/NodeSqliteClient.ts"
 import { generateDirectory, insertParticipants } from "../test/support/directory.ts"
+import { freePort } from "../test/support/process.ts"
 
 const option = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -38,16 +39,21 @@ const onPostgres = process.argv.includes("--pg")
 const atScale = process.argv.includes("--scale")
 const postgresAdminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
-/** Runs one statement on Postgres through @effect/sql-pg (the service's own driver). */
-const postgres = (url: string, statement: string) =>
+/** Runs `f` over a connection of the benchmark's own to the database at `url` (never the service's). */
+const withSql = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const sql = yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 })
-        yield* sql.unsafe(statement)
+        const sql: SqlClient.SqlClient = url.startsWith("sqlite:")
+          ? yield* NodeSqliteClient.make({ filename: url.slice("sqlite:".length) })
+          : yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 })
+        return yield* f(sql)
       })
-    ).pipe(Effect.provide(Reactivity.layer)) as Effect.Effect<void, unknown, never>
+    ).pipe(Effect.provide(Reactivity.layer)) as Effect.Effect<A, unknown, never>
   )
+
+/** Runs one statement on Postgres through @effect/sql-pg (the service's own driver). */
+const postgres = (url: string, statement: string) => withSql(url, (sql) => Effect.asVoid(sql.unsafe(statement)))
 
 /** A fresh database for one service start: a SQLite file in `dir`, or a new Postgres database. */
 const freshDatabase = async (dir: string, name: string) => {
@@ -95,17 +101,6 @@ const median = (xs: ReadonlyArray<number>) => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
-const freePort = async () => {
-  const { createServer } = await import("node:net")
-  return new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-}
-
 const waitUntilAnswering = async (url: string, child: ChildProcess, timeoutMs = 30_000) => {
   const started = performance.now()
   while (performance.now() - started < timeoutMs) {
@@ -139,6 +134,12 @@ const startService = async (databaseUrl: string) => {
   })
   await waitUntilAnswering(`${url}/api/public/v1`, child)
   return { child, url, startupMs: performance.now() - spawnedAt }
+}
+
+const stopService = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return
+  child.kill("SIGTERM")
+  await new Promise((r) => child.once("exit", r))
 }
 
 /** The ceiling: node:http answering each scenario's recorded status, headers and body from memory. */
@@ -205,6 +206,24 @@ const nextPath = (paths: ReadonlyArray<string>) => {
   return (request: object) => ({ ...request, path: paths[i++ % paths.length] })
 }
 
+/** Prints the report: as JSON with --json, else a heading, a Markdown table and closing lines. */
+const emit = (
+  report: unknown,
+  heading: string,
+  header: ReadonlyArray<string>,
+  rows: ReadonlyArray<ReadonlyArray<string | number>>,
+  footer: ReadonlyArray<string>
+) => {
+  if (asJson) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+    return
+  }
+  const line = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |`
+  process.stdout.write(
+    [heading, "", line(header), line(header.map(() => "---")), ...rows.map(line), "", ...footer, ""].join("\n")
+  )
+}
+
 const rssOf = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8")
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
@@ -223,25 +242,6 @@ const draft = {
 }
 
 // --scale ---------------------------------------------------------------------------------------
-
-/** Runs `f` over a connection of the benchmark's own to the database at `url` (never the service's). */
-const withSql = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.gen(function* () {
-        const sql: SqlClient.SqlClient = url.startsWith("sqlite:")
-          ? yield* NodeSqliteClient.make({ filename: url.slice("sqlite:".length) })
-          : yield* PgClient.make({ url: Redacted.make(url), maxConnections: 1 })
-        return yield* f(sql)
-      })
-    ).pipe(Effect.provide(Reactivity.layer)) as Effect.Effect<A, unknown, never>
-  )
-
-const stopService = async (child: ChildProcess) => {
-  if (child.exitCode !== null) return
-  child.kill("SIGTERM")
-  await new Promise((r) => child.once("exit", r))
-}
 
 /** One real task, submitted and cancelled through the API: the row every stored copy repeats. */
 const templateTask = async (url: string) => {
@@ -515,48 +515,29 @@ const measureAtScale = async () => {
     total_s: Math.round((performance.now() - started) / 1000),
     results
   }
-  if (asJson) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
-    return
-  }
-  const line = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |`
-  process.stdout.write(
+  emit(
+    report,
+    `${report.database}, Node ${report.node}, at scale; ${runs} runs × ${duration} s, with ${connections} connections ` +
+      "and with one; medians.",
+    ["scenario", "stored", "1 client: mean ms", "p50 ms", "p99 ms", `${connections}: req/s`, "p50 ms", "p99 ms"],
+    results.map((r) => [
+      r.scenario + (r.errors ? ` (${r.errors})` : ""),
+      r.stored,
+      r.alone_mean_ms,
+      r.alone_p50_ms,
+      r.alone_p99_ms,
+      r.rps,
+      r.p50_ms,
+      r.p99_ms
+    ]),
     [
-      `${report.database}, Node ${report.node}, at scale; ${runs} runs × ${duration} s, with ${connections} connections ` +
-        "and with one; medians.",
-      "",
-      line([
-        "scenario",
-        "stored",
-        "1 client: mean ms",
-        "p50 ms",
-        "p99 ms",
-        `${connections}: req/s`,
-        "p50 ms",
-        "p99 ms"
-      ]),
-      line(["---", "---", "---", "---", "---", "---", "---", "---"]),
-      ...results.map((r) =>
-        line([
-          r.scenario + (r.errors ? ` (${r.errors})` : ""),
-          r.stored,
-          r.alone_mean_ms,
-          r.alone_p50_ms,
-          r.alone_p99_ms,
-          r.rps,
-          r.p50_ms,
-          r.p99_ms
-        ])
-      ),
-      "",
       `task read among ${scale.largeTasks.toLocaleString("en")} vs ${scale.smallTasks.toLocaleString("en")} stored tasks: ` +
         `req/s ×${report.task_read_at_large_vs_small.rps}, p50 ×${report.task_read_at_large_vs_small.p50} ` +
         `(one client: mean latency ×${report.task_read_at_large_vs_small.alone_mean}); target: within 20%`,
       `loaded ${scale.largeTasks.toLocaleString("en")} tasks in ${report.load_s.tasks} s and ` +
         `${scale.participants.toLocaleString("en")} participants in ${report.load_s.participants} s; ` +
-        `databases ${report.database_mb.small} MB and ${report.database_mb.large} MB; whole run ${report.total_s} s`,
-      ""
-    ].join("\n")
+        `databases ${report.database_mb.small} MB and ${report.database_mb.large} MB; whole run ${report.total_s} s`
+    ]
   )
 }
 
@@ -568,8 +549,7 @@ const main = async () => {
     const database = await freshDatabase(dir, `startup${i}`)
     const probe = await startService(database.url)
     startups.push(probe.startupMs)
-    probe.child.kill("SIGTERM")
-    await new Promise((r) => probe.child.once("exit", r))
+    await stopService(probe.child)
     await database.drop()
   }
 
@@ -665,9 +645,8 @@ const main = async () => {
     })
   }
   const memory = rssOf(service.child.pid!)
-  service.child.kill("SIGTERM")
   ceiling.child.kill("SIGTERM")
-  await new Promise((r) => service.child.once("exit", r))
+  await stopService(service.child)
   await database.drop()
   rmSync(dir, { recursive: true, force: true })
 
@@ -683,25 +662,22 @@ const main = async () => {
     server_peak_rss_mb: Math.round(memory.peakRssMb),
     results
   }
-  if (asJson) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
-    return
-  }
-  const line = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |`
-  process.stdout.write(
+  emit(
+    report,
+    `${report.database}, Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians.`,
+    ["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio"],
+    results.map((r) => [
+      r.scenario + (r.errors ? ` (${r.errors})` : ""),
+      r.rps,
+      r.p50_ms,
+      r.p99_ms,
+      r.ceiling_rps,
+      r.ratio
+    ]),
     [
-      `${report.database}, Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians.`,
-      "",
-      line(["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio"]),
-      line(["---", "---", "---", "---", "---", "---"]),
-      ...results.map((r) =>
-        line([r.scenario + (r.errors ? ` (${r.errors})` : ""), r.rps, r.p50_ms, r.p99_ms, r.ceiling_rps, r.ratio])
-      ),
-      "",
       `start-up to first answered request: ${report.startup_ms_median} ms (runs: ${report.startup_ms_runs.join(", ")})`,
-      `server RSS after the benchmark: ${report.server_rss_mb} MB (peak ${report.server_peak_rss_mb} MB)`,
-      ""
-    ].join("\n")
+      `server RSS after the benchmark: ${report.server_rss_mb} MB (peak ${report.server_peak_rss_mb} MB)`
+    ]
   )
 }
 
