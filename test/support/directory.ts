@@ -244,5 +244,11 @@ export const insertParticipants = (
         created_at text)
     `
   })
-  return sql.withTransaction(Effect.forEach(batches, insert, { discard: true }))
+  // Like every write to the directory, it moves the directory's version (services re-read it).
+  return sql.withTransaction(
+    Effect.andThen(
+      Effect.forEach(batches, insert, { discard: true }),
+      sql`UPDATE directory_state SET version = version + 1 WHERE id = 1`
+    )
+  )
 }
