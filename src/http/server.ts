@@ -8,12 +8,13 @@ import type { Duplex } from "node:stream"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
 import { AccountHandlers } from "./account.ts"
 import { DiscoveryHandlers } from "./discovery.ts"
+import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
 import { HealthHandlers } from "./health.ts"
 import { EnvelopeMiddleware } from "./middleware.ts"
@@ -22,11 +23,14 @@ import { ParticipantsHandlers } from "./participants.ts"
 import { docsPath, openApiPaths, routerConfig } from "./routes.ts"
 import { TasksHandlers } from "./tasks.ts"
 
-const OpenApiRoutes = HttpRouter.use(
+/** The OpenAPI document at its three addresses, and the docs page that renders it. */
+const DocumentRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const config = yield* AppConfig
-    const document = HttpServerResponse.jsonUnsafe(openApiDocument(config.publicBaseUrl))
-    for (const path of openApiPaths) yield* router.add("GET", path, document)
+    const document = openApiDocument(config.publicBaseUrl)
+    const response = HttpServerResponse.jsonUnsafe(document)
+    for (const path of openApiPaths) yield* router.add("GET", path, response)
+    yield* router.add("GET", docsPath, docsPageHandler(document))
   })
 )
 
@@ -42,8 +46,7 @@ export const RoutesLive = Layer.mergeAll(
       HealthHandlers
     ])
   ),
-  OpenApiRoutes,
-  HttpApiScalar.layer(MarketplaceApi, { path: docsPath }),
+  DocumentRoutes,
   EnvelopeMiddleware
 )
 

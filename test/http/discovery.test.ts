@@ -224,6 +224,15 @@ describe("well-known documents and docs", () => {
     const response = await fetch(`${server.url}/docs`)
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toContain("text/html")
+    const page = await response.text()
+    // Scalar's bundled script (loaded on this first request), rendering the document this server
+    // serves — its own address and security schemes included.
+    expect(page).toContain("@scalar/api-reference")
+    expect(page).toContain("window.Scalar.createApiReference")
+    expect(page).toContain(`"servers":[{"url":"${server.url}"`)
+    expect(page).toContain('"participantAccessToken"')
+    // Rendered once: a second request answers the same page.
+    expect(await (await fetch(`${server.url}/docs`)).text()).toBe(page)
     const doc = await get("/openapi.json")
     for (const code of Object.keys(errorCodes)) expect(doc.info.description).toContain(`id="error-${code}"`)
   })
