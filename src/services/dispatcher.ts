@@ -10,6 +10,7 @@
  * wins and the others find the task changed and leave it.
  */
 import { Clock, Data, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
 import { AppConfig } from "../config.ts"
 import { rankEligible, servingTypes } from "../domain/matching.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
@@ -29,6 +30,7 @@ export const DispatcherLive = Layer.effectDiscard(
     const directory = yield* ParticipantDirectory
     const lifecycle = yield* Lifecycle
     const events = yield* TaskEvents
+    const sql = yield* SqlClient.SqlClient
 
     /** The move a due task needs now, if any. */
     const decide = (task: StoredTask, now: string) =>
@@ -103,10 +105,18 @@ export const DispatcherLive = Layer.effectDiscard(
         )
       )
 
+    // On the embedded database a sweep's moves share one transaction, so one commit (one fsync)
+    // instead of one per task; each move is still its own compare-and-set, and nothing of the
+    // sweep is visible to a reader before that commit (the connection is held until it). On
+    // Postgres each move commits alone: a long transaction would hold row locks other processes'
+    // moves and requests wait on.
+    const together: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R> =
+      sql.onDialectOrElse({ sqlite: () => sql.withTransaction, orElse: () => (effect) => effect })
+
     const sweep = Effect.gen(function* () {
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       const due = yield* store.due(now, batch)
-      for (const reference of due) yield* handle(reference, now)
+      yield* together(Effect.forEach(due, (reference) => handle(reference, now), { discard: true }))
       return due.length
     }).pipe(Effect.catchCause(() => Effect.succeed(0)))
 

@@ -3,7 +3,7 @@
  * failure (unreachable, restarting, timed out) is `StorageUnavailable` — a retryable condition the
  * HTTP adapter answers with 503 and `Retry-After` — never a defect or a hung request.
  */
-import { Effect, Fiber } from "effect"
+import { Deferred, Effect, Exit, Fiber, Queue, type Scope } from "effect"
 import { type SqlClient, SqlError } from "effect/sql"
 import { StorageUnavailable } from "../domain/errors.ts"
 
@@ -46,3 +46,80 @@ const inProcess: StorageCall = (effect) => Effect.mapError(effect, asUnavailable
 /** How calls to this database keep the storage promise. */
 export const storageCallFor = (sql: SqlClient.SqlClient): StorageCall =>
   sql.onDialectOrElse({ sqlite: () => inProcess, orElse: () => overNetwork })
+
+/** A batch's transaction failed as a whole; its writes are then made one by one. */
+const batchFailed = Symbol("batchFailed")
+
+/**
+ * Group commit for the embedded database: writes that arrive while the event loop is busy —
+ * typically concurrent submissions — are made in one transaction, so they share one commit and one
+ * fsync (SQLite keeps `synchronous=FULL`), instead of paying one each. Each caller still resumes
+ * only once its own write is committed: nothing is acknowledged before it is on disk.
+ *
+ * A batch is whatever has queued by the time the writer runs (the scheduler runs it after the
+ * I/O callbacks of the current turn). When any write of a batch fails, or the transaction itself
+ * does, the batch is rolled back and its writes are made one by one, each in its own transaction,
+ * so one failing write never fails its neighbours. On a networked database each write simply runs
+ * as it comes: Postgres already shares WAL flushes between concurrent commits.
+ */
+export const groupCommit = <I, A, E>(
+  sql: SqlClient.SqlClient,
+  write: (item: I) => Effect.Effect<A, E>
+): Effect.Effect<(item: I) => Effect.Effect<A, E>, never, Scope.Scope> =>
+  sql.onDialectOrElse({
+    orElse: () => Effect.succeed(write),
+    sqlite: () =>
+      Effect.gen(function* () {
+        type Pending = { readonly item: I; readonly done: Deferred.Deferred<A, E> }
+        const queue = yield* Queue.unbounded<Pending>()
+        const oneByOne = (batch: ReadonlyArray<Pending>) =>
+          Effect.forEach(
+            batch,
+            ({ item, done }) => Effect.flatMap(Effect.exit(write(item)), (exit) => Deferred.done(done, exit)),
+            {
+              discard: true
+            }
+          )
+        const inOneTransaction = (batch: ReadonlyArray<Pending>) =>
+          sql.withTransaction(
+            Effect.gen(function* () {
+              const exits: Array<Exit.Exit<A, E>> = []
+              for (const { item } of batch) {
+                const exit = yield* Effect.exit(write(item))
+                if (Exit.isFailure(exit)) return yield* Effect.fail(batchFailed)
+                exits.push(exit)
+              }
+              return exits
+            })
+          )
+        const writeBatch = Effect.gen(function* () {
+          const first = yield* Queue.takeAll(queue)
+          // Let the rest of this turn's writers queue up behind the first.
+          yield* Effect.yieldNow
+          const batch = [...first, ...(yield* Queue.clear(queue))]
+          yield* Effect.gen(function* () {
+            const exits = batch.length === 1 ? undefined : yield* Effect.option(inOneTransaction(batch))
+            if (exits === undefined || exits._tag === "None") return yield* oneByOne(batch)
+            for (let i = 0; i < batch.length; i++) yield* Deferred.done(batch[i]!.done, exits.value[i]!)
+          }).pipe(
+            // A defect must not strand the callers, nor stop the writer for everyone after them.
+            Effect.catchCause((cause) =>
+              Effect.forEach(batch, ({ done }) => Deferred.failCause(done, cause as never), { discard: true })
+            )
+          )
+        })
+        yield* Effect.forever(writeBatch).pipe(
+          // When the service stops, writes still queued are interrupted rather than left waiting.
+          Effect.ensuring(
+            Effect.flatMap(Queue.clear(queue), (left) =>
+              Effect.forEach(left, ({ done }) => Deferred.interrupt(done), { discard: true })
+            )
+          ),
+          Effect.forkScoped
+        )
+        return (item: I) =>
+          Effect.flatMap(Deferred.make<A, E>(), (done) =>
+            Effect.andThen(Queue.offer(queue, { item, done }), Deferred.await(done))
+          )
+      })
+  })

@@ -9,7 +9,7 @@ import { StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { Brief, HistoryEntry } from "../domain/task.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
-import { storageCallFor } from "./storage.ts"
+import { groupCommit, storageCallFor } from "./storage.ts"
 
 export interface StoredTask {
   readonly reference: string
@@ -71,7 +71,7 @@ export class TaskStore extends Context.Service<
 
       const selectByKey = (key: string) => sql<TaskRow>`SELECT * FROM tasks WHERE idempotency_key = ${key}`
 
-      const insert = Effect.fnUntraced(function* (task: StoredTask) {
+      const insertOne = Effect.fnUntraced(function* (task: StoredTask) {
         const inserted = yield* sql<{ reference: string }>`
           INSERT INTO tasks (reference, state, execution_mode, participant_slug, agent, principal, brief, result, outcome,
             history, version, token_hash, idempotency_key, draft_fingerprint, created_at, updated_at,
@@ -94,6 +94,8 @@ export class TaskStore extends Context.Service<
         }
         return { _tag: "KeyTaken", task: fromRow(rows[0]) } as const
       }, asStorageCall)
+      // Concurrent submissions share a commit on the embedded database (see `groupCommit`).
+      const insert = yield* groupCommit(sql, insertOne)
 
       const findByReference = Effect.fnUntraced(function* (reference: string) {
         const rows = yield* sql<TaskRow>`SELECT * FROM tasks WHERE reference = ${reference}`
