@@ -186,18 +186,40 @@ export class ParticipantDirectory extends Context.Service<
         return [...walked, ...(yield* fromIndex(q, end, n - walked.length))]
       })
 
+      /**
+       * Whether a page is read from the in-memory directory rather than by SQL. On SQLite, whose
+       * slug order (BINARY) is JavaScript's for the ASCII slugs, and where the snapshot is there
+       * for matching anyway: for a directory of up to `inMemoryListing` participants (one read of
+       * the version instead of an index probe and a lookup), and for any q too short for the
+       * trigram index (a scan of the strings in memory instead of a scan of the table). A larger
+       * directory and an indexable q keep the index: it beats testing every string for a rare term.
+       * Postgres orders slugs by the database's collation, so it always asks the database.
+       */
+      const fromMemory: (q: string) => Effect.Effect<Snapshot | undefined, SqlError.SqlError> = sql.onDialectOrElse({
+        sqlite: () => (q) =>
+          Effect.map(current, (snap) =>
+            snap.everyone.length <= inMemoryListing || (q !== "" && !isIndexable(q)) ? snap : undefined
+          ),
+        orElse: () => () => Effect.succeed(undefined)
+      })
+
       const list = Effect.fnUntraced(function* (options: ListOptions) {
         const q = options.q === undefined ? "" : normaliseQuery(options.q)
         if (!canMatchAnything(q)) return { data: [], nextAfter: undefined }
-        const rows =
-          q === ""
-            ? yield* sql<ParticipantRow>`
-                SELECT ${columns} FROM participants WHERE ${sql.and(afterSlug(options.after))}
-                ORDER BY slug LIMIT ${options.limit + 1}
-              `
-            : yield* search(q, options.after, options.limit + 1)
-        const data = rows.slice(0, options.limit).map(fromRow)
-        const nextAfter = rows.length > options.limit ? data[data.length - 1]?.slug : undefined
+        const n = options.limit + 1
+        const snap = yield* fromMemory(q)
+        const records =
+          snap !== undefined
+            ? pageOf(snap, q, options.after, n)
+            : (q === ""
+                ? yield* sql<ParticipantRow>`
+                    SELECT ${columns} FROM participants WHERE ${sql.and(afterSlug(options.after))}
+                    ORDER BY slug LIMIT ${n}
+                  `
+                : yield* search(q, options.after, n)
+              ).map(fromRow)
+        const data = records.slice(0, options.limit)
+        const nextAfter = records.length > options.limit ? data[data.length - 1]?.slug : undefined
         return { data, nextAfter }
       }, asStorageCall)
 
@@ -207,25 +229,33 @@ export class ParticipantDirectory extends Context.Service<
       }, asStorageCall)
 
       /**
-       * Every participant, as of a version of the directory. Matching reads the whole directory
-       * for each preflight, search and offer, while the directory changes only on imports: so it is
-       * read once per version (a one-row read tells whether it moved, in any process) and shared.
+       * Every participant, as of a version of the directory, in slug order, with its stored search
+       * text. Matching reads the whole directory for each preflight, search and offer, while the
+       * directory changes only on imports: so it is read once per version (a one-row read tells
+       * whether it moved, in any process) and shared.
        */
-      let snapshot: { readonly version: number; readonly everyone: ReadonlyArray<ParticipantRecord> } | undefined
+      let snapshot: Snapshot | undefined
 
       const directoryVersion = sql<{ version: number | bigint | string }>`
         SELECT version FROM directory_state WHERE id = 1
       `.pipe(Effect.map((rows) => Number(rows[0]?.version ?? 0)))
 
-      const candidates = Effect.fnUntraced(function* (modes: ReadonlyArray<ExecutionMode>) {
+      const current = Effect.gen(function* () {
         const version = yield* directoryVersion
         if (snapshot?.version !== version) {
           // The version is read before the rows: a change committed in between only makes the
           // next call read them again, never keeps them stale.
-          const rows = yield* sql<ParticipantRow>`SELECT ${columns} FROM participants ORDER BY slug`
-          snapshot = { version, everyone: rows.map(fromRow) }
+          const rows = yield* sql<ParticipantRow & { readonly search_text: string }>`
+            SELECT ${columns}, search_text FROM participants ORDER BY slug
+          `
+          snapshot = { version, everyone: rows.map(fromRow), searchTexts: rows.map((row) => row.search_text) }
         }
-        return snapshot.everyone.filter((p) => modes.includes(p.task_type))
+        return snapshot
+      })
+
+      const candidates = Effect.fnUntraced(function* (modes: ReadonlyArray<ExecutionMode>) {
+        const { everyone } = yield* current
+        return everyone.filter((p) => modes.includes(p.task_type))
       }, asStorageCall)
 
       const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
@@ -260,6 +290,40 @@ export class ParticipantDirectory extends Context.Service<
     })
   )
 }
+
+interface Snapshot {
+  readonly version: number
+  /** In slug order. */
+  readonly everyone: ReadonlyArray<ParticipantRecord>
+  /** `search_text` of `everyone[i]`, as stored. */
+  readonly searchTexts: ReadonlyArray<string>
+}
+
+/**
+ * The first `n` participants of the snapshot after `after` whose search text contains `q` (all of
+ * them for an empty q): the LIKE of the SQL paths, since both sides are lower-cased already.
+ */
+const pageOf = (snap: Snapshot, q: string, after: string | undefined, n: number) => {
+  const { everyone, searchTexts } = snap
+  // The first slug after `after`, by bisection (slug order is string order here).
+  let low = 0
+  if (after !== undefined) {
+    let high = everyone.length
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if (everyone[mid]!.slug > after) high = mid
+      else low = mid + 1
+    }
+  }
+  const page: Array<ParticipantRecord> = []
+  for (let i = low; i < everyone.length && page.length < n; i++) {
+    if (q === "" || searchTexts[i]!.includes(q)) page.push(everyone[i]!)
+  }
+  return page
+}
+
+/** Up to this many participants, SQLite lists them from the in-memory directory (see `fromMemory`). */
+const inMemoryListing = 10_000
 
 interface ParticipantRow {
   readonly slug: string
