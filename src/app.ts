@@ -2,8 +2,9 @@
  * The service's layers composed: configuration → database → services → HTTP routes. `main.ts`
  * serves them on Node; `makeFetchHandler` exposes the same app as a web-standard fetch handler.
  */
-import { Layer } from "effect"
+
 import { HttpRouter, HttpServer } from "effect/http"
+import * as Layer from "effect/Layer"
 import type { SqlClient } from "effect/sql"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"

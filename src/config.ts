@@ -4,7 +4,12 @@
  * A bad value stops start-up with a message naming the variable and what it accepts, rather than
  * surfacing later as a confusing runtime error.
  */
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 
 export type DatabaseConfig =
   | { readonly _tag: "Sqlite"; readonly filename: string }

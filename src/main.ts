@@ -2,7 +2,13 @@
  * Starts the service: reads the configuration, migrates the database, serves HTTP. Nothing else.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit, Layer, Logger, References, Runtime } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as References from "effect/References"
+import * as Runtime from "effect/Runtime"
 import { serveOn } from "./app.ts"
 import { AppConfig, loadSettings } from "./config.ts"
 import { NodeServerLive } from "./http/server.ts"

@@ -2,8 +2,9 @@
  * The HttpApi description of the published REST interface: the one source from which the server,
  * the OpenAPI document, the service index's `endpoints` and /capabilities are derived.
  */
-import { Schema } from "effect"
+
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import * as Schema from "effect/Schema"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
 import { TaskDraft } from "../domain/task_draft.ts"

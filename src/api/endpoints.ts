@@ -2,7 +2,7 @@
  * The endpoint table, read from the HttpApi description itself: the service index, /capabilities
  * and the 405 handling (which methods a path accepts) all use this, never a hand-kept list.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { MarketplaceApi } from "./api.ts"
 

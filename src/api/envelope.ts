@@ -4,7 +4,7 @@
  * Each class's only field is the envelope body, so it encodes to exactly `{ "error": { … } }`
  * (no `_tag`), and its annotated status lets the OpenAPI document list every error response.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { TaskIssue } from "../domain/task_draft.ts"
 
 export const ErrorBody = Schema.Struct({

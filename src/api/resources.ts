@@ -2,7 +2,7 @@
  * Response and request shapes of the endpoints that are not domain resources themselves:
  * lists, preflight and search results, the service index, capabilities and discovery documents.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Participant } from "../domain/participant.ts"
 import { Task } from "../domain/task.ts"
 import { NormalizedDraft, TaskIssue } from "../domain/task_draft.ts"

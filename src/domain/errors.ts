@@ -1,7 +1,7 @@
 /**
  * Failures the services report in domain terms; the HTTP adapter maps each to one envelope error.
  */
-import { Data } from "effect"
+import * as Data from "effect/Data"
 import type { Actor, TaskState } from "./lifecycle.ts"
 import type { DraftValidation } from "./task_draft.ts"
 

@@ -2,7 +2,7 @@
  * The task lifecycle as data (DECISIONS §4–§5): the single source for the code, /capabilities
  * (`transitions`) and the docs.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The eleven states, in the order the service lists them (published contract). */
 export const taskStates = [

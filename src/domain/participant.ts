@@ -1,7 +1,7 @@
 /**
  * A participant: a human available for hire, as the published contract describes them.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { ExecutionMode, participantSlugPattern } from "./task_draft.ts"
 
 export const ParticipantSlug = Schema.String.check(

@@ -1,7 +1,7 @@
 /**
  * A task: a submitted draft, its lifecycle state and, once a human delivers it, its structured result.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { actors, outcomeReasons, TaskState } from "./lifecycle.ts"
 import { ExecutionMode } from "./task_draft.ts"
 

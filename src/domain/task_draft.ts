@@ -32,7 +32,7 @@
  *   preflight `task` back as a submission is warning-free; otherwise it is `unrecognized`.
  * - At most 20 `unrecognized` warnings are listed individually; the rest are summarised in one.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 // ---------------------------------------------------------------------------------------------
 // Execution modes

@@ -2,7 +2,7 @@
  * Handlers of the participant's side: who am I, my offers and tasks, and the moves on a task —
  * all authorised by an OAuth 2.1 access token whose subject the operator linked to a participant.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"

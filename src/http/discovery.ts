@@ -2,7 +2,7 @@
  * Handlers of the discovery group: the service index, /capabilities, and the well-known
  * documents. Each is built once from the same definitions the code runs on.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { apiPrefix, MarketplaceApi } from "../api/api.ts"
 import { coldStart } from "../api/description.ts"

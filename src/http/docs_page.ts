@@ -7,7 +7,7 @@
  * tenth of start-up for a page few requests ever ask for. It is imported by its file path because
  * `effect` does not export its internal modules to bare specifiers.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpServerResponse } from "effect/http"
 import type { OpenApi } from "effect/http-api"
 

@@ -2,7 +2,7 @@
  * Handlers of the drafts group: preflight and search. Both read their JSON body themselves
  * (see json_body.ts) so every malformed body gets its precise error.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"

@@ -3,7 +3,7 @@
  * reads and validations answer 503 `storage_unavailable`; a submission answers 503
  * `task_not_created` (see tasks.ts), whose retry with the same key is safe.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { type EnvelopeError, envelopeError, type ServiceUnavailable } from "../api/envelope.ts"
 import {
   type InvalidInput,

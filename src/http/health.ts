@@ -1,7 +1,7 @@
 /**
  * Handlers of the health group: liveness and readiness.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"

@@ -4,7 +4,8 @@
  * 400 invalid_request when it is not a JSON object. Parsing is ours (not HttpApi's), so malformed
  * JSON and a schema failure are told apart reliably.
  */
-import { ByteSize, Effect } from "effect"
+import * as ByteSize from "effect/ByteSize"
+import * as Effect from "effect/Effect"
 import { HttpIncomingMessage, type HttpServerRequest } from "effect/http"
 import { type BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
 

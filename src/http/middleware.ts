@@ -5,8 +5,11 @@
  * It also sets `x-request-id` and writes the request's log line.
  */
 import { randomUUID } from "node:crypto"
-import { Cause, Effect, Option, SchemaIssue } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as Option from "effect/Option"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import { RateLimits } from "../services/rate_limits.ts"

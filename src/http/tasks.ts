@@ -2,7 +2,7 @@
  * Handlers of the tasks group: idempotent submission and reading by reference (with ETag).
  * Domain failures become envelope errors here, in one place.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { MarketplaceApi } from "../api/api.ts"

@@ -5,7 +5,15 @@
  *
  * What a command prints goes to stdout; a failure is one line on stderr, never a stack trace.
  */
-import { Cause, Config, Console, Data, Effect, Layer, Logger, Option, References } from "effect"
+import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
+import * as Console from "effect/Console"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as References from "effect/References"
 import { AppConfig, type AppSettings, type InvalidConfig, loadSettings } from "../config.ts"
 import {
   type InvalidTransition,

@@ -4,7 +4,9 @@
  * first problem is reported by file, record and field, so an import is all or nothing.
  */
 import { readFile } from "node:fs/promises"
-import { Data, Effect, SchemaIssue } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as SchemaIssue from "effect/SchemaIssue"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { executionModes } from "../domain/task_draft.ts"
 import { decodeParticipants } from "../services/sample_catalogue.ts"

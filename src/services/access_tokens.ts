@@ -6,7 +6,9 @@
  * The keys' address is OAUTH_JWKS_URI, or the `jwks_uri` of the issuer's metadata
  * (`/.well-known/oauth-authorization-server`, then `/.well-known/openid-configuration`).
  */
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose"
 import { AppConfig } from "../config.ts"
 import { Unauthenticated } from "../domain/errors.ts"

@@ -2,7 +2,10 @@
  * Participant accounts: the operator links an OAuth subject to a participant; a request bearing
  * that subject's access token acts as that participant.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { SqlClient } from "effect/sql"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { storageCallFor } from "./storage.ts"

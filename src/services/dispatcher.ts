@@ -9,7 +9,10 @@
  * dispatchers may pick the same task: each move is a compare-and-set on the version read, so one
  * wins and the others find the task changed and leave it.
  */
-import { Clock, Data, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { SqlClient, type SqlError } from "effect/sql"
 import { AppConfig } from "../config.ts"
 import { rankEligible, servingTypes } from "../domain/matching.ts"

@@ -3,7 +3,9 @@
  * migration this code expects (`/readyz`), so a load balancer sends traffic only where it can be
  * served.
  */
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { SqlClient } from "effect/sql"
 import { latestMigrationId, migrationsTable } from "../sql/migrations.ts"
 import { storageCallFor } from "./storage.ts"

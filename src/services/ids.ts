@@ -3,7 +3,9 @@
  * platform's CSPRNG. A service so tests can make references predictable.
  */
 import { randomBytes } from "node:crypto"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
 

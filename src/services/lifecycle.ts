@@ -4,7 +4,10 @@
  * exactly one wins and the other is re-judged against the state it lost to — records `history`,
  * sets `outcome` on terminal states, re-arms the timers, and announces the change.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { AppConfig } from "../config.ts"
 import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
 import {

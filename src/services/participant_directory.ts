@@ -2,7 +2,9 @@
  * The participant directory: who is available for hire, read through `SqlClient` so SQLite and
  * Postgres share every query.
  */
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"

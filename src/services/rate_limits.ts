@@ -7,8 +7,12 @@
  * When Redis is unreachable the limiter fails open (and logs): losing rate limiting for a moment
  * is better than refusing every request.
  */
-import { Context, Duration, Effect, Layer, Redacted } from "effect"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { RateLimiter } from "effect/persistence"
+import * as Redacted from "effect/Redacted"
 import { AppConfig } from "../config.ts"
 
 export type RequestKind = "read" | "write"

@@ -3,7 +3,9 @@
  * directory at start-up so a fresh clone has participants to discover.
  */
 import { readFileSync } from "node:fs"
-import { Effect, Layer, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { AppConfig } from "../config.ts"
 import { ParticipantRecord } from "../domain/participant.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"

@@ -3,7 +3,12 @@
  * failure (unreachable, restarting, timed out) is `StorageUnavailable` — a retryable condition the
  * HTTP adapter answers with 503 and `Retry-After` — never a defect or a hung request.
  */
-import { Deferred, Effect, Exit, Fiber, Queue, type Scope } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
 import { type SqlClient, SqlError } from "effect/sql"
 import { StorageUnavailable } from "../domain/errors.ts"
 

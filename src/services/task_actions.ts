@@ -3,7 +3,10 @@
  * cancels and reviews; the participant (an access token linked to them) accepts, declines,
  * starts and submits; the operator cancels. Each is one lifecycle transition with its checks.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import {
   InvalidInput,
   InvalidTransition,

@@ -6,7 +6,13 @@
  * Signals are hints, never the truth: a waiter always re-reads the task, and also re-checks on a
  * short interval, so a notification lost while a listener reconnects only delays an answer.
  */
-import { Context, Deferred, Effect, Layer, Option, Queue, Schedule } from "effect"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
 import { SqlClient } from "effect/sql"
 
 const channel = "task_changes"

@@ -3,7 +3,9 @@
  * insert is `ON CONFLICT DO NOTHING`, so concurrent submissions with one key — from any number of
  * processes — create exactly one row, and every loser reads the winner's row.
  */
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { SqlClient } from "effect/sql"
 import { StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"

@@ -7,7 +7,10 @@
  * database so every process sharing it derives the same tokens.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import { Context, Effect, Layer, Redacted } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../config.ts"
 

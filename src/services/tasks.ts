@@ -3,7 +3,10 @@
  * The HTTP handlers (and, later, the MCP tools) are thin adapters over this service.
  */
 import { createHash } from "node:crypto"
-import { Clock, Context, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { AppConfig } from "../config.ts"
 import {
   DraftRejected,

@@ -6,7 +6,9 @@
  * deployment): connecting and migrating are retried with capped backoff, logged, until it answers.
  * Afterwards the pool reconnects by itself; requests meanwhile get 503 (see services/storage.ts).
  */
-import { Effect, Layer, Schedule } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../config.ts"
 import { runMigrations } from "./migrations.ts"
 import * as NodeSqliteClient from "./NodeSqliteClient.ts"

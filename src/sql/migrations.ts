@@ -6,7 +6,7 @@
  * Portable types only: TEXT for strings, timestamps (ISO 8601 UTC, which sort correctly as text)
  * and JSON documents; INTEGER for counters.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Migrator, SqlClient } from "effect/sql"
 
 const createParticipants = Effect.gen(function* () {
