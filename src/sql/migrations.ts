@@ -163,6 +163,20 @@ const addParticipantSlugSearchIndex = Effect.gen(function* () {
   })
 })
 
+/**
+ * Postgres: participants are ordered by slug in code-point order (collation "C"), as on SQLite,
+ * whatever the database's default collation (en_US, for one, ignores hyphens at first): pages and
+ * cursors are the same on both backends, and the in-memory listing (which compares strings as
+ * JavaScript does) agrees with the database.
+ */
+const orderSlugsByCodePoint = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () => sql`ALTER TABLE participants ALTER COLUMN slug TYPE TEXT COLLATE "C"`,
+    orElse: () => Effect.void
+  })
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -170,7 +184,8 @@ const migrations = {
   "4_add_lifecycle": addLifecycle,
   "5_participant_search_index": addParticipantSearchIndex,
   "6_add_directory_version": addDirectoryVersion,
-  "7_participant_slug_search_index": addParticipantSlugSearchIndex
+  "7_participant_slug_search_index": addParticipantSlugSearchIndex,
+  "8_slug_order_by_code_point": orderSlugsByCodePoint
 }
 
 /** The id of the newest migration: a database that has applied it is current. */

@@ -6,7 +6,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient, Statement } from "effect/sql"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
+import { type DirectoryOptions, ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { backend, TestSqlLive } from "../support/database.ts"
 import { generateDirectory, insertParticipants, prng } from "../support/directory.ts"
 
@@ -112,7 +112,7 @@ const queries = [
   ...Array.from({ length: 25 }, noiseQuery)
 ]
 
-const seeded = (directory: ReadonlyArray<ParticipantRecord>) =>
+const seeded = (directory: ReadonlyArray<ParticipantRecord>, options: DirectoryOptions = {}) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -120,8 +120,9 @@ const seeded = (directory: ReadonlyArray<ParticipantRecord>) =>
       // What autovacuum does on a live Postgres: statistics for the planner.
       if (backend === "postgres") yield* sql`ANALYZE participants`
     })
-  ).pipe(Layer.provideMerge(ParticipantDirectory.layer), Layer.provideMerge(TestSqlLive))
-const Seeded = seeded(records)
+  ).pipe(Layer.provideMerge(ParticipantDirectory.layerWith(options)), Layer.provideMerge(TestSqlLive))
+// The SQL paths, at any size (a directory this small would otherwise be listed from memory).
+const Seeded = seeded(records, { listFromMemory: "never" })
 
 /** Slugs of up to `pages` pages of `q`, following the cursor, and whether the listing ended. */
 const pagesOf = (q: string, limit: number, pages: number) =>
@@ -313,7 +314,7 @@ const LargeSeeded = Layer.effectDiscard(
     yield* insertParticipants(sql, large)
     yield* sql`ANALYZE participants`
   })
-).pipe(Layer.provideMerge(ParticipantDirectory.layer), Layer.provideMerge(TestSqlLive))
+).pipe(Layer.provideMerge(ParticipantDirectory.layerWith({ listFromMemory: "never" })), Layer.provideMerge(TestSqlLive))
 
 // Registered only on Postgres (never reported as skipped on SQLite).
 if (backend === "postgres")
@@ -364,11 +365,11 @@ if (backend === "postgres")
     })
   })
 
-// A directory small enough that SQLite lists it from the in-memory copy the matching keeps (see
-// `fromMemory`); Postgres answers the same from SQL. Same agreement with the brute force.
+// The in-memory listing (see `fromMemory`), which serves every directory of this size on both
+// backends: the same agreement with the brute force, and no statement but the version's.
 const small: ReadonlyArray<ParticipantRecord> = [...generateDirectory(2500, 11), ...clustered.slice(0, 300)]
 
-describe(`participant search over ${small.length} participants (${backend === "sqlite" ? "in memory" : "postgres"})`, () => {
+describe(`participant search over ${small.length} participants (in memory, ${backend})`, () => {
   layer(seeded(small), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
     it.effect("first pages and cursors agree with the brute force; a page reads only the directory's version", () =>
       Effect.gen(function* () {
@@ -383,7 +384,7 @@ describe(`participant search over ${small.length} participants (${backend === "s
             `q=${JSON.stringify(q)}`
           )
           assert.strictEqual(page.nextAfter !== undefined, expected.length > 100, `has more, q=${JSON.stringify(q)}`)
-          if (backend === "sqlite" && i > 0) {
+          if (i > 0) {
             assert.deepStrictEqual(
               statements.map(([text]) => text.replace(/\s+/g, " ").trim()),
               canMatch(q) ? ["SELECT version FROM directory_state WHERE id = 1"] : [],
@@ -419,6 +420,35 @@ describe(`participant search over ${small.length} participants (${backend === "s
           ["aaa-newcomer"]
         )
         assert.strictEqual((yield* directory.list({ limit: 1 })).data[0]?.slug, "aaa-newcomer")
+      })
+    )
+
+    it.effect("slug order is code-point order on both backends, whatever the database's default collation", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const directory = yield* ParticipantDirectory
+        // en_US would put "aaab-zed" after "aaaba" (it ignores the hyphen at first); code points put
+        // the hyphen (0x2d) before every letter and digit.
+        yield* directory.upsertMany([
+          { ...small[0]!, slug: "aaaba" },
+          { ...small[0]!, slug: "aaab-zed" }
+        ])
+        const listed = (yield* directory.list({ limit: 2, after: "aaab" })).data.map((p) => p.slug)
+        assert.deepStrictEqual(listed, ["aaab-zed", "aaaba"])
+        const inSql = yield* sql<{
+          slug: string
+        }>`SELECT slug FROM participants WHERE slug > 'aaab' ORDER BY slug LIMIT 2`
+        assert.deepStrictEqual(
+          inSql.map((row) => row.slug),
+          listed
+        )
+        if (backend === "postgres") {
+          const [column] = yield* sql<{ collation_name: string | null }>`
+            SELECT collation_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = 'participants' AND column_name = 'slug'
+          `
+          assert.strictEqual(column?.collation_name, "C")
+        }
       })
     )
   })
