@@ -42,7 +42,7 @@ export const DispatcherLive = Layer.effectDiscard(
         const unchanged = (current: StoredTask) =>
           current.version === task.version ? Effect.void : Effect.fail(new Stale())
         const move = (request: Omit<TransitionRequest<Stale>, "reference" | "actor" | "guard">) =>
-          ({ ...request, reference: task.reference, actor: "service", guard: unchanged }) as const
+          ({ ...request, reference: task.reference, actor: "service", guard: unchanged, read: task }) as const
         switch (task.state) {
           case "open":
             if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })

@@ -34,6 +34,12 @@ export interface TransitionRequest<G = never> {
   readonly guard?: ((task: StoredTask) => Effect.Effect<void, G>) | undefined
   /** Further changes made together with the move (the result, the offered participant, …). */
   readonly change?: ((task: StoredTask) => Partial<Mutable>) | undefined
+  /**
+   * The task as the caller has just read it: the first attempt starts from it instead of reading
+   * it again. A copy that is no longer current only loses the compare-and-set, and the next
+   * attempt reads the row.
+   */
+  readonly read?: StoredTask | undefined
 }
 
 type Mutable = Pick<StoredTask, "participantSlug" | "result" | "passedOver" | "revisions">
@@ -78,7 +84,10 @@ export class Lifecycle extends Context.Service<
         // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each
         // loss means another transition succeeded, and the table has no long chains of them.
         for (let attempt = 0; ; attempt++) {
-          const current = yield* store.findByReference(request.reference)
+          const current =
+            attempt === 0 && request.read?.reference === request.reference
+              ? request.read
+              : yield* store.findByReference(request.reference)
           if (current === undefined) return yield* new TaskNotFound({ reference: request.reference })
           const row = findTransition(current.state, request.to, request.actor)
           if (row === undefined) {

@@ -35,6 +35,8 @@ const reviewWindowMs = 5 * 3600_000
 
 /** How often a compare-and-set lost (the row's version had moved on): proof that races really raced. */
 const casLosses = { count: 0 }
+/** How many times a task was read from the store. */
+const storeReads = { count: 0 }
 
 /**
  * The real store, counting the updates that lost their compare-and-set. Each update first yields
@@ -47,6 +49,11 @@ const CountingStore = Layer.effect(
     const store = yield* TaskStore
     return TaskStore.of({
       ...store,
+      findByReference: (reference) =>
+        Effect.andThen(
+          Effect.sync(() => storeReads.count++),
+          store.findByReference(reference)
+        ),
       update: (task, expectedVersion) =>
         Effect.andThen(Effect.yieldNow, store.update(task, expectedVersion)).pipe(
           Effect.tap((won) =>
@@ -324,6 +331,40 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
         const rows = transitions.filter((t) => t.from !== null).reduce((n, t) => n + t.actors.length, 0)
         assert.strictEqual(successes, rows)
         assert.strictEqual(refusals, 11 * 11 * 4 - rows)
+      })
+    )
+
+    it.effect("a move given the task as read starts from it; given a stale copy, it judges the stored row", () =>
+      Effect.gen(function* () {
+        const lifecycle = yield* Lifecycle
+        // Current copy: used as is (the move applies on top of it).
+        const fresh = yield* insert(taskIn("open"))
+        const readsBefore = storeReads.count
+        const moved = yield* lifecycle.transition({
+          reference: fresh.reference,
+          to: "matching",
+          actor: "service",
+          read: fresh
+        })
+        assert.strictEqual(storeReads.count, readsBefore, "the task given was not read again")
+        assert.strictEqual(moved.version, fresh.version + 1)
+        assert.deepStrictEqual(yield* read(fresh.reference), moved)
+        // Stale copy (the task has moved on to matching since): the compare-and-set loses, the row is
+        // read again and judged as it is — matching → awaiting_participant, not a second open → matching.
+        const stale = fresh
+        const next = yield* lifecycle.transition({
+          reference: fresh.reference,
+          to: "awaiting_participant",
+          actor: "service",
+          change: () => ({ participantSlug: "lukas-schmidt" }),
+          read: stale
+        })
+        assert.strictEqual(next.version, moved.version + 1)
+        assert.deepStrictEqual(
+          next.history.map((entry) => [entry.from, entry.to]),
+          [...moved.history.map((entry) => [entry.from, entry.to]), ["matching", "awaiting_participant"]]
+        )
+        assert.deepStrictEqual(yield* read(fresh.reference), next)
       })
     )
 
