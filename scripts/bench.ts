@@ -206,6 +206,15 @@ const nextPath = (paths: ReadonlyArray<string>) => {
   return (request: object) => ({ ...request, path: paths[i++ % paths.length] })
 }
 
+/** What every report starts with: the backend, Node, and how the load was driven. */
+const reportHeader = () => ({
+  database: onPostgres ? "postgres" : "sqlite",
+  node: process.versions.node,
+  runs,
+  duration_s: duration,
+  connections
+})
+
 /** Prints the report: as JSON with --json, else a heading, a Markdown table and closing lines. */
 const emit = (
   report: unknown,
@@ -497,11 +506,7 @@ const measureAtScale = async () => {
   }))
   const [atSmall, atLarge] = results
   const report = {
-    database: onPostgres ? "postgres" : "sqlite",
-    node: process.versions.node,
-    runs,
-    duration_s: duration,
-    connections,
+    ...reportHeader(),
     load_s: {
       tasks: Math.round(large.loadSeconds.tasks),
       participants: Math.round(large.loadSeconds.participants)
@@ -651,11 +656,7 @@ const main = async () => {
   rmSync(dir, { recursive: true, force: true })
 
   const report = {
-    database: onPostgres ? "postgres" : "sqlite",
-    node: process.versions.node,
-    runs,
-    duration_s: duration,
-    connections,
+    ...reportHeader(),
     startup_ms_median: Math.round(median(startups)),
     startup_ms_runs: startups.map(Math.round),
     server_rss_mb: Math.round(memory.rssMb),

@@ -51,7 +51,7 @@ export interface DirectoryOptions {
 }
 
 // A function declaration: hoisted, so the class above can build its default layer from it.
-function makeDirectory(options: DirectoryOptions) {
+function makeDirectory(settings: DirectoryOptions) {
   return Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const asStorageCall = storageCallFor(sql)
@@ -216,7 +216,7 @@ function makeDirectory(options: DirectoryOptions) {
       orElse: () => inMemoryListing.postgres
     })
     const fromMemory = (q: string) =>
-      options.listFromMemory === "never"
+      settings.listFromMemory === "never"
         ? Effect.succeed(undefined)
         : Effect.map(current, (snap) =>
             snap.everyone.length <= listsFromMemoryUpTo || (q !== "" && !isIndexable(q)) ? snap : undefined

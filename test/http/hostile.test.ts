@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { errorCodes } from "../../src/api/envelope.ts"
 import { draftMembers } from "../../src/domain/task_draft.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { prng } from "../support/random.ts"
 import { expectEnvelope, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 type BodyPath = "/preflight" | "/tasks" | "/search"
@@ -615,14 +616,6 @@ describe("hostile requests", () => {
 // ------------------------------------------------------------------------------------------------
 // Seeded fuzz
 // ------------------------------------------------------------------------------------------------
-
-/** mulberry32: a small deterministic PRNG. */
-const prng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 const makeFuzzer = (seed: number) => {
   const random = prng(seed)

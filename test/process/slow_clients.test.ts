@@ -119,6 +119,16 @@ const expectCutOff = async (connection: Connection, limitMs: number, latestMs: n
   expect((await connection.closed) - answeredAt).toBeLessThan(1000)
 }
 
+/** Runs `f` on a fresh connection, destroyed afterwards whatever happens. */
+const withConnection = async (f: (connection: Connection) => Promise<void>) => {
+  const connection = await open()
+  try {
+    await f(connection)
+  } finally {
+    connection.socket.destroy()
+  }
+}
+
 describe("slow clients", () => {
   it("headers dribbled slowly and never finished: 408 request_timeout after HEADERS_TIMEOUT, then closed", async () => {
     const connection = await open()
@@ -140,17 +150,13 @@ describe("slow clients", () => {
   })
 
   it("a connection that never sends a byte: 408 request_timeout after HEADERS_TIMEOUT, then closed", async () => {
-    const connection = await open()
-    try {
+    await withConnection(async (connection) => {
       await expectCutOff(connection, headersTimeoutMs, 2 * headersTimeoutMs + 500)
-    } finally {
-      connection.socket.destroy()
-    }
+    })
   })
 
   it("a body that stalls after complete headers (the handler is waiting for it): 408 request_timeout after REQUEST_TIMEOUT, then closed", async () => {
-    const connection = await open()
-    try {
+    await withConnection(async (connection) => {
       // The headers are complete (so HEADERS_TIMEOUT is met) and /preflight starts reading the body…
       connection.socket.write(
         "POST /api/public/v1/preflight HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n"
@@ -159,26 +165,20 @@ describe("slow clients", () => {
       connection.socket.write('{"action":"')
       // Not at the headers timeout: the request timeout, counted from the connection, governs the body.
       await expectCutOff(connection, requestTimeoutMs, 2 * requestTimeoutMs)
-    } finally {
-      connection.socket.destroy()
-    }
+    })
   })
 
   it("a chunked body that stalls: 408 request_timeout after REQUEST_TIMEOUT, then closed", async () => {
-    const connection = await open()
-    try {
+    await withConnection(async (connection) => {
       connection.socket.write(
         'POST /api/public/v1/preflight HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nb\r\n{"action":"\r\n'
       )
       await expectCutOff(connection, requestTimeoutMs, 2 * requestTimeoutMs)
-    } finally {
-      connection.socket.destroy()
-    }
+    })
   })
 
   it("an idle kept-alive connection is closed after KEEP_ALIVE_TIMEOUT, with nothing sent", async () => {
-    const connection = await open()
-    try {
+    await withConnection(async (connection) => {
       connection.socket.write("GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
       const answeredAt = await connection.receivedWhen(responseArrived)
       const response = parseResponse(connection.received())
@@ -192,14 +192,11 @@ describe("slow clients", () => {
       expect(idleFor).toBeLessThan(2 * (keepAliveTimeoutMs + 1000))
       // Closed, not answered: no 408 on a connection that was merely idle.
       expect(connection.received()).toBe(answer)
-    } finally {
-      connection.socket.destroy()
-    }
+    })
   })
 
   it("a kept-alive connection that starts a second request and dribbles it: 408 after HEADERS_TIMEOUT", async () => {
-    const connection = await open()
-    try {
+    await withConnection(async (connection) => {
       connection.socket.write("GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
       await connection.receivedWhen(responseArrived)
       const first = connection.received()
@@ -212,9 +209,7 @@ describe("slow clients", () => {
       expect(answeredAfter).toBeLessThan(2 * headersTimeoutMs + 500)
       await expectTimeoutEnvelope(connection.received().slice(first.length))
       await connection.closed
-    } finally {
-      connection.socket.destroy()
-    }
+    })
   })
 
   it("a slow but timely body is served, and a fresh connection afterwards is answered at once", async () => {

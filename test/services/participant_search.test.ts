@@ -8,7 +8,8 @@ import { SqlClient, Statement } from "effect/sql"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { type DirectoryOptions, ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { backend, TestSqlLive } from "../support/database.ts"
-import { generateDirectory, insertParticipants, prng } from "../support/directory.ts"
+import { generateDirectory, insertParticipants } from "../support/directory.ts"
+import { prng } from "../support/random.ts"
 
 /** The published rule: a searchable field contains q, ignoring case (never two fields at once). */
 const searchable = (p: ParticipantRecord) => [p.name, p.discipline, p.location, p.task_type, ...p.tags]

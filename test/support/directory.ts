@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type ParticipantRecord, searchTextOf } from "../../src/domain/participant.ts"
+import { prng } from "./random.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
   readFileSync(new URL("../../data/sample-participants.json", import.meta.url), "utf8")
@@ -142,18 +143,6 @@ const extraLocations = [
 ]
 const locations = [...new Set([...sample.map((p) => p.location), ...extraLocations])]
 const allTags = [...new Set(sample.flatMap((p) => p.tags))]
-
-/** A small, fast, seedable PRNG (mulberry32). */
-export const prng = (seed: number) => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const slugPart = (s: string) =>
   s
