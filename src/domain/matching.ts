@@ -35,21 +35,33 @@ export const terms = (text: string): ReadonlyArray<string> => {
   return out
 }
 
-/** The place names of a participant's "City, Country" location, lower-cased. */
-const placesOf = (location: string) =>
+/** The place names of a "City, Country" location, lower-cased, as the words a location text must contain. */
+const placesOf = (location: string): ReadonlyArray<string> =>
   location
     .toLowerCase()
     .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 1)
+    .filter((s) => s.trim().length > 1)
+    .map((place) => place.replace(/[^\p{L}\p{N}]+/gu, " ").trim())
+    .filter((place) => place !== "")
 
-/** Whether a participant's city or country appears in the task's location text (word-bounded). */
-export const locationMatches = (taskLocation: string, participantLocation: string): boolean => {
+/**
+ * Whether a participant's city or country appears in `taskLocation` (word-bounded): the task's
+ * text is normalised once, so a matcher can be applied to every candidate cheaply.
+ */
+const locationMatcher = (taskLocation: string) => {
   const haystack = ` ${taskLocation.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `
-  return placesOf(participantLocation).some((place) => {
-    const needle = place.replace(/[^\p{L}\p{N}]+/gu, " ").trim()
-    return needle !== "" && haystack.includes(` ${needle} `)
-  })
+  return (places: ReadonlyArray<string>) => places.some((place) => haystack.includes(` ${place} `))
+}
+
+/** A participant's place names, worked out once per record (records are immutable and reused). */
+const places = new WeakMap<ParticipantRecord, ReadonlyArray<string>>()
+const placesOfParticipant = (participant: ParticipantRecord): ReadonlyArray<string> => {
+  let found = places.get(participant)
+  if (found === undefined) {
+    found = placesOf(participant.location)
+    places.set(participant, found)
+  }
+  return found
 }
 
 export interface Relevance {
@@ -125,14 +137,15 @@ export const rankEligible = (
   candidates: ReadonlyArray<ParticipantRecord>
 ): ReadonlyArray<RankedParticipant> => {
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
-  const needsPlace = task.executionMode !== "digital" && task.location !== undefined
+  const inPlace =
+    task.executionMode !== "digital" && task.location !== undefined ? locationMatcher(task.location) : undefined
   const queryTerms = terms(task.text)
   return candidates
     .filter(
       (p) =>
         (task.participantSlug === undefined || p.slug === task.participantSlug) &&
         (serving === undefined || serving.includes(p.task_type)) &&
-        (!needsPlace || locationMatches(task.location!, p.location))
+        (inPlace === undefined || inPlace(placesOfParticipant(p)))
     )
     .map((participant) => ({ participant, ...relevance(participant, queryTerms) }))
     .sort((a, b) => b.score - a.score || (a.participant.slug < b.participant.slug ? -1 : 1))
@@ -156,11 +169,12 @@ export const inferExecutionMode = (text: string): ExecutionMode | null => {
 /** Infers a location: a known participant city or country named in the text, as "City, Country" when a city. */
 export const inferLocation = (text: string, knownLocations: ReadonlyArray<string>): string | null => {
   let countryOnly: string | null = null
+  const inText = locationMatcher(text)
   for (const location of knownLocations) {
     const [city, ...rest] = location.split(",").map((s) => s.trim())
     const country = rest.join(", ")
-    if (city !== undefined && locationMatches(text, city)) return location
-    if (countryOnly === null && country !== "" && locationMatches(text, country)) countryOnly = country
+    if (city !== undefined && inText(placesOf(city))) return location
+    if (countryOnly === null && country !== "" && inText(placesOf(country))) countryOnly = country
   }
   return countryOnly
 }
