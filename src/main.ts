@@ -26,7 +26,10 @@ const main = Effect.gen(function* () {
   const server = serveOn(NodeServerLive).pipe(Layer.provide(Layer.succeed(AppConfig, config)))
   // Announce only once everything is built: migrated, seeded and listening.
   return yield* Effect.scoped(Effect.andThen(Layer.build(server), Effect.andThen(announce, Effect.never))).pipe(
-    Effect.provideService(References.MinimumLogLevel, config.logLevel)
+    Effect.provideService(References.MinimumLogLevel, config.logLevel),
+    // No trace exporter is configured, so spans (one per SQL statement and per service operation)
+    // would be built, timed and dropped on every request; defects keep their call sites in logs.
+    Effect.provideService(References.TracerEnabled, false)
   )
 }).pipe(
   Effect.catchTag("InvalidConfig", (error) =>
