@@ -28,6 +28,8 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
     const actions = yield* TaskActions
     const events = yield* TaskEvents
     const docs = config.docsUrl
+    // Up to ~4 MB of bodies: a thousand typical tasks, fewer with large results.
+    const bodies = makeBodyCache(4_000_000)
     const requireBearer = (authorization: string | undefined) => {
       const token = bearerToken(authorization)
       return token === undefined
@@ -118,13 +120,15 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
             })
           }
           const ifNoneMatch = request.headers["if-none-match"]
-          if (wait === 0 && ifNoneMatch !== undefined) {
-            // A revalidation (the agent's usual poll) needs only the version to answer 304.
+          if (wait === 0) {
+            // A poll (the commonest request) first reads only the version: enough to answer 304, or
+            // the body last served at this version.
             const version = yield* tasks.versionOf(reference).pipe(orActionFailure(docs))
             const etag = etagOf(reference, version)
-            if (matchesEtag(ifNoneMatch, etag)) {
-              return HttpServerResponse.empty({ status: 304, headers: { etag, "cache-control": "no-cache" } })
-            }
+            const headers = { etag, "cache-control": "no-cache" }
+            if (matchesEtag(ifNoneMatch, etag)) return HttpServerResponse.empty({ status: 304, headers })
+            const body = bodies.get(reference, version)
+            if (body !== undefined) return HttpServerResponse.text(body, { contentType: "application/json", headers })
           }
           const read = tasks.read(reference).pipe(orActionFailure(docs))
           let current = yield* read
@@ -150,7 +154,9 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
           if (matchesEtag(ifNoneMatch, etag)) {
             return HttpServerResponse.empty({ status: 304, headers })
           }
-          return HttpServerResponse.jsonUnsafe(task, { headers })
+          const body = JSON.stringify(task)
+          bodies.set(task.reference, version, body)
+          return HttpServerResponse.text(body, { contentType: "application/json", headers })
         })
       )
       .handleRaw("cancelTask", ({ request, params }) =>
@@ -173,6 +179,39 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
       )
   })
 )
+
+/**
+ * The body last served for each recently read task, with the version it shows, within a budget
+ * of `budget` characters in all (the least recently read dropped first). A task's body is a
+ * function of its stored row, and every change to the row moves its version; the version is read
+ * from the database on every request, so a body is never served past a change made by any process.
+ */
+const makeBodyCache = (budget: number) => {
+  const entries = new Map<string, { readonly version: number; readonly body: string }>()
+  let size = 0
+  const remove = (reference: string) => {
+    const entry = entries.get(reference)
+    if (entry === undefined) return
+    entries.delete(reference)
+    size -= entry.body.length
+  }
+  return {
+    get: (reference: string, version: number): string | undefined => {
+      const entry = entries.get(reference)
+      if (entry?.version !== version) return undefined
+      entries.delete(reference)
+      entries.set(reference, entry)
+      return entry.body
+    },
+    set: (reference: string, version: number, body: string) => {
+      remove(reference)
+      if (body.length > budget / 16) return
+      entries.set(reference, { version, body })
+      size += body.length
+      while (size > budget) remove(entries.keys().next().value!)
+    }
+  }
+}
 
 /** `wait` in whole or fractional seconds, 0–60; undefined when malformed. */
 const parseWait = (value: string): number | undefined => {

@@ -232,6 +232,39 @@ describe("GET /tasks/{reference}", () => {
     expect(response.headers.get("etag")).not.toBe(etag)
   })
 
+  it("never serves a body older than the stored task, whichever server changed it", () =>
+    withDatabase(async (database) => {
+      const a = await startServer({ database })
+      const b = await startServer({ database })
+      try {
+        const task = (await submitOk(validDraft(), { "idempotency-key": key() }, a)).body
+        // Read on `a` until two reads agree (the service places a new task at once): `a` now has
+        // this version's body at hand.
+        let before = await read(task.reference, {}, a)
+        let text = await before.text()
+        for (;;) {
+          const again = await read(task.reference, {}, a)
+          const againText = await again.text()
+          if (againText === text) break
+          before = again
+          text = againText
+        }
+        const cancel = await fetch(
+          b.api(`/tasks/${task.reference}/cancel`),
+          json({ reason: "changed on the other server" }, { authorization: `Bearer ${task.task_token}` })
+        )
+        expect(cancel.status).toBe(200)
+        const after = await read(task.reference, {}, a)
+        expect((await after.json()).state).toBe("cancelled")
+        expect(JSON.parse(text).state).not.toBe("cancelled")
+        expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"))
+        expect(after.headers.get("etag")).toBe((await read(task.reference, {}, b)).headers.get("etag"))
+      } finally {
+        await a.close()
+        await b.close()
+      }
+    }))
+
   it("answers 404 task_not_found for an unknown reference", async () => {
     const error = await expectEnvelope(await read(`tsk_${"a".repeat(26)}`), 404, "task_not_found")
     expect(error.hint).toBeTypeOf("string")
