@@ -20,6 +20,9 @@ export interface RequestLog {
 export const makeRequestLog = (sink: (chunk: string) => void = (chunk) => process.stdout.write(chunk)): RequestLog => {
   let buffer = ""
   let scheduled = false
+  // Many requests end within one millisecond under load: the timestamp is formatted once per ms.
+  let lastMs = Number.NaN
+  let lastTime = ""
   const flush = () => {
     scheduled = false
     if (buffer === "") return
@@ -29,7 +32,12 @@ export const makeRequestLog = (sink: (chunk: string) => void = (chunk) => proces
   }
   return {
     write: (line) => {
-      buffer += `{"level":"INFO","message":"request","time":"${new Date().toISOString()}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.durationMs.toFixed(2)},"request_id":${JSON.stringify(line.requestId)}}\n`
+      const ms = Date.now()
+      if (ms !== lastMs) {
+        lastMs = ms
+        lastTime = new Date(ms).toISOString()
+      }
+      buffer += `{"level":"INFO","message":"request","time":"${lastTime}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.durationMs.toFixed(2)},"request_id":${JSON.stringify(line.requestId)}}\n`
       if (!scheduled) {
         scheduled = true
         setImmediate(flush)
