@@ -214,20 +214,18 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
             pickHeaders(response.headers, ["allow", "retry-after"])
           )
         }
-        if (response.status === 401) {
-          response = HttpServerResponse.setHeader(response, "www-authenticate", wwwAuthenticate)
-        }
+        // Every header the envelope adds, set in one copy of the response.
+        const headers: Record<string, string> = { ...corsHeaders, "x-request-id": requestId }
+        if (response.status === 401) headers["www-authenticate"] = wwwAuthenticate
         if (response.status === 503 && response.headers["retry-after"] === undefined) {
-          response = HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
+          headers["retry-after"] = String(retryAfterSeconds)
         }
         if (limited !== undefined) {
-          response = HttpServerResponse.setHeaders(response, {
-            "ratelimit-limit": String(limited.limit),
-            "ratelimit-remaining": String(limited.remaining),
-            "ratelimit-reset": String(limited.resetSeconds)
-          })
+          headers["ratelimit-limit"] = String(limited.limit)
+          headers["ratelimit-remaining"] = String(limited.remaining)
+          headers["ratelimit-reset"] = String(limited.resetSeconds)
         }
-        response = HttpServerResponse.setHeaders(response, { ...corsHeaders, "x-request-id": requestId })
+        response = HttpServerResponse.setHeaders(response, headers)
         log.write({
           method: request.method,
           path: truncate(request.url.split("?", 1)[0] ?? "/"),
