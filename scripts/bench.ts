@@ -6,7 +6,9 @@
  * first answered request, loads realistic data, then drives each scenario with autocannon over
  * loopback (50 connections by default) for several runs and reports medians. Beside each figure
  * it prints the ratio to a minimal `node:http` server answering the same bytes from memory — the
- * ceiling for Node on this machine — measured in the same run.
+ * ceiling for Node on this machine — measured in the same run — and the same answers served through
+ * the stack alone (Effect's HttpApi and Node server, scripts/bench_floor.ts): the floor, which
+ * separates what the stack costs from what the service's own code costs.
  *
  * `--scale` measures at size instead: a task read among 10,000 and among 1,000,000 stored tasks,
  * and participant search (`q`) over 100,000 participants, with the data loaded straight through
@@ -159,6 +161,36 @@ const startCeiling = async (
   const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "ignore", "inherit", "ipc"] })
   await new Promise((resolve) => child.once("message", resolve))
   return { child, url: `http://127.0.0.1:${port}` }
+}
+
+/**
+ * The stack's floor: the same recorded answers served through Effect's HttpApi and Node server
+ * alone (scripts/bench_floor.ts), started with the service's own Node flags.
+ */
+const startFloor = async (
+  answers: Record<string, { status: number; body: string; headers: Record<string, string> }>
+) => {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, [...startArguments.slice(0, -1), "scripts/bench_floor.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), BENCH_ANSWERS: JSON.stringify(answers) },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const started = performance.now()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the floor server exited with ${child.exitCode}`)
+    if (performance.now() - started > 30_000) throw new Error("the floor server did not answer in time")
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false
+      )
+    )
+      break
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  return { child, url }
 }
 
 const load = (url: string, scenario: Scenario, clients = connections): Promise<Measured> =>
@@ -628,17 +660,21 @@ const main = async () => {
     }
   }
   const ceiling = await startCeiling(answers)
+  const floor = await startFloor(answers)
 
   const results = []
   for (const scenario of scenarios) {
     const service_: Array<Measured> = []
     const ceiling_: Array<Measured> = []
+    const floor_: Array<Measured> = []
     for (let i = 0; i < runs; i++) {
       service_.push(await load(service.url, scenario))
       ceiling_.push(await load(ceiling.url, scenario))
+      floor_.push(await load(floor.url, scenario))
     }
     const rps = median(service_.map((m) => m.rps))
     const ceilingRps = median(ceiling_.map((m) => m.rps))
+    const floorRps = median(floor_.map((m) => m.rps))
     results.push({
       scenario: scenario.name,
       rps: Math.round(rps),
@@ -646,11 +682,14 @@ const main = async () => {
       p99_ms: median(service_.map((m) => m.p99)),
       errors: Math.max(...service_.map((m) => m.non2xx)) > 0 && scenario.name !== "GET task 304" ? "non-2xx seen" : "",
       ceiling_rps: Math.round(ceilingRps),
-      ratio: Math.round((rps / ceilingRps) * 100) / 100
+      ratio: Math.round((rps / ceilingRps) * 100) / 100,
+      floor_rps: Math.round(floorRps),
+      floor_ratio: Math.round((floorRps / ceilingRps) * 100) / 100
     })
   }
   const memory = rssOf(service.child.pid!)
   ceiling.child.kill("SIGTERM")
+  await stopService(floor.child)
   await stopService(service.child)
   await database.drop()
   rmSync(dir, { recursive: true, force: true })
@@ -666,18 +705,22 @@ const main = async () => {
   emit(
     report,
     `${report.database}, Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians.`,
-    ["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio"],
+    ["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio", "stack floor req/s", "floor ratio"],
     results.map((r) => [
       r.scenario + (r.errors ? ` (${r.errors})` : ""),
       r.rps,
       r.p50_ms,
       r.p99_ms,
       r.ceiling_rps,
-      r.ratio
+      r.ratio,
+      r.floor_rps,
+      r.floor_ratio
     ]),
     [
       `start-up to first answered request: ${report.startup_ms_median} ms (runs: ${report.startup_ms_runs.join(", ")})`,
-      `server RSS after the benchmark: ${report.server_rss_mb} MB (peak ${report.server_peak_rss_mb} MB)`
+      `server RSS after the benchmark: ${report.server_rss_mb} MB (peak ${report.server_peak_rss_mb} MB)`,
+      "stack floor: the same answers through Effect's HttpApi and Node server alone (scripts/bench_floor.ts); " +
+        "floor ratio = floor ÷ ceiling, what the stack allows before any of the service's code runs"
     ]
   )
 }
