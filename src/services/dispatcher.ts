@@ -25,8 +25,6 @@ import { type StoredTask, TaskStore } from "./task_store.ts"
 class Stale extends Data.TaggedError("Stale")<{}> {}
 
 const batch = 100
-/** Moves made on one task in one visit, at most: open → matching → awaiting_participant needs two. */
-const maxMovesAtOnce = 4
 
 export const DispatcherLive = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -91,19 +89,12 @@ export const DispatcherLive = Layer.effectDiscard(
         }
       })
 
-    const handle = (reference: string, due: string) =>
+    const handle = (reference: string, now: string) =>
       Effect.gen(function* () {
-        let task = yield* store.findByReference(reference)
-        let now = due
-        // A move into a state the service acts on at once (open → matching → offered) is followed
-        // by the next one straight away, from the row the move wrote.
-        for (let moves = 0; task !== undefined && moves < maxMovesAtOnce; moves++) {
-          if (task.nextTimerAt === null || task.nextTimerAt > now) return
-          const request = yield* decide(task, now)
-          if (request === undefined) return
-          task = yield* lifecycle.transition(request)
-          now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        }
+        const task = yield* store.findByReference(reference)
+        if (task === undefined || task.nextTimerAt === null || task.nextTimerAt > now) return
+        const request = yield* decide(task, now)
+        if (request !== undefined) yield* lifecycle.transition(request)
       }).pipe(
         // A task that changed meanwhile, or a move the table no longer allows, is someone else's
         // win; storage trouble waits for the next sweep.
