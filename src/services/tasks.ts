@@ -124,7 +124,7 @@ export class Tasks extends Context.Service<
         return { eligible_participants: ranked.length, sample: ranked.slice(0, 5).map((r) => r.participant.slug) }
       })
 
-      const preflight = Effect.fn("Tasks.preflight")(function* (body: Readonly<Record<string, unknown>>) {
+      const preflight = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
         const validation = yield* validate(body)
         const feasibility = yield* feasibilityOf(validation.task)
         return { validation, feasibility }
@@ -229,7 +229,7 @@ export class Tasks extends Context.Service<
         return version
       })
 
-      const search = Effect.fn("Tasks.search")(function* (query: string, limit: number) {
+      const search = Effect.fnUntraced(function* (query: string, limit: number) {
         const everyone = yield* directory.candidates(executionModes)
         const executionMode = inferExecutionMode(query)
         const location =
