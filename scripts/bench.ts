@@ -177,19 +177,7 @@ const startFloor = async (
     env: { ...process.env, PORT: String(port), BENCH_ANSWERS: JSON.stringify(answers) },
     stdio: ["ignore", "ignore", "inherit"]
   })
-  const started = performance.now()
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the floor server exited with ${child.exitCode}`)
-    if (performance.now() - started > 30_000) throw new Error("the floor server did not answer in time")
-    if (
-      await fetch(url).then(
-        () => true,
-        () => false
-      )
-    )
-      break
-    await new Promise((r) => setTimeout(r, 5))
-  }
+  await waitUntilAnswering(`${url}/api/public/v1/participants`, child)
   return { child, url }
 }
 
