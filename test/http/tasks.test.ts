@@ -515,7 +515,13 @@ describe("persistence", () => {
       let readBefore: Json
       try {
         created = await submitOk(validDraft(), { "idempotency-key": k }, first)
-        readBefore = await (await read(created.body.reference, {}, first)).json()
+        // Read once the service has offered the task (the dispatcher runs right after the 201):
+        // an offer lasts far longer than this test, so nothing changes it across the restart.
+        const deadline = Date.now() + 10_000
+        do {
+          readBefore = await (await read(created.body.reference, {}, first)).json()
+          if (Date.now() > deadline) throw new Error(`not offered in time: ${readBefore.state}`)
+        } while (readBefore.state !== "awaiting_participant")
       } finally {
         await first.close()
       }
