@@ -1,0 +1,72 @@
+// What a running server logs (docs/decisions.md, "Logs"), read from a real process's stdout: every
+// line is one JSON object; each request has its line (method, path without the query, status,
+// duration, request id); tokens, bodies and query strings never appear.
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { type ServiceProcess, spawnService } from "../support/process.ts"
+import { json, validDraft } from "../support/server.ts"
+
+let database: TestDatabase
+let service: ServiceProcess
+
+beforeAll(async () => {
+  database = await freshDatabase()
+  service = await spawnService({ databaseUrl: database.url, env: { LOG_LEVEL: "Info" } })
+})
+
+afterAll(async () => {
+  await service?.stop("SIGKILL")
+  await database?.drop()
+})
+
+describe("logs", () => {
+  it("one JSON line per request, without tokens, bodies or query strings", async () => {
+    const bodyMarker = "body-marker-7c1f"
+    const queryMarker = "query-marker-93ab"
+    const created = await fetch(
+      service.api("/tasks"),
+      json(validDraft({ action: `Photograph a shop (${bodyMarker})` }))
+    )
+    expect(created.status).toBe(201)
+    const { reference, task_token: token } = (await created.json()) as { reference: string; task_token: string }
+    const cancelled = await fetch(
+      service.api(`/tasks/${reference}/cancel`),
+      json({ reason: bodyMarker }, { authorization: `Bearer ${token}`, "x-request-id": "logs-test-1" })
+    )
+    expect(cancelled.status).toBe(200)
+    const wrongToken = await fetch(
+      service.api(`/tasks/${reference}/cancel`),
+      json({}, { authorization: `Bearer tt_${queryMarker}` })
+    )
+    expect(wrongToken.status).toBe(401)
+    const listed = await fetch(service.api(`/participants?q=${queryMarker}`), {
+      headers: { "x-request-id": "logs-test-last" }
+    })
+    expect(listed.status).toBe(200)
+
+    // Lines are written once per event-loop turn: wait for the last request's line.
+    const deadline = Date.now() + 5000
+    while (!service.output().includes(`"request_id":"logs-test-last"`)) {
+      if (Date.now() > deadline) throw new Error(`no request line for the last request:\n${service.output()}`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    const output = service.output()
+    for (const secret of [token, bodyMarker, queryMarker]) expect(output).not.toContain(secret)
+    const lines = output.split("\n").filter((line) => line.trim() !== "")
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    const requests = entries.filter((entry) => entry.message === "request")
+    expect(requests.map((r) => [r.method, r.path, r.status])).toEqual(
+      expect.arrayContaining([
+        ["POST", "/api/public/v1/tasks", 201],
+        ["POST", `/api/public/v1/tasks/${reference}/cancel`, 200],
+        ["POST", `/api/public/v1/tasks/${reference}/cancel`, 401],
+        ["GET", "/api/public/v1/participants", 200]
+      ])
+    )
+    const cancel = requests.find((r) => r.request_id === "logs-test-1")
+    expect(cancel).toMatchObject({ level: "INFO", method: "POST", status: 200 })
+    expect(cancel?.duration_ms).toBeTypeOf("number")
+    expect(String(cancel?.time)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    for (const r of requests) expect(String(r.request_id)).toMatch(/^[A-Za-z0-9._:@/+=-]{1,128}$/)
+  })
+})
