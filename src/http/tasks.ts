@@ -120,15 +120,25 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
             })
           }
           const ifNoneMatch = request.headers["if-none-match"]
-          if (wait === 0) {
-            // A poll (the commonest request) first reads only the version: enough to answer 304, or
-            // the body last served at this version.
-            const version = yield* tasks.versionOf(reference).pipe(orActionFailure(docs))
+          /**
+           * The answer for the task at `version`: 304 when If-None-Match names it, else 200 with
+           * the body `body` gives, or undefined when it gives none.
+           */
+          const answerAt = (version: number, body: () => string | undefined) => {
             const etag = etagOf(reference, version)
             const headers = { etag, "cache-control": "no-cache" }
             if (matchesEtag(ifNoneMatch, etag)) return HttpServerResponse.empty({ status: 304, headers })
-            const body = bodies.get(reference, version)
-            if (body !== undefined) return HttpServerResponse.text(body, { contentType: "application/json", headers })
+            const text = body()
+            return text === undefined
+              ? undefined
+              : HttpServerResponse.text(text, { contentType: "application/json", headers })
+          }
+          if (wait === 0) {
+            // A poll (the commonest request) first reads only the version: enough to answer 304, or
+            // with the body last served at this version.
+            const version = yield* tasks.versionOf(reference).pipe(orActionFailure(docs))
+            const answer = answerAt(version, () => bodies.get(reference, version))
+            if (answer !== undefined) return answer
           }
           const read = tasks.read(reference).pipe(orActionFailure(docs))
           let current = yield* read
@@ -149,14 +159,11 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
             }
           }
           const { task, version } = current
-          const etag = etagOf(task.reference, version)
-          const headers = { etag, "cache-control": "no-cache" }
-          if (matchesEtag(ifNoneMatch, etag)) {
-            return HttpServerResponse.empty({ status: 304, headers })
-          }
-          const body = JSON.stringify(task)
-          bodies.set(task.reference, version, body)
-          return HttpServerResponse.text(body, { contentType: "application/json", headers })
+          return answerAt(version, () => {
+            const body = JSON.stringify(task)
+            bodies.set(reference, version, body)
+            return body
+          })!
         })
       )
       .handleRaw("cancelTask", ({ request, params }) =>

@@ -64,8 +64,8 @@ const batchFailed = Symbol("batchFailed")
  * A batch is whatever has queued by the time the writer runs (the scheduler runs it after the
  * I/O callbacks of the current turn). When any write of a batch fails, or the transaction itself
  * does, the batch is rolled back and its writes are made one by one, as they would be without
- * batching, so one failing write never fails its neighbours. On a networked database each write simply runs
- * as it comes: Postgres already shares WAL flushes between concurrent commits.
+ * batching, so one failing write never fails its neighbours. On a networked database each write
+ * simply runs as it comes: Postgres already shares WAL flushes between concurrent commits.
  */
 export const groupCommit = <I, A, E>(
   sql: SqlClient.SqlClient,
