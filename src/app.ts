@@ -3,9 +3,10 @@
  * serves them on Node; `makeFetchHandler` exposes the same app as a web-standard fetch handler.
  */
 
-import { HttpRouter, HttpServer } from "effect/http"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServer from "effect/http/HttpServer"
 import * as Layer from "effect/Layer"
-import type { SqlClient } from "effect/sql"
+import type * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive, serveRoutes } from "./http/server.ts"

@@ -15,13 +15,15 @@ import { NodeServerLive } from "./http/server.ts"
 
 const main = Effect.gen(function* () {
   const config = yield* loadSettings
-  const announce = Effect.logInfo("listening").pipe(
-    Effect.annotateLogs({
-      url: config.publicBaseUrl,
-      database: config.database._tag === "Sqlite" ? `sqlite:${config.database.filename}` : "postgres",
-      // performance.now() counts from process start, so this includes loading the modules.
-      startup_ms: Math.round(performance.now())
-    })
+  const announce = Effect.suspend(() =>
+    Effect.logInfo("listening").pipe(
+      Effect.annotateLogs({
+        url: config.publicBaseUrl,
+        database: config.database._tag === "Sqlite" ? `sqlite:${config.database.filename}` : "postgres",
+        // performance.now() counts from process start: loading the modules, migrating, listening.
+        startup_ms: Math.round(performance.now())
+      })
+    )
   )
   const server = serveOn(NodeServerLive).pipe(Layer.provide(Layer.succeed(AppConfig, config)))
   // Announce only once everything is built: migrated, seeded and listening.

@@ -3,7 +3,8 @@
  * and the 405 handling (which methods a path accepts) all use this, never a hand-kept list.
  */
 import * as Context from "effect/Context"
-import { HttpApi, OpenApi } from "effect/http-api"
+import * as HttpApi from "effect/http-api/HttpApi"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { MarketplaceApi } from "./api.ts"
 
 export interface EndpointEntry {

@@ -3,7 +3,7 @@
  * all authorised by an OAuth 2.1 access token whose subject the operator linked to a participant.
  */
 import * as Effect from "effect/Effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"

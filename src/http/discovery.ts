@@ -3,7 +3,7 @@
  * documents. Each is built once from the same definitions the code runs on.
  */
 import * as Effect from "effect/Effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { apiPrefix, MarketplaceApi } from "../api/api.ts"
 import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"

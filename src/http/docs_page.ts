@@ -8,8 +8,8 @@
  * `effect` does not export its internal modules to bare specifiers.
  */
 import * as Effect from "effect/Effect"
-import { HttpServerResponse } from "effect/http"
-import type { OpenApi } from "effect/http-api"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import type * as OpenApi from "effect/http-api/OpenApi"
 
 const scalarBundle = new URL("./internal/httpApiScalar.js", import.meta.resolve("effect/http-api"))
 
@@ -42,11 +42,11 @@ const render = (document: OpenApi.OpenAPISpec, javascript: string) => `<!doctype
 </html>`
 
 /** The handler of `GET /docs`: renders the page once, on the first request, and keeps it. */
-export const docsPageHandler = (document: OpenApi.OpenAPISpec) => {
+export const docsPageHandler = (document: () => OpenApi.OpenAPISpec) => {
   let page: Promise<HttpServerResponse.HttpServerResponse> | undefined
   const load = () =>
     import(scalarBundle.href).then((module: { javascript: string }) =>
-      HttpServerResponse.html(render(document, module.javascript))
+      HttpServerResponse.html(render(document(), module.javascript))
     )
   return Effect.promise(() => {
     // A failed load (a broken installation) is not kept: the next request tries again.

@@ -3,7 +3,7 @@
  * (see json_body.ts) so every malformed body gets its precise error.
  */
 import * as Effect from "effect/Effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import type { PreflightResult, SearchResult } from "../api/resources.ts"

@@ -6,7 +6,8 @@
  */
 import * as ByteSize from "effect/ByteSize"
 import * as Effect from "effect/Effect"
-import { HttpIncomingMessage, type HttpServerRequest } from "effect/http"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { type BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
 
 export const maxBodyBytes = 64 * 1024

@@ -2,7 +2,7 @@
  * Handlers of the participants group: list (q, limit, cursor) and read by slug.
  */
 import * as Effect from "effect/Effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"

@@ -3,7 +3,7 @@
  * few plain routes (OpenAPI mirrors, docs) — so an unknown method gets 405 with `Allow`, and an
  * unknown path 404.
  */
-import { FindMyWay } from "effect/http"
+import * as FindMyWay from "effect/http/FindMyWay"
 import { endpoints } from "../api/endpoints.ts"
 
 export const openApiPaths = ["/openapi.json", "/api/openapi.json", "/.well-known/openapi.json"] as const

@@ -7,8 +7,10 @@ import { createServer, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import type * as OpenApi from "effect/http-api/OpenApi"
 import * as Layer from "effect/Layer"
 import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
@@ -24,14 +26,19 @@ import { ParticipantsHandlers } from "./participants.ts"
 import { docsPath, openApiPaths, routerConfig } from "./routes.ts"
 import { TasksHandlers } from "./tasks.ts"
 
-/** The OpenAPI document at its three addresses, and the docs page that renders it. */
+/**
+ * The OpenAPI document at its three addresses, and the docs page that renders it; both are made on
+ * the first request for them and kept.
+ */
 const DocumentRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const config = yield* AppConfig
-    const document = openApiDocument(config.publicBaseUrl)
-    const response = HttpServerResponse.jsonUnsafe(document)
-    for (const path of openApiPaths) yield* router.add("GET", path, response)
-    yield* router.add("GET", docsPath, docsPageHandler(document))
+    let document: OpenApi.OpenAPISpec | undefined
+    const documentOnce = () => (document ??= openApiDocument(config.publicBaseUrl))
+    let response: HttpServerResponse.HttpServerResponse | undefined
+    const serveDocument = Effect.sync(() => (response ??= HttpServerResponse.jsonUnsafe(documentOnce())))
+    for (const path of openApiPaths) yield* router.add("GET", path, serveDocument)
+    yield* router.add("GET", docsPath, docsPageHandler(documentOnce))
   })
 )
 

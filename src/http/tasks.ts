@@ -3,8 +3,8 @@
  * Domain failures become envelope errors here, in one place.
  */
 import * as Effect from "effect/Effect"
-import { HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"

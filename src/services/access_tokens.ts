@@ -9,9 +9,12 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose"
+import type { JWTVerifyGetKey } from "jose"
 import { AppConfig } from "../config.ts"
 import { Unauthenticated } from "../domain/errors.ts"
+
+/** `jose` (46 modules) is loaded with the first access token, not at start-up: most requests never carry one. */
+const jose = () => import("jose")
 
 export interface VerifiedToken {
   readonly subject: string
@@ -29,6 +32,7 @@ export class AccessTokens extends Context.Service<
       let keys: Promise<JWTVerifyGetKey> | undefined
 
       const discoverKeys = async (): Promise<JWTVerifyGetKey> => {
+        const { createRemoteJWKSet } = await jose()
         if (config.oauthJwksUri !== undefined) return createRemoteJWKSet(new URL(config.oauthJwksUri))
         const base = issuer!.replace(/\/+$/, "")
         for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
@@ -53,7 +57,7 @@ export class AccessTokens extends Context.Service<
               keys = undefined
               throw error
             })
-            const { payload } = await jwtVerify(token, await keys, {
+            const { payload } = await (await jose()).jwtVerify(token, await keys, {
               issuer,
               audience: config.oauthAudience,
               algorithms: ["RS256", "PS256", "ES256", "ES384", "EdDSA"],

@@ -6,7 +6,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { SqlClient } from "effect/sql"
+import * as SqlClient from "effect/sql/SqlClient"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { storageCallFor } from "./storage.ts"
 

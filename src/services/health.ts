@@ -6,7 +6,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { SqlClient } from "effect/sql"
+import * as SqlClient from "effect/sql/SqlClient"
 import { latestMigrationId, migrationsTable } from "../sql/migrations.ts"
 import { storageCallFor } from "./storage.ts"
 

@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { RateLimiter } from "effect/persistence"
+import * as RateLimiter from "effect/persistence/RateLimiter"
 import * as Redacted from "effect/Redacted"
 import { AppConfig } from "../config.ts"
 

@@ -9,7 +9,8 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
-import { type SqlClient, SqlError } from "effect/sql"
+import type * as SqlClient from "effect/sql/SqlClient"
+import * as SqlError from "effect/sql/SqlError"
 import { StorageUnavailable } from "../domain/errors.ts"
 
 /** Longest a single storage operation may take before the request is answered 503. */

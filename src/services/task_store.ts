@@ -6,7 +6,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { SqlClient } from "effect/sql"
+import * as SqlClient from "effect/sql/SqlClient"
 import { StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { Brief, HistoryEntry } from "../domain/task.ts"

@@ -32,12 +32,14 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { Reactivity } from "effect/reactivity"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import type * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
-import type { SqlConnection } from "effect/sql"
-import { SqlClient, SqlError, Statement } from "effect/sql"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlConnection from "effect/sql/SqlConnection"
+import * as SqlError from "effect/sql/SqlError"
+import * as Statement from "effect/sql/Statement"
 
 /**
  * Configuration of the SQLite client.

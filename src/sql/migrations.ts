@@ -7,7 +7,8 @@
  * and JSON documents; INTEGER for counters.
  */
 import * as Effect from "effect/Effect"
-import { Migrator, SqlClient } from "effect/sql"
+import * as Migrator from "effect/sql/Migrator"
+import * as SqlClient from "effect/sql/SqlClient"
 
 const createParticipants = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
