@@ -118,7 +118,35 @@ const waitUntilAnswering = async (url: string, child: ChildProcess, timeoutMs = 
   throw new Error("server did not answer in time")
 }
 
+/**
+ * Tracing stays on under load, as in a deployment: the service exports to an OpenTelemetry
+ * collector — here a separate process that accepts and drops every export — with a 1% sampler, so
+ * every request still gets its span, its trace id and its SQL spans, and one trace in a hundred is
+ * sent (OTEL_TRACES_SAMPLER_ARG overrides the ratio).
+ */
+let collector: Promise<{ child: ChildProcess; url: string }> | undefined
+const traceCollector = () =>
+  (collector ??= (async () => {
+    const port = await freePort()
+    const source = `
+      require("node:http").createServer((req, res) => {
+        req.resume();
+        req.on("end", () => { res.writeHead(200, { "content-type": "application/json" }); res.end("{}"); });
+      }).listen(${port}, "127.0.0.1", () => process.send("ready"));
+    `
+    const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "ignore", "inherit", "ipc"] })
+    child.unref()
+    await new Promise((resolve) => child.once("message", resolve))
+    child.disconnect()
+    return { child, url: `http://127.0.0.1:${port}` }
+  })())
+
+const stopCollector = async () => {
+  if (collector !== undefined) (await collector).child.kill("SIGTERM")
+}
+
 const startService = async (databaseUrl: string) => {
+  const trace = await traceCollector()
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const spawnedAt = performance.now()
@@ -130,7 +158,10 @@ const startService = async (databaseUrl: string) => {
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "Info",
-      RATE_LIMIT: "off"
+      RATE_LIMIT: "off",
+      OTEL_EXPORTER_OTLP_ENDPOINT: trace.url,
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: process.env.OTEL_TRACES_SAMPLER_ARG ?? "0.01"
     },
     stdio: ["ignore", "ignore", "inherit"]
   })
@@ -232,7 +263,8 @@ const reportHeader = () => ({
   node: process.versions.node,
   runs,
   duration_s: duration,
-  connections
+  connections,
+  tracing: `on: OTLP export to a local collector, ${Number(process.env.OTEL_TRACES_SAMPLER_ARG ?? "0.01") * 100}% of traces sampled`
 })
 
 /** Prints the report: as JSON with --json, else a heading, a Markdown table and closing lines. */
@@ -692,7 +724,7 @@ const main = async () => {
   }
   emit(
     report,
-    `${report.database}, Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians.`,
+    `${report.database}, Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians; tracing ${report.tracing}.`,
     ["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio", "stack floor req/s", "floor ratio"],
     results.map((r) => [
       r.scenario + (r.errors ? ` (${r.errors})` : ""),
@@ -713,4 +745,4 @@ const main = async () => {
   )
 }
 
-await (atScale ? scaleMain() : main())
+await (atScale ? scaleMain() : main()).finally(stopCollector)

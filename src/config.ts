@@ -50,6 +50,31 @@ export interface AppSettings {
   readonly redisKeyPrefix: string
   /** How long a client may take to send a request, and to stay idle between requests (DECISIONS §11). */
   readonly httpTimeouts: HttpTimeouts
+  /** Where spans are exported (OTLP over HTTP, JSON); `undefined` when no collector is configured. */
+  readonly tracing: TracingSettings | undefined
+}
+
+/** The OpenTelemetry exporter settings, read from the standard `OTEL_*` variables. */
+export interface TracingSettings {
+  /** The collector's traces address, e.g. http://collector:4318/v1/traces. */
+  readonly url: string
+  readonly serviceName: string
+  /** Sent with every export (often a collector's API key): never logged. */
+  readonly headers: Redacted.Redacted<Record<string, string>>
+  /** How often finished spans are sent. */
+  readonly exportIntervalMs: number
+  /** Which traces are recorded (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG). */
+  readonly sampler: Sampler
+}
+
+/**
+ * OpenTelemetry's samplers: `always_on` (ratio 1), `always_off` (0), `traceidratio` (the ratio),
+ * each also `parentbased_…` (a caller's `traceparent` decides when present). Default:
+ * `parentbased_always_on`.
+ */
+export interface Sampler {
+  readonly parentBased: boolean
+  readonly ratio: number
 }
 
 /** Slow-client protection, applied by node:http itself (`makeNodeServer`). */
@@ -102,7 +127,8 @@ const testDefaults: AppSettings = {
   rateLimit: undefined,
   redisUrl: undefined,
   redisKeyPrefix: "task-marketplace:",
-  httpTimeouts: defaultHttpTimeouts
+  httpTimeouts: defaultHttpTimeouts,
+  tracing: undefined
 }
 
 /** Parses a duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `3d`. */
@@ -226,6 +252,7 @@ export const loadSettings = Effect.gen(function* () {
       new InvalidConfig("HEADERS_TIMEOUT", `must not be longer than REQUEST_TIMEOUT (${httpTimeouts.requestMs} ms)`)
     )
   }
+  const tracing = yield* tracingSettings
   const seedRaw = yield* Config.String("SEED_SAMPLE_CATALOGUE").pipe(Config.withDefault("true"))
   const seedSampleCatalogue = !["false", "0", "no", "off"].includes(seedRaw.trim().toLowerCase())
 
@@ -248,13 +275,97 @@ export const loadSettings = Effect.gen(function* () {
     rateLimit,
     redisUrl,
     redisKeyPrefix,
-    httpTimeouts
+    httpTimeouts,
+    tracing
   })
 }).pipe(
   Effect.catchTag("ConfigError", (error) =>
     Effect.fail(new InvalidConfig(configErrorName(error), String(error.message)))
   )
 )
+
+/**
+ * OpenTelemetry's standard variables: a collector address (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as
+ * is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces) turns tracing on, unless OTEL_SDK_DISABLED=true
+ * or OTEL_TRACES_EXPORTER names no `otlp` exporter (e.g. `none`).
+ */
+const tracingSettings = Effect.gen(function* () {
+  const text = (name: string) => Config.String(name).pipe(Config.withDefault(""))
+  const disabled = (yield* text("OTEL_SDK_DISABLED")).trim().toLowerCase() === "true"
+  const exporters = (yield* text("OTEL_TRACES_EXPORTER")).trim()
+  if (disabled || (exporters !== "" && !exporters.split(",").some((e) => e.trim() === "otlp"))) return undefined
+  const tracesEndpoint = (yield* text("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")).trim()
+  const baseEndpoint = (yield* text("OTEL_EXPORTER_OTLP_ENDPOINT")).trim()
+  const name = tracesEndpoint !== "" ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT"
+  const endpoint =
+    tracesEndpoint !== "" ? tracesEndpoint : baseEndpoint === "" ? "" : `${baseEndpoint.replace(/\/+$/, "")}/v1/traces`
+  if (endpoint === "") return undefined
+  if (!/^https?:\/\/[^/\s]+/.test(endpoint) || !URL.canParse(endpoint)) {
+    return yield* Effect.fail(new InvalidConfig(name, "expected the collector's http:// or https:// address"))
+  }
+  const headerText =
+    (yield* Config.Redacted("OTEL_EXPORTER_OTLP_TRACES_HEADERS").pipe(Config.withDefault(undefined))) ??
+    (yield* Config.Redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(undefined)))
+  const headers: Record<string, string> = {}
+  for (const pair of headerText === undefined ? [] : Redacted.value(headerText).split(",")) {
+    const at = pair.indexOf("=")
+    if (pair.trim() === "") continue
+    if (at <= 0)
+      return yield* Effect.fail(
+        new InvalidConfig("OTEL_EXPORTER_OTLP_HEADERS", "expected name=value pairs separated by commas")
+      )
+    headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim())
+  }
+  return {
+    url: endpoint,
+    serviceName: (yield* text("OTEL_SERVICE_NAME")).trim() || "task-marketplace",
+    headers: Redacted.make(headers),
+    exportIntervalMs: yield* exportInterval,
+    sampler: yield* sampler
+  } satisfies TracingSettings
+})
+
+const samplers = ["always_on", "always_off", "traceidratio"] as const
+
+const sampler = Effect.gen(function* () {
+  const name = (yield* Config.String("OTEL_TRACES_SAMPLER").pipe(Config.withDefault("parentbased_always_on")))
+    .trim()
+    .toLowerCase()
+  const parentBased = name.startsWith("parentbased_")
+  const kind = samplers.find((s) => s === (parentBased ? name.slice("parentbased_".length) : name))
+  if (kind === undefined) {
+    return yield* Effect.fail(
+      new InvalidConfig(
+        "OTEL_TRACES_SAMPLER",
+        `expected one of ${samplers.flatMap((s) => [s, `parentbased_${s}`]).join(", ")}`
+      )
+    )
+  }
+  if (kind !== "traceidratio") return { parentBased, ratio: kind === "always_on" ? 1 : 0 } satisfies Sampler
+  const raw = (yield* Config.String("OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault("1"))).trim()
+  const ratio = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN
+  if (!(ratio >= 0 && ratio <= 1)) {
+    return yield* Effect.fail(
+      new InvalidConfig("OTEL_TRACES_SAMPLER_ARG", `expected a ratio from 0 to 1, got ${JSON.stringify(raw)}`)
+    )
+  }
+  return { parentBased, ratio } satisfies Sampler
+})
+
+/** OTEL_BSP_SCHEDULE_DELAY: whole milliseconds, as OpenTelemetry defines it (default 5000). */
+const exportInterval = Effect.gen(function* () {
+  const raw = (yield* Config.String("OTEL_BSP_SCHEDULE_DELAY").pipe(Config.withDefault("5000"))).trim()
+  const ms = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN
+  if (!(ms >= 10 && ms <= 3600_000)) {
+    return yield* Effect.fail(
+      new InvalidConfig(
+        "OTEL_BSP_SCHEDULE_DELAY",
+        `expected whole milliseconds from 10 to 3600000, got ${JSON.stringify(raw)}`
+      )
+    )
+  }
+  return ms
+})
 
 const optionalUrl = (name: string) =>
   Effect.gen(function* () {

@@ -12,6 +12,7 @@ import * as Runtime from "effect/Runtime"
 import { serveOn } from "./app.ts"
 import { AppConfig, loadSettings } from "./config.ts"
 import { NodeServerLive } from "./http/server.ts"
+import { tracingLayer } from "./tracing.ts"
 
 const main = Effect.gen(function* () {
   const config = yield* loadSettings
@@ -29,9 +30,9 @@ const main = Effect.gen(function* () {
   // Announce only once everything is built: migrated, seeded and listening.
   return yield* Effect.scoped(Effect.andThen(Layer.build(server), Effect.andThen(announce, Effect.never))).pipe(
     Effect.provideService(References.MinimumLogLevel, config.logLevel),
-    // No trace exporter is configured, so spans (one per SQL statement and per service operation)
-    // would be built, timed and dropped on every request; defects keep their call sites in logs.
-    Effect.provideService(References.TracerEnabled, false)
+    // Spans are made only when a collector receives them (src/tracing.ts).
+    Effect.provide(tracingLayer(config.tracing)),
+    Effect.provideService(References.TracerEnabled, config.tracing !== undefined)
   )
 }).pipe(
   Effect.catchTag("InvalidConfig", (error) =>

@@ -91,4 +91,53 @@ describe("configuration", () => {
     expect(JSON.stringify(result)).not.toContain("s3cret")
     expect(String(result)).not.toContain("s3cret")
   })
+
+  it("turns tracing on with an OpenTelemetry collector address, with the standard sampler variables", async () => {
+    const none = await load({})
+    expect(none._tag === "Success" && none.success.tracing).toBeUndefined()
+    const base = await load({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/", OTEL_SERVICE_NAME: "tm-eu" })
+    expect(base._tag === "Success" && base.success.tracing).toMatchObject({
+      url: "http://collector:4318/v1/traces",
+      serviceName: "tm-eu",
+      exportIntervalMs: 5000,
+      sampler: { parentBased: true, ratio: 1 }
+    })
+    const traces = await load({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example.com/ingest",
+      OTEL_TRACES_SAMPLER: "traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.25"
+    })
+    expect(traces._tag === "Success" && traces.success.tracing).toMatchObject({
+      url: "https://traces.example.com/ingest",
+      sampler: { parentBased: false, ratio: 0.25 }
+    })
+    for (const off of [{ OTEL_SDK_DISABLED: "true" }, { OTEL_TRACES_EXPORTER: "none" }]) {
+      const result = await load({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", ...off })
+      expect(result._tag === "Success" && result.success.tracing).toBeUndefined()
+    }
+    for (const [name, value] of [
+      ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"],
+      ["OTEL_TRACES_SAMPLER", "sometimes"],
+      ["OTEL_TRACES_SAMPLER_ARG", "1.5"],
+      ["OTEL_BSP_SCHEDULE_DELAY", "5s"]
+    ] as const) {
+      const result = await load({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        [name]: value
+      })
+      expect(result._tag === "Failure" && (result.failure as Error).message).toContain(name)
+    }
+    // A collector's key in OTEL_EXPORTER_OTLP_HEADERS is never printed.
+    const keyed = await load({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=k3y-5ecret"
+    })
+    expect(keyed._tag === "Success" && Redacted.value(keyed.success.tracing!.headers)).toEqual({
+      "x-api-key": "k3y-5ecret"
+    })
+    expect(JSON.stringify(keyed)).not.toContain("k3y-5ecret")
+    expect(String(keyed)).not.toContain("k3y-5ecret")
+  })
 })

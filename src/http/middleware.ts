@@ -6,12 +6,14 @@
  */
 import { randomUUID } from "node:crypto"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Option from "effect/Option"
 import * as SchemaIssue from "effect/SchemaIssue"
+import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import { RateLimits } from "../services/rate_limits.ts"
@@ -57,6 +59,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const docs = config.docsUrl
+    const tracing = config.tracing !== undefined
     const rateLimits = yield* RateLimits
     // RFC 9728 §5.1: a 401 names where the protected resource's metadata is.
     const wwwAuthenticate = `Bearer resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource"`
@@ -233,7 +236,10 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
           path: truncate(request.url.split("?", 1)[0] ?? "/"),
           status: response.status,
           durationMs: performance.now() - started,
-          requestId
+          requestId,
+          traceId: tracing
+            ? Context.getOrUndefined(yield* Effect.context<never>(), Tracer.ParentSpan)?.traceId
+            : undefined
         })
         return response
       })

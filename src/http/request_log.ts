@@ -1,7 +1,7 @@
 /**
  * One structured JSON line per request, written in batches: a synchronous write per request costs
  * more than the request itself, so lines are buffered and flushed once per event-loop turn.
- * Only method, path (no query string), status, duration and request id are logged — never headers
+ * Only method, path (no query string), status, duration, request id and trace id are logged — never headers
  * or bodies, which may carry credentials.
  */
 export interface RequestLogLine {
@@ -10,6 +10,8 @@ export interface RequestLogLine {
   readonly status: number
   readonly durationMs: number
   readonly requestId: string
+  /** The request's trace (hex), when tracing is on: the line and the exported spans share it. */
+  readonly traceId?: string | undefined
 }
 
 export interface RequestLog {
@@ -37,7 +39,7 @@ export const makeRequestLog = (sink: (chunk: string) => void = (chunk) => proces
         lastMs = ms
         lastTime = new Date(ms).toISOString()
       }
-      buffer += `{"level":"INFO","message":"request","time":"${lastTime}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.durationMs.toFixed(2)},"request_id":${JSON.stringify(line.requestId)}}\n`
+      buffer += `{"level":"INFO","message":"request","time":"${lastTime}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.durationMs.toFixed(2)},"request_id":${JSON.stringify(line.requestId)}${line.traceId === undefined ? "" : `,"trace_id":${JSON.stringify(line.traceId)}`}}\n`
       if (!scheduled) {
         scheduled = true
         setImmediate(flush)

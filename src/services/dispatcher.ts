@@ -119,8 +119,13 @@ export const DispatcherLive = Layer.effectDiscard(
 
     const sweep = Effect.gen(function* () {
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-      const due = yield* store.due(now, batch)
-      yield* together(Effect.forEach(due, (reference) => handle(reference, now), { discard: true }))
+      // Looking for due tasks is not traced (it runs every TIMER_SWEEP_INTERVAL in every process);
+      // a sweep that has moves to make is, as one span over them.
+      const due = yield* store.due(now, batch).pipe(Effect.withTracerEnabled(false))
+      if (due.length === 0) return 0
+      yield* together(Effect.forEach(due, (reference) => handle(reference, now), { discard: true })).pipe(
+        Effect.withSpan("Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
+      )
       return due.length
     }).pipe(Effect.catchCause(() => Effect.succeed(0)))
 

@@ -1,0 +1,62 @@
+/**
+ * Tracing: when an OpenTelemetry collector is configured (config.ts, the standard `OTEL_*`
+ * variables), every request's server span (continuing the caller's W3C `traceparent`), the named
+ * service operations and every SQL statement are exported to it over OTLP/HTTP as JSON, in
+ * batches. Without a collector the tracer stays off: spans nobody receives would only cost time
+ * (Effect's own HTTP server skips its request span in that case for the same reason).
+ *
+ * The exporter and its HTTP client are loaded only when a collector is configured.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as OtlpExporter from "effect/observability/OtlpExporter"
+import * as Redacted from "effect/Redacted"
+import * as Tracer from "effect/Tracer"
+import type { Sampler, TracingSettings } from "./config.ts"
+
+/**
+ * Whether a new span is recorded and exported. A span inside this process follows its parent (a
+ * trace is kept or dropped whole); a trace's first span — or one continuing a caller's
+ * `traceparent`, with a parent-based sampler — is kept as the caller decided, else with
+ * probability `ratio`.
+ */
+export const isSampled = (sampler: Sampler, parent: Option.Option<Tracer.AnySpan>, sampled: boolean): boolean => {
+  if (!sampled) return false
+  if (Option.isSome(parent) && (parent.value._tag === "Span" || sampler.parentBased)) return parent.value.sampled
+  return sampler.ratio >= 1 || Math.random() < sampler.ratio
+}
+
+/** The tracer (and its exporter) for the settings; nothing when no collector is configured. */
+export const tracingLayer = (
+  settings: TracingSettings | undefined
+): Layer.Layer<OtlpExporter.Flusher> | Layer.Layer<never> =>
+  settings === undefined
+    ? Layer.empty
+    : Layer.unwrap(
+        Effect.promise(async () => {
+          const [OtlpTracer, OtlpExporter, OtlpSerialization, FetchHttpClient] = await Promise.all([
+            import("effect/observability/OtlpTracer"),
+            import("effect/observability/OtlpExporter"),
+            import("effect/observability/OtlpSerialization"),
+            import("effect/http/FetchHttpClient")
+          ])
+          const exporting = OtlpTracer.make({
+            url: settings.url,
+            resource: { serviceName: settings.serviceName, serviceVersion: "0.1.0" },
+            headers: Redacted.value(settings.headers),
+            exportInterval: settings.exportIntervalMs
+          })
+          const sampling = Effect.map(exporting, (tracer) =>
+            Tracer.make({
+              ...tracer,
+              span: (options) =>
+                tracer.span({ ...options, sampled: isSampled(settings.sampler, options.parent, options.sampled) })
+            })
+          )
+          return Layer.effect(Tracer.Tracer, sampling).pipe(
+            Layer.provideMerge(OtlpExporter.layerFlusher),
+            Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer])
+          )
+        })
+      )

@@ -1,0 +1,168 @@
+// Tracing (docs/decisions.md, "Tracing"): with an OpenTelemetry collector configured, a request's
+// server span continues the caller's traceparent and reaches the collector with its SQL spans
+// under it, the request's log line carries the same trace id, the configured headers go to the
+// collector, and credentials never appear in what is exported. Sampling follows the caller's
+// sampled flag; with no collector, log lines carry no trace id.
+import { createServer, type Server } from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { freePort, type ServiceProcess, spawnService } from "../support/process.ts"
+import { json, validDraft } from "../support/server.ts"
+
+interface Export {
+  readonly path: string | undefined
+  readonly apiKey: string | undefined
+  readonly body: string
+}
+interface ExportedSpan {
+  readonly name: string
+  readonly traceId: string
+  readonly spanId: string
+  readonly parentSpanId?: string
+  readonly kind: number
+}
+
+let database: TestDatabase
+let collector: Server
+const exports: Array<Export> = []
+let service: ServiceProcess
+
+beforeAll(async () => {
+  database = await freshDatabase()
+  collector = createServer((request, response) => {
+    let body = ""
+    request.on("data", (chunk) => {
+      body += chunk
+    })
+    request.on("end", () => {
+      exports.push({ path: request.url, apiKey: request.headers["x-api-key"] as string | undefined, body })
+      response.writeHead(200, { "content-type": "application/json" }).end("{}")
+    })
+  })
+  const port = await freePort()
+  await new Promise<void>((resolve) => collector.listen(port, "127.0.0.1", resolve))
+  service = await spawnService({
+    databaseUrl: database.url,
+    env: {
+      LOG_LEVEL: "Info",
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=collector-key-5e1d",
+      OTEL_BSP_SCHEDULE_DELAY: "50"
+    }
+  })
+})
+
+afterAll(async () => {
+  await service?.stop("SIGKILL")
+  await new Promise((resolve) => collector?.close(resolve))
+  await database?.drop()
+})
+
+const spansOf = (items: ReadonlyArray<Export>): Array<ExportedSpan> =>
+  items.flatMap((e) =>
+    (
+      JSON.parse(e.body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<ExportedSpan> }> }> }
+    ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
+  )
+
+const waitFor = async <A>(what: string, find: () => A | undefined, timeoutMs = 5000): Promise<A> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = find()
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`${what} did not arrive:\n${service.output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe("tracing", () => {
+  it("exports the request's spans under the caller's trace, and logs its trace id", async () => {
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
+    const callerSpan = "00f067aa0ba902b7"
+    const created = await fetch(
+      service.api("/tasks"),
+      json(validDraft(), { traceparent: `00-${traceId}-${callerSpan}-01`, "x-request-id": "tracing-1" })
+    )
+    expect(created.status).toBe(201)
+    const { reference, task_token: token } = (await created.json()) as { reference: string; task_token: string }
+
+    const server = await waitFor("the server span", () =>
+      spansOf(exports).find((s) => s.traceId === traceId && s.parentSpanId === callerSpan)
+    )
+    expect(server).toMatchObject({ name: "POST", kind: 2 })
+    const children = spansOf(exports).filter((s) => s.traceId === traceId && s.parentSpanId !== callerSpan)
+    expect(children.map((s) => s.name)).toContain("Tasks.submit")
+
+    // A read's SQL statement is a client span (kind 3, named after the database) under its request.
+    const readTrace = "3bf92f3577b34da6a3ce929d0e0e4735"
+    const read = await fetch(service.api(`/tasks/${reference}`), {
+      headers: { traceparent: `00-${readTrace}-${callerSpan}-01` }
+    })
+    expect(read.status).toBe(200)
+    const readSpan = await waitFor("the read's server span", () =>
+      spansOf(exports).find((s) => s.traceId === readTrace && s.parentSpanId === callerSpan)
+    )
+    expect(
+      spansOf(exports).some((s) => s.traceId === readTrace && s.kind === 3 && s.parentSpanId === readSpan.spanId)
+    ).toBe(true)
+    expect(exports.every((e) => e.path === "/v1/traces" && e.apiKey === "collector-key-5e1d")).toBe(true)
+
+    const line = await waitFor("the request's log line", () =>
+      service
+        .output()
+        .split("\n")
+        .find((l) => l.includes(`"request_id":"tracing-1"`))
+    )
+    expect(JSON.parse(line)).toMatchObject({ trace_id: traceId, status: 201 })
+
+    // A credential sent with a traced request is never exported.
+    const cancelTrace = "5bf92f3577b34da6a3ce929d0e0e4737"
+    const cancelled = await fetch(
+      service.api(`/tasks/${reference}/cancel`),
+      json({}, { authorization: `Bearer ${token}`, traceparent: `00-${cancelTrace}-${callerSpan}-01` })
+    )
+    expect(cancelled.status).toBe(200)
+    await waitFor("the cancel's server span", () =>
+      spansOf(exports).find((s) => s.traceId === cancelTrace && s.parentSpanId === callerSpan)
+    )
+    expect(exports.map((e) => e.body).join("")).not.toContain(token)
+    expect(service.output()).not.toContain("collector-key-5e1d")
+  })
+
+  it("does not record a trace the caller did not sample", async () => {
+    const unsampled = "6bf92f3577b34da6a3ce929d0e0e4738"
+    const sampled = "7bf92f3577b34da6a3ce929d0e0e4739"
+    const first = await fetch(service.api(`/tasks/tsk_${"a".repeat(26)}`), {
+      headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00` }
+    })
+    expect(first.status).toBe(404)
+    const second = await fetch(service.api(`/tasks/tsk_${"a".repeat(26)}`), {
+      headers: { traceparent: `00-${sampled}-00f067aa0ba902b7-01` }
+    })
+    expect(second.status).toBe(404)
+    // Spans are exported in the order they end: once the second request's span is in, the
+    // first's would have been.
+    await waitFor("the sampled request's span", () => spansOf(exports).find((s) => s.traceId === sampled))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(spansOf(exports).filter((s) => s.traceId === unsampled)).toEqual([])
+  })
+})
+
+describe("without a collector", () => {
+  it("logs no trace id", async () => {
+    const plain = await spawnService({ databaseUrl: database.url, env: { LOG_LEVEL: "Info" } })
+    try {
+      const answer = await fetch(`${plain.url}/healthz`, { headers: { "x-request-id": "untraced-1" } })
+      expect(answer.status).toBe(200)
+      const line = await waitFor("the request's log line", () =>
+        plain
+          .output()
+          .split("\n")
+          .find((l) => l.includes(`"request_id":"untraced-1"`))
+      )
+      expect(JSON.parse(line)).not.toHaveProperty("trace_id")
+    } finally {
+      await plain.stop("SIGKILL")
+    }
+  })
+})
