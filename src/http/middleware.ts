@@ -16,7 +16,7 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
-import { RateLimits } from "../services/rate_limits.ts"
+import { type LimitState, RateLimits } from "../services/rate_limits.ts"
 import { retryAfterSeconds } from "./failures.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
@@ -60,6 +60,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const config = yield* AppConfig
     const docs = config.docsUrl
     const tracing = config.tracing !== undefined
+    const limitsOn = config.rateLimit !== undefined
     const rateLimits = yield* RateLimits
     // RFC 9728 §5.1: a 401 names where the protected resource's metadata is.
     const wwwAuthenticate = `Bearer resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource"`
@@ -173,75 +174,96 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         )
       )
 
+    /** Maps whatever the handler failed with to a response in the envelope (interrupts stay interrupts). */
+    const recover =
+      (request: HttpServerRequest.HttpServerRequest, requestId: string) => (cause: Cause.Cause<unknown>) => {
+        if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+        const failure = Cause.findErrorOption(cause)
+        const mapped = failure._tag === "Some" ? fromFailure(request, failure.value) : fromDefect(Cause.squash(cause))
+        return mapped === undefined ? internal(cause, requestId) : Effect.succeed(mapped)
+      }
+
+    /** The response as it leaves: in the envelope if it is an error, with every added header; logged. */
+    const finish = (
+      request: HttpServerRequest.HttpServerRequest,
+      requestId: string,
+      started: number,
+      limited: LimitState | undefined,
+      traceId: string | undefined,
+      answered: HttpServerResponse.HttpServerResponse
+    ) => {
+      let response = answered
+      // Whatever produced an error response without a JSON body (a framework default such as an
+      // empty 4xx or a text/plain 415), the client still gets the envelope.
+      if (response.status >= 400 && !isJsonResponse(response)) {
+        response = envelope(
+          errorBody(docs, codeForStatus(response.status), errorCodes[codeForStatus(response.status)].meaning),
+          pickHeaders(response.headers, ["allow", "retry-after"])
+        )
+      }
+      // Every header the envelope adds, set in one copy of the response.
+      const headers: Record<string, string> = { ...corsHeaders, "x-request-id": requestId }
+      if (response.status === 401) headers["www-authenticate"] = wwwAuthenticate
+      if (response.status === 503 && response.headers["retry-after"] === undefined) {
+        headers["retry-after"] = String(retryAfterSeconds)
+      }
+      if (limited !== undefined) {
+        headers["ratelimit-limit"] = String(limited.limit)
+        headers["ratelimit-remaining"] = String(limited.remaining)
+        headers["ratelimit-reset"] = String(limited.resetSeconds)
+      }
+      response = HttpServerResponse.setHeaders(response, headers)
+      log.write({
+        method: request.method,
+        path: truncate(request.url.split("?", 1)[0] ?? "/"),
+        status: response.status,
+        durationMs: performance.now() - started,
+        requestId,
+        traceId
+      })
+      return response
+    }
+
+    const rateLimited = (limited: LimitState, retryAfter: number) =>
+      envelope(
+        errorBody(
+          docs,
+          "rate_limited",
+          `Too many requests: the limit is ${limited.limit} per window for this client.`,
+          {
+            hint: `Retry after ${retryAfter} seconds; wait for changes with ?wait=N instead of polling fast.`
+          }
+        ),
+        { "retry-after": String(retryAfter) }
+      )
+
+    // Written with combinators rather than a generator: this runs for every request, and each
+    // step of a generator is a fiber frame (~25 µs per request in all, measured against a
+    // pass-through middleware).
     return (httpEffect) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
+      Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const started = performance.now()
         const incoming = request.headers["x-request-id"]
         const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID()
-
-        const path = request.url.split("?", 1)[0] ?? "/"
-        const limited =
-          path === "/healthz" || path === "/readyz"
-            ? undefined
-            : yield* rateLimits.consume(
-                Option.getOrElse(request.remoteAddress, () => "unknown"),
-                request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" ? "read" : "write"
-              )
-        let response =
+        const traceId = tracing ? Context.getOrUndefined(fiber.context, Tracer.ParentSpan)?.traceId : undefined
+        const handle = (limited: LimitState | undefined) =>
           limited?.retryAfterSeconds !== undefined
-            ? envelope(
-                errorBody(
-                  docs,
-                  "rate_limited",
-                  `Too many requests: the limit is ${limited.limit} per window for this client.`,
-                  {
-                    hint: `Retry after ${limited.retryAfterSeconds} seconds; wait for changes with ?wait=N instead of polling fast.`
-                  }
-                ),
-                { "retry-after": String(limited.retryAfterSeconds) }
+            ? Effect.succeed(
+                finish(request, requestId, started, limited, traceId, rateLimited(limited, limited.retryAfterSeconds))
               )
-            : yield* httpEffect.pipe(
-                Effect.catchCause((cause) => {
-                  if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-                  const failure = Cause.findErrorOption(cause)
-                  const mapped =
-                    failure._tag === "Some" ? fromFailure(request, failure.value) : fromDefect(Cause.squash(cause))
-                  return mapped === undefined ? internal(cause, requestId) : Effect.succeed(mapped)
-                })
+            : Effect.map(Effect.catchCause(httpEffect, recover(request, requestId)), (response) =>
+                finish(request, requestId, started, limited, traceId, response)
               )
-
-        // Whatever produced an error response without a JSON body (a framework default such as an
-        // empty 4xx or a text/plain 415), the client still gets the envelope.
-        if (response.status >= 400 && !isJsonResponse(response)) {
-          response = envelope(
-            errorBody(docs, codeForStatus(response.status), errorCodes[codeForStatus(response.status)].meaning),
-            pickHeaders(response.headers, ["allow", "retry-after"])
-          )
-        }
-        // Every header the envelope adds, set in one copy of the response.
-        const headers: Record<string, string> = { ...corsHeaders, "x-request-id": requestId }
-        if (response.status === 401) headers["www-authenticate"] = wwwAuthenticate
-        if (response.status === 503 && response.headers["retry-after"] === undefined) {
-          headers["retry-after"] = String(retryAfterSeconds)
-        }
-        if (limited !== undefined) {
-          headers["ratelimit-limit"] = String(limited.limit)
-          headers["ratelimit-remaining"] = String(limited.remaining)
-          headers["ratelimit-reset"] = String(limited.resetSeconds)
-        }
-        response = HttpServerResponse.setHeaders(response, headers)
-        log.write({
-          method: request.method,
-          path: truncate(request.url.split("?", 1)[0] ?? "/"),
-          status: response.status,
-          durationMs: performance.now() - started,
-          requestId,
-          traceId: tracing
-            ? Context.getOrUndefined(yield* Effect.context<never>(), Tracer.ParentSpan)?.traceId
-            : undefined
-        })
-        return response
+        const path = request.url.split("?", 1)[0] ?? "/"
+        if (!limitsOn || path === "/healthz" || path === "/readyz") return handle(undefined)
+        return Effect.flatMap(
+          rateLimits.consume(
+            Option.getOrElse(request.remoteAddress, () => "unknown"),
+            request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" ? "read" : "write"
+          ),
+          handle
+        )
       })
   }),
   { global: true }
