@@ -223,11 +223,12 @@ export class Tasks extends Context.Service<
         return { task: view(stored), version: stored.version }
       })
 
-      const versionOf = Effect.fnUntraced(function* (reference: string) {
-        const version = referencePattern.test(reference) ? yield* store.versionOf(reference) : undefined
-        if (version === undefined) return yield* new TaskNotFound({ reference })
-        return version
-      })
+      const versionOf = (reference: string): Effect.Effect<number, TaskNotFound | StorageUnavailable> =>
+        referencePattern.test(reference)
+          ? Effect.flatMap(store.versionOf(reference), (version) =>
+              version === undefined ? Effect.fail(new TaskNotFound({ reference })) : Effect.succeed(version)
+            )
+          : Effect.fail(new TaskNotFound({ reference }))
 
       const search = Effect.fnUntraced(function* (query: string, limit: number) {
         const everyone = yield* directory.candidates(executionModes)
