@@ -90,10 +90,10 @@ export const DispatcherLive = Layer.effectDiscard(
         }
       })
 
-    const handle = (reference: string, now: string) =>
+    // The task as the sweep read it: if it has changed since, its move loses the compare-and-set
+    // (`unchanged`) and the next sweep looks at it again.
+    const handle = (task: StoredTask, now: string) =>
       Effect.gen(function* () {
-        const task = yield* store.findByReference(reference)
-        if (task === undefined || task.nextTimerAt === null || task.nextTimerAt > now) return
         const request = yield* decide(task, now)
         if (request !== undefined) yield* lifecycle.transition(request)
       }).pipe(
@@ -105,7 +105,7 @@ export const DispatcherLive = Layer.effectDiscard(
           TaskNotFound: () => Effect.void
         }),
         Effect.catchCause((cause) =>
-          Effect.logWarning("dispatching a task failed").pipe(Effect.annotateLogs({ reference, cause }))
+          Effect.logWarning("dispatching a task failed").pipe(Effect.annotateLogs({ reference: task.reference, cause }))
         )
       )
 
@@ -123,7 +123,7 @@ export const DispatcherLive = Layer.effectDiscard(
       // a sweep that has moves to make is, as one span over them.
       const due = yield* store.due(now, batch).pipe(Effect.withTracerEnabled(false))
       if (due.length === 0) return 0
-      yield* together(Effect.forEach(due, (reference) => handle(reference, now), { discard: true })).pipe(
+      yield* together(Effect.forEach(due, (task) => handle(task, now), { discard: true })).pipe(
         Effect.withSpan("Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
       )
       return due.length

@@ -59,8 +59,11 @@ export class TaskStore extends Context.Service<
      * another writer got there first. `task.version` must be `expectedVersion + 1`.
      */
     update(task: StoredTask, expectedVersion: number): Effect.Effect<boolean, StorageUnavailable>
-    /** References of tasks whose next timer is due at `now`, earliest first. */
-    due(now: string, limit: number): Effect.Effect<ReadonlyArray<string>, StorageUnavailable>
+    /**
+     * Tasks whose next timer is due at `now`, earliest first, as read now: a move made from one
+     * of them is a compare-and-set on its version, so a copy that changed since only loses it.
+     */
+    due(now: string, limit: number): Effect.Effect<ReadonlyArray<StoredTask>, StorageUnavailable>
     /** Tasks offered to or held by a participant, newest first. */
     forParticipant(slug: string): Effect.Effect<ReadonlyArray<StoredTask>, StorageUnavailable>
   }
@@ -127,10 +130,10 @@ export class TaskStore extends Context.Service<
       }, asStorageCall)
 
       const due = Effect.fnUntraced(function* (now: string, limit: number) {
-        const rows = yield* sql<{ reference: string }>`
-          SELECT reference FROM tasks WHERE next_timer_at <= ${now} ORDER BY next_timer_at LIMIT ${limit}
+        const rows = yield* sql<TaskRow>`
+          SELECT * FROM tasks WHERE next_timer_at <= ${now} ORDER BY next_timer_at LIMIT ${limit}
         `
-        return rows.map((row) => row.reference)
+        return rows.map(fromRow)
       }, asStorageCall)
 
       const forParticipant = Effect.fnUntraced(function* (slug: string) {
