@@ -303,18 +303,16 @@ const tracingSettings = Effect.gen(function* () {
   if (!/^https?:\/\/[^/\s]+/.test(endpoint) || !URL.canParse(endpoint)) {
     return yield* Effect.fail(new InvalidConfig(name, "expected the collector's http:// or https:// address"))
   }
+  const tracesHeaders = yield* Config.Redacted("OTEL_EXPORTER_OTLP_TRACES_HEADERS").pipe(Config.withDefault(undefined))
+  const headersName = tracesHeaders !== undefined ? "OTEL_EXPORTER_OTLP_TRACES_HEADERS" : "OTEL_EXPORTER_OTLP_HEADERS"
   const headerText =
-    (yield* Config.Redacted("OTEL_EXPORTER_OTLP_TRACES_HEADERS").pipe(Config.withDefault(undefined))) ??
-    (yield* Config.Redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(undefined)))
-  const headers: Record<string, string> = {}
-  for (const pair of headerText === undefined ? [] : Redacted.value(headerText).split(",")) {
-    const at = pair.indexOf("=")
-    if (pair.trim() === "") continue
-    if (at <= 0)
-      return yield* Effect.fail(
-        new InvalidConfig("OTEL_EXPORTER_OTLP_HEADERS", "expected name=value pairs separated by commas")
-      )
-    headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim())
+    tracesHeaders ?? (yield* Config.Redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(undefined)))
+  const headers = headerText === undefined ? {} : parseHeaderList(Redacted.value(headerText))
+  if (headers === undefined) {
+    // The value is never repeated: it usually holds the collector's key.
+    return yield* Effect.fail(
+      new InvalidConfig(headersName, "expected name=value pairs separated by commas (values URL-encoded)")
+    )
   }
   return {
     url: endpoint,
@@ -324,6 +322,22 @@ const tracingSettings = Effect.gen(function* () {
     sampler: yield* sampler
   } satisfies TracingSettings
 })
+
+/** OpenTelemetry's header list, `name=value,name2=value2` (URL-encoded); undefined when malformed. */
+const parseHeaderList = (text: string): Record<string, string> | undefined => {
+  const headers: Record<string, string> = {}
+  for (const pair of text.split(",")) {
+    if (pair.trim() === "") continue
+    const at = pair.indexOf("=")
+    if (at <= 0) return undefined
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim())
+    } catch {
+      return undefined
+    }
+  }
+  return headers
+}
 
 const samplers = ["always_on", "always_off", "traceidratio"] as const
 

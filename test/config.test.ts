@@ -120,7 +120,9 @@ describe("configuration", () => {
       ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"],
       ["OTEL_TRACES_SAMPLER", "sometimes"],
       ["OTEL_TRACES_SAMPLER_ARG", "1.5"],
-      ["OTEL_BSP_SCHEDULE_DELAY", "5s"]
+      ["OTEL_BSP_SCHEDULE_DELAY", "5s"],
+      ["OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=%zz-secret"],
+      ["OTEL_EXPORTER_OTLP_HEADERS", "no-value-secret"]
     ] as const) {
       const result = await load({
         OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
@@ -128,6 +130,7 @@ describe("configuration", () => {
         [name]: value
       })
       expect(result._tag === "Failure" && (result.failure as Error).message).toContain(name)
+      expect(JSON.stringify(result)).not.toContain("secret")
     }
     // A collector's key in OTEL_EXPORTER_OTLP_HEADERS is never printed.
     const keyed = await load({
