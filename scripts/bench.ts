@@ -126,20 +126,10 @@ const waitUntilAnswering = async (url: string, child: ChildProcess, timeoutMs = 
  */
 let collector: Promise<{ child: ChildProcess; url: string }> | undefined
 const traceCollector = () =>
-  (collector ??= (async () => {
-    const port = await freePort()
-    const source = `
-      require("node:http").createServer((req, res) => {
-        req.resume();
-        req.on("end", () => { res.writeHead(200, { "content-type": "application/json" }); res.end("{}"); });
-      }).listen(${port}, "127.0.0.1", () => process.send("ready"));
-    `
-    const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "ignore", "inherit", "ipc"] })
-    child.unref()
-    await new Promise((resolve) => child.once("message", resolve))
-    child.disconnect()
-    return { child, url: `http://127.0.0.1:${port}` }
-  })())
+  (collector ??= startPlainServer(`(req, res) => {
+    req.resume();
+    req.on("end", () => { res.writeHead(200, { "content-type": "application/json" }); res.end("{}"); });
+  }`))
 
 const stopCollector = async () => {
   if (collector !== undefined) (await collector).child.kill("SIGTERM")
@@ -176,21 +166,28 @@ const stopService = async (child: ChildProcess) => {
 }
 
 /** The ceiling: node:http answering each scenario's recorded status, headers and body from memory. */
-const startCeiling = async (
-  answers: Record<string, { status: number; body: string; headers: Record<string, string> }>
-) => {
-  const port = await freePort()
-  const source = `
-    const answers = ${JSON.stringify(answers)};
-    require("node:http").createServer((req, res) => {
+const startCeiling = (answers: Record<string, { status: number; body: string; headers: Record<string, string> }>) =>
+  startPlainServer(
+    `(req, res) => {
       const key = req.method + " " + req.url.split("?")[0].replace(/tsk_[a-z2-7]+/, "{reference}");
       const a = (req.headers["if-none-match"] && answers[key + " 304"]) || answers[key] || { status: 404, body: "{}", headers: {} };
       req.resume();
       req.on("end", () => { res.writeHead(a.status, { "content-type": "application/json", ...a.headers }); res.end(a.body); });
-    }).listen(${port}, "127.0.0.1", () => process.send("ready"));
-  `
+    }`,
+    `const answers = ${JSON.stringify(answers)};`
+  )
+
+/**
+ * A bare node:http server in a process of its own (the ceiling, the trace collector): `handler` is
+ * the source of its request listener, `prelude` source it can use.
+ */
+const startPlainServer = async (handler: string, prelude = "") => {
+  const port = await freePort()
+  const source = `${prelude}
+    require("node:http").createServer(${handler}).listen(${port}, "127.0.0.1", () => process.send("ready"));`
   const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "ignore", "inherit", "ipc"] })
   await new Promise((resolve) => child.once("message", resolve))
+  child.disconnect()
   return { child, url: `http://127.0.0.1:${port}` }
 }
 

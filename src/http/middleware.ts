@@ -185,11 +185,8 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
 
     /** The response as it leaves: in the envelope if it is an error, with every added header; logged. */
     const finish = (
-      request: HttpServerRequest.HttpServerRequest,
-      requestId: string,
-      started: number,
+      arrival: Arrival,
       limited: LimitState | undefined,
-      traceId: string | undefined,
       answered: HttpServerResponse.HttpServerResponse
     ) => {
       let response = answered
@@ -202,7 +199,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         )
       }
       // Every header the envelope adds, set in one copy of the response.
-      const headers: Record<string, string> = { ...corsHeaders, "x-request-id": requestId }
+      const headers: Record<string, string> = { ...corsHeaders, "x-request-id": arrival.requestId }
       if (response.status === 401) headers["www-authenticate"] = wwwAuthenticate
       if (response.status === 503 && response.headers["retry-after"] === undefined) {
         headers["retry-after"] = String(retryAfterSeconds)
@@ -214,26 +211,21 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       }
       response = HttpServerResponse.setHeaders(response, headers)
       log.write({
-        method: request.method,
-        path: truncate(request.url.split("?", 1)[0] ?? "/"),
+        method: arrival.request.method,
+        path: truncate(arrival.path),
         status: response.status,
-        durationMs: performance.now() - started,
-        requestId,
-        traceId
+        durationMs: performance.now() - arrival.started,
+        requestId: arrival.requestId,
+        traceId: arrival.traceId
       })
       return response
     }
 
-    const rateLimited = (limited: LimitState, retryAfter: number) =>
+    const rateLimited = (limit: number, retryAfter: number) =>
       envelope(
-        errorBody(
-          docs,
-          "rate_limited",
-          `Too many requests: the limit is ${limited.limit} per window for this client.`,
-          {
-            hint: `Retry after ${retryAfter} seconds; wait for changes with ?wait=N instead of polling fast.`
-          }
-        ),
+        errorBody(docs, "rate_limited", `Too many requests: the limit is ${limit} per window for this client.`, {
+          hint: `Retry after ${retryAfter} seconds; wait for changes with ?wait=N instead of polling fast.`
+        }),
         { "retry-after": String(retryAfter) }
       )
 
@@ -243,20 +235,21 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     return (httpEffect) =>
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-        const started = performance.now()
         const incoming = request.headers["x-request-id"]
-        const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID()
-        const traceId = tracing ? Context.getOrUndefined(fiber.context, Tracer.ParentSpan)?.traceId : undefined
+        const arrival: Arrival = {
+          request,
+          path: request.url.split("?", 1)[0] ?? "/",
+          requestId: incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID(),
+          started: performance.now(),
+          traceId: tracing ? Context.getOrUndefined(fiber.context, Tracer.ParentSpan)?.traceId : undefined
+        }
         const handle = (limited: LimitState | undefined) =>
           limited?.retryAfterSeconds !== undefined
-            ? Effect.succeed(
-                finish(request, requestId, started, limited, traceId, rateLimited(limited, limited.retryAfterSeconds))
+            ? Effect.succeed(finish(arrival, limited, rateLimited(limited.limit, limited.retryAfterSeconds)))
+            : Effect.map(Effect.catchCause(httpEffect, recover(request, arrival.requestId)), (response) =>
+                finish(arrival, limited, response)
               )
-            : Effect.map(Effect.catchCause(httpEffect, recover(request, requestId)), (response) =>
-                finish(request, requestId, started, limited, traceId, response)
-              )
-        const path = request.url.split("?", 1)[0] ?? "/"
-        if (!limitsOn || path === "/healthz" || path === "/readyz") return handle(undefined)
+        if (!limitsOn || arrival.path === "/healthz" || arrival.path === "/readyz") return handle(undefined)
         return Effect.flatMap(
           rateLimits.consume(
             Option.getOrElse(request.remoteAddress, () => "unknown"),
@@ -268,6 +261,16 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   }),
   { global: true }
 )
+
+/** What the middleware knows of a request from its arrival: enough to finish and log it. */
+interface Arrival {
+  readonly request: HttpServerRequest.HttpServerRequest
+  /** Without the query string. */
+  readonly path: string
+  readonly requestId: string
+  readonly started: number
+  readonly traceId: string | undefined
+}
 
 const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
 

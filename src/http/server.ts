@@ -10,7 +10,6 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import type * as OpenApi from "effect/http-api/OpenApi"
 import * as Layer from "effect/Layer"
 import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
@@ -33,12 +32,11 @@ import { TasksHandlers } from "./tasks.ts"
 const DocumentRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const config = yield* AppConfig
-    let document: OpenApi.OpenAPISpec | undefined
-    const documentOnce = () => (document ??= openApiDocument(config.publicBaseUrl))
+    const document = () => openApiDocument(config.publicBaseUrl)
     let response: HttpServerResponse.HttpServerResponse | undefined
-    const serveDocument = Effect.sync(() => (response ??= HttpServerResponse.jsonUnsafe(documentOnce())))
+    const serveDocument = Effect.sync(() => (response ??= HttpServerResponse.jsonUnsafe(document())))
     for (const path of openApiPaths) yield* router.add("GET", path, serveDocument)
-    yield* router.add("GET", docsPath, docsPageHandler(documentOnce))
+    yield* router.add("GET", docsPath, docsPageHandler(document))
   })
 )
 
