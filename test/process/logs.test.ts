@@ -3,7 +3,7 @@
 // duration, request id); tokens, bodies and query strings never appear.
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { type ServiceProcess, spawnService } from "../support/process.ts"
+import { requestLine, type ServiceProcess, spawnService } from "../support/process.ts"
 import { json, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
@@ -45,11 +45,7 @@ describe("logs", () => {
     expect(listed.status).toBe(200)
 
     // Lines are written once per event-loop turn: wait for the last request's line.
-    const deadline = Date.now() + 5000
-    while (!service.output().includes(`"request_id":"logs-test-last"`)) {
-      if (Date.now() > deadline) throw new Error(`no request line for the last request:\n${service.output()}`)
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
+    await requestLine(service, "logs-test-last")
     const output = service.output()
     for (const secret of [token, bodyMarker, queryMarker]) expect(output).not.toContain(secret)
     const lines = output.split("\n").filter((line) => line.trim() !== "")

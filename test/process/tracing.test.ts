@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { freePort, type ServiceProcess, spawnService } from "../support/process.ts"
+import { freePort, requestLine, type ServiceProcess, spawnService, waitFor } from "../support/process.ts"
 import { json, validDraft } from "../support/server.ts"
 
 interface Export {
@@ -65,15 +65,9 @@ const spansOf = (items: ReadonlyArray<Export>): Array<ExportedSpan> =>
     ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
   )
 
-const waitFor = async <A>(what: string, find: () => A | undefined, timeoutMs = 5000): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = find()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`${what} did not arrive:\n${service.output()}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+/** Waits until an exported span satisfies `test`. */
+const exported = (what: string, test: (span: ExportedSpan) => boolean) =>
+  waitFor(service, what, () => spansOf(exports).find(test))
 
 describe("tracing", () => {
   it("exports the request's spans under the caller's trace, and logs its trace id", async () => {
@@ -86,9 +80,7 @@ describe("tracing", () => {
     expect(created.status).toBe(201)
     const { reference, task_token: token } = (await created.json()) as { reference: string; task_token: string }
 
-    const server = await waitFor("the server span", () =>
-      spansOf(exports).find((s) => s.traceId === traceId && s.parentSpanId === callerSpan)
-    )
+    const server = await exported("the server span", (s) => s.traceId === traceId && s.parentSpanId === callerSpan)
     expect(server).toMatchObject({ name: "POST", kind: 2 })
     const children = spansOf(exports).filter((s) => s.traceId === traceId && s.parentSpanId !== callerSpan)
     expect(children.map((s) => s.name)).toContain("Tasks.submit")
@@ -99,21 +91,16 @@ describe("tracing", () => {
       headers: { traceparent: `00-${readTrace}-${callerSpan}-01` }
     })
     expect(read.status).toBe(200)
-    const readSpan = await waitFor("the read's server span", () =>
-      spansOf(exports).find((s) => s.traceId === readTrace && s.parentSpanId === callerSpan)
+    const readSpan = await exported(
+      "the read's server span",
+      (s) => s.traceId === readTrace && s.parentSpanId === callerSpan
     )
     expect(
       spansOf(exports).some((s) => s.traceId === readTrace && s.kind === 3 && s.parentSpanId === readSpan.spanId)
     ).toBe(true)
     expect(exports.every((e) => e.path === "/v1/traces" && e.apiKey === "collector-key-5e1d")).toBe(true)
 
-    const line = await waitFor("the request's log line", () =>
-      service
-        .output()
-        .split("\n")
-        .find((l) => l.includes(`"request_id":"tracing-1"`))
-    )
-    expect(JSON.parse(line)).toMatchObject({ trace_id: traceId, status: 201 })
+    expect(await requestLine(service, "tracing-1")).toMatchObject({ trace_id: traceId, status: 201 })
 
     // A credential sent with a traced request is never exported.
     const cancelTrace = "5bf92f3577b34da6a3ce929d0e0e4737"
@@ -122,9 +109,7 @@ describe("tracing", () => {
       json({}, { authorization: `Bearer ${token}`, traceparent: `00-${cancelTrace}-${callerSpan}-01` })
     )
     expect(cancelled.status).toBe(200)
-    await waitFor("the cancel's server span", () =>
-      spansOf(exports).find((s) => s.traceId === cancelTrace && s.parentSpanId === callerSpan)
-    )
+    await exported("the cancel's server span", (s) => s.traceId === cancelTrace && s.parentSpanId === callerSpan)
     expect(exports.map((e) => e.body).join("")).not.toContain(token)
     expect(service.output()).not.toContain("collector-key-5e1d")
   })
@@ -142,7 +127,7 @@ describe("tracing", () => {
     expect(second.status).toBe(404)
     // Spans are exported in the order they end: once the second request's span is in, the
     // first's would have been.
-    await waitFor("the sampled request's span", () => spansOf(exports).find((s) => s.traceId === sampled))
+    await exported("the sampled request's span", (s) => s.traceId === sampled)
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(spansOf(exports).filter((s) => s.traceId === unsampled)).toEqual([])
   })
@@ -154,13 +139,7 @@ describe("without a collector", () => {
     try {
       const answer = await fetch(`${plain.url}/healthz`, { headers: { "x-request-id": "untraced-1" } })
       expect(answer.status).toBe(200)
-      const line = await waitFor("the request's log line", () =>
-        plain
-          .output()
-          .split("\n")
-          .find((l) => l.includes(`"request_id":"untraced-1"`))
-      )
-      expect(JSON.parse(line)).not.toHaveProperty("trace_id")
+      expect(await requestLine(plain, "untraced-1")).not.toHaveProperty("trace_id")
     } finally {
       await plain.stop("SIGKILL")
     }

@@ -122,3 +122,29 @@ export const call = async (url: string, init?: RequestInit): Promise<Answer> => 
   // The text was consumed; hand expectEnvelope a fresh Response with the same status and headers.
   return { status: response.status, headers: response.headers, text, body, response: new Response(text, response) }
 }
+
+/** Polls `find` until it gives a value, or fails after `timeoutMs` with `what` and the process's output. */
+export const waitFor = async <A>(
+  service: ServiceProcess,
+  what: string,
+  find: () => A | undefined,
+  timeoutMs = 5000
+): Promise<A> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = find()
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`${what} did not arrive:\n${service.output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** The request log line (JSON) of the request sent with this `x-request-id`, once written. */
+export const requestLine = (service: ServiceProcess, requestId: string): Promise<Record<string, unknown>> =>
+  waitFor(service, `the log line of request ${requestId}`, () => {
+    const line = service
+      .output()
+      .split("\n")
+      .find((l) => l.includes(`"request_id":${JSON.stringify(requestId)}`))
+    return line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>)
+  })
