@@ -2,6 +2,7 @@
  * Handlers of the participants group: list (q, limit, cursor) and read by slug.
  */
 import * as Effect from "effect/Effect"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
@@ -28,6 +29,25 @@ export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Parti
   url: `${baseUrl}/api/public/v1/participants/${p.slug}`
 })
 
+/**
+ * A participant's public JSON, made once per record: the directory's in-memory snapshot hands out
+ * the same immutable records until the directory changes, so a listing or a read joins strings
+ * instead of building and encoding a copy of every participant on every request.
+ */
+const makeParticipantJson = (baseUrl: string) => {
+  const made = new WeakMap<ParticipantRecord, string>()
+  return (record: ParticipantRecord): string => {
+    let json = made.get(record)
+    if (json === undefined) {
+      json = JSON.stringify(presentParticipant(baseUrl, record))
+      made.set(record, json)
+    }
+    return json
+  }
+}
+
+const jsonResponse = (body: string) => HttpServerResponse.text(body, { contentType: "application/json" })
+
 const isParticipantSlug = (s: string) => s.length <= 64 && participantSlugPattern.test(s)
 
 // Cursors are opaque to clients; inside, the last slug of the page.
@@ -41,57 +61,60 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
   Effect.gen(function* () {
     const config = yield* AppConfig
     const directory = yield* ParticipantDirectory
+    const participantJson = makeParticipantJson(config.publicBaseUrl)
     const invalid = (message: string, hint: string) =>
       envelopeError(config.docsUrl, "invalid_request", message, { hint })
 
-    return handlers
-      .handle("listParticipants", ({ query }) =>
-        Effect.gen(function* () {
-          let limit: number = pageSize.default
-          if (query.limit !== undefined) {
-            limit = /^\d{1,4}$/.test(query.limit.trim()) ? Number(query.limit.trim()) : Number.NaN
-            if (!(limit >= 1 && limit <= pageSize.max)) {
+    return (
+      handlers
+        // Raw handlers answering JSON made here, in the shapes of ParticipantList and Participant
+        // (the HttpApi description, and so the OpenAPI document, still declares those schemas).
+        .handleRaw("listParticipants", ({ query }) =>
+          Effect.gen(function* () {
+            let limit: number = pageSize.default
+            if (query.limit !== undefined) {
+              limit = /^\d{1,4}$/.test(query.limit.trim()) ? Number(query.limit.trim()) : Number.NaN
+              if (!(limit >= 1 && limit <= pageSize.max)) {
+                return yield* invalid(
+                  `limit must be a whole number from 1 to ${pageSize.max}; got ${JSON.stringify(query.limit.slice(0, 40))}.`,
+                  `Omit limit for ${pageSize.default} participants per page.`
+                )
+              }
+            }
+            const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+            if (query.cursor !== undefined && after === undefined) {
               return yield* invalid(
-                `limit must be a whole number from 1 to ${pageSize.max}; got ${JSON.stringify(query.limit.slice(0, 40))}.`,
-                `Omit limit for ${pageSize.default} participants per page.`
+                "cursor is not one this service issued.",
+                "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
               )
             }
-          }
-          const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
-          if (query.cursor !== undefined && after === undefined) {
-            return yield* invalid(
-              "cursor is not one this service issued.",
-              "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
+            const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
+            const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
+            return jsonResponse(
+              `{"object":"list","count":${page.data.length},"data":[${page.data.map(participantJson).join(",")}],` +
+                `"has_more":${page.nextAfter !== undefined},"next_cursor":${JSON.stringify(nextCursor)}}`
             )
-          }
-          const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
-          return {
-            object: "list" as const,
-            count: page.data.length,
-            data: page.data.map((p) => presentParticipant(config.publicBaseUrl, p)),
-            has_more: page.nextAfter !== undefined,
-            next_cursor: page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
-          }
-        })
-      )
-      .handle("getParticipant", ({ params }) =>
-        Effect.gen(function* () {
-          // A string that cannot be a slug is answered without touching storage.
-          const participant = isParticipantSlug(params.slug)
-            ? yield* directory.findBySlug(params.slug).pipe(orStorageUnavailable(config.docsUrl))
-            : undefined
-          if (participant === undefined) {
-            return yield* envelopeError(
-              config.docsUrl,
-              "participant_not_found",
-              `No participant has the slug ${JSON.stringify(params.slug.slice(0, 80))}.`,
-              {
-                hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
-              }
-            )
-          }
-          return presentParticipant(config.publicBaseUrl, participant)
-        })
-      )
+          })
+        )
+        .handleRaw("getParticipant", ({ params }) =>
+          Effect.gen(function* () {
+            // A string that cannot be a slug is answered without touching storage.
+            const participant = isParticipantSlug(params.slug)
+              ? yield* directory.findBySlug(params.slug).pipe(orStorageUnavailable(config.docsUrl))
+              : undefined
+            if (participant === undefined) {
+              return yield* envelopeError(
+                config.docsUrl,
+                "participant_not_found",
+                `No participant has the slug ${JSON.stringify(params.slug.slice(0, 80))}.`,
+                {
+                  hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
+                }
+              )
+            }
+            return jsonResponse(participantJson(participant))
+          })
+        )
+    )
   })
 )
