@@ -1,11 +1,12 @@
 /**
  * Tracing: when an OpenTelemetry collector is configured (config.ts, the standard `OTEL_*`
- * variables), every request's server span (continuing the caller's W3C `traceparent`), the named
- * service operations and every SQL statement are exported to it over OTLP/HTTP as JSON, in
- * batches. Without a collector the tracer stays off: spans nobody receives would only cost time
- * (Effect's own HTTP server skips its request span in that case for the same reason).
+ * variables), every sampled request's server span (made by the envelope middleware, continuing
+ * the caller's W3C `traceparent`), the named service operations and every SQL statement under it
+ * are exported to it over OTLP/HTTP as JSON, in batches. Without a collector the tracer stays
+ * off: spans nobody receives would only cost time.
  *
- * The exporter and its HTTP client are loaded only when a collector is configured.
+ * The exporter and its HTTP client (`node:http`, not `fetch`: see docs/decisions.md, Tracing) are
+ * loaded only when a collector is configured.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -35,11 +36,11 @@ export const tracingLayer = (
     ? Layer.empty
     : Layer.unwrap(
         Effect.promise(async () => {
-          const [OtlpTracer, OtlpExporter, OtlpSerialization, FetchHttpClient] = await Promise.all([
+          const [OtlpTracer, OtlpExporter, OtlpSerialization, NodeHttpClient] = await Promise.all([
             import("effect/observability/OtlpTracer"),
             import("effect/observability/OtlpExporter"),
             import("effect/observability/OtlpSerialization"),
-            import("effect/http/FetchHttpClient")
+            import("@effect/platform-node/NodeHttpClient")
           ])
           const exporting = OtlpTracer.make({
             url: settings.url,
@@ -56,7 +57,7 @@ export const tracingLayer = (
           )
           return Layer.effect(Tracer.Tracer, sampling).pipe(
             Layer.provideMerge(OtlpExporter.layerFlusher),
-            Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer])
+            Layer.provide([OtlpSerialization.layerJson, NodeHttpClient.layerNodeHttp])
           )
         })
       )

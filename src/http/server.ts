@@ -7,6 +7,7 @@ import { createServer, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
+import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
@@ -119,6 +120,12 @@ export const NodeServerLive = Layer.unwrap(
   })
 )
 
-/** Serves the routes (Effect's default per-request logger is replaced by our one-line log). */
+/**
+ * Serves the routes. Effect's default per-request logger is replaced by our one-line log, and its
+ * request span by the envelope middleware's (one span per request, made where sampling decides
+ * whether the handler's spans are built at all).
+ */
 export const serveRoutes = <E, R>(routes: Layer.Layer<never, E, R>) =>
-  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig })
+  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
+    Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => true))
+  )

@@ -20,7 +20,12 @@ interface ExportedSpan {
   readonly spanId: string
   readonly parentSpanId?: string
   readonly kind: number
+  readonly attributes?: ReadonlyArray<{ readonly key: string; readonly value: Record<string, unknown> }>
 }
+
+/** A span's attributes as plain values (OTLP JSON wraps each in stringValue, intValue, …). */
+const attributesOf = (span: ExportedSpan) =>
+  Object.fromEntries((span.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]]))
 
 let database: TestDatabase
 let collector: Server
@@ -98,6 +103,14 @@ describe("tracing", () => {
     expect(
       spansOf(exports).some((s) => s.traceId === readTrace && s.kind === 3 && s.parentSpanId === readSpan.spanId)
     ).toBe(true)
+    // One server span per request (the middleware's; Effect's own is off), with the HTTP attributes.
+    expect(spansOf(exports).filter((s) => s.traceId === readTrace && s.kind === 2)).toHaveLength(1)
+    expect(attributesOf(readSpan)).toMatchObject({
+      "http.request.method": "GET",
+      "http.route": "/api/public/v1/tasks/{reference}",
+      "url.path": `/api/public/v1/tasks/${reference}`
+    })
+    expect(Number(attributesOf(readSpan)["http.response.status_code"])).toBe(200)
     expect(exports.every((e) => e.path === "/v1/traces" && e.apiKey === "collector-key-5e1d")).toBe(true)
 
     expect(await requestLine(service, "tracing-1")).toMatchObject({ trace_id: traceId, status: 201 })
