@@ -30,23 +30,38 @@ export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Parti
 })
 
 /**
- * A participant's public JSON, made once per record: the directory's in-memory snapshot hands out
- * the same immutable records until the directory changes, so a listing or a read joins strings
- * instead of building and encoding a copy of every participant on every request.
+ * A participant's public JSON as UTF-8 bytes, made once per record: the directory's in-memory
+ * snapshot hands out the same immutable records until the directory changes, so a listing or a
+ * read copies bytes instead of building, encoding and serialising every participant on every
+ * request. Bytes, not strings: a page's body built as one JS string per request was measured
+ * promoting ~1 MB per young-generation collection under load (a full collection every 0.3 s).
  */
 const makeParticipantJson = (baseUrl: string) => {
-  const made = new WeakMap<ParticipantRecord, string>()
-  return (record: ParticipantRecord): string => {
+  const made = new WeakMap<ParticipantRecord, Buffer>()
+  return (record: ParticipantRecord): Buffer => {
     let json = made.get(record)
     if (json === undefined) {
-      json = JSON.stringify(presentParticipant(baseUrl, record))
+      json = Buffer.from(JSON.stringify(presentParticipant(baseUrl, record)))
       made.set(record, json)
     }
     return json
   }
 }
 
-const jsonResponse = (body: string) => HttpServerResponse.text(body, { contentType: "application/json" })
+const comma = Buffer.from(",")
+
+/** A list of participants: the ParticipantList members around the participants' bytes. */
+const listBody = (data: ReadonlyArray<Buffer>, hasMore: boolean, nextCursor: string | null) => {
+  const parts: Array<Buffer> = [Buffer.from(`{"object":"list","count":${data.length},"data":[`)]
+  for (let i = 0; i < data.length; i++) {
+    if (i > 0) parts.push(comma)
+    parts.push(data[i]!)
+  }
+  parts.push(Buffer.from(`],"has_more":${hasMore},"next_cursor":${JSON.stringify(nextCursor)}}`))
+  return Buffer.concat(parts)
+}
+
+const jsonResponse = (body: Uint8Array) => HttpServerResponse.uint8Array(body, { contentType: "application/json" })
 
 const isParticipantSlug = (s: string) => s.length <= 64 && participantSlugPattern.test(s)
 
@@ -90,10 +105,7 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
             }
             const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
             const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
-            return jsonResponse(
-              `{"object":"list","count":${page.data.length},"data":[${page.data.map(participantJson).join(",")}],` +
-                `"has_more":${page.nextAfter !== undefined},"next_cursor":${JSON.stringify(nextCursor)}}`
-            )
+            return jsonResponse(listBody(page.data.map(participantJson), page.nextAfter !== undefined, nextCursor))
           })
         )
         .handleRaw("getParticipant", ({ params }) =>
