@@ -255,8 +255,9 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
      * The request's server span (Effect's own HTTP span is turned off in server.ts): made first,
      * continuing the caller's `traceparent`, so the tracer's sampler decides once per request. A
      * sampled request runs under it, and its handler's spans (services, SQL) are its children; an
-     * unsampled one runs with the tracer off, so nothing in it builds spans nobody will receive.
-     * Either way the log line carries the trace id.
+     * unsampled one runs with the tracer off, so nothing in it builds spans nobody will receive
+     * (and its own span, which nothing records, is not ended). Either way the log line carries the
+     * trace id.
      */
     const traced = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Omit<Arrival, "traceId">) =>
       Effect.flatMap(

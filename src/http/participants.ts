@@ -31,10 +31,11 @@ export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Parti
 
 /**
  * A participant's public JSON as UTF-8 bytes, made once per record: the directory's in-memory
- * snapshot hands out the same immutable records until the directory changes, so a listing or a
- * read copies bytes instead of building, encoding and serialising every participant on every
- * request. Bytes, not strings: a page's body built as one JS string per request was measured
- * promoting ~1 MB per young-generation collection under load (a full collection every 0.3 s).
+ * snapshot hands out the same immutable records until the directory changes, so a listing copies
+ * bytes instead of building, encoding and serialising every participant on every request (pages
+ * of a large directory, read by SQL, are fresh records and simply encoded). Bytes, not strings:
+ * a page's body built as one JS string per request was measured promoting ~1 MB per
+ * young-generation collection under load (a full collection every 0.3 s).
  */
 const makeParticipantJson = (baseUrl: string) => {
   const made = new WeakMap<ParticipantRecord, Buffer>()
@@ -80,53 +81,51 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
     const invalid = (message: string, hint: string) =>
       envelopeError(config.docsUrl, "invalid_request", message, { hint })
 
-    return (
-      handlers
-        // Raw handlers answering JSON made here, in the shapes of ParticipantList and Participant
-        // (the HttpApi description, and so the OpenAPI document, still declares those schemas).
-        .handleRaw("listParticipants", ({ query }) =>
-          Effect.gen(function* () {
-            let limit: number = pageSize.default
-            if (query.limit !== undefined) {
-              limit = /^\d{1,4}$/.test(query.limit.trim()) ? Number(query.limit.trim()) : Number.NaN
-              if (!(limit >= 1 && limit <= pageSize.max)) {
-                return yield* invalid(
-                  `limit must be a whole number from 1 to ${pageSize.max}; got ${JSON.stringify(query.limit.slice(0, 40))}.`,
-                  `Omit limit for ${pageSize.default} participants per page.`
-                )
-              }
-            }
-            const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
-            if (query.cursor !== undefined && after === undefined) {
+    // Raw handlers answering JSON made here, in the shapes of ParticipantList and Participant (the
+    // HttpApi description, and so the OpenAPI document, still declares those schemas).
+    return handlers
+      .handleRaw("listParticipants", ({ query }) =>
+        Effect.gen(function* () {
+          let limit: number = pageSize.default
+          if (query.limit !== undefined) {
+            limit = /^\d{1,4}$/.test(query.limit.trim()) ? Number(query.limit.trim()) : Number.NaN
+            if (!(limit >= 1 && limit <= pageSize.max)) {
               return yield* invalid(
-                "cursor is not one this service issued.",
-                "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
+                `limit must be a whole number from 1 to ${pageSize.max}; got ${JSON.stringify(query.limit.slice(0, 40))}.`,
+                `Omit limit for ${pageSize.default} participants per page.`
               )
             }
-            const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
-            const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
-            return jsonResponse(listBody(page.data.map(participantJson), page.nextAfter !== undefined, nextCursor))
-          })
-        )
-        .handleRaw("getParticipant", ({ params }) =>
-          Effect.gen(function* () {
-            // A string that cannot be a slug is answered without touching storage.
-            const participant = isParticipantSlug(params.slug)
-              ? yield* directory.findBySlug(params.slug).pipe(orStorageUnavailable(config.docsUrl))
-              : undefined
-            if (participant === undefined) {
-              return yield* envelopeError(
-                config.docsUrl,
-                "participant_not_found",
-                `No participant has the slug ${JSON.stringify(params.slug.slice(0, 80))}.`,
-                {
-                  hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
-                }
-              )
-            }
-            return jsonResponse(participantJson(participant))
-          })
-        )
-    )
+          }
+          const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+          if (query.cursor !== undefined && after === undefined) {
+            return yield* invalid(
+              "cursor is not one this service issued.",
+              "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
+            )
+          }
+          const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
+          const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
+          return jsonResponse(listBody(page.data.map(participantJson), page.nextAfter !== undefined, nextCursor))
+        })
+      )
+      .handleRaw("getParticipant", ({ params }) =>
+        Effect.gen(function* () {
+          // A string that cannot be a slug is answered without touching storage.
+          const participant = isParticipantSlug(params.slug)
+            ? yield* directory.findBySlug(params.slug).pipe(orStorageUnavailable(config.docsUrl))
+            : undefined
+          if (participant === undefined) {
+            return yield* envelopeError(
+              config.docsUrl,
+              "participant_not_found",
+              `No participant has the slug ${JSON.stringify(params.slug.slice(0, 80))}.`,
+              {
+                hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
+              }
+            )
+          }
+          return HttpServerResponse.jsonUnsafe(presentParticipant(config.publicBaseUrl, participant))
+        })
+      )
   })
 )
