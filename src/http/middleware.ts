@@ -259,17 +259,22 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
      * (and its own span, which nothing records, is not ended). Either way the log line carries the
      * trace id.
      */
-    const traced = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Omit<Arrival, "traceId">) =>
+    const traced = <E, R>(
+      httpEffect: HttpEffect<E, R>,
+      request: HttpServerRequest.HttpServerRequest,
+      arrive: (traceId: string) => Arrival
+    ) =>
       Effect.flatMap(
-        Effect.makeSpan(arrival.request.method, {
+        Effect.makeSpan(request.method, {
           kind: "server",
-          parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(arrival.request.headers))
+          parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers))
         }),
         (span) => {
-          const answered = respond(httpEffect, { ...arrival, traceId: span.traceId })
+          const arrival = arrive(span.traceId)
+          const answered = respond(httpEffect, arrival)
           if (!span.sampled) return Effect.withTracerEnabled(answered, false)
           return Effect.onExit(Effect.provideService(answered, Tracer.ParentSpan, span), (exit) =>
-            Effect.flatMap(Clock.currentTimeNanos, (now) => Effect.sync(() => endServerSpan(span, arrival, exit, now)))
+            Effect.map(Clock.currentTimeNanos, (now) => endServerSpan(span, arrival, exit, now))
           )
         }
       )
@@ -281,13 +286,16 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const incoming = request.headers["x-request-id"]
-        const arrival = {
+        const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID()
+        const started = performance.now()
+        const arrive = (traceId: string | undefined): Arrival => ({
           request,
           path: request.url.split("?", 1)[0] ?? "/",
-          requestId: incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID(),
-          started: performance.now()
-        }
-        return tracing ? traced(httpEffect, arrival) : respond(httpEffect, { ...arrival, traceId: undefined })
+          requestId,
+          started,
+          traceId
+        })
+        return tracing ? traced(httpEffect, request, arrive) : respond(httpEffect, arrive(undefined))
       })
   }),
   { global: true }
@@ -312,7 +320,7 @@ type HttpEffect<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, 
  */
 const endServerSpan = (
   span: Tracer.Span,
-  arrival: Omit<Arrival, "traceId">,
+  arrival: Arrival,
   exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>,
   now: bigint
 ) => {

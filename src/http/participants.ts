@@ -62,8 +62,6 @@ const listBody = (data: ReadonlyArray<Buffer>, hasMore: boolean, nextCursor: str
   return Buffer.concat(parts)
 }
 
-const jsonResponse = (body: Uint8Array) => HttpServerResponse.uint8Array(body, { contentType: "application/json" })
-
 const isParticipantSlug = (s: string) => s.length <= 64 && participantSlugPattern.test(s)
 
 // Cursors are opaque to clients; inside, the last slug of the page.
@@ -105,7 +103,10 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
           }
           const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
           const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
-          return jsonResponse(listBody(page.data.map(participantJson), page.nextAfter !== undefined, nextCursor))
+          return HttpServerResponse.uint8Array(
+            listBody(page.data.map(participantJson), page.nextAfter !== undefined, nextCursor),
+            { contentType: "application/json" }
+          )
         })
       )
       .handleRaw("getParticipant", ({ params }) =>

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { requestLine, type ServiceProcess, spawnService } from "../support/process.ts"
-import { json, validDraft } from "../support/server.ts"
+import { json, submitTask, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
 let service: ServiceProcess
@@ -23,12 +23,10 @@ describe("logs", () => {
   it("one JSON line per request, without tokens, bodies or query strings", async () => {
     const bodyMarker = "body-marker-7c1f"
     const queryMarker = "query-marker-93ab"
-    const created = await fetch(
+    const { reference, token } = await submitTask(
       service.api("/tasks"),
-      json(validDraft({ action: `Photograph a shop (${bodyMarker})` }))
+      validDraft({ action: `Photograph a shop (${bodyMarker})` })
     )
-    expect(created.status).toBe(201)
-    const { reference, task_token: token } = (await created.json()) as { reference: string; task_token: string }
     const cancelled = await fetch(
       service.api(`/tasks/${reference}/cancel`),
       json({ reason: bodyMarker }, { authorization: `Bearer ${token}`, "x-request-id": "logs-test-1" })

@@ -69,6 +69,19 @@ export const json = (body: unknown, headers: Record<string, string> = {}): Reque
   body: typeof body === "string" ? body : JSON.stringify(body)
 })
 
+/** Submits a draft to `tasksUrl` (POST /tasks), expects 201, and returns the new task's reference and token. */
+export const submitTask = async (
+  tasksUrl: string,
+  draft: Record<string, unknown>,
+  headers: Record<string, string> = {}
+): Promise<{ reference: string; token: string }> => {
+  const response = await fetch(tasksUrl, json(draft, headers))
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
+  const { reference, task_token: token } = JSON.parse(text) as { reference: string; task_token: string }
+  return { reference, token }
+}
+
 /** A complete, valid draft; override members per test. */
 export const validDraft = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   action: "Photograph the storefront of Bäckerei Sonne, Torstraße 12",
