@@ -228,19 +228,16 @@ function makeDirectory(settings: DirectoryOptions) {
       if (!canMatchAnything(q)) return { data: [], nextAfter: undefined }
       const n = options.limit + 1
       const snap = yield* fromMemory(q)
-      const records =
-        snap !== undefined
-          ? pageOf(snap, q, options.after, n)
-          : (q === ""
-              ? yield* sql<ParticipantRow>`
-                    SELECT ${columns} FROM participants WHERE ${sql.and(afterSlug(options.after))}
-                    ORDER BY slug LIMIT ${n}
-                  `
-              : yield* search(q, options.after, n)
-            ).map(fromRow)
-      const data = records.slice(0, options.limit)
-      const nextAfter = records.length > options.limit ? data[data.length - 1]?.slug : undefined
-      return { data, nextAfter }
+      if (snap !== undefined) return keptPage(snap, q, options.after, options.limit)
+      const records = (
+        q === ""
+          ? yield* sql<ParticipantRow>`
+                SELECT ${columns} FROM participants WHERE ${sql.and(afterSlug(options.after))}
+                ORDER BY slug LIMIT ${n}
+              `
+          : yield* search(q, options.after, n)
+      ).map(fromRow)
+      return pageFrom(records, options.limit)
     }, asStorageCall)
 
     const findBySlug = Effect.fnUntraced(function* (slug: string) {
@@ -312,6 +309,10 @@ function makeDirectory(settings: DirectoryOptions) {
 
 interface Snapshot {
   readonly version: number
+  /** Pages listed from this snapshot, kept for the next identical request (see `keptPage`). */
+  readonly pages: Map<string, ParticipantPage>
+  /** How many records the kept pages hold in all. */
+  keptRecords: number
   /** In slug order. */
   readonly everyone: ReadonlyArray<ParticipantRecord>
   /**
@@ -337,7 +338,48 @@ const makeSnapshot = (version: number, rows: ReadonlyArray<ParticipantRow & { re
   const haystack = rows.map((row) => row.search_text).join("\u0000")
   const frequency = new Uint32Array(65536)
   for (let i = 0; i < haystack.length; i++) frequency[haystack.charCodeAt(i)]!++
-  return { version, everyone: rows.map(fromRow), haystack, starts, frequency }
+  return { version, pages: new Map(), keptRecords: 0, everyone: rows.map(fromRow), haystack, starts, frequency }
+}
+
+/** The first `limit` of `records` (one more was read, to tell whether another page follows). */
+const pageFrom = (records: ReadonlyArray<ParticipantRecord>, limit: number): ParticipantPage => {
+  const data = records.slice(0, limit)
+  return { data, nextAfter: records.length > limit ? data[data.length - 1]?.slug : undefined }
+}
+
+/**
+ * At most this many records, over all the pages a snapshot keeps: about 3 MB of public JSON where
+ * the HTTP adapter keeps each page's encoding beside it.
+ */
+const keptRecordsPerSnapshot = 5000
+
+/**
+ * A page listed from the snapshot, the same object for the same (q, after, limit) until the
+ * directory changes (a change makes a new snapshot, with nothing kept). Agents repeat their
+ * discovery queries; a repeated one then costs no search and, in the HTTP adapter, which keeps each
+ * page's encoded body by the page object, no new body. Bounded by records held: the least recently
+ * listed pages are dropped first.
+ */
+const keptPage = (snap: Snapshot, q: string, after: string | undefined, limit: number): ParticipantPage => {
+  // Unambiguous: the limit is digits, and a q that can match anything holds no NUL
+  // (`canMatchAnything`). No cursor and an empty one list the same page.
+  const key = `${limit}:${after ?? ""}\u0000${q}`
+  const kept = snap.pages.get(key)
+  if (kept !== undefined) {
+    // Listed again: now the most recent (a Map iterates in insertion order).
+    snap.pages.delete(key)
+    snap.pages.set(key, kept)
+    return kept
+  }
+  const page = pageFrom(pageOf(snap, q, after, limit + 1), limit)
+  snap.pages.set(key, page)
+  snap.keptRecords += page.data.length
+  for (const [oldest, dropped] of snap.pages) {
+    if (snap.keptRecords <= keptRecordsPerSnapshot) break
+    snap.pages.delete(oldest)
+    snap.keptRecords -= dropped.data.length
+  }
+  return page
 }
 
 /**

@@ -6,7 +6,11 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient, Statement } from "effect/sql"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { type DirectoryOptions, ParticipantDirectory } from "../../src/services/participant_directory.ts"
+import {
+  type DirectoryOptions,
+  ParticipantDirectory,
+  type ParticipantPage
+} from "../../src/services/participant_directory.ts"
 import { backend, TestSqlLive } from "../support/database.ts"
 import { generateDirectory, insertParticipants } from "../support/directory.ts"
 import { prng } from "../support/random.ts"
@@ -414,6 +418,12 @@ describe(`participant search over ${small.length} participants (in memory, ${bac
             )
           }
         }
+        // Listed before the import, so the page is kept (below): the import still shows at once.
+        const photoBefore = yield* directory.list({ q: "photo", limit: 5 })
+        assert.notInclude(
+          photoBefore.data.map((p) => p.slug),
+          "aaa-newcomer"
+        )
         const added = { ...small[0]!, slug: "aaa-newcomer", name: "Newcomer Photographer", tags: ["newcomer-tag"] }
         yield* directory.upsertMany([added])
         assert.deepStrictEqual(
@@ -421,6 +431,37 @@ describe(`participant search over ${small.length} participants (in memory, ${bac
           ["aaa-newcomer"]
         )
         assert.strictEqual((yield* directory.list({ limit: 1 })).data[0]?.slug, "aaa-newcomer")
+        assert.strictEqual((yield* directory.list({ q: "photo", limit: 5 })).data[0]?.slug, "aaa-newcomer")
+      })
+    )
+
+    it.effect("a repeated listing is the kept page until the directory changes; kept pages are bounded", () =>
+      Effect.gen(function* () {
+        const directory = yield* ParticipantDirectory
+        const slugs = small.map((p) => p.slug).sort()
+        const first = yield* directory.list({ q: "PHOTO ", limit: 30 })
+        // The same q once normalised, the same cursor and limit: the very same page.
+        assert.strictEqual(yield* directory.list({ q: "photo", limit: 30 }), first)
+        // Any other cursor, limit or q is a page of its own.
+        assert.notStrictEqual(yield* directory.list({ q: "photo", limit: 31 }), first)
+        assert.notStrictEqual(yield* directory.list({ q: "photo", limit: 30, after: slugs[0]! }), first)
+        assert.notStrictEqual(yield* directory.list({ q: "phot", limit: 30 }), first)
+        assert.strictEqual(yield* directory.list({ q: "photo", limit: 30 }), first)
+        // Pages of 500 participants, 20 of them, are more than a snapshot keeps: the pages listed
+        // longest ago are dropped (and listed anew, alike), the most recently listed are kept.
+        const pages: Array<ParticipantPage> = []
+        for (let i = 0; i < 20; i++) pages.push(yield* directory.list({ limit: 500, after: slugs[i]! }))
+        const again = yield* directory.list({ q: "photo", limit: 30 })
+        assert.notStrictEqual(again, first)
+        assert.deepStrictEqual(again, first)
+        assert.strictEqual(yield* directory.list({ limit: 500, after: slugs[19]! }), pages[19])
+        const oldest = yield* directory.list({ limit: 500, after: slugs[0]! })
+        assert.notStrictEqual(oldest, pages[0])
+        assert.deepStrictEqual(oldest, pages[0])
+        // A change to the directory: the kept pages are dropped with the snapshot.
+        yield* directory.upsertMany([{ ...small[1]!, name: `${small[1]!.name} Renamed` }])
+        const renamed = yield* directory.list({ q: "photo", limit: 30 })
+        assert.notStrictEqual(renamed, again)
       })
     )
 
