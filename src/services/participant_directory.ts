@@ -311,8 +311,8 @@ interface Snapshot {
   readonly version: number
   /** Pages listed from this snapshot, kept for the next identical request (see `keptPage`). */
   readonly pages: Map<string, ParticipantPage>
-  /** How many records the kept pages hold in all. */
-  keptRecords: number
+  /** The kept pages' weight: their records, plus one per page (so empty pages count too). */
+  keptWeight: number
   /** In slug order. */
   readonly everyone: ReadonlyArray<ParticipantRecord>
   /**
@@ -338,7 +338,7 @@ const makeSnapshot = (version: number, rows: ReadonlyArray<ParticipantRow & { re
   const haystack = rows.map((row) => row.search_text).join("\u0000")
   const frequency = new Uint32Array(65536)
   for (let i = 0; i < haystack.length; i++) frequency[haystack.charCodeAt(i)]!++
-  return { version, pages: new Map(), keptRecords: 0, everyone: rows.map(fromRow), haystack, starts, frequency }
+  return { version, pages: new Map(), keptWeight: 0, everyone: rows.map(fromRow), haystack, starts, frequency }
 }
 
 /** The first `limit` of `records` (one more was read, to tell whether another page follows). */
@@ -348,19 +348,30 @@ const pageFrom = (records: ReadonlyArray<ParticipantRecord>, limit: number): Par
 }
 
 /**
- * At most this many records, over all the pages a snapshot keeps: about 3 MB of public JSON where
- * the HTTP adapter keeps each page's encoding beside it.
+ * What a snapshot keeps at most, in records over all its pages plus one per page: about 3 MB of
+ * public JSON where the HTTP adapter keeps each page's encoding beside it, and no more than 5,000
+ * pages however many distinct queries match nothing.
  */
-const keptRecordsPerSnapshot = 5000
+const keptWeightPerSnapshot = 5000
+
+const weightOf = (page: ParticipantPage) => page.data.length + 1
+
+/**
+ * A listing whose query and cursor are longer than this together is answered without keeping its
+ * page: discovery queries are a few words, and the keys of 5,000 kept pages stay small however
+ * long a URL a client sends.
+ */
+const keptQueryLength = 200
 
 /**
  * A page listed from the snapshot, the same object for the same (q, after, limit) until the
  * directory changes (a change makes a new snapshot, with nothing kept). Agents repeat their
  * discovery queries; a repeated one then costs no search and, in the HTTP adapter, which keeps each
- * page's encoded body by the page object, no new body. Bounded by records held: the least recently
- * listed pages are dropped first.
+ * page's encoded body by the page object, no new body. Bounded (`keptWeightPerSnapshot`): the
+ * least recently listed pages are dropped first.
  */
 const keptPage = (snap: Snapshot, q: string, after: string | undefined, limit: number): ParticipantPage => {
+  if (q.length + (after?.length ?? 0) > keptQueryLength) return pageFrom(pageOf(snap, q, after, limit + 1), limit)
   // Unambiguous: the limit is digits, and a q that can match anything holds no NUL
   // (`canMatchAnything`). No cursor and an empty one list the same page.
   const key = `${limit}:${after ?? ""}\u0000${q}`
@@ -373,11 +384,11 @@ const keptPage = (snap: Snapshot, q: string, after: string | undefined, limit: n
   }
   const page = pageFrom(pageOf(snap, q, after, limit + 1), limit)
   snap.pages.set(key, page)
-  snap.keptRecords += page.data.length
+  snap.keptWeight += weightOf(page)
   for (const [oldest, dropped] of snap.pages) {
-    if (snap.keptRecords <= keptRecordsPerSnapshot) break
+    if (snap.keptWeight <= keptWeightPerSnapshot) break
     snap.pages.delete(oldest)
-    snap.keptRecords -= dropped.data.length
+    snap.keptWeight -= weightOf(dropped)
   }
   return page
 }

@@ -458,6 +458,23 @@ describe(`participant search over ${small.length} participants (in memory, ${bac
         const oldest = yield* directory.list({ limit: 500, after: slugs[0]! })
         assert.notStrictEqual(oldest, pages[0])
         assert.deepStrictEqual(oldest, pages[0])
+        // Pages that list nobody count too: distinct queries matching nothing cannot grow the
+        // kept pages without bound.
+        const nobody = yield* directory.list({ q: "zzqx-0", limit: 10 })
+        assert.strictEqual(yield* directory.list({ q: "zzqx-0", limit: 10 }), nobody)
+        for (let i = 1; i <= 5000; i++) yield* directory.list({ q: `zzqx-${i}`, limit: 10 })
+        assert.notStrictEqual(yield* directory.list({ q: "zzqx-0", limit: 10 }), nobody)
+        // Nor can long queries make large keys: a page is kept only for a short query and cursor.
+        const long = `${"photo ".repeat(40)}x`
+        assert.notStrictEqual(
+          yield* directory.list({ q: long, limit: 10 }),
+          yield* directory.list({ q: long, limit: 10 })
+        )
+        const short = "photo ".repeat(30).trim()
+        assert.strictEqual(
+          yield* directory.list({ q: short, limit: 10 }),
+          yield* directory.list({ q: short, limit: 10 })
+        )
         // A change to the directory: the kept pages are dropped with the snapshot.
         yield* directory.upsertMany([{ ...small[1]!, name: `${small[1]!.name} Renamed` }])
         const renamed = yield* directory.list({ q: "photo", limit: 30 })
