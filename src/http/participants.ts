@@ -36,13 +36,22 @@ export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Parti
  * of a large directory, read by SQL, are fresh records and simply encoded). Bytes, not strings:
  * a page's body built as one JS string per request was measured promoting ~1 MB per
  * young-generation collection under load (a full collection every 0.3 s).
+ *
+ * At most `kept` records' bytes are kept (about 12 MB at the default): a client paging through a
+ * directory of 250,000 kept in memory (Postgres) must not make the service keep all of their JSON.
+ * Past the bound, the kept bytes are let go all at once and made again as records are listed.
  */
-const makeParticipantJson = (baseUrl: string) => {
-  const made = new WeakMap<ParticipantRecord, Buffer>()
+export const makeParticipantJson = (baseUrl: string, kept = 20_000) => {
+  let made = new WeakMap<ParticipantRecord, Buffer>()
+  let count = 0
   return (record: ParticipantRecord): Buffer => {
     let json = made.get(record)
     if (json === undefined) {
       json = Buffer.from(JSON.stringify(presentParticipant(baseUrl, record)))
+      if (++count > kept) {
+        made = new WeakMap()
+        count = 1
+      }
       made.set(record, json)
     }
     return json

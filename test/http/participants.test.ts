@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Schema from "effect/Schema"
 import { ParticipantList } from "../../src/api/resources.ts"
+import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { makeParticipantJson, presentParticipant } from "../../src/http/participants.ts"
 import { expectEnvelope, startServer, type TestServer } from "../support/server.ts"
 
 interface SampleParticipant {
@@ -333,5 +335,23 @@ describe("GET /participants/{slug}", () => {
       expect(error.hint).toBeTypeOf("string")
       expect(error.hint).toContain("/api/public/v1/participants")
     }
+  })
+})
+
+describe("participant JSON kept for listings", () => {
+  it("is made once per record, and at most the bound's worth of records is kept", () => {
+    const records = sample.slice(0, 4) as unknown as ReadonlyArray<ParticipantRecord>
+    const json = makeParticipantJson("https://tasks.example.com", 3)
+    const first = json(records[0]!)
+    expect(JSON.parse(first.toString())).toEqual(presentParticipant("https://tasks.example.com", records[0]!))
+    expect(json(records[0]!)).toBe(first)
+    json(records[1]!)
+    json(records[2]!)
+    expect(json(records[0]!)).toBe(first)
+    // A fourth record is past the bound: the kept bytes are let go and made again when listed.
+    json(records[3]!)
+    const again = json(records[0]!)
+    expect(again).not.toBe(first)
+    expect(again.equals(first)).toBe(true)
   })
 })
