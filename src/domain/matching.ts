@@ -3,7 +3,9 @@
  * location) and how relevant each is to its text. Pure: no external model, no I/O. Used by preflight
  * feasibility, POST /search, and (later) the matcher that offers tasks.
  */
+
 import type { ParticipantRecord } from "./participant.ts"
+import { perObject } from "./per_object.ts"
 import type { ExecutionMode } from "./task_draft.ts"
 
 /**
@@ -54,15 +56,7 @@ const locationMatcher = (taskLocation: string) => {
 }
 
 /** A participant's place names, worked out once per record (records are immutable and reused). */
-const places = new WeakMap<ParticipantRecord, ReadonlyArray<string>>()
-const placesOfParticipant = (participant: ParticipantRecord): ReadonlyArray<string> => {
-  let found = places.get(participant)
-  if (found === undefined) {
-    found = placesOf(participant.location)
-    places.set(participant, found)
-  }
-  return found
-}
+const placesOfParticipant = perObject((participant: ParticipantRecord) => placesOf(participant.location))
 
 export interface Relevance {
   readonly score: number
@@ -100,22 +94,16 @@ export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyAr
 type WeightedTerms = ReadonlyArray<readonly [number, ReadonlyArray<string>]>
 
 /** A participant's words by weight, worked out once per record (records are immutable and reused). */
-const weightedTerms = new WeakMap<ParticipantRecord, WeightedTerms>()
-const weightedTermsOf = (participant: ParticipantRecord): WeightedTerms => {
-  let fields = weightedTerms.get(participant)
-  if (fields === undefined) {
-    fields = [
-      [3, terms(participant.discipline)],
-      [3, participant.tags.flatMap(terms)],
-      [2, participant.capabilities.flatMap(terms)],
-      [1, terms(participant.returns)],
-      [1, terms(participant.name)],
-      [1, terms(participant.location)]
-    ]
-    weightedTerms.set(participant, fields)
-  }
-  return fields
-}
+const weightedTermsOf = perObject(
+  (participant: ParticipantRecord): WeightedTerms => [
+    [3, terms(participant.discipline)],
+    [3, participant.tags.flatMap(terms)],
+    [2, participant.capabilities.flatMap(terms)],
+    [1, terms(participant.returns)],
+    [1, terms(participant.name)],
+    [1, terms(participant.location)]
+  ]
+)
 
 export interface TaskProfile {
   /** Undefined when the task's mode is unknown: every participant's type may serve it. */

@@ -8,6 +8,7 @@ import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
+import { perObject } from "../domain/per_object.ts"
 import { participantSlugPattern } from "../domain/task_draft.ts"
 import { ParticipantDirectory, type ParticipantPage } from "../services/participant_directory.ts"
 import { orStorageUnavailable } from "./failures.ts"
@@ -41,22 +42,11 @@ export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Parti
  * directory of 250,000 kept in memory (Postgres) must not make the service keep all of their JSON.
  * Past the bound, the kept bytes are let go all at once and made again as records are listed.
  */
-export const makeParticipantJson = (baseUrl: string, kept = 20_000) => {
-  let made = new WeakMap<ParticipantRecord, Buffer>()
-  let count = 0
-  return (record: ParticipantRecord): Buffer => {
-    let json = made.get(record)
-    if (json === undefined) {
-      json = Buffer.from(JSON.stringify(presentParticipant(baseUrl, record)))
-      if (++count > kept) {
-        made = new WeakMap()
-        count = 1
-      }
-      made.set(record, json)
-    }
-    return json
-  }
-}
+export const makeParticipantJson = (baseUrl: string, kept = 20_000) =>
+  perObject(
+    (record: ParticipantRecord): Buffer => Buffer.from(JSON.stringify(presentParticipant(baseUrl, record))),
+    kept
+  )
 
 const comma = Buffer.from(",")
 
@@ -66,26 +56,17 @@ const comma = Buffer.from(",")
  * (`keptPage`), so a repeated search answers with the bytes it answered before: under load, a
  * new body per request was external memory that kept V8 running a full collection every ~0.3 s.
  */
-const makeListBody = (participantJson: (record: ParticipantRecord) => Buffer) => {
-  const made = new WeakMap<ParticipantPage, Buffer>()
-  return (page: ParticipantPage): Buffer => {
-    let body = made.get(page)
-    if (body === undefined) {
-      const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
-      const parts: Array<Buffer> = [Buffer.from(`{"object":"list","count":${page.data.length},"data":[`)]
-      for (let i = 0; i < page.data.length; i++) {
-        if (i > 0) parts.push(comma)
-        parts.push(participantJson(page.data[i]!))
-      }
-      parts.push(
-        Buffer.from(`],"has_more":${page.nextAfter !== undefined},"next_cursor":${JSON.stringify(nextCursor)}}`)
-      )
-      body = Buffer.concat(parts)
-      made.set(page, body)
+const makeListBody = (participantJson: (record: ParticipantRecord) => Buffer) =>
+  perObject((page: ParticipantPage): Buffer => {
+    const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
+    const parts: Array<Buffer> = [Buffer.from(`{"object":"list","count":${page.data.length},"data":[`)]
+    for (let i = 0; i < page.data.length; i++) {
+      if (i > 0) parts.push(comma)
+      parts.push(participantJson(page.data[i]!))
     }
-    return body
-  }
-}
+    parts.push(Buffer.from(`],"has_more":${page.nextAfter !== undefined},"next_cursor":${JSON.stringify(nextCursor)}}`))
+    return Buffer.concat(parts)
+  })
 
 const isParticipantSlug = (s: string) => s.length <= 64 && participantSlugPattern.test(s)
 

@@ -371,18 +371,18 @@ const keptQueryLength = 200
  * least recently listed pages are dropped first.
  */
 const keptPage = (snap: Snapshot, q: string, after: string | undefined, limit: number): ParticipantPage => {
-  if (q.length + (after?.length ?? 0) > keptQueryLength) return pageFrom(pageOf(snap, q, after, limit + 1), limit)
   // Unambiguous: the limit is digits, and a q that can match anything holds no NUL
   // (`canMatchAnything`). No cursor and an empty one list the same page.
-  const key = `${limit}:${after ?? ""}\u0000${q}`
-  const kept = snap.pages.get(key)
-  if (kept !== undefined) {
+  const key = q.length + (after?.length ?? 0) > keptQueryLength ? undefined : `${limit}:${after ?? ""}\u0000${q}`
+  const kept = key === undefined ? undefined : snap.pages.get(key)
+  if (key !== undefined && kept !== undefined) {
     // Listed again: now the most recent (a Map iterates in insertion order).
     snap.pages.delete(key)
     snap.pages.set(key, kept)
     return kept
   }
   const page = pageFrom(pageOf(snap, q, after, limit + 1), limit)
+  if (key === undefined) return page
   snap.pages.set(key, page)
   snap.keptWeight += weightOf(page)
   for (const [oldest, dropped] of snap.pages) {
