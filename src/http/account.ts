@@ -3,7 +3,6 @@
  * all authorised by an OAuth 2.1 access token whose subject the operator linked to a participant.
  */
 import * as Effect from "effect/Effect"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
@@ -14,10 +13,11 @@ import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { Tasks } from "../services/tasks.ts"
 import { bearerToken, orActionFailure } from "./failures.ts"
+import { group as handlerGroup } from "./handler_group.ts"
 import { readJsonObject } from "./json_body.ts"
 import { presentParticipant } from "./participants.ts"
 
-export const AccountHandlers = HttpApiBuilder.group(MarketplaceApi, "account", (handlers) =>
+export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const docs = config.docsUrl

@@ -3,7 +3,6 @@
  * documents. Each is built once from the same definitions the code runs on.
  */
 import * as Effect from "effect/Effect"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { apiPrefix, MarketplaceApi } from "../api/api.ts"
 import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
@@ -13,6 +12,7 @@ import { AppConfig, type AppSettings } from "../config.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
 import { searchLimit } from "./drafts.ts"
+import { group as handlerGroup } from "./handler_group.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { pageSize } from "./participants.ts"
 
@@ -126,7 +126,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
   endpoints: endpointSummaries
 })
 
-export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery", (handlers) =>
+export const DiscoveryHandlers = handlerGroup(MarketplaceApi, "discovery", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const base = config.publicBaseUrl

@@ -3,13 +3,13 @@
  * (see json_body.ts) so every malformed body gets its precise error.
  */
 import * as Effect from "effect/Effect"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import type { PreflightResult, SearchResult } from "../api/resources.ts"
 import { AppConfig } from "../config.ts"
 import { type PreflightOutcome, Tasks } from "../services/tasks.ts"
 import { orStorageUnavailable } from "./failures.ts"
+import { group as handlerGroup } from "./handler_group.ts"
 import { readJsonObject } from "./json_body.ts"
 import { presentParticipant } from "./participants.ts"
 
@@ -25,7 +25,7 @@ export const presentPreflight = ({ validation, feasibility }: PreflightOutcome):
   feasibility
 })
 
-export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (handlers) =>
+export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const tasks = yield* Tasks

@@ -3,7 +3,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
@@ -12,6 +11,7 @@ import { perObject } from "../domain/per_object.ts"
 import { participantSlugPattern } from "../domain/task_draft.ts"
 import { ParticipantDirectory, type ParticipantPage } from "../services/participant_directory.ts"
 import { orStorageUnavailable } from "./failures.ts"
+import { group as handlerGroup } from "./handler_group.ts"
 
 export const pageSize = { default: 100, max: 500 } as const
 
@@ -77,7 +77,7 @@ const decodeCursor = (cursor: string) => {
   return text.startsWith("after:") ? text.slice("after:".length) : undefined
 }
 
-export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "participants", (handlers) =>
+export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const directory = yield* ParticipantDirectory

@@ -4,7 +4,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
@@ -12,6 +11,7 @@ import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
 import { Tasks } from "../services/tasks.ts"
 import { bearerToken, orActionFailure, retryAfterSeconds } from "./failures.ts"
+import { group as handlerGroup } from "./handler_group.ts"
 import { readJsonObject } from "./json_body.ts"
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
@@ -21,7 +21,7 @@ const matchesEtag = (header: string | undefined, etag: string) =>
   header !== undefined &&
   (header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
 
-export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (handlers) =>
+export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const tasks = yield* Tasks
