@@ -10,7 +10,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
-import { storageCallFor } from "./storage.ts"
+import { CommitMarks, storageCallFor } from "./storage.ts"
 
 export interface ParticipantPage {
   readonly data: ReadonlyArray<ParticipantRecord>
@@ -257,17 +257,28 @@ function makeDirectory(settings: DirectoryOptions) {
         SELECT version FROM directory_state WHERE id = 1
       `.pipe(Effect.map((rows) => Number(rows[0]?.version ?? 0)))
 
+    // With the snapshot, the commit mark taken before its version was last read (kept together,
+    // set in one step): while the mark stands no process has committed anything, so the snapshot
+    // is current without reading the version.
+    const commitMarks = yield* CommitMarks
+    let checkedAt: number | undefined
+
     const current = Effect.gen(function* () {
+      const mark = commitMarks.mark()
+      if (mark !== undefined && mark === checkedAt && snapshot !== undefined) return snapshot
       const version = yield* directoryVersion
-      if (snapshot?.version !== version) {
+      let fresh = snapshot
+      if (fresh?.version !== version) {
         // The version is read before the rows: a change committed in between only makes the
         // next call read them again, never keeps them stale.
         const rows = yield* sql<ParticipantRow & { readonly search_text: string }>`
             SELECT ${columns}, search_text FROM participants ORDER BY slug
           `
-        snapshot = makeSnapshot(version, rows)
+        fresh = makeSnapshot(version, rows)
       }
-      return snapshot
+      snapshot = fresh
+      checkedAt = mark
+      return fresh
     })
 
     const candidates = Effect.fnUntraced(function* (modes: ReadonlyArray<ExecutionMode>) {

@@ -11,7 +11,7 @@ import { StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { Brief, HistoryEntry } from "../domain/task.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
-import { groupCommit, storageCallFor } from "./storage.ts"
+import { CommitMarks, groupCommit, storageCallFor } from "./storage.ts"
 
 export interface StoredTask {
   readonly reference: string
@@ -46,6 +46,9 @@ export type InsertOutcome =
   | { readonly _tag: "Created"; readonly task: StoredTask }
   /** The idempotency key was already taken; `task` is the row that holds it. */
   | { readonly _tag: "KeyTaken"; readonly task: StoredTask }
+
+/** How many tasks' versions a process remembers (about 100 bytes each). */
+const keptVersions = 10_000
 
 export class TaskStore extends Context.Service<
   TaskStore,
@@ -107,14 +110,32 @@ export class TaskStore extends Context.Service<
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, asStorageCall)
 
-      // The read behind every poll: a plain function, not a generator (one fiber frame less).
-      const versionOf = (reference: string) =>
-        asStorageCall(
+      // The read behind every poll: a plain function, not a generator (one fiber frame less). A
+      // version read is remembered with the commit mark taken before it, and answered again
+      // without a statement while no commit, by any process, has moved the mark.
+      const commitMarks = yield* CommitMarks
+      const known = new Map<string, { readonly mark: number; readonly version: number | undefined }>()
+      const versionOf = (reference: string) => {
+        const mark = commitMarks.mark()
+        if (mark !== undefined) {
+          const remembered = known.get(reference)
+          if (remembered?.mark === mark) return Effect.succeed(remembered.version)
+        }
+        return asStorageCall(
           Effect.map(
             sql<{ version: number | bigint }>`SELECT version FROM tasks WHERE reference = ${reference}`,
-            (rows) => (rows[0] === undefined ? undefined : Number(rows[0].version))
+            (rows) => {
+              const version = rows[0] === undefined ? undefined : Number(rows[0].version)
+              if (mark !== undefined) {
+                // Bounded: past the bound everything is let go at once (a poll then reads again).
+                if (known.size >= keptVersions) known.clear()
+                known.set(reference, { mark, version })
+              }
+              return version
+            }
           )
         )
+      }
 
       const update = Effect.fnUntraced(function* (task: StoredTask, expectedVersion: number) {
         const rows = yield* sql<{ reference: string }>`

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../config.ts"
+import { CommitMarks } from "../services/storage.ts"
 import { runMigrations } from "./migrations.ts"
 import * as NodeSqliteClient from "./NodeSqliteClient.ts"
 
@@ -31,7 +32,11 @@ export const DatabaseLive = Layer.unwrap(
   Effect.gen(function* () {
     const { database } = yield* AppConfig
     if (database._tag === "Sqlite") {
-      return Layer.effectDiscard(runMigrations).pipe(
+      const commitMarks = Layer.effect(
+        CommitMarks,
+        Effect.map(NodeSqliteClient.NodeSqliteClient, (client) => ({ mark: client.commitMark }))
+      )
+      return Layer.mergeAll(Layer.effectDiscard(runMigrations), commitMarks).pipe(
         Layer.provideMerge(NodeSqliteClient.layer({ filename: database.filename }))
       )
     }

@@ -176,6 +176,50 @@ describe("two processes on one database", () => {
     }
   })
 
+  it("a poll answered from what a process remembers still shows, at once, a change made through the other", async () => {
+    // Each process remembers the versions it has read (and the bodies it served), and answers a
+    // repeated poll from them while the database tells it that nothing was committed since: a
+    // cancel through the other process must show at once, as 200 with the new ETag, never as 304.
+    for (const [writer, poller] of [
+      [one, two],
+      [two, one]
+    ] as const) {
+      const k = key()
+      const created = await submit(writer, validDraft({ action: `Photograph the storefront of shop ${k}` }), k)
+      expect(created.status).toBe(201)
+      const reference = created.body.reference
+      // Poll until the service has stopped moving the task (an offer waits for its participant),
+      // so the poller has answered 304 from what it remembers.
+      let etag = ""
+      for (let attempt = 0; ; attempt++) {
+        const polled = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag || "*" } })
+        if (polled.status === 304 && polled.headers.get("etag") === etag) break
+        if (attempt > 200) throw new Error(`the task did not come to rest: ${polled.status} ${polled.text}`)
+        etag = polled.headers.get("etag") ?? ""
+        if (polled.status === 304) continue
+        const plain = await call(poller.api(`/tasks/${reference}`))
+        etag = plain.headers.get("etag") ?? ""
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      const cancelled = await call(writer.api(`/tasks/${reference}/cancel`), {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${created.body.task_token}` },
+        body: JSON.stringify({ reason: "checking the other process" })
+      })
+      expect(cancelled.status).toBe(200)
+      const seen = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag } })
+      expect(seen.status).toBe(200)
+      expect(seen.body.state).toBe("cancelled")
+      expect(seen.headers.get("etag")).not.toBe(etag)
+      const onWriter = await call(writer.api(`/tasks/${reference}`))
+      expect(seen.headers.get("etag")).toBe(onWriter.headers.get("etag"))
+      expect(withoutUrl(seen.body)).toEqual(withoutUrl(onWriter.body))
+      const again = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag } })
+      expect(again.status).toBe(200)
+      expect(again.body).toEqual(seen.body)
+    }
+  })
+
   it("a replay on the other process returns the same reference and task token", async () => {
     for (const [first, second] of [
       [one, two],

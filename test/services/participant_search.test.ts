@@ -371,7 +371,8 @@ if (backend === "postgres")
   })
 
 // The in-memory listing (see `fromMemory`), which serves every directory of this size on both
-// backends: the same agreement with the brute force, and no statement but the version's.
+// backends: the same agreement with the brute force, and no statement but the version's (on
+// SQLite not even that while nothing was committed).
 const small: ReadonlyArray<ParticipantRecord> = [...generateDirectory(2500, 11), ...clustered.slice(0, 300)]
 
 describe(`participant search over ${small.length} participants (in memory, ${backend})`, () => {
@@ -392,7 +393,9 @@ describe(`participant search over ${small.length} participants (in memory, ${bac
           if (i > 0) {
             assert.deepStrictEqual(
               statements.map(([text]) => text.replace(/\s+/g, " ").trim()),
-              canMatch(q) ? ["SELECT version FROM directory_state WHERE id = 1"] : [],
+              // On SQLite nothing at all while nothing was committed (its commit marks tell); on
+              // Postgres the one-row read of the version.
+              canMatch(q) && backend === "postgres" ? ["SELECT version FROM directory_state WHERE id = 1"] : [],
               `q=${JSON.stringify(q)}`
             )
           }

@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Schema, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -348,5 +350,99 @@ describe("NodeSqliteClient", () => {
       )
       assert.strictEqual(reasonTag(yield* Effect.flip(made`SELECT 1`)), "ConnectionError")
     })
+  )
+
+  it.effect(
+    "commit marks: the same while nothing is committed; moved by every commit, this connection's, another's or another process's",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* makeTempDir
+        const filename = join(dir, "marks.sqlite")
+        const context = yield* Layer.build(NodeSqliteClient.layer({ filename }))
+        const driver = Context.get(context, NodeSqliteClient.NodeSqliteClient)
+        const sql = driver.sql
+        yield* sql`CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`
+        yield* sql`INSERT INTO t (id, n) VALUES (1, 0)`
+
+        const first = driver.commitMark()
+        assert.isNumber(first)
+        // Reads, and a write that changes nothing, commit nothing.
+        yield* sql`SELECT * FROM t`
+        yield* sql`UPDATE t SET n = 5 WHERE id = 99`
+        assert.strictEqual(driver.commitMark(), first)
+
+        // A commit of this connection, then one of a transaction.
+        yield* sql`UPDATE t SET n = n + 1 WHERE id = 1`
+        const afterOwn = driver.commitMark()
+        assert.notStrictEqual(afterOwn, first)
+        yield* sql.withTransaction(sql`UPDATE t SET n = n + 1 WHERE id = 1`)
+        const afterTransaction = driver.commitMark()
+        assert.notStrictEqual(afterTransaction, afterOwn)
+        // A transaction rolled back commits nothing.
+        yield* sql
+          .withTransaction(Effect.andThen(sql`UPDATE t SET n = 100 WHERE id = 1`, Effect.fail("undo")))
+          .pipe(Effect.ignore)
+        assert.strictEqual(driver.commitMark(), afterTransaction)
+
+        // Another connection of this process.
+        const other = new DatabaseSync(filename)
+        other.exec("UPDATE t SET n = n + 1 WHERE id = 1")
+        other.close()
+        const afterOther = driver.commitMark()
+        assert.notStrictEqual(afterOther, afterTransaction)
+        assert.strictEqual(driver.commitMark(), afterOther)
+
+        // Another process, through SQLite's own locking: no message between the processes.
+        execFileSync(process.execPath, [
+          "-e",
+          `const { DatabaseSync } = require("node:sqlite"); new DatabaseSync(${JSON.stringify(filename)}).exec("UPDATE t SET n = n + 1 WHERE id = 1")`
+        ])
+        const afterProcess = driver.commitMark()
+        assert.notStrictEqual(afterProcess, afterOther)
+        assert.deepStrictEqual(yield* sql`SELECT n FROM t`, [{ n: 4 }])
+        // A checkpoint (the WAL copied into the database, as SQLite does by itself) is not a commit.
+        yield* sql`PRAGMA wal_checkpoint(PASSIVE)`
+        assert.strictEqual(driver.commitMark(), afterProcess)
+        // One that starts the WAL over may move it: a needless read for whoever relies on it, never
+        // a stale one.
+        yield* sql`PRAGMA wal_checkpoint(TRUNCATE)`
+        const afterTruncate = driver.commitMark()
+        // Nor is anything done on another database: marks are per file.
+        const elsewhere = new DatabaseSync(join(dir, "elsewhere.sqlite"))
+        elsewhere.exec("PRAGMA journal_mode = WAL; CREATE TABLE u (id INTEGER)")
+        elsewhere.close()
+        assert.strictEqual(driver.commitMark(), afterTruncate)
+        // A commit into the WAL started over moves it.
+        yield* sql`UPDATE t SET n = n + 1 WHERE id = 1`
+        assert.notStrictEqual(driver.commitMark(), afterTruncate)
+      }).pipe(Effect.scoped)
+  )
+
+  it.effect("commit marks: none for a database in memory, opened read-only, or closed", () =>
+    Effect.gen(function* () {
+      const inMemory = Context.get(yield* Layer.build(memory), NodeSqliteClient.NodeSqliteClient)
+      yield* inMemory.sql`CREATE TABLE t (id INTEGER)`
+      assert.isUndefined(inMemory.commitMark())
+
+      const dir = yield* makeTempDir
+      const filename = join(dir, "marks.sqlite")
+      const driver = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const driver = Context.get(
+            yield* Layer.build(NodeSqliteClient.layer({ filename })),
+            NodeSqliteClient.NodeSqliteClient
+          )
+          yield* driver.sql`CREATE TABLE t (id INTEGER)`
+          assert.isNumber(driver.commitMark())
+          const readOnly = Context.get(
+            yield* Layer.build(NodeSqliteClient.layer({ filename, readonly: true })),
+            NodeSqliteClient.NodeSqliteClient
+          )
+          assert.isUndefined(readOnly.commitMark())
+          return driver
+        })
+      )
+      assert.isUndefined(driver.commitMark())
+    }).pipe(Effect.scoped)
   )
 })

@@ -120,7 +120,14 @@ export const call = async (url: string, init?: RequestInit): Promise<Answer> => 
     body = undefined
   }
   // The text was consumed; hand expectEnvelope a fresh Response with the same status and headers.
-  return { status: response.status, headers: response.headers, text, body, response: new Response(text, response) }
+  const nullBody = [101, 204, 205, 304].includes(response.status)
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body,
+    response: new Response(nullBody ? null : text, response)
+  }
 }
 
 /** Polls `find` until it gives a value, or fails after `timeoutMs` with `what` and the process's output. */
