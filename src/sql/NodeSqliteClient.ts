@@ -73,7 +73,7 @@ export class NodeSqliteClient extends Context.Service<
     /**
      * A number that stays the same while nothing is committed to the database, by any connection
      * of any process, and changes with every commit; `undefined` when this database cannot tell
-     * (in memory, read-only, not in WAL mode). See `makeCommitMark`.
+     * (in memory, read-only, not in WAL mode). See `makeCommitMarks`.
      */
     readonly commitMark: () => number | undefined
   }
@@ -221,7 +221,7 @@ const walIndexHeaderBytes = 96
  * Marks of the commits to a WAL database, read from the WAL-index header in its `-shm` file
  * (https://sqlite.org/walformat.html, section 2.5): every connection that commits rewrites that
  * header (its change counter, the WAL's last frame, the frames' checksum) before the commit is
- * visible to any reader, and nothing but a commit or a WAL recovery rewrites it. So a mark equal to
+ * visible to any reader, and nothing but a commit, a WAL restart or a recovery rewrites it. So a mark equal to
  * an earlier one means no commit in between, by any process sharing the file; a mark read while a
  * commit writes the header only differs, which costs a needless read, never a stale one. One
  * `pread` of 96 bytes (~1 µs) instead of a statement. Memory, read-only and non-WAL databases (and
