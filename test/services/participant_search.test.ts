@@ -4,14 +4,14 @@
 // page by page; the index is really used, and stays in step with the table.
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { SqlClient, Statement } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import {
   type DirectoryOptions,
   ParticipantDirectory,
   type ParticipantPage
 } from "../../src/services/participant_directory.ts"
-import { backend, TestSqlLive } from "../support/database.ts"
+import { backend, statementsOf, TestSqlLive } from "../support/database.ts"
 import { generateDirectory, insertParticipants } from "../support/directory.ts"
 import { prng } from "../support/random.ts"
 
@@ -145,19 +145,6 @@ const pagesOf = (q: string, limit: number, pages: number) =>
       after = page.nextAfter
     }
     return { slugs, ended: false }
-  })
-
-/** Every SQL statement `effect` runs, compiled, with its parameters. */
-const statementsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const seen: Array<readonly [string, ReadonlyArray<unknown>]> = []
-    const result = yield* effect.pipe(
-      Effect.provideService(Statement.CurrentTransformer, (statement) => {
-        seen.push(statement.compile())
-        return Effect.succeed(statement)
-      })
-    )
-    return { result, statements: seen }
   })
 
 /** The query plan of a compiled statement, as text. */

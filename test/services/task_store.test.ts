@@ -1,10 +1,13 @@
 // TaskStore over the active test backend (SQLite or Postgres): insertion, idempotency enforced by the database
 // (DECISIONS §7), reading by reference.
 import { randomUUID } from "node:crypto"
-import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { DatabaseSync } from "node:sqlite"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../../src/config.ts"
 import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
-import { TestSqlLive } from "../support/database.ts"
+import { DatabaseLive } from "../../src/sql/database.ts"
+import { backend, freshDatabase, onPostgres, statementsOf, TestSqlLive } from "../support/database.ts"
 import { storedTask as sharedStoredTask } from "../support/tasks.ts"
 
 const StoreLive = TaskStore.layer.pipe(Layer.provide(TestSqlLive))
@@ -136,4 +139,57 @@ describe("TaskStore", () => {
       })
     )
   })
+})
+
+describe("TaskStore.versionOf across connections", () => {
+  it.effect(
+    "answers a repeated read without a statement while nothing is committed (SQLite's commit marks), and reads again after any commit, another connection's included",
+    () =>
+      Effect.gen(function* () {
+        const database = yield* Effect.acquireRelease(Effect.promise(freshDatabase), (db) => Effect.promise(db.drop))
+        const context = yield* Layer.build(
+          TaskStore.layer.pipe(
+            Layer.provide(DatabaseLive),
+            Layer.provide(AppConfig.layerWith({ database: database.config }))
+          )
+        )
+        const store = Context.get(context, TaskStore)
+        /** A statement run by another connection (another process, as far as the store can tell). */
+        const config = database.config
+        const elsewhere = (statement: string) =>
+          config._tag === "Sqlite"
+            ? Effect.sync(() => {
+                const db = new DatabaseSync(config.filename)
+                db.exec(statement)
+                db.close()
+              })
+            : Effect.promise(() => onPostgres(database.url, (sql) => sql.unsafe(statement)))
+        const versionOf = (reference: string) =>
+          Effect.map(statementsOf(store.versionOf(reference)), ({ result, statements }) => ({
+            version: result,
+            read: statements.length
+          }))
+        const task = storedTask()
+        const missing = storedTask().reference
+        yield* store.insert(task)
+
+        assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version, read: 1 })
+        assert.deepStrictEqual(yield* versionOf(missing), { version: undefined, read: 1 })
+        // Nothing committed since: SQLite answers from what it read; Postgres reads again.
+        const again = backend === "sqlite" ? 0 : 1
+        assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version, read: again })
+        assert.deepStrictEqual(yield* versionOf(missing), { version: undefined, read: again })
+
+        // Another connection moves the task and stores the missing one: both show at once.
+        yield* elsewhere(`UPDATE tasks SET version = version + 5 WHERE reference = '${task.reference}'`)
+        assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version + 5, read: 1 })
+        yield* store.insert({ ...task, reference: missing, idempotencyKey: null })
+        assert.deepStrictEqual(yield* versionOf(missing), { version: task.version, read: 1 })
+        // A commit that touches neither (another table) still makes the next read ask the database.
+        yield* elsewhere("UPDATE directory_state SET version = version + 1 WHERE id = 1")
+        assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version + 5, read: 1 })
+        assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version + 5, read: again })
+      }).pipe(Effect.scoped),
+    { timeout: 30_000 }
+  )
 })

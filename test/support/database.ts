@@ -12,7 +12,7 @@ import { DatabaseSync } from "node:sqlite"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
-import type { SqlClient } from "effect/sql"
+import { type SqlClient, Statement } from "effect/sql"
 import { AppConfig, type DatabaseConfig } from "../../src/config.ts"
 import { DatabaseLive } from "../../src/sql/database.ts"
 
@@ -91,3 +91,16 @@ export const TestSqlLive = Layer.unwrap(
     return DatabaseLive.pipe(Layer.provide(AppConfig.layerWith({ database: database.config })))
   })
 )
+
+/** Every SQL statement `effect` runs, compiled, with its parameters. */
+export const statementsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const seen: Array<readonly [string, ReadonlyArray<unknown>]> = []
+    const result = yield* effect.pipe(
+      Effect.provideService(Statement.CurrentTransformer, (statement) => {
+        seen.push(statement.compile())
+        return Effect.succeed(statement)
+      })
+    )
+    return { result, statements: seen }
+  })
