@@ -190,15 +190,12 @@ describe("two processes on one database", () => {
       const reference = created.body.reference
       // Poll until the service has stopped moving the task (an offer waits for its participant),
       // so the poller has answered 304 from what it remembers.
-      let etag = ""
+      let etag = "*"
       for (let attempt = 0; ; attempt++) {
-        const polled = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag || "*" } })
+        const polled = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag } })
         if (polled.status === 304 && polled.headers.get("etag") === etag) break
         if (attempt > 200) throw new Error(`the task did not come to rest: ${polled.status} ${polled.text}`)
-        etag = polled.headers.get("etag") ?? ""
-        if (polled.status === 304) continue
-        const plain = await call(poller.api(`/tasks/${reference}`))
-        etag = plain.headers.get("etag") ?? ""
+        etag = polled.headers.get("etag") ?? "*"
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
       const cancelled = await call(writer.api(`/tasks/${reference}/cancel`), {
