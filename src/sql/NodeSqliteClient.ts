@@ -236,11 +236,21 @@ const makeCommitMarks = (filename: string, db: DatabaseSync, readOnly: boolean):
   const seen = Buffer.alloc(walIndexHeaderBytes)
   const read = Buffer.alloc(walIndexHeaderBytes)
   let marks = 0
+  // When the file cannot be opened, no mark (each caller then reads) and no new attempt for a second.
+  let openAgainAt = 0
   const mark = () => {
     if (!db.isOpen) return undefined
+    if (fd === undefined) {
+      if (Date.now() < openAgainAt) return undefined
+      try {
+        // The file exists once a connection has read the database in WAL mode.
+        fd = openSync(`${filename}-shm`, "r")
+      } catch {
+        openAgainAt = Date.now() + 1000
+        return undefined
+      }
+    }
     try {
-      // The file exists once a connection has read the database in WAL mode.
-      fd ??= openSync(`${filename}-shm`, "r")
       // An uninitialised header (its isInit byte) tells nothing.
       if (readSync(fd, read, 0, walIndexHeaderBytes, 0) < walIndexHeaderBytes || read[12] !== 1) return undefined
     } catch {
