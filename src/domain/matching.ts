@@ -3,7 +3,6 @@
  * location) and how relevant each is to its text. Pure: no external model, no I/O. Used by preflight
  * feasibility, POST /search, and (later) the matcher that offers tasks.
  */
-
 import type { ParticipantRecord } from "./participant.ts"
 import { perObject } from "./per_object.ts"
 import type { ExecutionMode } from "./task_draft.ts"

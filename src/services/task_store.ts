@@ -48,7 +48,7 @@ export type InsertOutcome =
   | { readonly _tag: "KeyTaken"; readonly task: StoredTask }
 
 /** How many tasks' versions a process remembers (about 100 bytes each). */
-const keptVersions = 10_000
+export const keptVersions = 10_000
 
 export class TaskStore extends Context.Service<
   TaskStore,

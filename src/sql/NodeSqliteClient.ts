@@ -227,7 +227,7 @@ const walIndexHeaderBytes = 96
  * `pread` of 96 bytes (~1 µs) instead of a statement. Memory, read-only and non-WAL databases (and
  * exclusive locking mode, whose WAL index is not in the file) give no marks.
  */
-const makeCommitMarks = (filename: string, db: DatabaseSync, readOnly: boolean): CommitMarks => {
+const makeCommitMarks = (filename: string, db: DatabaseSync, readOnly: boolean): CommitMarkReader => {
   const none = { mark: () => undefined, close: () => {} }
   if (isMemoryDatabase(filename) || readOnly || filename.startsWith("file:")) return none
   const pragma = (name: string) => String(Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0] ?? "")
@@ -269,7 +269,7 @@ const makeCommitMarks = (filename: string, db: DatabaseSync, readOnly: boolean):
   return { mark, close }
 }
 
-interface CommitMarks {
+interface CommitMarkReader {
   readonly mark: () => number | undefined
   readonly close: () => void
 }

@@ -5,7 +5,7 @@ import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../src/config.ts"
-import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
+import { keptVersions, type StoredTask, TaskStore } from "../../src/services/task_store.ts"
 import { DatabaseLive } from "../../src/sql/database.ts"
 import { backend, freshDatabase, onPostgres, statementsOf, TestSqlLive } from "../support/database.ts"
 import { storedTask as sharedStoredTask } from "../support/tasks.ts"
@@ -189,6 +189,10 @@ describe("TaskStore.versionOf across connections", () => {
         yield* elsewhere("UPDATE directory_state SET version = version + 1 WHERE id = 1")
         assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version + 5, read: 1 })
         assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version + 5, read: again })
+
+        // Bounded: past `keptVersions` references, what was remembered is let go and read again.
+        for (let i = 0; i < keptVersions; i++) yield* store.versionOf(storedTask().reference)
+        assert.deepStrictEqual(yield* versionOf(task.reference), { version: task.version + 5, read: 1 })
       }).pipe(Effect.scoped),
     { timeout: 30_000 }
   )
