@@ -16,6 +16,7 @@ import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
 import { AccountHandlers } from "./account.ts"
+import { BatchedResponse } from "./batched_response.ts"
 import { DiscoveryHandlers } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
@@ -71,6 +72,8 @@ export const RoutesLive = Layer.mergeAll(
  */
 export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = defaultHttpTimeouts) => {
   const server = createServer({
+    // Responses finished in one turn of the event loop leave together (batched_response.ts).
+    ServerResponse: BatchedResponse,
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
