@@ -67,9 +67,14 @@ export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))
  * The routes served by an HTTP server. The services (database connected, migrated, seeded) are
  * built before the server starts listening: a request that arrives during start-up must not
  * reach a socket nobody answers yet.
+ *
+ * They are given to the server's layer (built first, outputs not passed on) and to the routes
+ * (which find them built and share them), not to the serving layer itself: every request's fiber
+ * starts from the serving layer's context, and each copy Effect makes of it per request (the
+ * router's, the handler group's) grew with every service in it (17 entries instead of 32).
  */
 export const serveOn = <A, E, R>(server: Layer.Layer<A, E, R>, services: typeof ServicesLive = ServicesLive) =>
-  serveRoutes(RoutesLive).pipe(Layer.provide(server), Layer.provide(services))
+  serveRoutes(RoutesLive.pipe(Layer.provide(services))).pipe(Layer.provide(Layer.provide(server, services)))
 
 /**
  * The whole app as a fetch handler (`Request` → `Promise<Response>`), e.g. for serverless hosts or
