@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { makeServices } from "../../src/app.ts"
+import { TaskStore } from "../../src/services/task_store.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 
 let server: TestServer
@@ -12,5 +15,27 @@ describe("smoke", () => {
     const response = await fetch(server.api(""))
     expect(response.status).toBe(200)
     expect((await response.json()).version).toBe("v1")
+  })
+
+  it("builds the services once: the Node server's layer and the routes share them", async () => {
+    // serveOn gives the services to two layers (src/app.ts); a second build would be a second
+    // database connection, a second dispatcher, a second group-commit writer.
+    let builds = 0
+    const countedStore = Layer.effectContext(
+      Effect.flatMap(Layer.build(TaskStore.layer), (context) =>
+        Effect.as(
+          Effect.sync(() => builds++),
+          context
+        )
+      )
+    )
+    const another = await startServer({ services: makeServices({ store: countedStore }) })
+    try {
+      const response = await fetch(another.api("/participants?limit=1"))
+      expect(response.status).toBe(200)
+      expect(builds).toBe(1)
+    } finally {
+      await another.close()
+    }
   })
 })
