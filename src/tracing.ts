@@ -8,6 +8,8 @@
  * The exporter and its HTTP client (`node:http`, not `fetch`: see docs/decisions.md, Tracing) are
  * loaded only when a collector is configured.
  */
+import { randomFillSync } from "node:crypto"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -26,6 +28,29 @@ export const isSampled = (sampler: Sampler, parent: Option.Option<Tracer.AnySpan
   if (!sampled) return false
   if (Option.isSome(parent) && (parent.value._tag === "Span" || sampler.parentBased)) return parent.value.sampled
   return sampler.ratio >= 1 || Math.random() < sampler.ratio
+}
+
+/**
+ * Marks a span whose sampling its maker has already decided with `isSampled` (the request's
+ * server span: the envelope middleware decides before it makes any span, so that a request
+ * nobody will see costs no span at all); the tracer keeps that decision instead of drawing again.
+ */
+export const SamplingDecided = Context.Reference<boolean>("task-marketplace/tracing/SamplingDecided", {
+  defaultValue: () => false
+})
+
+const traceIdBytes = 16
+const traceIdPool = Buffer.alloc(traceIdBytes * 256)
+let traceIdAt = traceIdPool.length
+
+/** A new W3C trace id (16 random bytes, hex), for a request whose trace is not recorded. */
+export const newTraceId = (): string => {
+  if (traceIdAt === traceIdPool.length) {
+    randomFillSync(traceIdPool)
+    traceIdAt = 0
+  }
+  traceIdAt += traceIdBytes
+  return traceIdPool.toString("hex", traceIdAt - traceIdBytes, traceIdAt)
 }
 
 /** The tracer (and its exporter) for the settings; nothing when no collector is configured. */
@@ -52,7 +77,12 @@ export const tracingLayer = (
             Tracer.make({
               ...tracer,
               span: (options) =>
-                tracer.span({ ...options, sampled: isSampled(settings.sampler, options.parent, options.sampled) })
+                tracer.span({
+                  ...options,
+                  sampled: Context.get(options.annotations, SamplingDecided)
+                    ? options.sampled
+                    : isSampled(settings.sampler, options.parent, options.sampled)
+                })
             })
           )
           return Layer.effect(Tracer.Tracer, sampling).pipe(

@@ -15,11 +15,13 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpTraceContext from "effect/http/HttpTraceContext"
 import * as Option from "effect/Option"
+import * as References from "effect/References"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig, type Sampler } from "../config.ts"
 import { type LimitState, RateLimits } from "../services/rate_limits.ts"
+import { isSampled, newTraceId, SamplingDecided } from "../tracing.ts"
 import { retryAfterSeconds } from "./failures.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
@@ -62,7 +64,8 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const docs = config.docsUrl
-    const tracing = config.tracing !== undefined
+    const sampler = config.tracing?.sampler
+    const decided = Context.make(SamplingDecided, true)
     const limitsOn = config.rateLimit !== undefined
     const rateLimits = yield* RateLimits
     // RFC 9728 §5.1: a 401 names where the protected resource's metadata is.
@@ -252,32 +255,38 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     }
 
     /**
-     * The request's server span (Effect's own HTTP span is turned off in server.ts): made first,
-     * continuing the caller's `traceparent`, so the tracer's sampler decides once per request. A
-     * sampled request runs under it, and its handler's spans (services, SQL) are its children; an
-     * unsampled one runs with the tracer off, so nothing in it builds spans nobody will receive
-     * (and its own span, which nothing records, is not ended). Either way the log line carries the
-     * trace id.
+     * The request's trace. The sampler decides first, from the caller's `traceparent` (its
+     * sampled flag, with a parent-based sampler) or the ratio, so that the 99 requests in a
+     * hundred nobody will see make no span at all: they run with the tracer off (as every request
+     * starts, server.ts), and their log line carries the caller's trace id or a new one. A sampled
+     * request makes its server span (Effect's own HTTP span is turned off in server.ts),
+     * continuing the caller's trace, and runs under it with the tracer on, so its handler's spans
+     * (services, SQL) are its children.
      */
     const traced = <E, R>(
       httpEffect: HttpEffect<E, R>,
       request: HttpServerRequest.HttpServerRequest,
-      arrive: (traceId: string) => Arrival
-    ) =>
-      Effect.flatMap(
-        Effect.makeSpan(request.method, {
-          kind: "server",
-          parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers))
-        }),
+      arrive: (traceId: string) => Arrival,
+      sampler: Sampler,
+      tracerOn: boolean
+    ) => {
+      const parent = Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers))
+      // As Effect marks a span whose caller did not sample it, before any sampler is asked.
+      if (!isSampled(sampler, Option.fromUndefinedOr(parent), parent?.sampled !== false)) {
+        const answered = respond(httpEffect, arrive(parent?.traceId ?? newTraceId()))
+        return tracerOn ? Effect.withTracerEnabled(answered, false) : answered
+      }
+      const sampled = Effect.flatMap(
+        Effect.makeSpan(request.method, { kind: "server", parent, annotations: decided, sampled: true }),
         (span) => {
           const arrival = arrive(span.traceId)
-          const answered = respond(httpEffect, arrival)
-          if (!span.sampled) return Effect.withTracerEnabled(answered, false)
-          return Effect.onExit(Effect.provideService(answered, Tracer.ParentSpan, span), (exit) =>
+          return Effect.onExit(Effect.provideService(respond(httpEffect, arrival), Tracer.ParentSpan, span), (exit) =>
             Effect.map(Clock.currentTimeNanos, (now) => endServerSpan(span, arrival, exit, now))
           )
         }
       )
+      return tracerOn ? sampled : Effect.withTracerEnabled(sampled, true)
+    }
 
     // Written with combinators rather than a generator: this runs for every request, and each
     // step of a generator is a fiber frame (~25 µs per request in all, measured against a
@@ -295,7 +304,9 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
           started,
           traceId
         })
-        return tracing ? traced(httpEffect, request, arrive) : respond(httpEffect, arrive(undefined))
+        return sampler === undefined
+          ? respond(httpEffect, arrive(undefined))
+          : traced(httpEffect, request, arrive, sampler, fiber.getRef(References.TracerEnabled))
       })
   }),
   { global: true }

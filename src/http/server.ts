@@ -12,6 +12,7 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Layer from "effect/Layer"
+import * as References from "effect/References"
 import { MarketplaceApi } from "../api/api.ts"
 import { errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
@@ -130,5 +131,9 @@ export const NodeServerLive = Layer.unwrap(
  */
 export const serveRoutes = <E, R>(routes: Layer.Layer<never, E, R>) =>
   HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
-    Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => true))
+    Layer.provide([
+      Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => true),
+      // Requests start with the tracer off; the envelope middleware turns it on for a sampled one.
+      Layer.succeed(References.TracerEnabled)(false)
+    ])
   )

@@ -31,6 +31,7 @@ let database: TestDatabase
 let collector: Server
 const exports: Array<Export> = []
 let service: ServiceProcess
+let collectorUrl: string
 
 beforeAll(async () => {
   database = await freshDatabase()
@@ -46,11 +47,12 @@ beforeAll(async () => {
   })
   const port = await freePort()
   await new Promise<void>((resolve) => collector.listen(port, "127.0.0.1", resolve))
+  collectorUrl = `http://127.0.0.1:${port}`
   service = await spawnService({
     databaseUrl: database.url,
     env: {
       LOG_LEVEL: "Info",
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
       OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=collector-key-5e1d",
       OTEL_BSP_SCHEDULE_DELAY: "50"
     }
@@ -131,9 +133,11 @@ describe("tracing", () => {
     const unsampled = "6bf92f3577b34da6a3ce929d0e0e4738"
     const sampled = "7bf92f3577b34da6a3ce929d0e0e4739"
     const first = await fetch(service.api(`/tasks/tsk_${"a".repeat(26)}`), {
-      headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00` }
+      headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00`, "x-request-id": "unsampled-1" }
     })
     expect(first.status).toBe(404)
+    // Not recorded, but its log line still names the caller's trace.
+    expect(await requestLine(service, "unsampled-1")).toMatchObject({ trace_id: unsampled, status: 404 })
     const second = await fetch(service.api(`/tasks/tsk_${"a".repeat(26)}`), {
       headers: { traceparent: `00-${sampled}-00f067aa0ba902b7-01` }
     })
@@ -143,6 +147,34 @@ describe("tracing", () => {
     await exported("the sampled request's span", (s) => s.traceId === sampled)
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(spansOf(exports).filter((s) => s.traceId === unsampled)).toEqual([])
+  })
+})
+
+describe("a sampler that keeps nothing", () => {
+  it("records no span, and every log line still carries a trace id of its own", async () => {
+    const before = exports.length
+    const quiet = await spawnService({
+      databaseUrl: database.url,
+      env: {
+        LOG_LEVEL: "Info",
+        OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+        OTEL_TRACES_SAMPLER: "always_off",
+        OTEL_BSP_SCHEDULE_DELAY: "50"
+      }
+    })
+    try {
+      for (const id of ["quiet-1", "quiet-2"]) {
+        const answer = await fetch(quiet.api("/participants?limit=1"), { headers: { "x-request-id": id } })
+        expect(answer.status).toBe(200)
+      }
+      const lines = [await requestLine(quiet, "quiet-1"), await requestLine(quiet, "quiet-2")]
+      for (const line of lines) expect(line.trace_id).toMatch(/^[0-9a-f]{32}$/)
+      expect(lines[0]!.trace_id).not.toBe(lines[1]!.trace_id)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(spansOf(exports.slice(before)).filter((s) => lines.some((l) => l.trace_id === s.traceId))).toEqual([])
+    } finally {
+      await quiet.stop("SIGKILL")
+    }
   })
 })
 
