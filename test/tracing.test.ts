@@ -1,10 +1,15 @@
 // Which spans are recorded (src/tracing.ts, `isSampled`): a span inside the process follows its
 // parent, so a trace is kept or dropped whole; a trace's first span is kept at the sampler's ratio;
-// a caller's traceparent decides with a parent-based sampler and not otherwise.
+// a caller's traceparent decides with a parent-based sampler and not otherwise; the tracer keeps a
+// decision its span's maker has already made (the request's server span).
 import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
-import { isSampled } from "../src/tracing.ts"
+import { isSampled, SamplingDecided, tracingLayer } from "../src/tracing.ts"
 
 const caller = (sampled: boolean) =>
   Option.some(Tracer.externalSpan({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", sampled }))
@@ -37,5 +42,39 @@ describe("sampling", () => {
 
   it("never records a span Effect already marked unsampled", () => {
     expect(isSampled({ parentBased: false, ratio: 1 }, Option.none(), false)).toBe(false)
+  })
+})
+
+describe("the tracer", () => {
+  // The envelope middleware decides a request's sampling before it makes the server span; the
+  // tracer must keep that decision, not draw again (with a ratio of 0.5 it would drop half of them).
+  const spanWith = (annotations: Context.Context<never>) =>
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const context = yield* Layer.build(
+            tracingLayer({
+              url: "http://127.0.0.1:9/v1/traces",
+              serviceName: "test",
+              headers: Redacted.make({}),
+              exportIntervalMs: 60_000,
+              sampler: { parentBased: true, ratio: 0 }
+            })
+          )
+          const span = yield* Effect.makeSpan("GET", { kind: "server", annotations, sampled: true }).pipe(
+            Effect.provideContext(context),
+            Effect.withTracerEnabled(true)
+          )
+          return span.sampled
+        })
+      )
+    )
+
+  it("keeps a span whose maker has decided its sampling", async () => {
+    expect(await spanWith(Context.make(SamplingDecided, true))).toBe(true)
+  })
+
+  it("samples any other first span itself (here: a ratio of 0 keeps none)", async () => {
+    expect(await spanWith(Context.empty())).toBe(false)
   })
 })
