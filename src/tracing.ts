@@ -39,6 +39,9 @@ export const SamplingDecided = Context.Reference<boolean>("task-marketplace/trac
   defaultValue: () => false
 })
 
+/** The annotations of a span whose sampling its maker has decided (see `SamplingDecided`). */
+export const decidedSampling = Context.make(SamplingDecided, true)
+
 const traceIdBytes = 16
 const traceIdPool = Buffer.alloc(traceIdBytes * 256)
 let traceIdAt = traceIdPool.length

@@ -9,7 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
-import { isSampled, SamplingDecided, tracingLayer } from "../src/tracing.ts"
+import { decidedSampling, isSampled, tracingLayer } from "../src/tracing.ts"
 
 const caller = (sampled: boolean) =>
   Option.some(Tracer.externalSpan({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", sampled }))
@@ -71,7 +71,7 @@ describe("the tracer", () => {
     )
 
   it("keeps a span whose maker has decided its sampling", async () => {
-    expect(await spanWith(Context.make(SamplingDecided, true))).toBe(true)
+    expect(await spanWith(decidedSampling)).toBe(true)
   })
 
   it("samples any other first span itself (here: a ratio of 0 keeps none)", async () => {

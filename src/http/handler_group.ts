@@ -1,9 +1,10 @@
 /**
  * `HttpApiBuilder.group`, built so that its handlers run in the request's own context.
  *
- * Effect's group keeps the whole context its layer was built in and provides it to every request
- * (`Effect.provideContext`): a merge that copies the request fiber's context, every service of the
- * app, twice per request (~10% of a poll's CPU in a profile). The handlers of this service take
+ * Effect's group keeps the whole context its layer was built in (every service given to the routes)
+ * and provides it to every request (`Effect.provideContext`): a merge that copies the request
+ * fiber's context and adds each of those services to the copy, per request (with the request's
+ * context, then also every service, copied twice: ~10% of a poll's CPU in a profile). The handlers of this service take
  * what they use when they are built and keep it in closures; at request time they need only what
  * the request's fiber already has (the request, the tracer, the logger). So the group's build is
  * given its services explicitly and the group is built in an empty context: what it keeps is

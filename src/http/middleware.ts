@@ -21,7 +21,7 @@ import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, type Sampler } from "../config.ts"
 import { type LimitState, RateLimits } from "../services/rate_limits.ts"
-import { isSampled, newTraceId, SamplingDecided } from "../tracing.ts"
+import { decidedSampling, isSampled, newTraceId } from "../tracing.ts"
 import { retryAfterSeconds } from "./failures.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
@@ -65,7 +65,6 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const config = yield* AppConfig
     const docs = config.docsUrl
     const sampler = config.tracing?.sampler
-    const decided = Context.make(SamplingDecided, true)
     const limitsOn = config.rateLimit !== undefined
     const rateLimits = yield* RateLimits
     // RFC 9728 §5.1: a 401 names where the protected resource's metadata is.
@@ -268,6 +267,8 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       request: HttpServerRequest.HttpServerRequest,
       arrive: (traceId: string) => Arrival,
       sampler: Sampler,
+      // Off as served by serveRoutes; on where the host did not turn it off (e.g. the fetch
+      // handler), so each branch changes the fiber's context only when it must.
       tracerOn: boolean
     ) => {
       const parent = Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers))
@@ -277,7 +278,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         return tracerOn ? Effect.withTracerEnabled(answered, false) : answered
       }
       const sampled = Effect.flatMap(
-        Effect.makeSpan(request.method, { kind: "server", parent, annotations: decided, sampled: true }),
+        Effect.makeSpan(request.method, { kind: "server", parent, annotations: decidedSampling, sampled: true }),
         (span) => {
           const arrival = arrive(span.traceId)
           return Effect.onExit(Effect.provideService(respond(httpEffect, arrival), Tracer.ParentSpan, span), (exit) =>
