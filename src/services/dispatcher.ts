@@ -36,6 +36,25 @@ export const DispatcherLive = Layer.effectDiscard(
     const events = yield* TaskEvents
     const sql = yield* SqlClient.SqlClient
 
+    /**
+     * What matching decides for a task now: an offer to the best eligible participant who has not
+     * passed it over, or `no_match`.
+     */
+    const match = (task: StoredTask) =>
+      Effect.map(directory.candidates(servingTypes[task.executionMode]), (candidates) => {
+        const best = rankEligible(
+          {
+            executionMode: task.executionMode,
+            location: task.brief.location ?? undefined,
+            text: `${task.brief.action} ${task.brief.expected_result}`
+          },
+          candidates.filter((p) => !task.passedOver.includes(p.slug))
+        )[0]
+        return best === undefined
+          ? ({ to: "declined", reason: "no_match" } as const)
+          : ({ to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) } as const)
+      })
+
     /** The move a due task needs now, if any. */
     const decide = (task: StoredTask, now: string) =>
       Effect.gen(function* () {
@@ -47,38 +66,26 @@ export const DispatcherLive = Layer.effectDiscard(
         switch (task.state) {
           case "open":
             if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
-            return task.requestedParticipant !== null
-              ? move({ to: "awaiting_participant", change: () => ({ participantSlug: task.requestedParticipant }) })
-              : move({ to: "matching" })
-          case "matching": {
+            if (task.requestedParticipant !== null) {
+              return move({ to: "awaiting_participant", change: () => ({ participantSlug: task.requestedParticipant }) })
+            }
+            // Matched at once, in the same write: `matching` is in the history, never at rest.
+            return move({ to: "matching", then: yield* match(task) })
+          case "matching":
             if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
-            const candidates = yield* directory.candidates(servingTypes[task.executionMode])
-            const best = rankEligible(
-              {
-                executionMode: task.executionMode,
-                location: task.brief.location ?? undefined,
-                text: `${task.brief.action} ${task.brief.expected_result}`
-              },
-              candidates.filter((p) => !task.passedOver.includes(p.slug))
-            )[0]
-            return best === undefined
-              ? move({ to: "declined", reason: "no_match" })
-              : move({ to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) })
-          }
+            return move(yield* match(task))
           case "awaiting_participant":
             if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
             if (task.offerExpiresAt !== null && task.offerExpiresAt <= now) {
-              return task.requestedParticipant !== null
-                ? move({ to: "declined", reason: "accept_timeout" })
-                : move({
-                    to: "matching",
-                    note: `accept_timeout: ${task.participantSlug} did not accept in time`,
-                    change: () => ({
-                      participantSlug: null,
-                      passedOver:
-                        task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
-                    })
-                  })
+              if (task.requestedParticipant !== null) return move({ to: "declined", reason: "accept_timeout" })
+              const passedOver =
+                task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
+              return move({
+                to: "matching",
+                note: `accept_timeout: ${task.participantSlug} did not accept in time`,
+                change: () => ({ participantSlug: null, passedOver }),
+                then: yield* match({ ...task, passedOver })
+              })
             }
             return undefined
           case "submitted":

@@ -40,7 +40,16 @@ export interface TransitionRequest<G = never> {
    * attempt reads the row.
    */
   readonly read?: StoredTask | undefined
+  /**
+   * A second move, by the same actor, made in the same write right after the first (e.g. the
+   * service's `open` → `matching` → `awaiting_participant` when it has its match at hand): both
+   * are checked against the table and recorded in history, and nobody ever reads the state between.
+   */
+  readonly then?: Omit<Move, "actor"> | undefined
 }
+
+/** What one move changes: the state entered, by whom, why, and what else changes with it. */
+type Move = Pick<TransitionRequest, "to" | "actor" | "reason" | "note" | "change">
 
 type Mutable = Pick<StoredTask, "participantSlug" | "result" | "passedOver" | "revisions">
 
@@ -79,6 +88,48 @@ export class Lifecycle extends Context.Service<
         return { offerExpiresAt, reviewDueAt, nextTimerAt: candidates[0] ?? null }
       }
 
+      /** The task as it enters `move.to` from `current` at `at` (not yet scheduled or versioned). */
+      const enter = (current: StoredTask, move: Move, at: string): StoredTask => {
+        // Without an explicit reason, a terminal move records the one its table row names.
+        const outcomeReason: OutcomeReason =
+          move.reason ??
+          (move.to === "cancelled"
+            ? move.actor === "operator"
+              ? "cancelled_by_operator"
+              : "cancelled_by_agent"
+            : (findTransition(current.state, move.to, move.actor)?.reasons?.[0] ?? "no_match"))
+        return {
+          ...current,
+          ...(move.change?.(current) ?? {}),
+          state: move.to,
+          // Timers of the state being left never carry over.
+          offerExpiresAt: null,
+          reviewDueAt: null,
+          updatedAt: at,
+          history: [
+            ...current.history,
+            {
+              from: current.state,
+              to: move.to,
+              actor: move.actor,
+              ...(move.reason === undefined && move.note === undefined
+                ? {}
+                : { reason: [move.reason, move.note].filter((s) => s !== undefined).join(": ") }),
+              at
+            }
+          ],
+          outcome: isTerminal(move.to)
+            ? {
+                state: move.to,
+                reason: outcomeReason,
+                message:
+                  move.note === undefined ? outcomeMessages[outcomeReason] : `${outcomeMessages[outcomeReason]} ${move.note}`,
+                decided_at: at
+              }
+            : current.outcome
+        }
+      }
+
       const transition = Effect.fn("Lifecycle.transition")(function* <G>(request: TransitionRequest<G>) {
         if (!referencePattern.test(request.reference)) return yield* new TaskNotFound({ reference: request.reference })
         // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each
@@ -89,58 +140,19 @@ export class Lifecycle extends Context.Service<
               ? request.read
               : yield* store.findByReference(request.reference)
           if (current === undefined) return yield* new TaskNotFound({ reference: request.reference })
-          const row = findTransition(current.state, request.to, request.actor)
-          if (row === undefined) {
-            return yield* new InvalidTransition({
-              reference: current.reference,
-              from: current.state,
-              to: request.to,
-              actor: request.actor
-            })
+          const refused = (from: TaskState, move: Move) =>
+            new InvalidTransition({ reference: current.reference, from, to: move.to, actor: move.actor })
+          if (findTransition(current.state, request.to, request.actor) === undefined) {
+            return yield* refused(current.state, request)
           }
           if (request.guard !== undefined) yield* request.guard(current)
-          // Without an explicit reason, a terminal move records the one its table row names.
-          const outcomeReason: OutcomeReason =
-            request.reason ??
-            (request.to === "cancelled"
-              ? request.actor === "operator"
-                ? "cancelled_by_operator"
-                : "cancelled_by_agent"
-              : (row.reasons?.[0] ?? "no_match"))
           const now = yield* Clock.currentTimeMillis
           const at = iso(now)
-          const entered: StoredTask = {
-            ...current,
-            ...(request.change?.(current) ?? {}),
-            state: request.to,
-            // Timers of the state being left never carry over.
-            offerExpiresAt: null,
-            reviewDueAt: null,
-            version: current.version + 1,
-            updatedAt: at,
-            history: [
-              ...current.history,
-              {
-                from: current.state,
-                to: request.to,
-                actor: request.actor,
-                ...(request.reason === undefined && request.note === undefined
-                  ? {}
-                  : { reason: [request.reason, request.note].filter((s) => s !== undefined).join(": ") }),
-                at
-              }
-            ],
-            outcome: isTerminal(request.to)
-              ? {
-                  state: request.to,
-                  reason: outcomeReason,
-                  message:
-                    request.note === undefined
-                      ? outcomeMessages[outcomeReason]
-                      : `${outcomeMessages[outcomeReason]} ${request.note}`,
-                  decided_at: at
-                }
-              : current.outcome
+          // One version per recorded move, so the version is the length of the history.
+          let entered = current
+          for (const move of request.then === undefined ? [request] : [request, { ...request.then, actor: request.actor }]) {
+            if (findTransition(entered.state, move.to, move.actor) === undefined) return yield* refused(entered.state, move)
+            entered = { ...enter(entered, move, at), version: entered.version + 1 }
           }
           const next: StoredTask = { ...entered, ...schedule(entered, now) }
           if (yield* store.update(next, current.version)) {

@@ -59,7 +59,7 @@ export class TaskStore extends Context.Service<
     versionOf(reference: string): Effect.Effect<number | undefined, StorageUnavailable>
     /**
      * Writes `task` if the stored row still has `expectedVersion` (compare-and-set): false when
-     * another writer got there first. `task.version` must be `expectedVersion + 1`.
+     * another writer got there first. `task.version` must be greater than `expectedVersion`.
      */
     update(task: StoredTask, expectedVersion: number): Effect.Effect<boolean, StorageUnavailable>
     /**

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeServices } from "../../src/app.ts"
 import type { AppSettings } from "../../src/config.ts"
+import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
@@ -79,7 +81,10 @@ let main: Env
 let offers: Env
 /** Results are accepted automatically after 1 s. */
 let review: Env
-/** No participants at all, and a dispatcher that moves only when a test lets it (see `gate`). */
+/**
+ * One participant only (`standby`, physical, in Reykjavík: nobody for a digital task), and a
+ * dispatcher that moves only when a test lets it (see `gate`).
+ */
 let stepped: Env
 
 /**
@@ -107,6 +112,50 @@ const gatedStore = Layer.effect(
   })
 ).pipe(Layer.provide(TaskStore.layer))
 
+/** The stepped server's only participant: declining an offer puts a task back in `matching`. */
+const standby: ParticipantRecord = {
+  slug: "sigrun-jonsdottir",
+  name: "Sigrún Jónsdóttir",
+  discipline: "Field researcher",
+  location: "Reykjavík, Iceland",
+  task_type: "physical",
+  tags: ["retail", "photography"],
+  capabilities: ["Storefront and shelf photography in Reykjavík"],
+  returns: "Geotagged photos and a JSON checklist.",
+  boundary: "Reykjavík only."
+}
+const steppedDirectory = Layer.effect(
+  ParticipantDirectory,
+  Effect.gen(function* () {
+    const real = yield* ParticipantDirectory
+    yield* Effect.orDie(real.upsertMany([standby]))
+    return real
+  })
+).pipe(Layer.provide(ParticipantDirectory.layer))
+
+/** Physical in Reykjavík: offered to `standby` alone. */
+const reykjavikDraft = (overrides: Record<string, unknown> = {}) =>
+  validDraft({
+    action: "Photograph the storefront of the bakery at Laugavegur 36",
+    location: "Reykjavík, Iceland",
+    ...overrides
+  })
+
+/**
+ * A task of the stepped server taken to `matching` and left there: offered to `standby` in one
+ * sweep, declined by them, with the gate closed behind it.
+ */
+const heldInMatching = async (overrides: Record<string, unknown> = {}) => {
+  gate.ticks = 0
+  const created = await create(stepped, reykjavikDraft(overrides))
+  gate.ticks = 1
+  await waitFor(stepped, created.reference, stateIs("awaiting_participant"))
+  gate.ticks = 0
+  const declined = await ok(await (await participant(stepped, standby.slug)).decline(created.reference))
+  expect(declined.state).toBe("matching")
+  return created
+}
+
 const boot = async (settings: Partial<AppSettings>, services?: ReturnType<typeof makeServices>): Promise<Env> => {
   const env = await startOnFreshDatabase({
     settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings },
@@ -122,7 +171,7 @@ beforeAll(async () => {
     boot({ offerTimeoutMs: 60_000, reviewWindowMs: 60_000 }),
     boot({ offerTimeoutMs: 1000, reviewWindowMs: 60_000 }),
     boot({ offerTimeoutMs: 60_000, reviewWindowMs: 1000 }),
-    boot({ seedSampleCatalogue: false }, makeServices({ store: gatedStore }))
+    boot({ seedSampleCatalogue: false }, makeServices({ store: gatedStore, directory: steppedDirectory }))
   ])
 })
 afterAll(async () => {
@@ -453,14 +502,20 @@ describe("cancellation by the agent", () => {
   })
 
   it("from matching", async () => {
-    gate.ticks = 0
-    const { reference, token } = await create(stepped, digitalDraft())
-    gate.ticks = 1
-    const matching = await waitFor(stepped, reference, stateIs("matching"))
+    const { reference, token } = await heldInMatching()
+    await sleep(150) // several sweeps: the gated dispatcher leaves it in matching
+    const matching = await read(stepped, reference)
+    expect(matching.state).toBe("matching")
     expect(matching.participant_slug).toBeNull()
     const cancelled = await ok(await agentPost(stepped, reference, "cancel", token))
     expect(cancelled.outcome.reason).toBe("cancelled_by_agent")
-    expect(moves(cancelled)).toEqual(["->open:agent", "open>matching:service", "matching>cancelled:agent"])
+    expect(moves(cancelled)).toEqual([
+      "->open:agent",
+      "open>matching:service",
+      "matching>awaiting_participant:service",
+      "awaiting_participant>matching:participant",
+      "matching>cancelled:agent"
+    ])
     // The dispatcher, let go, finds nothing to do with a cancelled task.
     gate.ticks = 1
     await sleep(200)
@@ -720,17 +775,21 @@ describe("timers", () => {
   })
 
   it("a deadline that passes while the task is matching declines it: matching → declined", async () => {
-    gate.ticks = 0
-    const deadline = new Date(Date.now() + 1000).toISOString()
-    const { reference } = await create(stepped, digitalDraft({ timing: `by ${deadline}` }))
-    gate.ticks = 1
-    await waitFor(stepped, reference, stateIs("matching"))
+    const deadline = new Date(Date.now() + 1500).toISOString()
+    const { reference } = await heldInMatching({ timing: `by ${deadline}` })
     await sleep(Math.max(0, Date.parse(deadline) - Date.now() + 100))
+    expect((await read(stepped, reference)).state).toBe("matching")
     gate.ticks = 1
     const ended = await waitFor(stepped, reference, stateIs("declined"))
     gate.ticks = 0
     expect(ended.outcome.reason).toBe("deadline_passed")
-    expect(moves(ended)).toEqual(["->open:agent", "open>matching:service", "matching>declined:service"])
+    expect(moves(ended)).toEqual([
+      "->open:agent",
+      "open>matching:service",
+      "matching>awaiting_participant:service",
+      "awaiting_participant>matching:participant",
+      "matching>declined:service"
+    ])
   })
 })
 

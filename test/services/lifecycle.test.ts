@@ -37,6 +37,8 @@ const reviewWindowMs = 5 * 3600_000
 const casLosses = { count: 0 }
 /** How many times a task was read from the store. */
 const storeReads = { count: 0 }
+/** How many writes of a task were attempted. */
+const storeWrites = { count: 0 }
 
 /**
  * The real store, counting the updates that lost their compare-and-set. Each update first yields
@@ -55,7 +57,10 @@ const CountingStore = Layer.effect(
           store.findByReference(reference)
         ),
       update: (task, expectedVersion) =>
-        Effect.andThen(Effect.yieldNow, store.update(task, expectedVersion)).pipe(
+        Effect.andThen(
+          Effect.sync(() => storeWrites.count++),
+          Effect.andThen(Effect.yieldNow, store.update(task, expectedVersion))
+        ).pipe(
           Effect.tap((won) =>
             Effect.sync(() => {
               if (!won) casLosses.count++
@@ -407,6 +412,63 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
           }
         }
         assert.deepStrictEqual(problems, [])
+      })
+    )
+  })
+
+  describe("two moves in one write (`then`)", () => {
+    it.effect("open → matching → awaiting_participant: one write, both moves in history, the offer armed", () =>
+      Effect.gen(function* () {
+        const lifecycle = yield* Lifecycle
+        const task = yield* insert(taskIn("open"))
+        const writes = storeWrites.count
+        const offered = yield* lifecycle.transition({
+          reference: task.reference,
+          to: "matching",
+          actor: "service",
+          then: { to: "awaiting_participant", change: () => ({ participantSlug: "lukas-schmidt" }) }
+        })
+        assert.strictEqual(storeWrites.count - writes, 1)
+        assert.deepStrictEqual(yield* read(task.reference), offered)
+        assert.strictEqual(offered.state, "awaiting_participant")
+        assert.strictEqual(offered.participantSlug, "lukas-schmidt")
+        // One version per recorded move.
+        assert.strictEqual(offered.version, task.version + 2)
+        const [toMatching, toOffered] = offered.history.slice(-2)
+        assert.deepStrictEqual(
+          [toMatching, toOffered].map((h) => [h?.from, h?.to, h?.actor]),
+          [
+            ["open", "matching", "service"],
+            ["matching", "awaiting_participant", "service"]
+          ]
+        )
+        assert.strictEqual(toMatching?.at, toOffered?.at)
+        assert.strictEqual(offered.updatedAt, toOffered?.at)
+        assert.strictEqual(Date.parse(offered.offerExpiresAt!) - Date.parse(toOffered!.at), offerTimeoutMs)
+        assert.strictEqual(offered.nextTimerAt, offered.offerExpiresAt)
+      })
+    )
+
+    it.effect("a second move the table refuses from the state between: InvalidTransition, nothing written", () =>
+      Effect.gen(function* () {
+        const lifecycle = yield* Lifecycle
+        const task = yield* insert(taskIn("open"))
+        const writes = storeWrites.count
+        const refused = yield* Effect.flip(
+          lifecycle.transition({
+            reference: task.reference,
+            to: "matching",
+            actor: "service",
+            then: { to: "accepted" }
+          })
+        )
+        assert.strictEqual(refused._tag, "InvalidTransition")
+        assert.deepStrictEqual(
+          [(refused as InvalidTransition).from, (refused as InvalidTransition).to],
+          ["matching", "accepted"]
+        )
+        assert.strictEqual(storeWrites.count, writes)
+        assert.deepStrictEqual(yield* read(task.reference), task)
       })
     )
   })
