@@ -42,6 +42,22 @@ export const SamplingDecided = Context.Reference<boolean>("task-marketplace/trac
 /** The annotations of a span whose sampling its maker has decided (see `SamplingDecided`). */
 export const decidedSampling = Context.make(SamplingDecided, true)
 
+/**
+ * Runs `effect` under a new trace's first span `name` when the sampler keeps that trace, and with
+ * the tracer off when it does not (or when nothing is configured to receive traces): the traces
+ * nobody will see then cost no span, for the effect nor for anything it runs (services, SQL).
+ * For the service's own work, which no request started (the dispatcher's sweeps).
+ */
+export const sampledRoot =
+  (sampler: Sampler | undefined, name: string, options?: Pick<Tracer.SpanOptions, "attributes">) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    sampler !== undefined && isSampled(sampler, Option.none(), true)
+      ? Effect.withTracerEnabled(
+          Effect.withSpan(effect, name, { ...options, root: true, annotations: decidedSampling, sampled: true }),
+          true
+        )
+      : Effect.withTracerEnabled(effect, false)
+
 const traceIdBytes = 16
 const traceIdPool = Buffer.alloc(traceIdBytes * 256)
 let traceIdAt = traceIdPool.length

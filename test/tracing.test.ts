@@ -8,8 +8,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
-import { decidedSampling, isSampled, tracingLayer } from "../src/tracing.ts"
+import { decidedSampling, isSampled, sampledRoot, tracingLayer } from "../src/tracing.ts"
 
 const caller = (sampled: boolean) =>
   Option.some(Tracer.externalSpan({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", sampled }))
@@ -76,5 +77,33 @@ describe("the tracer", () => {
 
   it("samples any other first span itself (here: a ratio of 0 keeps none)", async () => {
     expect(await spanWith(Context.empty())).toBe(false)
+  })
+})
+
+describe("sampledRoot (the service's own work: the dispatcher's sweeps)", () => {
+  const inside = Effect.gen(function* () {
+    const enabled = yield* References.TracerEnabled
+    const span = yield* Effect.option(Effect.currentSpan)
+    return { enabled, span: Option.getOrUndefined(span) }
+  })
+
+  it("runs a trace the sampler drops with the tracer off: no span for it nor for anything under it", async () => {
+    const seen = await Effect.runPromise(inside.pipe(sampledRoot({ parentBased: true, ratio: 0 }, "Dispatcher.sweep")))
+    expect(seen).toEqual({ enabled: false, span: undefined })
+    const none = await Effect.runPromise(inside.pipe(sampledRoot(undefined, "Dispatcher.sweep")))
+    expect(none).toEqual({ enabled: false, span: undefined })
+  })
+
+  it("runs a kept trace under its first span, sampled, with the tracer on", async () => {
+    const seen = await Effect.runPromise(
+      inside.pipe(
+        sampledRoot({ parentBased: true, ratio: 1 }, "Dispatcher.sweep", { attributes: { "tasks.due": 3 } }),
+        Effect.withTracerEnabled(false)
+      )
+    )
+    expect(seen.enabled).toBe(true)
+    expect(seen.span).toMatchObject({ name: "Dispatcher.sweep", sampled: true })
+    expect(seen.span?._tag === "Span" && seen.span.parent).toEqual(Option.none())
+    expect(seen.span?._tag === "Span" && seen.span.attributes.get("tasks.due")).toBe(3)
   })
 })

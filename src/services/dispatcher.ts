@@ -17,6 +17,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config.ts"
 import { rankEligible, servingTypes } from "../domain/matching.ts"
+import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { TaskEvents } from "./task_events.ts"
@@ -67,7 +68,10 @@ export const DispatcherLive = Layer.effectDiscard(
           case "open":
             if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
             if (task.requestedParticipant !== null) {
-              return move({ to: "awaiting_participant", change: () => ({ participantSlug: task.requestedParticipant }) })
+              return move({
+                to: "awaiting_participant",
+                change: () => ({ participantSlug: task.requestedParticipant })
+              })
             }
             // Matched at once, in the same write: `matching` is in the history, never at rest.
             return move({ to: "matching", then: yield* match(task) })
@@ -124,14 +128,16 @@ export const DispatcherLive = Layer.effectDiscard(
     const together: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R> =
       sql.onDialectOrElse({ sqlite: () => sql.withTransaction, orElse: () => (effect) => effect })
 
+    const sampler = config.tracing?.sampler
     const sweep = Effect.gen(function* () {
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       // Looking for due tasks is not traced (it runs every TIMER_SWEEP_INTERVAL in every process);
-      // a sweep that has moves to make is, as one span over them.
+      // a sweep that has moves to make is, as one trace over them when the sampler keeps it (an
+      // unsampled sweep makes no span at all, like an unsampled request).
       const due = yield* store.due(now, batch).pipe(Effect.withTracerEnabled(false))
       if (due.length === 0) return 0
       yield* together(Effect.forEach(due, (task) => handle(task, now), { discard: true })).pipe(
-        Effect.withSpan("Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
+        sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
       )
       return due.length
     }).pipe(Effect.catchCause(() => Effect.succeed(0)))

@@ -72,6 +72,22 @@ const spansOf = (items: ReadonlyArray<Export>): Array<ExportedSpan> =>
     ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
   )
 
+/** The `service.name` of every resource that exported spans. */
+const exportingServices = (items: ReadonlyArray<Export>): Set<string> =>
+  new Set(
+    items.flatMap((e) =>
+      (
+        JSON.parse(e.body) as {
+          resourceSpans: Array<{
+            resource?: { attributes?: ReadonlyArray<{ key: string; value: { stringValue?: string } }> }
+          }>
+        }
+      ).resourceSpans.flatMap((r) =>
+        (r.resource?.attributes ?? []).filter((a) => a.key === "service.name").map((a) => String(a.value.stringValue))
+      )
+    )
+  )
+
 /** Waits until an exported span satisfies `test`. */
 const exported = (what: string, test: (span: ExportedSpan) => boolean) =>
   waitFor(service, what, () => spansOf(exports).find(test))
@@ -129,6 +145,23 @@ describe("tracing", () => {
     expect(service.output()).not.toContain("collector-key-5e1d")
   })
 
+  it("exports a dispatcher sweep that moves a task as a trace of its own: the transition and its SQL under it", async () => {
+    await submitTask(service.api("/tasks"), validDraft())
+    // A span's chain of parents within the export, nearest first.
+    const ancestors = (span: ExportedSpan): Array<ExportedSpan> => {
+      const parent = spansOf(exports).find((p) => p.spanId === span.parentSpanId)
+      return parent === undefined ? [] : [parent, ...ancestors(parent)]
+    }
+    const transition = await exported(
+      "a sweep's transition",
+      (s) => s.name === "Lifecycle.transition" && ancestors(s).at(-1)?.name === "Dispatcher.sweep"
+    )
+    const sweep = ancestors(transition).at(-1)!
+    expect(sweep.parentSpanId ?? "").toBe("")
+    expect(Number(attributesOf(sweep)["tasks.due"])).toBeGreaterThanOrEqual(1)
+    await exported("the transition's SQL", (s) => s.kind === 3 && s.parentSpanId === transition.spanId)
+  })
+
   it("does not record a trace the caller did not sample", async () => {
     const unsampled = "6bf92f3577b34da6a3ce929d0e0e4738"
     const sampled = "7bf92f3577b34da6a3ce929d0e0e4739"
@@ -153,10 +186,13 @@ describe("tracing", () => {
 describe("a sampler that keeps nothing", () => {
   it("records no span, and every log line still carries a trace id of its own", async () => {
     const before = exports.length
+    // A database of its own: no other process's dispatcher can move its task.
+    const quietDatabase = await freshDatabase()
     const quiet = await spawnService({
-      databaseUrl: database.url,
+      databaseUrl: quietDatabase.url,
       env: {
         LOG_LEVEL: "Info",
+        OTEL_SERVICE_NAME: "quiet-service",
         OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
         OTEL_TRACES_SAMPLER: "always_off",
         OTEL_BSP_SCHEDULE_DELAY: "50"
@@ -170,10 +206,19 @@ describe("a sampler that keeps nothing", () => {
       const lines = [await requestLine(quiet, "quiet-1"), await requestLine(quiet, "quiet-2")]
       for (const line of lines) expect(line.trace_id).toMatch(/^[0-9a-f]{32}$/)
       expect(lines[0]!.trace_id).not.toBe(lines[1]!.trace_id)
+      // The dispatcher's sweeps are sampled too: offering a task exports nothing either.
+      const { reference } = await submitTask(quiet.api("/tasks"), validDraft())
+      let state = "open"
+      for (const deadline = Date.now() + 5000; state !== "awaiting_participant" && Date.now() < deadline; ) {
+        state = ((await (await fetch(quiet.api(`/tasks/${reference}?wait=1`))).json()) as { state: string }).state
+      }
+      expect(state).toBe("awaiting_participant")
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(spansOf(exports.slice(before)).filter((s) => lines.some((l) => l.trace_id === s.traceId))).toEqual([])
+      expect(exportingServices(exports.slice(before))).not.toContain("quiet-service")
     } finally {
       await quiet.stop("SIGKILL")
+      await quietDatabase.drop()
     }
   })
 })
