@@ -150,7 +150,11 @@ export class Tasks extends Context.Service<
 
       // A replay answers with the same body as the original 201: the task as it was recorded,
       // whatever has happened to it since (its current state is one GET away).
-      const created = (stored: StoredTask, replayed: boolean): Submission => {
+      const created = (
+        stored: StoredTask,
+        replayed: boolean,
+        token = tokens.tokenFor(stored.reference)
+      ): Submission => {
         const asRecorded: StoredTask = {
           ...stored,
           state: "open",
@@ -162,7 +166,7 @@ export class Tasks extends Context.Service<
           version: 1
         }
         return {
-          task: { ...view(asRecorded), task_token: tokens.tokenFor(stored.reference) },
+          task: { ...view(asRecorded), task_token: token },
           replayed,
           version: asRecorded.version
         }
@@ -179,6 +183,8 @@ export class Tasks extends Context.Service<
         const draft = validation.task
         const key = input.headerKey ?? bodyKey ?? null
         const reference = yield* ids.taskReference
+        const token = tokens.tokenFor(reference)
+        const draftFingerprint = fingerprint(draft)
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         const outcome = yield* store.insert({
           reference,
@@ -192,9 +198,9 @@ export class Tasks extends Context.Service<
           outcome: null,
           history: [{ from: null, to: "open", actor: "agent", at: now }],
           version: 1,
-          tokenHash: tokens.hash(tokens.tokenFor(reference)),
+          tokenHash: tokens.hash(token),
           idempotencyKey: key,
-          draftFingerprint: fingerprint(draft),
+          draftFingerprint,
           createdAt: now,
           updatedAt: now,
           requestedParticipant: draft.participant_slug ?? null,
@@ -208,9 +214,9 @@ export class Tasks extends Context.Service<
         })
         if (outcome._tag === "Created") {
           yield* events.dueNow
-          return created(outcome.task, false)
+          return created(outcome.task, false, token)
         }
-        if (outcome.task.draftFingerprint !== fingerprint(draft)) {
+        if (outcome.task.draftFingerprint !== draftFingerprint) {
           return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
         }
         return created(outcome.task, true)
