@@ -74,7 +74,7 @@ export const DispatcherLive = Layer.effectDiscard(
               })
             }
             // Matched at once, in the same write: `matching` is in the history, never at rest.
-            return move({ to: "matching", then: yield* match(task) })
+            return move({ to: "matching", followedBy: yield* match(task) })
           case "matching":
             if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
             return move(yield* match(task))
@@ -88,7 +88,7 @@ export const DispatcherLive = Layer.effectDiscard(
                 to: "matching",
                 note: `accept_timeout: ${task.participantSlug} did not accept in time`,
                 change: () => ({ participantSlug: null, passedOver }),
-                then: yield* match({ ...task, passedOver })
+                followedBy: yield* match({ ...task, passedOver })
               })
             }
             return undefined

@@ -45,7 +45,7 @@ export interface TransitionRequest<G = never> {
    * service's `open` → `matching` → `awaiting_participant` when it has its match at hand): both
    * are checked against the table and recorded in history, and nobody ever reads the state between.
    */
-  readonly then?: Omit<Move, "actor"> | undefined
+  readonly followedBy?: Omit<Move, "actor"> | undefined
 }
 
 /** What one move changes: the state entered, by whom, why, and what else changes with it. */
@@ -123,7 +123,9 @@ export class Lifecycle extends Context.Service<
                 state: move.to,
                 reason: outcomeReason,
                 message:
-                  move.note === undefined ? outcomeMessages[outcomeReason] : `${outcomeMessages[outcomeReason]} ${move.note}`,
+                  move.note === undefined
+                    ? outcomeMessages[outcomeReason]
+                    : `${outcomeMessages[outcomeReason]} ${move.note}`,
                 decided_at: at
               }
             : current.outcome
@@ -150,8 +152,11 @@ export class Lifecycle extends Context.Service<
           const at = iso(now)
           // One version per recorded move, so the version is the length of the history.
           let entered = current
-          for (const move of request.then === undefined ? [request] : [request, { ...request.then, actor: request.actor }]) {
-            if (findTransition(entered.state, move.to, move.actor) === undefined) return yield* refused(entered.state, move)
+          for (const move of request.followedBy === undefined
+            ? [request]
+            : [request, { ...request.followedBy, actor: request.actor }]) {
+            if (findTransition(entered.state, move.to, move.actor) === undefined)
+              return yield* refused(entered.state, move)
             entered = { ...enter(entered, move, at), version: entered.version + 1 }
           }
           const next: StoredTask = { ...entered, ...schedule(entered, now) }

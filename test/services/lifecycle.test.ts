@@ -416,7 +416,7 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
     )
   })
 
-  describe("two moves in one write (`then`)", () => {
+  describe("two moves in one write (`followedBy`)", () => {
     it.effect("open → matching → awaiting_participant: one write, both moves in history, the offer armed", () =>
       Effect.gen(function* () {
         const lifecycle = yield* Lifecycle
@@ -426,7 +426,7 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
           reference: task.reference,
           to: "matching",
           actor: "service",
-          then: { to: "awaiting_participant", change: () => ({ participantSlug: "lukas-schmidt" }) }
+          followedBy: { to: "awaiting_participant", change: () => ({ participantSlug: "lukas-schmidt" }) }
         })
         assert.strictEqual(storeWrites.count - writes, 1)
         assert.deepStrictEqual(yield* read(task.reference), offered)
@@ -459,7 +459,7 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
             reference: task.reference,
             to: "matching",
             actor: "service",
-            then: { to: "accepted" }
+            followedBy: { to: "accepted" }
           })
         )
         assert.strictEqual(refused._tag, "InvalidTransition")
