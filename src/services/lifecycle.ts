@@ -144,19 +144,18 @@ export class Lifecycle extends Context.Service<
           if (current === undefined) return yield* new TaskNotFound({ reference: request.reference })
           const refused = (from: TaskState, move: Move) =>
             new InvalidTransition({ reference: current.reference, from, to: move.to, actor: move.actor })
-          if (findTransition(current.state, request.to, request.actor) === undefined) {
-            return yield* refused(current.state, request)
-          }
-          if (request.guard !== undefined) yield* request.guard(current)
+          const moves =
+            request.followedBy === undefined ? [request] : [request, { ...request.followedBy, actor: request.actor }]
           const now = yield* Clock.currentTimeMillis
           const at = iso(now)
           // One version per recorded move, so the version is the length of the history.
           let entered = current
-          for (const move of request.followedBy === undefined
-            ? [request]
-            : [request, { ...request.followedBy, actor: request.actor }]) {
+          for (let i = 0; i < moves.length; i++) {
+            const move = moves[i]!
             if (findTransition(entered.state, move.to, move.actor) === undefined)
               return yield* refused(entered.state, move)
+            // The guard judges the task as read, once the table allows its first move.
+            if (i === 0 && request.guard !== undefined) yield* request.guard(current)
             entered = { ...enter(entered, move, at), version: entered.version + 1 }
           }
           const next: StoredTask = { ...entered, ...schedule(entered, now) }

@@ -775,7 +775,8 @@ describe("timers", () => {
   })
 
   it("a deadline that passes while the task is matching declines it: matching → declined", async () => {
-    const deadline = new Date(Date.now() + 1500).toISOString()
+    // Time enough to be offered and declined first, also on a slow machine.
+    const deadline = new Date(Date.now() + 3000).toISOString()
     const { reference } = await heldInMatching({ timing: `by ${deadline}` })
     await sleep(Math.max(0, Date.parse(deadline) - Date.now() + 100))
     expect((await read(stepped, reference)).state).toBe("matching")
