@@ -8,7 +8,6 @@
  * The exporter and its HTTP client (`node:http`, not `fetch`: see docs/decisions.md, Tracing) are
  * loaded only when a collector is configured.
  */
-import { randomFillSync } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -17,6 +16,7 @@ import type * as OtlpExporter from "effect/observability/OtlpExporter"
 import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
 import type { Sampler, TracingSettings } from "./config.ts"
+import { randomPool } from "./services/ids.ts"
 
 /**
  * Whether a new span is recorded and exported. A span inside this process follows its parent (a
@@ -58,19 +58,10 @@ export const sampledRoot =
         )
       : Effect.withTracerEnabled(effect, false)
 
-const traceIdBytes = 16
-const traceIdPool = Buffer.alloc(traceIdBytes * 256)
-let traceIdAt = traceIdPool.length
+const traceIdRandom = randomPool(16, 256)
 
 /** A new W3C trace id (16 random bytes, hex), for a request whose trace is not recorded. */
-export const newTraceId = (): string => {
-  if (traceIdAt === traceIdPool.length) {
-    randomFillSync(traceIdPool)
-    traceIdAt = 0
-  }
-  traceIdAt += traceIdBytes
-  return traceIdPool.toString("hex", traceIdAt - traceIdBytes, traceIdAt)
-}
+export const newTraceId = (): string => traceIdRandom().toString("hex")
 
 /** The tracer (and its exporter) for the settings; nothing when no collector is configured. */
 export const tracingLayer = (

@@ -1,6 +1,7 @@
 /**
  * Identifiers and secrets: task references (`tsk_` + 130 random bits, base32) drawn from the
- * platform's CSPRNG. A service so tests can make references predictable.
+ * platform's CSPRNG through a pool (`randomPool`, which trace ids share). A service so tests can
+ * make references predictable.
  */
 import { randomFillSync } from "node:crypto"
 import * as Context from "effect/Context"
@@ -29,23 +30,27 @@ export const base32 = (bytes: Uint8Array): string => {
 /** A reference is `tsk_` and 26 base32 characters; anything else cannot name a task. */
 export const referencePattern = /^tsk_[a-z2-7]{26}$/
 
-const referenceBytes = 17
-const pool = Buffer.alloc(referenceBytes * 128)
-let poolAt = pool.length
-
 /**
- * 17 fresh bytes from the CSPRNG. Drawn 128 references' worth at a time, as Node's own
- * `randomUUID` does: asking the kernel for randomness is a system call, and on a virtual machine
- * a system call is dear. Each byte is handed out once.
+ * Fresh bytes from the CSPRNG, `size` at a time, drawn `count` draws' worth at once (as Node's own
+ * `randomUUID` does): asking the kernel for randomness is a system call, and on a virtual machine
+ * a system call is dear. Each byte is handed out once; a draw is a view of the pool, to be used
+ * before the next draw.
  */
-const referenceRandom = (): Uint8Array => {
-  if (poolAt === pool.length) {
-    randomFillSync(pool)
-    poolAt = 0
+export const randomPool = (size: number, count: number): (() => Buffer) => {
+  const pool = Buffer.alloc(size * count)
+  let at = pool.length
+  return () => {
+    if (at === pool.length) {
+      randomFillSync(pool)
+      at = 0
+    }
+    at += size
+    return pool.subarray(at - size, at)
   }
-  poolAt += referenceBytes
-  return pool.subarray(poolAt - referenceBytes, poolAt)
 }
+
+/** 17 random bytes: the 130 bits of a reference (and 6 to spare). */
+const referenceRandom = randomPool(17, 128)
 
 export class Ids extends Context.Service<Ids, { readonly taskReference: Effect.Effect<string> }>()(
   "task-marketplace/services/Ids"

@@ -16,7 +16,8 @@ import {
   isTerminal,
   type OutcomeReason,
   outcomeMessages,
-  type TaskState
+  type TaskState,
+  type Transition
 } from "../domain/lifecycle.ts"
 import { referencePattern } from "./ids.ts"
 import { TaskEvents } from "./task_events.ts"
@@ -88,8 +89,11 @@ export class Lifecycle extends Context.Service<
         return { offerExpiresAt, reviewDueAt, nextTimerAt: candidates[0] ?? null }
       }
 
-      /** The task as it enters `move.to` from `current` at `at` (not yet scheduled or versioned). */
-      const enter = (current: StoredTask, move: Move, at: string): StoredTask => {
+      /**
+       * The task as it enters `move.to` from `current` at `at` by the table's `row` (not yet
+       * scheduled or versioned).
+       */
+      const enter = (current: StoredTask, move: Move, row: Transition, at: string): StoredTask => {
         // Without an explicit reason, a terminal move records the one its table row names.
         const outcomeReason: OutcomeReason =
           move.reason ??
@@ -97,7 +101,7 @@ export class Lifecycle extends Context.Service<
             ? move.actor === "operator"
               ? "cancelled_by_operator"
               : "cancelled_by_agent"
-            : (findTransition(current.state, move.to, move.actor)?.reasons?.[0] ?? "no_match"))
+            : (row.reasons?.[0] ?? "no_match"))
         return {
           ...current,
           ...(move.change?.(current) ?? {}),
@@ -152,11 +156,11 @@ export class Lifecycle extends Context.Service<
           let entered = current
           for (let i = 0; i < moves.length; i++) {
             const move = moves[i]!
-            if (findTransition(entered.state, move.to, move.actor) === undefined)
-              return yield* refused(entered.state, move)
+            const row = findTransition(entered.state, move.to, move.actor)
+            if (row === undefined) return yield* refused(entered.state, move)
             // The guard judges the task as read, once the table allows its first move.
             if (i === 0 && request.guard !== undefined) yield* request.guard(current)
-            entered = { ...enter(entered, move, at), version: entered.version + 1 }
+            entered = { ...enter(entered, move, row, at), version: entered.version + 1 }
           }
           const next: StoredTask = { ...entered, ...schedule(entered, now) }
           if (yield* store.update(next, current.version)) {

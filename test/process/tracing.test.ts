@@ -65,26 +65,23 @@ afterAll(async () => {
   await database?.drop()
 })
 
+interface ExportedResource {
+  readonly resource?: { readonly attributes?: ReadonlyArray<{ key: string; value: { stringValue?: string } }> }
+  readonly scopeSpans: ReadonlyArray<{ readonly spans: ReadonlyArray<ExportedSpan> }>
+}
+
+/** Every resource (a service's batch) in what was exported. */
+const resourcesOf = (items: ReadonlyArray<Export>): Array<ExportedResource> =>
+  items.flatMap((e) => (JSON.parse(e.body) as { resourceSpans: Array<ExportedResource> }).resourceSpans)
+
 const spansOf = (items: ReadonlyArray<Export>): Array<ExportedSpan> =>
-  items.flatMap((e) =>
-    (
-      JSON.parse(e.body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<ExportedSpan> }> }> }
-    ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
-  )
+  resourcesOf(items).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
 
 /** The `service.name` of every resource that exported spans. */
 const exportingServices = (items: ReadonlyArray<Export>): Set<string> =>
   new Set(
-    items.flatMap((e) =>
-      (
-        JSON.parse(e.body) as {
-          resourceSpans: Array<{
-            resource?: { attributes?: ReadonlyArray<{ key: string; value: { stringValue?: string } }> }
-          }>
-        }
-      ).resourceSpans.flatMap((r) =>
-        (r.resource?.attributes ?? []).filter((a) => a.key === "service.name").map((a) => String(a.value.stringValue))
-      )
+    resourcesOf(items).flatMap((r) =>
+      (r.resource?.attributes ?? []).filter((a) => a.key === "service.name").map((a) => String(a.value.stringValue))
     )
   )
 
