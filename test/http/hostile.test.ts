@@ -6,7 +6,9 @@
  * no task row was written. A seeded random fuzz runs against a separate in-memory server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Schema from "effect/Schema"
 import { errorCodes } from "../../src/api/envelope.ts"
+import { PreflightResult, SearchResult } from "../../src/api/resources.ts"
 import { draftMembers } from "../../src/domain/task_draft.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { prng } from "../support/random.ts"
@@ -15,8 +17,23 @@ import { expectEnvelope, startServer, type TestServer, validDraft } from "../sup
 type BodyPath = "/preflight" | "/tasks" | "/search"
 const bodyPaths: ReadonlyArray<BodyPath> = ["/preflight", "/tasks", "/search"]
 
+/** The schemas the 200 answers of the body endpoints declare (their handlers make the JSON). */
+const answerSchemas: Record<string, Schema.Top> = { "/preflight": PreflightResult, "/search": SearchResult }
+
+/** Why a JSON text is not exactly an instance of `schema` (no member more, none less), if it is not. */
+const schemaProblem = (schema: Schema.Top, text: string): string | undefined => {
+  try {
+    const body: unknown = JSON.parse(text)
+    const decoded = Schema.decodeUnknownSync(schema as Schema.Codec<unknown>)(body, { onExcessProperty: "error" })
+    return JSON.stringify(decoded) === JSON.stringify(body) ? undefined : "decodes to a different value"
+  } catch (cause) {
+    return String(cause).slice(0, 300)
+  }
+}
+
 interface Recorded {
   readonly label: string
+  readonly path: string
   readonly status: number
   readonly contentType: string
   readonly text: string
@@ -102,6 +119,7 @@ describe("hostile requests", () => {
     const text = await response.text()
     const record: Recorded = {
       label,
+      path,
       status: response.status,
       contentType: response.headers.get("content-type") ?? "",
       text
@@ -596,6 +614,10 @@ describe("hostile requests", () => {
         if (r.status >= 400) {
           const problem = envelopeProblem(r.status, r.contentType, r.text)
           if (problem !== undefined) found.push(problem)
+        }
+        const declared = r.status === 200 ? answerSchemas[r.path] : undefined
+        if (declared !== undefined && schemaProblem(declared, r.text) !== undefined) {
+          found.push(`not its declared schema: ${schemaProblem(declared, r.text)}`)
         }
         return found.map((f) => `${r.label}: ${f}`)
       })

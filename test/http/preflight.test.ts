@@ -2,6 +2,8 @@
 import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Schema from "effect/Schema"
+import { PreflightResult } from "../../src/api/resources.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -29,7 +31,10 @@ const preflight = async (draft: unknown, headers: Record<string, string> = {}) =
   const text = await response.text()
   if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${text}`)
   expect(response.headers.get("content-type")).toContain("application/json")
-  return JSON.parse(text) as Json
+  const body = JSON.parse(text) as Json
+  // The handler makes the JSON itself: it must still be exactly the declared schema.
+  expect(Schema.decodeUnknownSync(PreflightResult)(body, { onExcessProperty: "error" })).toEqual(body)
+  return body
 }
 
 const codes = (list: ReadonlyArray<Issue>) => list.map((i) => `${i.field}:${i.code}`).sort()
