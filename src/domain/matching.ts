@@ -36,7 +36,10 @@ export const terms = (text: string): ReadonlyArray<string> => {
   return out
 }
 
-/** The place names of a "City, Country" location, lower-cased, as the words a location text must contain. */
+/**
+ * The place names of a "City, Country" location, lower-cased, as the words a location text must
+ * contain: each between spaces, as it appears in a text normalised by `locationMatcher`.
+ */
 const placesOf = (location: string): ReadonlyArray<string> =>
   location
     .toLowerCase()
@@ -44,6 +47,7 @@ const placesOf = (location: string): ReadonlyArray<string> =>
     .filter((s) => s.trim().length > 1)
     .map((place) => place.replace(/[^\p{L}\p{N}]+/gu, " ").trim())
     .filter((place) => place !== "")
+    .map((place) => ` ${place} `)
 
 /**
  * Whether a participant's city or country appears in `taskLocation` (word-bounded): the task's
@@ -51,7 +55,10 @@ const placesOf = (location: string): ReadonlyArray<string> =>
  */
 const locationMatcher = (taskLocation: string) => {
   const haystack = ` ${taskLocation.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `
-  return (places: ReadonlyArray<string>) => places.some((place) => haystack.includes(` ${place} `))
+  return (places: ReadonlyArray<string>) => {
+    for (const place of places) if (haystack.includes(place)) return true
+    return false
+  }
 }
 
 /** A participant's place names, worked out once per record (records are immutable and reused). */
@@ -64,23 +71,21 @@ export interface Relevance {
 
 /**
  * How well a participant's fields match the terms: discipline and tags weigh most, then
- * capabilities and returns, then name and location. Prefix matches count (photo → photography).
+ * capabilities and returns, then name and location. Prefix matches count (photo → photography):
+ * a term and a word match when they are equal, or when both have at least 4 characters and one
+ * starts with the other. Each term counts once, at the weight of its best-weighted match.
  */
 export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyArray<string>): Relevance => {
-  const fields = weightedTermsOf(participant)
+  const index = wordIndexOf(participant)
   let score = 0
   const matched: Array<string> = []
   for (const term of queryTerms) {
+    const long = term.length >= 4
+    const bucket = index.get(long ? term.slice(0, 4) : term)
+    if (bucket === undefined) continue
     let best = 0
-    for (const [weight, words] of fields) {
-      if (weight <= best) continue
-      if (
-        words.some(
-          (w) => w === term || (term.length >= 4 && (w.startsWith(term) || term.startsWith(w)) && w.length >= 4)
-        )
-      ) {
-        best = weight
-      }
+    for (const { word, weight } of bucket) {
+      if (weight > best && (word === term || (long && (word.startsWith(term) || term.startsWith(word))))) best = weight
     }
     if (best > 0) {
       score += best
@@ -90,19 +95,36 @@ export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyAr
   return { score, matched }
 }
 
-type WeightedTerms = ReadonlyArray<readonly [number, ReadonlyArray<string>]>
+interface WeightedWord {
+  readonly word: string
+  readonly weight: number
+}
 
-/** A participant's words by weight, worked out once per record (records are immutable and reused). */
-const weightedTermsOf = perObject(
-  (participant: ParticipantRecord): WeightedTerms => [
-    [3, terms(participant.discipline)],
-    [3, participant.tags.flatMap(terms)],
-    [2, participant.capabilities.flatMap(terms)],
-    [1, terms(participant.returns)],
-    [1, terms(participant.name)],
-    [1, terms(participant.location)]
-  ]
-)
+/**
+ * A participant's words, each at its highest weight, by where a matching term must start: words
+ * of 4 characters or more under their first 4 (every term that matches them starts so), shorter
+ * ones under themselves (only an equal term matches them). A term then checks one bucket, not
+ * every word: worked out once per record (records are immutable and reused).
+ */
+const wordIndexOf = perObject((participant: ParticipantRecord): ReadonlyMap<string, ReadonlyArray<WeightedWord>> => {
+  const weights = new Map<string, number>()
+  const add = (weight: number, texts: ReadonlyArray<string>) => {
+    for (const text of texts) {
+      for (const word of terms(text)) if ((weights.get(word) ?? 0) < weight) weights.set(word, weight)
+    }
+  }
+  add(3, [participant.discipline, ...participant.tags])
+  add(2, participant.capabilities)
+  add(1, [participant.returns, participant.name, participant.location])
+  const index = new Map<string, Array<WeightedWord>>()
+  for (const [word, weight] of weights) {
+    const key = word.length >= 4 ? word.slice(0, 4) : word
+    const bucket = index.get(key)
+    if (bucket === undefined) index.set(key, [{ word, weight }])
+    else bucket.push({ word, weight })
+  }
+  return index
+})
 
 export interface TaskProfile {
   /** Undefined when the task's mode is unknown: every participant's type may serve it. */
