@@ -19,6 +19,7 @@ import {
   type TaskState,
   type Transition
 } from "../domain/lifecycle.ts"
+import { tracedFn } from "../tracing.ts"
 import { referencePattern } from "./ids.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
@@ -136,7 +137,7 @@ export class Lifecycle extends Context.Service<
         }
       }
 
-      const transition = Effect.fn("Lifecycle.transition")(function* <G>(request: TransitionRequest<G>) {
+      const transition = tracedFn("Lifecycle.transition")(function* <G>(request: TransitionRequest<G>) {
         if (!referencePattern.test(request.reference)) return yield* new TaskNotFound({ reference: request.reference })
         // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each
         // loss means another transition succeeded, and the table has no long chains of them.

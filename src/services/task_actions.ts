@@ -16,6 +16,7 @@ import {
   Unauthenticated
 } from "../domain/errors.ts"
 import { maxRevisions } from "../domain/lifecycle.ts"
+import { tracedFn } from "../tracing.ts"
 import { Lifecycle } from "./lifecycle.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
@@ -109,7 +110,7 @@ export class TaskActions extends Context.Service<
           return task
         })
 
-      const cancel = Effect.fn("TaskActions.cancel")(function* (reference: string, taskToken: string, note: unknown) {
+      const cancel = tracedFn("TaskActions.cancel")(function* (reference: string, taskToken: string, note: unknown) {
         yield* asAgent(reference, taskToken)
         const reason = yield* textOrUndefined(note, "reason")
         return yield* lifecycle.transition({
@@ -121,7 +122,7 @@ export class TaskActions extends Context.Service<
         })
       })
 
-      const review = Effect.fn("TaskActions.review")(function* (
+      const review = tracedFn("TaskActions.review")(function* (
         reference: string,
         taskToken: string,
         decision: unknown,
@@ -183,7 +184,7 @@ export class TaskActions extends Context.Service<
         })
       })
 
-      const accept = Effect.fn("TaskActions.accept")(function* (reference: string, participant: string) {
+      const accept = tracedFn("TaskActions.accept")(function* (reference: string, participant: string) {
         yield* asHolder(reference, participant)
         return yield* lifecycle.transition({
           reference,
@@ -193,7 +194,7 @@ export class TaskActions extends Context.Service<
         })
       })
 
-      const decline = Effect.fn("TaskActions.decline")(function* (
+      const decline = tracedFn("TaskActions.decline")(function* (
         reference: string,
         participant: string,
         note: unknown
@@ -221,7 +222,7 @@ export class TaskActions extends Context.Service<
             })
       })
 
-      const start = Effect.fn("TaskActions.start")(function* (reference: string, participant: string) {
+      const start = tracedFn("TaskActions.start")(function* (reference: string, participant: string) {
         yield* asHolder(reference, participant)
         return yield* lifecycle.transition({
           reference,
@@ -231,7 +232,7 @@ export class TaskActions extends Context.Service<
         })
       })
 
-      const submit = Effect.fn("TaskActions.submit")(function* (
+      const submit = tracedFn("TaskActions.submit")(function* (
         reference: string,
         participant: string,
         input: ResultInput
@@ -291,7 +292,7 @@ export class TaskActions extends Context.Service<
         })
       })
 
-      const operatorCancel = Effect.fn("TaskActions.operatorCancel")(function* (reference: string, note: string) {
+      const operatorCancel = tracedFn("TaskActions.operatorCancel")(function* (reference: string, note: string) {
         return yield* lifecycle.transition({
           reference,
           to: "cancelled",

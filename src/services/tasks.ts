@@ -32,6 +32,7 @@ import {
   validateDraft,
   withUnknownParticipant
 } from "../domain/task_draft.ts"
+import { tracedFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { TaskEvents } from "./task_events.ts"
@@ -172,7 +173,7 @@ export class Tasks extends Context.Service<
         }
       }
 
-      const submit = Effect.fn("Tasks.submit")(function* (input: SubmitInput) {
+      const submit = tracedFn("Tasks.submit")(function* (input: SubmitInput) {
         const validation = yield* validate(input.body)
         const bodyKey = validation.idempotencyKey
         if (input.headerKey !== undefined && bodyKey !== undefined && input.headerKey !== bodyKey) {
