@@ -6,7 +6,7 @@
  * The secret comes from TASK_TOKEN_SECRET; when unset, one is generated once and kept in the
  * database so every process sharing it derives the same tokens.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, hash as oneShotHash, randomBytes, timingSafeEqual } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -36,7 +36,8 @@ export class TaskTokens extends Context.Service<
 }
 
 const make = (secret: string): TaskTokens["Service"] => {
-  const hash = (token: string) => createHash("sha256").update(token).digest("base64url")
+  // One-shot hashing (crypto.hash): half the cost of a Hash object for a short input.
+  const hash = (token: string) => oneShotHash("sha256", token, "base64url")
   return {
     tokenFor: (reference) => `tt_${createHmac("sha256", secret).update(reference).digest("base64url")}`,
     hash,

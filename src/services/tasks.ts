@@ -2,7 +2,7 @@
  * Tasks, transport-free: preflight, idempotent submission, reading, and the search assessment.
  * The HTTP handlers (and, later, the MCP tools) are thin adapters over this service.
  */
-import { createHash } from "node:crypto"
+import { hash } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -280,7 +280,7 @@ const briefOf = (draft: NormalizedDraft): Brief => ({
 })
 
 /** Same normalised draft ⇔ same fingerprint: the normalised task has a fixed member order. */
-const fingerprint = (draft: NormalizedDraft) => createHash("sha256").update(JSON.stringify(draft)).digest("base64url")
+const fingerprint = (draft: NormalizedDraft) => hash("sha256", JSON.stringify(draft), "base64url")
 
 const agentFromUserAgent = (userAgent: string | undefined) => {
   const value = userAgent?.trim().slice(0, 500)
