@@ -115,7 +115,7 @@ describe("tracedFn (a named function that costs a span only in a trace)", () => 
     return { value: n, span }
   })
   const method = tracedFn("Tasks.method")(function* (this: { readonly base: number }, n: number) {
-    return this.base + n
+    return (yield* Effect.succeed(this.base)) + n
   })
 
   it("is a span named as given, under the caller's, when the tracer is on", async () => {
