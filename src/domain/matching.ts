@@ -76,12 +76,29 @@ export interface Relevance {
  * starts with the other. Each term counts once, at the weight of its best-weighted match.
  */
 export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyArray<string>): Relevance => {
+  const { score, matched } = scored(participant, queryOf(queryTerms))
+  return { score, matched }
+}
+
+/** A query's term with the bucket it looks in (see `wordIndexOf`), worked out once per query. */
+interface QueryTerm {
+  readonly term: string
+  readonly long: boolean
+  readonly key: string
+}
+
+const queryOf = (queryTerms: ReadonlyArray<string>): ReadonlyArray<QueryTerm> =>
+  queryTerms.map((term) => {
+    const long = term.length >= 4
+    return { term, long, key: long ? term.slice(0, 4) : term }
+  })
+
+const scored = (participant: ParticipantRecord, query: ReadonlyArray<QueryTerm>): RankedParticipant => {
   const index = wordIndexOf(participant)
   let score = 0
   const matched: Array<string> = []
-  for (const term of queryTerms) {
-    const long = term.length >= 4
-    const bucket = index.get(long ? term.slice(0, 4) : term)
+  for (const { term, long, key } of query) {
+    const bucket = index.get(key)
     if (bucket === undefined) continue
     let best = 0
     for (const { word, weight } of bucket) {
@@ -92,7 +109,7 @@ export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyAr
       matched.push(term)
     }
   }
-  return { score, matched }
+  return { participant, score, matched }
 }
 
 interface WeightedWord {
@@ -148,7 +165,7 @@ export const rankEligible = (
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
   const inPlace =
     task.executionMode !== "digital" && task.location !== undefined ? locationMatcher(task.location) : undefined
-  const queryTerms = terms(task.text)
+  const query = queryOf(terms(task.text))
   return candidates
     .filter(
       (p) =>
@@ -156,7 +173,7 @@ export const rankEligible = (
         (serving === undefined || serving.includes(p.task_type)) &&
         (inPlace === undefined || inPlace(placesOfParticipant(p)))
     )
-    .map((participant) => ({ participant, ...relevance(participant, queryTerms) }))
+    .map((participant) => scored(participant, query))
     .sort((a, b) => b.score - a.score || (a.participant.slug < b.participant.slug ? -1 : 1))
 }
 
