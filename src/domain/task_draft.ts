@@ -435,11 +435,25 @@ const commonCurrencyCodes: ReadonlySet<string> = new Set([
 const currencySymbol = /\p{Sc}/u
 const currencyWord =
   /(?<![a-z])(?:dollars?|euros?|pounds?|sterling|yen|yuan|renminbi|rupees?|francs?|kron(?:a|e|or|er)|pesos?|reais|rand|won|r(?:o)?ubles?|lira|lire|zlot(?:y|ys|ych)|shekels?|dirhams?|baht|ringgit|rupiah|naira|dong)(?![a-z])/i
+/**
+ * The matches of a global regular expression in `text`, at most `limit`, in order: what
+ * `text.matchAll(re)` gives, without the copy of `re` that matchAll makes on every call (~1 µs of
+ * the ~3 µs a timing took to read, micro-benchmark). `re` is left as found (lastIndex 0); none of
+ * these expressions matches the empty string.
+ */
+const matchesOf = (re: RegExp, text: string, limit: number): Array<RegExpExecArray> => {
+  const found: Array<RegExpExecArray> = []
+  re.lastIndex = 0
+  for (let m = re.exec(text); m !== null && found.length < limit; m = re.exec(text)) found.push(m)
+  re.lastIndex = 0
+  return found
+}
+
 const letterTriples = /(?<![A-Za-z])[A-Za-z]{3}(?![A-Za-z])/g
 
 const hasCurrency = (s: string): boolean => {
   if (currencySymbol.test(s) || currencyWord.test(s)) return true
-  for (const [token] of s.matchAll(letterTriples)) {
+  for (const [token] of matchesOf(letterTriples, s, Number.POSITIVE_INFINITY)) {
     if ((token === token.toUpperCase() && isoCurrencies.has(token)) || commonCurrencyCodes.has(token.toLowerCase())) {
       return true
     }
@@ -491,7 +505,7 @@ const readTiming = (timing: string): TimingReading => {
   let zonelessToken: string | undefined
   let otherToken: { readonly token: string; readonly orderAmbiguous: boolean } | undefined
   let count = 0
-  for (const m of timing.matchAll(isoDateTime)) {
+  for (const m of matchesOf(isoDateTime, timing, MAX_DATE_TOKENS + 1)) {
     if (++count > MAX_DATE_TOKENS) break
     const [token, ys, mos, ds, hs, mis, ss, frac, zone] = m
     const y = Number(ys)
@@ -530,7 +544,7 @@ const readTiming = (timing: string): TimingReading => {
     latest = latest === undefined ? instant : Math.max(latest, instant)
   }
   count = 0
-  for (const m of timing.matchAll(otherDate)) {
+  for (const m of matchesOf(otherDate, timing, MAX_DATE_TOKENS + 1)) {
     if (++count > MAX_DATE_TOKENS) break
     const [token, a, b, yShort, ymdY, ymdM, ymdD, dotD, dotM, dotY] = m
     let valid: boolean
