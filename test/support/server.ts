@@ -2,8 +2,9 @@
  * Runs the real HTTP server on a free loopback port for a test file, with the settings (and, when
  * a test needs it, the service layers) it chooses.
  */
+import { isDeepStrictEqual } from "node:util"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Exit, Layer, References, Scope } from "effect"
+import { Effect, Exit, Layer, References, Schema, Scope } from "effect"
 import { ServicesLive, serveOn } from "../../src/app.ts"
 import { AppConfig, type AppSettings } from "../../src/config.ts"
 import { makeNodeServer } from "../../src/http/server.ts"
@@ -119,6 +120,20 @@ export const expectEnvelope = async (response: Response, status: number, code: s
     status: number
     hint?: string
     details?: Array<{ field: string; code: string; message: string }>
+  }
+}
+
+/**
+ * Why a JSON body is not exactly an instance of `schema` (a member more, one missing or of the
+ * wrong shape, or a value the schema would decode differently), or undefined when it is. For
+ * answers the handlers make as JSON themselves while the API declares their schema.
+ */
+export const notExactly = (schema: Schema.Top, body: unknown): string | undefined => {
+  try {
+    const decoded = Schema.decodeUnknownSync(schema as Schema.Codec<unknown>)(body, { onExcessProperty: "error" })
+    return isDeepStrictEqual(decoded, body) ? undefined : "decodes to a different value"
+  } catch (cause) {
+    return String(cause).slice(0, 300)
   }
 }
 
