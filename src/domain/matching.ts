@@ -88,10 +88,7 @@ interface QueryTerm {
 }
 
 const queryOf = (queryTerms: ReadonlyArray<string>): ReadonlyArray<QueryTerm> =>
-  queryTerms.map((term) => {
-    const long = term.length >= 4
-    return { term, long, key: long ? term.slice(0, 4) : term }
-  })
+  queryTerms.map((term) => ({ term, long: term.length >= 4, key: bucketOf(term) }))
 
 const scored = (participant: ParticipantRecord, query: ReadonlyArray<QueryTerm>): RankedParticipant => {
   const index = wordIndexOf(participant)
@@ -124,24 +121,35 @@ interface WeightedWord {
  * every word: worked out once per record (records are immutable and reused).
  */
 const wordIndexOf = perObject((participant: ParticipantRecord): ReadonlyMap<string, ReadonlyArray<WeightedWord>> => {
-  const weights = new Map<string, number>()
-  const add = (weight: number, texts: ReadonlyArray<string>) => {
-    for (const text of texts) {
-      for (const word of terms(text)) if ((weights.get(word) ?? 0) < weight) weights.set(word, weight)
-    }
-  }
-  add(3, [participant.discipline, ...participant.tags])
-  add(2, participant.capabilities)
-  add(1, [participant.returns, participant.name, participant.location])
   const index = new Map<string, Array<WeightedWord>>()
-  for (const [word, weight] of weights) {
-    const key = word.length >= 4 ? word.slice(0, 4) : word
+  for (const [word, weight] of wordWeightsOf(participant)) {
+    const key = bucketOf(word)
     const bucket = index.get(key)
     if (bucket === undefined) index.set(key, [{ word, weight }])
     else bucket.push({ word, weight })
   }
   return index
 })
+
+/** Where a word or term is looked up: its first 4 characters, or itself when shorter. */
+const bucketOf = (word: string) => (word.length >= 4 ? word.slice(0, 4) : word)
+
+/** A participant's words, each at its highest weight: discipline and tags 3, capabilities 2, the rest 1. */
+const wordWeightsOf = (
+  participant: ParticipantRecord,
+  termsOf: (text: string) => ReadonlyArray<string> = terms
+): ReadonlyMap<string, number> => {
+  const weights = new Map<string, number>()
+  const add = (weight: number, texts: ReadonlyArray<string>) => {
+    for (const text of texts) {
+      for (const word of termsOf(text)) if ((weights.get(word) ?? 0) < weight) weights.set(word, weight)
+    }
+  }
+  add(3, [participant.discipline, ...participant.tags])
+  add(2, participant.capabilities)
+  add(1, [participant.returns, participant.name, participant.location])
+  return weights
+}
 
 export interface TaskProfile {
   /** Undefined when the task's mode is unknown: every participant's type may serve it. */
@@ -157,14 +165,18 @@ export interface RankedParticipant {
   readonly matched: ReadonlyArray<string>
 }
 
-/** Participants that can serve the task, best first (score, then slug for a stable order). */
+/**
+ * Participants that can serve the task, best first (score, then slug for a stable order): the
+ * definition, over any list of candidates. `rankTop` gives the same answer for a whole directory
+ * without scoring everyone.
+ */
 export const rankEligible = (
   task: TaskProfile,
   candidates: ReadonlyArray<ParticipantRecord>
 ): ReadonlyArray<RankedParticipant> => {
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
-  const inPlace =
-    task.executionMode !== "digital" && task.location !== undefined ? locationMatcher(task.location) : undefined
+  const location = placeFilterOf(task)
+  const inPlace = location === undefined ? undefined : locationMatcher(location)
   const query = queryOf(terms(task.text))
   return candidates
     .filter(
@@ -176,6 +188,282 @@ export const rankEligible = (
     .map((participant) => scored(participant, query))
     .sort((a, b) => b.score - a.score || (a.participant.slug < b.participant.slug ? -1 : 1))
 }
+
+/** The location a task's candidates must be in, if any: a digital task has none. */
+const placeFilterOf = (task: TaskProfile): string | undefined =>
+  task.executionMode !== "digital" ? task.location : undefined
+
+export interface Ranking {
+  /** How many participants can serve the task. */
+  readonly eligible: number
+  /** The first `limit` of them as `rankEligible` orders them. */
+  readonly best: ReadonlyArray<RankedParticipant>
+}
+
+export interface RankOptions {
+  readonly limit: number
+  /** Only participants whose relevance is above 0 (search); otherwise the order fills up by slug. */
+  readonly scoredOnly?: boolean | undefined
+  /** Slugs that are not candidates (participants who passed the task over). */
+  readonly excluding?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * The best `limit` participants of a whole directory for a task, and how many are eligible:
+ * exactly `rankEligible` over the directory (less `excluding`), cut to `limit`. Only participants
+ * that share a word bucket with the task's terms are scored, through the directory's inverted
+ * index (`directoryIndexOf`); everyone else scores 0 and follows in slug order, so a task costs
+ * what its terms and its place match, not the size of the directory.
+ */
+export const rankTop = (
+  task: TaskProfile,
+  everyone: ReadonlyArray<ParticipantRecord>,
+  options: RankOptions
+): Ranking => {
+  const excluded = new Set(options.excluding ?? [])
+  const index = directoryIndexOf(everyone)
+  const query = queryOf(terms(task.text))
+  const keep = (ranked: ReadonlyArray<RankedParticipant>): Ranking => ({
+    eligible: ranked.length,
+    best: (options.scoredOnly ? ranked.filter((r) => r.score > 0) : ranked).slice(0, options.limit)
+  })
+  if (task.participantSlug !== undefined) {
+    const at = index.bySlug.get(task.participantSlug)
+    const named = at === undefined || excluded.has(task.participantSlug) ? [] : [everyone[at]!]
+    return keep(rankEligible(task, named))
+  }
+  const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
+  const { score, best, seen, inPlace } = index.scratch
+  // Whether each task type (by its code in the index) can serve the task.
+  const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
+  const location = placeFilterOf(task)
+  // Who is in the task's place: the participants of every place the location names.
+  const placed = location === undefined ? undefined : participantsIn(index, location)
+  if (placed !== undefined) for (const i of placed) inPlace[i] = 1
+  const scoredIds: Array<number> = []
+  try {
+    const isEligible = (i: number) =>
+      serves[index.typeOf[i]!] === 1 &&
+      (placed === undefined || inPlace[i] === 1) &&
+      (excluded.size === 0 || !excluded.has(everyone[i]!.slug))
+
+    // Scores through the inverted index: per term, each participant's best weight over the
+    // matching words of the term's bucket, summed over terms. `seen` tells whether `best` holds
+    // this term's weight for a participant yet (a mark per term, never reused).
+    for (const { term, long, key } of query) {
+      const mark = nextMark(index.scratch)
+      for (const { word, ids, weights } of index.words.get(key) ?? []) {
+        if (!(word === term || (long && (word.startsWith(term) || term.startsWith(word))))) continue
+        for (let k = 0; k < ids.length; k++) {
+          const i = ids[k]!
+          // Who cannot serve the task is not scored (exclusions, few, are left to the selection).
+          if (serves[index.typeOf[i]!] === 0 || (placed !== undefined && inPlace[i] === 0)) continue
+          const weight = weights[k]!
+          if (seen[i] !== mark) {
+            seen[i] = mark
+            best[i] = weight
+            if (score[i] === 0) scoredIds.push(i)
+            score[i] = score[i]! + weight
+          } else if (weight > best[i]!) {
+            score[i] = score[i]! + weight - best[i]!
+            best[i] = weight
+          }
+        }
+      }
+    }
+
+    // The best scored, by score and then slug, kept in order as they are found.
+    const before = (a: number, b: number) =>
+      score[a]! > score[b]! || (score[a] === score[b] && index.rank[a]! < index.rank[b]!)
+    const top: Array<number> = []
+    for (const i of scoredIds) {
+      if (!isEligible(i)) continue
+      if (top.length === options.limit && !before(i, top[top.length - 1]!)) continue
+      let lo = 0
+      let hi = top.length
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if (before(top[mid]!, i)) lo = mid + 1
+        else hi = mid
+      }
+      top.splice(lo, 0, i)
+      if (top.length > options.limit) top.pop()
+    }
+    // Then, unless only scored participants are asked for, those scoring 0, by slug.
+    if (!options.scoredOnly && top.length < options.limit) {
+      const bySlug = placed === undefined ? index.order : [...placed].sort((a, b) => index.rank[a]! - index.rank[b]!)
+      for (const i of bySlug) {
+        if (top.length === options.limit) break
+        if (score[i] === 0 && isEligible(i)) top.push(i)
+      }
+    }
+
+    let eligible = 0
+    if (placed !== undefined) {
+      for (const i of placed) if (isEligible(i)) eligible++
+    } else {
+      index.typeCounts.forEach((count, code) => {
+        eligible += serves[code]! * count
+      })
+      for (const slug of excluded) {
+        const at = index.bySlug.get(slug)
+        if (at !== undefined && serves[index.typeOf[at]!] === 1) eligible--
+      }
+    }
+    return { eligible, best: top.map((i) => scored(everyone[i]!, query)) }
+  } finally {
+    for (const i of scoredIds) score[i] = 0
+    if (placed !== undefined) for (const i of placed) inPlace[i] = 0
+  }
+}
+
+/** The participants of every place a location names (a place is named when its words appear in a row). */
+const participantsIn = (index: DirectoryIndex, location: string): ReadonlySet<number> => {
+  const words = location
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .split(" ")
+    .filter((w) => w !== "")
+  const found = new Set<number>()
+  for (let from = 0; from < words.length; from++) {
+    let place = ""
+    for (let to = from; to < words.length && to - from < index.longestPlace; to++) {
+      place += ` ${words[to]}`
+      for (const i of index.places.get(`${place} `) ?? []) found.add(i)
+    }
+  }
+  return found
+}
+
+/** The participants who use one word, each with the word's weight in their record. */
+interface IndexedWord {
+  readonly word: string
+  readonly ids: Int32Array
+  readonly weights: Uint8Array
+}
+
+/**
+ * A whole directory indexed for matching, worked out once per snapshot (its array of records is
+ * immutable and reused until the directory changes). Positions are indexes into that array.
+ */
+interface DirectoryIndex {
+  /** By bucket (see `wordIndexOf`): every word of the directory, with who uses it and how. */
+  readonly words: ReadonlyMap<string, ReadonlyArray<IndexedWord>>
+  /** By place, space-padded as `placesOf` gives it: who is there. */
+  readonly places: ReadonlyMap<string, ReadonlyArray<number>>
+  /** The most words a place has. */
+  readonly longestPlace: number
+  /** The task types of the directory; each participant's, by its position in `types`; how many have each. */
+  readonly types: ReadonlyArray<ExecutionMode>
+  readonly typeOf: Uint8Array
+  readonly typeCounts: ReadonlyArray<number>
+  readonly bySlug: ReadonlyMap<string, number>
+  /** Each participant's position in slug order, and the positions in that order. */
+  readonly rank: Int32Array
+  readonly order: Int32Array
+  /** Distinct locations, in the directory's order of their first participant (for `inferLocation`). */
+  readonly locations: ReadonlyArray<string>
+  /**
+   * Work space of `rankTop`, `score` and `inPlace` zero between calls: a call runs to its end on
+   * this thread, so one set per directory serves every call.
+   */
+  readonly scratch: Scratch
+}
+
+interface Scratch {
+  readonly score: Uint16Array
+  readonly best: Uint8Array
+  readonly seen: Uint32Array
+  readonly inPlace: Uint8Array
+  /** The last mark given out for `seen`. */
+  lastMark: number
+}
+
+/** A mark no entry of `seen` holds. */
+const nextMark = (scratch: Scratch) => {
+  if (scratch.lastMark === 0xffffffff) {
+    scratch.seen.fill(0)
+    scratch.lastMark = 0
+  }
+  return ++scratch.lastMark
+}
+
+export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRecord>): DirectoryIndex => {
+  const n = everyone.length
+  const postings = new Map<string, { ids: Array<number>; weights: Array<number> }>()
+  const places = new Map<string, Array<number>>()
+  const types: Array<ExecutionMode> = []
+  const typeOf = new Uint8Array(n)
+  const typeCounts: Array<number> = []
+  const bySlug = new Map<string, number>()
+  let longestPlace = 0
+  // Disciplines, tags, capabilities and places repeat across a directory: each text is read once.
+  const termsOf = new Map<string, ReadonlyArray<string>>()
+  const termsOnce = (text: string) => {
+    let words = termsOf.get(text)
+    if (words === undefined) {
+      words = terms(text)
+      termsOf.set(text, words)
+    }
+    return words
+  }
+  for (let i = 0; i < n; i++) {
+    const participant = everyone[i]!
+    for (const [word, weight] of wordWeightsOf(participant, termsOnce)) {
+      const posting = postings.get(word)
+      if (posting === undefined) postings.set(word, { ids: [i], weights: [weight] })
+      else {
+        posting.ids.push(i)
+        posting.weights.push(weight)
+      }
+    }
+    for (const place of placesOf(participant.location)) {
+      const at = places.get(place)
+      if (at === undefined) places.set(place, [i])
+      else if (at[at.length - 1] !== i) at.push(i)
+      longestPlace = Math.max(longestPlace, place.trim().split(" ").length)
+    }
+    let code = types.indexOf(participant.task_type)
+    if (code < 0) code = types.push(participant.task_type) - 1
+    typeOf[i] = code
+    typeCounts[code] = (typeCounts[code] ?? 0) + 1
+    bySlug.set(participant.slug, i)
+  }
+  const words = new Map<string, Array<IndexedWord>>()
+  for (const [word, { ids, weights }] of postings) {
+    const entry = { word, ids: Int32Array.from(ids), weights: Uint8Array.from(weights) }
+    const key = bucketOf(word)
+    const bucket = words.get(key)
+    if (bucket === undefined) words.set(key, [entry])
+    else bucket.push(entry)
+  }
+  const order = Int32Array.from(everyone.keys()).sort((a, b) =>
+    everyone[a]!.slug < everyone[b]!.slug ? -1 : everyone[a]!.slug > everyone[b]!.slug ? 1 : 0
+  )
+  const rank = new Int32Array(n)
+  order.forEach((i, r) => {
+    rank[i] = r
+  })
+  return {
+    words,
+    places,
+    longestPlace,
+    types,
+    typeOf,
+    typeCounts,
+    bySlug,
+    rank,
+    order,
+    locations: [...new Set(everyone.map((p) => p.location))],
+    scratch: {
+      score: new Uint16Array(n),
+      best: new Uint8Array(n),
+      seen: new Uint32Array(n),
+      inPlace: new Uint8Array(n),
+      lastMark: 0
+    }
+  }
+})
 
 const physicalCues =
   /\b(in person|on site|on-site|onsite|visit|go to|drive|deliver|pick up|pickup|photograph|photos?|inspect|inspection|attend|courier|measure|install|check (?:the|a|if)|store|shop|premises|notar(?:y|ise|ize)|sign(?:ature)? in person|walk)\b/i

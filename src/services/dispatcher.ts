@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config.ts"
-import { rankEligible, servingTypes } from "../domain/matching.ts"
+import { rankTop } from "../domain/matching.ts"
 import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
@@ -42,15 +42,16 @@ export const DispatcherLive = Layer.effectDiscard(
      * passed it over, or `no_match`.
      */
     const match = (task: StoredTask) =>
-      Effect.map(directory.candidates(servingTypes[task.executionMode]), (candidates) => {
-        const best = rankEligible(
+      Effect.map(directory.everyone, (everyone) => {
+        const [best] = rankTop(
           {
             executionMode: task.executionMode,
             location: task.brief.location ?? undefined,
             text: `${task.brief.action} ${task.brief.expected_result}`
           },
-          candidates.filter((p) => !task.passedOver.includes(p.slug))
-        )[0]
+          everyone,
+          { limit: 1, excluding: task.passedOver }
+        ).best
         return best === undefined
           ? ({ to: "declined", reason: "no_match" } as const)
           : ({ to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) } as const)

@@ -30,8 +30,11 @@ export class ParticipantDirectory extends Context.Service<
     /** A page of participants in slug order, filtered by `q` when given. */
     list(options: ListOptions): Effect.Effect<ParticipantPage, StorageUnavailable>
     findBySlug(slug: string): Effect.Effect<ParticipantRecord | undefined, StorageUnavailable>
-    /** Participants whose task type can serve a task of this mode, for matching and search. */
-    candidates(modes: ReadonlyArray<ExecutionMode>): Effect.Effect<ReadonlyArray<ParticipantRecord>, StorageUnavailable>
+    /**
+     * Everyone, in slug order, for matching and search: the same array until the directory
+     * changes, so what is worked out from it (`directoryIndexOf`) is worked out once.
+     */
+    readonly everyone: Effect.Effect<ReadonlyArray<ParticipantRecord>, StorageUnavailable>
     /** Inserts or replaces participants by slug. */
     upsertMany(records: ReadonlyArray<ParticipantRecord>): Effect.Effect<number, StorageUnavailable>
     readonly count: Effect.Effect<number, StorageUnavailable>
@@ -281,10 +284,7 @@ function makeDirectory(settings: DirectoryOptions) {
       return fresh
     })
 
-    const candidates = Effect.fnUntraced(function* (modes: ReadonlyArray<ExecutionMode>) {
-      const { everyone } = yield* current
-      return everyone.filter((p) => modes.includes(p.task_type))
-    }, asStorageCall)
+    const everyone = asStorageCall(Effect.map(current, (snap) => snap.everyone))
 
     const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
       const now = new Date().toISOString()
@@ -314,7 +314,7 @@ function makeDirectory(settings: DirectoryOptions) {
 
     const columns = sql.literal("slug, name, discipline, location, task_type, tags, capabilities, returns, boundary")
 
-    return ParticipantDirectory.of({ list, findBySlug, candidates, upsertMany, count })
+    return ParticipantDirectory.of({ list, findBySlug, everyone, upsertMany, count })
   })
 }
 

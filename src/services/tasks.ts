@@ -17,17 +17,16 @@ import {
 } from "../domain/errors.ts"
 import { nextStepFor } from "../domain/lifecycle.ts"
 import {
+  directoryIndexOf,
   inferExecutionMode,
   inferLocation,
   type RankedParticipant,
-  rankEligible,
-  servingTypes
+  rankTop
 } from "../domain/matching.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {
   type DraftValidation,
   type ExecutionMode,
-  executionModes,
   type NormalizedDraft,
   validateDraft,
   withUnknownParticipant
@@ -112,17 +111,17 @@ export class Tasks extends Context.Service<
 
       const feasibilityOf = Effect.fnUntraced(function* (task: NormalizedDraft) {
         const mode = task.execution_mode as ExecutionMode | undefined
-        const candidates = yield* directory.candidates(mode === undefined ? executionModes : servingTypes[mode])
-        const ranked = rankEligible(
+        const { eligible, best } = rankTop(
           {
             executionMode: mode,
             location: mode === undefined ? undefined : task.location,
             text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
             participantSlug: task.participant_slug
           },
-          candidates
+          yield* directory.everyone,
+          { limit: 5 }
         )
-        return { eligible_participants: ranked.length, sample: ranked.slice(0, 5).map((r) => r.participant.slug) }
+        return { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
       })
 
       const preflight = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
@@ -238,19 +237,18 @@ export class Tasks extends Context.Service<
           : Effect.fail(new TaskNotFound({ reference }))
 
       const search = Effect.fnUntraced(function* (query: string, limit: number) {
-        const everyone = yield* directory.candidates(executionModes)
+        const everyone = yield* directory.everyone
         const executionMode = inferExecutionMode(query)
-        const location =
-          executionMode === "digital" ? null : inferLocation(query, [...new Set(everyone.map((p) => p.location))])
+        const location = executionMode === "digital" ? null : inferLocation(query, directoryIndexOf(everyone).locations)
         const body: Record<string, unknown> = { action: query }
         if (executionMode !== null) body.execution_mode = executionMode
         if (location !== null) body.location = location
         const preflightOutcome = yield* preflight(body)
-        const ranked = rankEligible(
+        const { best: matches } = rankTop(
           { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
-          everyone
+          everyone,
+          { limit, scoredOnly: true }
         )
-        const matches = ranked.filter((r) => r.score > 0).slice(0, limit)
         return {
           executionMode,
           location,

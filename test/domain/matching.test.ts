@@ -1,8 +1,10 @@
 // Unit tests for lexical matching: relevance against its definition, and ranking.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { rankEligible, relevance, terms } from "../../src/domain/matching.ts"
+import { rankEligible, rankTop, relevance, terms } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import type { ExecutionMode } from "../../src/domain/task_draft.ts"
+import { generateDirectory } from "../support/directory.ts"
 import { prng } from "../support/random.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
@@ -106,5 +108,62 @@ describe("rankEligible", () => {
       expect(a.score > b.score || (a.score === b.score && a.participant.slug < b.participant.slug)).toBe(true)
     }
     expect(ranked[0]!.score).toBeGreaterThan(0)
+  })
+})
+
+describe("rankTop", () => {
+  // The sample, and a generated directory of 3,000 (shared places, shared words, many ties), not
+  // in slug order: the order is rankTop's to keep.
+  const directories = [sample, generateDirectory(3_000, 7)]
+
+  it("is rankEligible over the whole directory, cut to the limit, over 600 random tasks", () => {
+    const random = prng(20261123)
+    const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]!
+    const modes: ReadonlyArray<ExecutionMode | undefined> = ["digital", "physical", "hybrid", undefined]
+    let scoredSeen = 0
+    let placedSeen = 0
+    for (const everyone of directories) {
+      const locations = [...new Set(everyone.map((p) => p.location))]
+      for (let t = 0; t < 300; t++) {
+        const text = Array.from({ length: 1 + Math.floor(random() * 10) }, () => pick(vocabulary)).join(" ")
+        // A place as participants write it, a city or country alone, a sentence naming one, or none.
+        const somewhere = pick(locations)
+        const location = pick([
+          undefined,
+          somewhere,
+          somewhere.split(",")[0]!,
+          somewhere.split(",").at(-1)!.trim(),
+          `Near ${somewhere.toUpperCase()} (old town)`,
+          "Nowhere, Atlantis"
+        ])
+        const participantSlug = random() < 0.1 ? pick([pick(everyone).slug, "no-such-participant"]) : undefined
+        const excluding = random() < 0.3 ? Array.from({ length: 3 }, () => pick(everyone).slug) : []
+        const task = { executionMode: pick(modes), location, text, participantSlug }
+        const options = { limit: 1 + Math.floor(random() * 12), scoredOnly: random() < 0.3, excluding }
+        const expected = rankEligible(
+          task,
+          everyone.filter((p) => !excluding.includes(p.slug))
+        )
+        const actual = rankTop(task, everyone, options)
+        expect(actual.eligible).toBe(expected.length)
+        expect(actual.best).toEqual(
+          (options.scoredOnly ? expected.filter((r) => r.score > 0) : expected).slice(0, options.limit)
+        )
+        if (expected.some((r) => r.score > 0)) scoredSeen++
+        if (location !== undefined && task.executionMode !== "digital" && expected.length > 0) placedSeen++
+      }
+    }
+    // The tasks do score participants and do filter by place: not only empty answers compared.
+    expect(scoredSeen).toBeGreaterThan(300)
+    expect(placedSeen).toBeGreaterThan(100)
+  })
+
+  it("does not carry one call's scores into the next", () => {
+    const task = { executionMode: "digital" as const, text: "translate a contract into German" }
+    const first = rankTop(task, sample, { limit: 3 })
+    rankTop({ executionMode: "physical", location: "Berlin, Germany", text: "photograph a shop" }, sample, {
+      limit: 3
+    })
+    expect(rankTop(task, sample, { limit: 3 })).toEqual(first)
   })
 })

@@ -553,7 +553,7 @@ const DyingDirectory = Layer.succeed(
   ParticipantDirectory.of({
     list: boom,
     findBySlug: boom,
-    candidates: boom,
+    everyone: boom(),
     upsertMany: (records) => Effect.succeed(records.length),
     count: Effect.succeed(1)
   })
