@@ -338,6 +338,16 @@ const draft = {
   agent: "bench/1.0"
 }
 
+/** A task done online: every participant who works online can serve it, so all of them are ranked. */
+const digitalDraft = {
+  action: "Transcribe a handwritten recipe card into structured JSON with ingredients and steps",
+  execution_mode: "digital",
+  expected_result: "A JSON document with the ingredients, quantities and steps of the recipe",
+  acceptance_test: "Every ingredient and step on the card appears in the JSON",
+  principal: "ACME Retail Research GmbH",
+  agent: "bench/1.0"
+}
+
 // --scale ---------------------------------------------------------------------------------------
 
 /** One real task, submitted and cancelled through the API: the row every stored copy repeats. */
@@ -586,6 +596,22 @@ const measureAtScale = async () => {
       },
       url: largeService.url,
       stored: `${participantsStored.toLocaleString("en")} participants`
+    })),
+    // Preflight matches the task against the whole directory: a task on site in one city, and
+    // one done online, which every participant working online can serve.
+    ...[
+      { kind: "physical, Berlin", body: draft },
+      { kind: "digital", body: digitalDraft }
+    ].map(({ kind, body }) => ({
+      scenario: {
+        name: `POST preflight (${kind})`,
+        method: "POST" as const,
+        path: "/api/public/v1/preflight",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body)
+      },
+      url: largeService.url,
+      stored: `${participantsStored.toLocaleString("en")} participants`
     }))
   ]
   // Each scenario alone (one client: the latency of a request, no queue) and under load
@@ -595,7 +621,11 @@ const measureAtScale = async () => {
   const loaded = scenarios.map(() => [] as Array<Measured>)
   const alone = scenarios.map(() => [] as Array<Measured>)
   const drain = (url: string, scenario: Scenario) =>
-    fetch(`${url}${scenario.paths?.[0] ?? scenario.path}`).then((response) => response.arrayBuffer())
+    fetch(`${url}${scenario.paths?.[0] ?? scenario.path}`, {
+      method: scenario.method,
+      headers: scenario.headers ?? {},
+      ...(scenario.body === undefined ? {} : { body: scenario.body })
+    }).then((response) => response.arrayBuffer())
   for (let run = 0; run < runs; run++) {
     const order = [...scenarios.keys()]
     for (const i of run % 2 === 0 ? order : order.reverse()) {
