@@ -319,20 +319,30 @@ export const rankTop = (
 
 /** The participants of every place a location names (a place is named when its words appear in a row). */
 const participantsIn = (index: DirectoryIndex, location: string): ReadonlySet<number> => {
-  const words = location
+  const found = new Set<number>()
+  forEachPlaceIn(location, index.longestPlace, (place) => {
+    for (const i of index.places.get(place) ?? []) found.add(i)
+  })
+  return found
+}
+
+/**
+ * Every run of up to `longest` consecutive words of a text, space-padded as `placesOf` gives a
+ * place: a place appears in the text (as `locationMatcher` tells) exactly when it is one of these.
+ */
+const forEachPlaceIn = (text: string, longest: number, f: (place: string) => void) => {
+  const words = text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .split(" ")
     .filter((w) => w !== "")
-  const found = new Set<number>()
   for (let from = 0; from < words.length; from++) {
     let place = ""
-    for (let to = from; to < words.length && to - from < index.longestPlace; to++) {
+    for (let to = from; to < words.length && to - from < longest; to++) {
       place += ` ${words[to]}`
-      for (const i of index.places.get(`${place} `) ?? []) found.add(i)
+      f(`${place} `)
     }
   }
-  return found
 }
 
 /** The participants who use one word, each with the word's weight in their record. */
@@ -361,8 +371,11 @@ interface DirectoryIndex {
   /** Each participant's position in slug order, and the positions in that order. */
   readonly rank: Int32Array
   readonly order: Int32Array
-  /** Distinct locations, in the directory's order of their first participant (for `inferLocation`). */
+  /** Distinct locations, in the directory's order of their first participant. */
   readonly locations: ReadonlyArray<string>
+  /** By place: the first of `locations` whose city it is, and the first whose country names it. */
+  readonly cities: ReadonlyMap<string, number>
+  readonly countries: ReadonlyMap<string, number>
   /**
    * Work space of `rankTop`, `score` and `inPlace` zero between calls: a call runs to its end on
    * this thread, so one set per directory serves every call.
@@ -444,6 +457,17 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
   order.forEach((i, r) => {
     rank[i] = r
   })
+  const locations = [...new Set(everyone.map((p) => p.location))]
+  const cities = new Map<string, number>()
+  const countries = new Map<string, number>()
+  locations.forEach((location, at) => {
+    const { city, country } = cityAndCountry(location)
+    for (const place of placesOf(city)) if (!cities.has(place)) cities.set(place, at)
+    for (const place of placesOf(country)) if (!countries.has(place)) countries.set(place, at)
+  })
+  for (const place of [...cities.keys(), ...countries.keys()]) {
+    longestPlace = Math.max(longestPlace, place.trim().split(" ").length)
+  }
   return {
     words,
     places,
@@ -454,7 +478,9 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
     bySlug,
     rank,
     order,
-    locations: [...new Set(everyone.map((p) => p.location))],
+    locations,
+    cities,
+    countries,
     scratch: {
       score: new Uint16Array(n),
       best: new Uint8Array(n),
@@ -485,10 +511,32 @@ export const inferLocation = (text: string, knownLocations: ReadonlyArray<string
   let countryOnly: string | null = null
   const inText = locationMatcher(text)
   for (const location of knownLocations) {
-    const [city, ...rest] = location.split(",").map((s) => s.trim())
-    const country = rest.join(", ")
-    if (city !== undefined && inText(placesOf(city))) return location
+    const { city, country } = cityAndCountry(location)
+    if (inText(placesOf(city))) return location
     if (countryOnly === null && country !== "" && inText(placesOf(country))) countryOnly = country
   }
   return countryOnly
+}
+
+/** A location's first part, and the rest as its country ("" when there is none). */
+const cityAndCountry = (location: string) => {
+  const [city, ...rest] = location.split(",").map((s) => s.trim())
+  return { city: city ?? "", country: rest.join(", ") }
+}
+
+/**
+ * `inferLocation` over a whole directory's locations, through its index: the text's runs of words
+ * are looked up among the places the directory's cities and countries name, so a search costs
+ * what its text costs, not the number of distinct locations.
+ */
+export const inferLocationIn = (text: string, everyone: ReadonlyArray<ParticipantRecord>): string | null => {
+  const index = directoryIndexOf(everyone)
+  let city = Number.POSITIVE_INFINITY
+  let country = Number.POSITIVE_INFINITY
+  forEachPlaceIn(text, index.longestPlace, (place) => {
+    city = Math.min(city, index.cities.get(place) ?? city)
+    country = Math.min(country, index.countries.get(place) ?? country)
+  })
+  if (city !== Number.POSITIVE_INFINITY) return index.locations[city]!
+  return country === Number.POSITIVE_INFINITY ? null : cityAndCountry(index.locations[country]!).country
 }

@@ -16,13 +16,7 @@ import {
   TaskNotFound
 } from "../domain/errors.ts"
 import { nextStepFor } from "../domain/lifecycle.ts"
-import {
-  directoryIndexOf,
-  inferExecutionMode,
-  inferLocation,
-  type RankedParticipant,
-  rankTop
-} from "../domain/matching.ts"
+import { inferExecutionMode, inferLocationIn, type RankedParticipant, rankTop } from "../domain/matching.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {
   type DraftValidation,
@@ -239,7 +233,7 @@ export class Tasks extends Context.Service<
       const search = Effect.fnUntraced(function* (query: string, limit: number) {
         const everyone = yield* directory.everyone
         const executionMode = inferExecutionMode(query)
-        const location = executionMode === "digital" ? null : inferLocation(query, directoryIndexOf(everyone).locations)
+        const location = executionMode === "digital" ? null : inferLocationIn(query, everyone)
         const body: Record<string, unknown> = { action: query }
         if (executionMode !== null) body.execution_mode = executionMode
         if (location !== null) body.location = location

@@ -1,7 +1,7 @@
 // Unit tests for lexical matching: relevance against its definition, and ranking.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { rankEligible, rankTop, relevance, terms } from "../../src/domain/matching.ts"
+import { inferLocation, inferLocationIn, rankEligible, rankTop, relevance, terms } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft.ts"
 import { generateDirectory } from "../support/directory.ts"
@@ -165,5 +165,41 @@ describe("rankTop", () => {
       limit: 3
     })
     expect(rankTop(task, sample, { limit: 3 })).toEqual(first)
+  })
+})
+
+describe("inferLocationIn", () => {
+  it("is inferLocation over the directory's locations, over 600 random texts", () => {
+    const random = prng(20261124)
+    const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]!
+    // Places of several words, cities that are also countries' words, a location without a country.
+    const tricky = [
+      "Brooklyn, New York, USA",
+      "New York, USA",
+      "York, UK",
+      "São Paulo, Brazil",
+      "Washington, D.C., USA",
+      "Lagos"
+    ]
+    const everyone = [
+      ...generateDirectory(2_000, 11),
+      ...tricky.map((location, i) => ({ ...sample[i]!, slug: `tricky-${i}`, location }))
+    ]
+    const known = [...new Set(everyone.map((p) => p.location))]
+    const words = known.flatMap((l) => l.split(/[\s,]+/)).filter((w) => w !== "")
+    let found = 0
+    for (let t = 0; t < 600; t++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => {
+        const word = random() < 0.5 ? pick(words) : pick(vocabulary)
+        return random() < 0.2 ? `${word.toUpperCase()},` : word
+      }).join(" ")
+      const expected = inferLocation(text, known)
+      expect(inferLocationIn(text, everyone)).toBe(expected)
+      if (expected !== null) found++
+    }
+    expect(found).toBeGreaterThan(200)
+    expect(inferLocationIn("a courier in new york city", everyone)).toBe(
+      inferLocation("a courier in new york city", known)
+    )
   })
 })
