@@ -122,14 +122,16 @@ interface WeightedWord {
  */
 const wordIndexOf = perObject((participant: ParticipantRecord): ReadonlyMap<string, ReadonlyArray<WeightedWord>> => {
   const index = new Map<string, Array<WeightedWord>>()
-  for (const [word, weight] of wordWeightsOf(participant)) {
-    const key = bucketOf(word)
-    const bucket = index.get(key)
-    if (bucket === undefined) index.set(key, [{ word, weight }])
-    else bucket.push({ word, weight })
-  }
+  for (const [word, weight] of wordWeightsOf(participant)) appendTo(index, bucketOf(word), { word, weight })
   return index
 })
+
+/** Adds `value` to the list `map` keeps under `key`. */
+const appendTo = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
+}
 
 /** Where a word or term is looked up: its first 4 characters, or itself when shorter. */
 const bucketOf = (word: string) => (word.length >= 4 ? word.slice(0, 4) : word)
@@ -430,10 +432,9 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
         posting.weights.push(weight)
       }
     }
-    for (const place of placesOf(participant.location)) {
-      const at = places.get(place)
-      if (at === undefined) places.set(place, [i])
-      else if (at[at.length - 1] !== i) at.push(i)
+    // A set: a city and its country can be the same place (Singapore, Singapore).
+    for (const place of new Set(placesOf(participant.location))) {
+      appendTo(places, place, i)
       longestPlace = Math.max(longestPlace, place.trim().split(" ").length)
     }
     let code = types.indexOf(participant.task_type)
@@ -444,11 +445,7 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
   }
   const words = new Map<string, Array<IndexedWord>>()
   for (const [word, { ids, weights }] of postings) {
-    const entry = { word, ids: Int32Array.from(ids), weights: Uint8Array.from(weights) }
-    const key = bucketOf(word)
-    const bucket = words.get(key)
-    if (bucket === undefined) words.set(key, [entry])
-    else bucket.push(entry)
+    appendTo(words, bucketOf(word), { word, ids: Int32Array.from(ids), weights: Uint8Array.from(weights) })
   }
   const order = Int32Array.from(everyone.keys()).sort((a, b) =>
     everyone[a]!.slug < everyone[b]!.slug ? -1 : everyone[a]!.slug > everyone[b]!.slug ? 1 : 0
