@@ -322,17 +322,19 @@ export const rankTop = (
 /** The participants of every place a location names (a place is named when its words appear in a row). */
 const participantsIn = (index: DirectoryIndex, location: string): ReadonlySet<number> => {
   const found = new Set<number>()
-  forEachPlaceIn(location, index.longestPlace, (place) => {
+  forEachPlaceIn(location, index.placeStarts, (place) => {
     for (const i of index.places.get(place) ?? []) found.add(i)
   })
   return found
 }
 
 /**
- * Every run of up to `longest` consecutive words of a text, space-padded as `placesOf` gives a
- * place: a place appears in the text (as `locationMatcher` tells) exactly when it is one of these.
+ * Every run of consecutive words of a text that may be a place, space-padded as `placesOf` gives
+ * a place: a place appears in the text (as `locationMatcher` tells) exactly when it is one of
+ * these. A run grows only while some place starts with it (`starts`), so a text costs about its
+ * number of words, whatever the places are.
  */
-const forEachPlaceIn = (text: string, longest: number, f: (place: string) => void) => {
+const forEachPlaceIn = (text: string, starts: ReadonlySet<string>, f: (place: string) => void) => {
   const words = text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
@@ -340,8 +342,9 @@ const forEachPlaceIn = (text: string, longest: number, f: (place: string) => voi
     .filter((w) => w !== "")
   for (let from = 0; from < words.length; from++) {
     let place = ""
-    for (let to = from; to < words.length && to - from < longest; to++) {
+    for (let to = from; to < words.length; to++) {
       place += ` ${words[to]}`
+      if (!starts.has(place)) break
       f(`${place} `)
     }
   }
@@ -363,8 +366,8 @@ interface DirectoryIndex {
   readonly words: ReadonlyMap<string, ReadonlyArray<IndexedWord>>
   /** By place, space-padded as `placesOf` gives it: who is there. */
   readonly places: ReadonlyMap<string, ReadonlyArray<number>>
-  /** The most words a place has. */
-  readonly longestPlace: number
+  /** The first words of every place, space-led and not space-ended: " new", " new york". */
+  readonly placeStarts: ReadonlySet<string>
   /** The task types of the directory; each participant's, by its position in `types`; how many have each. */
   readonly types: ReadonlyArray<ExecutionMode>
   readonly typeOf: Uint8Array
@@ -411,7 +414,6 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
   const typeOf = new Uint8Array(n)
   const typeCounts: Array<number> = []
   const bySlug = new Map<string, number>()
-  let longestPlace = 0
   // Disciplines, tags, capabilities and places repeat across a directory: each text is read once.
   const termsOf = new Map<string, ReadonlyArray<string>>()
   const termsOnce = (text: string) => {
@@ -433,10 +435,7 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
       }
     }
     // A set: a city and its country can be the same place (Singapore, Singapore).
-    for (const place of new Set(placesOf(participant.location))) {
-      appendTo(places, place, i)
-      longestPlace = Math.max(longestPlace, place.trim().split(" ").length)
-    }
+    for (const place of new Set(placesOf(participant.location))) appendTo(places, place, i)
     let code = types.indexOf(participant.task_type)
     if (code < 0) code = types.push(participant.task_type) - 1
     typeOf[i] = code
@@ -462,13 +461,16 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
     for (const place of placesOf(city)) if (!cities.has(place)) cities.set(place, at)
     for (const place of placesOf(country)) if (!countries.has(place)) countries.set(place, at)
   })
-  for (const place of [...cities.keys(), ...countries.keys()]) {
-    longestPlace = Math.max(longestPlace, place.trim().split(" ").length)
+  // Cities and countries are parts of participants' locations: their places are among `places`.
+  const placeStarts = new Set<string>()
+  for (const place of places.keys()) {
+    const words = place.trim().split(" ")
+    for (let n = 1; n <= words.length; n++) placeStarts.add(` ${words.slice(0, n).join(" ")}`)
   }
   return {
     words,
     places,
-    longestPlace,
+    placeStarts,
     types,
     typeOf,
     typeCounts,
@@ -530,7 +532,7 @@ export const inferLocationIn = (text: string, everyone: ReadonlyArray<Participan
   const index = directoryIndexOf(everyone)
   let city = Number.POSITIVE_INFINITY
   let country = Number.POSITIVE_INFINITY
-  forEachPlaceIn(text, index.longestPlace, (place) => {
+  forEachPlaceIn(text, index.placeStarts, (place) => {
     city = Math.min(city, index.cities.get(place) ?? city)
     country = Math.min(country, index.countries.get(place) ?? country)
   })

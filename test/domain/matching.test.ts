@@ -111,10 +111,25 @@ describe("rankEligible", () => {
   })
 })
 
+/**
+ * Places of several words, cities that are also words of other places, a location without a
+ * country, and a place of forty words: one participant of the sample's profile in each.
+ */
+const trickyLocations = [
+  "Brooklyn, New York, USA",
+  "New York, USA",
+  "York, UK",
+  "São Paulo, Brazil",
+  "Washington, D.C., USA",
+  "Lagos",
+  `${Array.from({ length: 40 }, (_, i) => `Hamlet${i}`).join(" ")}, United Long Lands`
+]
+const tricky = trickyLocations.map((location, i) => ({ ...sample[i]!, slug: `tricky-${i}`, location }))
+
 describe("rankTop", () => {
-  // The sample, and a generated directory of 3,000 (shared places, shared words, many ties), not
-  // in slug order: the order is rankTop's to keep.
-  const directories = [sample, generateDirectory(3_000, 7)]
+  // The sample, and a generated directory of 3,000 (shared places, shared words, many ties) with
+  // the tricky places, not in slug order: the order is rankTop's to keep.
+  const directories = [sample, [...generateDirectory(3_000, 7), ...tricky]]
 
   it("is rankEligible over the whole directory, cut to the limit, over 600 random tasks", () => {
     const random = prng(20261123)
@@ -172,19 +187,7 @@ describe("inferLocationIn", () => {
   it("is inferLocation over the directory's locations, over 600 random texts", () => {
     const random = prng(20261124)
     const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]!
-    // Places of several words, cities that are also countries' words, a location without a country.
-    const tricky = [
-      "Brooklyn, New York, USA",
-      "New York, USA",
-      "York, UK",
-      "São Paulo, Brazil",
-      "Washington, D.C., USA",
-      "Lagos"
-    ]
-    const everyone = [
-      ...generateDirectory(2_000, 11),
-      ...tricky.map((location, i) => ({ ...sample[i]!, slug: `tricky-${i}`, location }))
-    ]
+    const everyone = [...generateDirectory(2_000, 11), ...tricky]
     const known = [...new Set(everyone.map((p) => p.location))]
     const words = known.flatMap((l) => l.split(/[\s,]+/)).filter((w) => w !== "")
     let found = 0
