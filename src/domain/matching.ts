@@ -259,6 +259,7 @@ export const rankTop = (
         for (let k = 0; k < ids.length; k++) {
           const i = ids[k]!
           // Who cannot serve the task is not scored (exclusions, few, are left to the selection).
+          // `isEligible`'s first two tests, spelled out: through a closure this loop ran ~25% slower.
           if (serves[index.typeOf[i]!] === 0 || (placed !== undefined && inPlace[i] === 0)) continue
           const weight = weights[k]!
           if (seen[i] !== mark) {

@@ -1,7 +1,15 @@
 // Unit tests for lexical matching: relevance against its definition, and ranking.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { inferLocation, inferLocationIn, rankEligible, rankTop, relevance, terms } from "../../src/domain/matching.ts"
+import {
+  directoryIndexOf,
+  inferLocation,
+  inferLocationIn,
+  rankEligible,
+  rankTop,
+  relevance,
+  terms
+} from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft.ts"
 import { generateDirectory } from "../support/directory.ts"
@@ -171,6 +179,18 @@ describe("rankTop", () => {
     // The tasks do score participants and do filter by place: not only empty answers compared.
     expect(scoredSeen).toBeGreaterThan(300)
     expect(placedSeen).toBeGreaterThan(100)
+  })
+
+  it("stays exact when its per-term marks run out and start again", () => {
+    // Each term takes a new mark; at the last one the marks are cleared and counting restarts.
+    // Without that, the next mark would not fit the marks' 32 bits and no weight would be kept.
+    const scratch = directoryIndexOf(sample).scratch
+    scratch.lastMark = 0xffffffff - 2
+    for (const text of ["photo drone survey", "translate a contract into German", "photographer photos"]) {
+      const task = { executionMode: "hybrid" as const, text }
+      expect(rankTop(task, sample, { limit: 5 }).best).toEqual(rankEligible(task, sample).slice(0, 5))
+    }
+    expect(scratch.lastMark).toBeLessThan(20)
   })
 
   it("does not carry one call's scores into the next", () => {
