@@ -37,11 +37,11 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
 
     return handlers
       .handleRaw("preflight", ({ request }) =>
-        Effect.gen(function* () {
-          const body = yield* readJsonObject(request, config.docsUrl)
-          const outcome = yield* tasks.preflight(body).pipe(orStorageUnavailable(config.docsUrl))
-          return HttpServerResponse.jsonUnsafe(presentPreflight(outcome))
-        })
+        Effect.flatMap(readJsonObject(request, config.docsUrl), (body) =>
+          Effect.map(tasks.preflight(body).pipe(orStorageUnavailable(config.docsUrl)), (outcome) =>
+            HttpServerResponse.jsonUnsafe(presentPreflight(outcome))
+          )
+        )
       )
       .handleRaw("search", ({ request }) =>
         Effect.gen(function* () {

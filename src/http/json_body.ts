@@ -26,58 +26,81 @@ export const tooLarge = (docsUrl: string) =>
     hint: "Shorten the long text fields; a draft's longest members are limited to 4,000 characters."
   })
 
+/** Why a body could not be read: too large, or cut short. */
+const unreadable =
+  (docsUrl: string) => (error: { readonly reason: { readonly _tag: string; readonly reason?: unknown } }) =>
+    Effect.fail(
+      error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+        ? tooLarge(docsUrl)
+        : envelopeError(docsUrl, "invalid_json", "The request body could not be read.", {
+            hint: "Send the complete body with a correct content-length."
+          })
+    )
+
+// Every request with a body passes here: written with combinators, not a generator, whose every
+// step is a fiber frame (docs/decisions.md, "Performance").
 export const readJsonObject = (
   request: HttpServerRequest.HttpServerRequest,
   docsUrl: string,
   options: { readonly optional?: boolean } = {}
-): Effect.Effect<Record<string, unknown>, BodyError> =>
-  Effect.gen(function* () {
-    const length = Number(request.headers["content-length"])
-    if (length > maxBodyBytes) return yield* tooLarge(docsUrl)
-    const contentType = request.headers["content-type"]
-    const text = yield* request.text.pipe(
+): Effect.Effect<Record<string, unknown>, BodyError> => {
+  const length = Number(request.headers["content-length"])
+  if (length > maxBodyBytes) return Effect.fail(tooLarge(docsUrl))
+  return Effect.flatMap(
+    request.text.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
-      Effect.catch((error) =>
-        error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
-          ? Effect.fail(tooLarge(docsUrl))
-          : Effect.fail(
-              envelopeError(docsUrl, "invalid_json", "The request body could not be read.", {
-                hint: "Send the complete body with a correct content-length."
-              })
-            )
-      )
-    )
-    // Endpoints whose members are all optional (cancel, accept, …) accept no body at all.
-    if (options.optional === true && text.trim() === "") return {}
-    if (!isJsonContentType(contentType)) {
-      if (contentType === undefined && text.trim() === "") {
-        return yield* envelopeError(docsUrl, "invalid_json", "The request body is empty.", {
+      Effect.catch(unreadable(docsUrl))
+    ),
+    (text) => jsonObjectOf(text, request.headers["content-type"], docsUrl, options)
+  )
+}
+
+/** The body read as the contract asks: its media type, then its JSON, then that it is an object. */
+const jsonObjectOf = (
+  text: string,
+  contentType: string | undefined,
+  docsUrl: string,
+  options: { readonly optional?: boolean }
+): Effect.Effect<Record<string, unknown>, BodyError> => {
+  // Endpoints whose members are all optional (cancel, accept, …) accept no body at all.
+  if (options.optional === true && text.trim() === "") return Effect.succeed({})
+  if (!isJsonContentType(contentType)) {
+    if (contentType === undefined && text.trim() === "") {
+      return Effect.fail(
+        envelopeError(docsUrl, "invalid_json", "The request body is empty.", {
           hint: "Send a JSON object with content-type: application/json."
         })
-      }
-      return yield* envelopeError(
+      )
+    }
+    return Effect.fail(
+      envelopeError(
         docsUrl,
         "unsupported_media_type",
         `content-type must be application/json${contentType === undefined ? "; none was sent" : `, not ${truncate(contentType)}`}.`,
         { hint: "Send the body as JSON with the header content-type: application/json." }
       )
-    }
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch (cause) {
-      const detail = cause instanceof SyntaxError ? cause.message : "it is nested too deeply"
-      return yield* envelopeError(docsUrl, "invalid_json", `The request body is not valid JSON: ${truncate(detail)}`, {
+    )
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (cause) {
+    const detail = cause instanceof SyntaxError ? cause.message : "it is nested too deeply"
+    return Effect.fail(
+      envelopeError(docsUrl, "invalid_json", `The request body is not valid JSON: ${truncate(detail)}`, {
         hint: 'Send one JSON object, e.g. {"action": "…"}; check quotes, commas and brackets.'
       })
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
-      return yield* envelopeError(docsUrl, "invalid_request", `The request body must be a JSON object, not ${kind}.`, {
+    )
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
+    return Effect.fail(
+      envelopeError(docsUrl, "invalid_request", `The request body must be a JSON object, not ${kind}.`, {
         hint: 'Wrap the members in an object: {"action": "…", "execution_mode": "digital", …}.'
       })
-    }
-    return value as Record<string, unknown>
-  })
+    )
+  }
+  return Effect.succeed(value as Record<string, unknown>)
+}
 
 const truncate = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}…` : s)

@@ -94,35 +94,43 @@ export class Tasks extends Context.Service<
       const ids = yield* Ids
       const events = yield* TaskEvents
 
+      // Preflight and submission run these on every request: written with combinators, not
+      // generators, whose every step is a fiber frame (as the poll path is, docs/decisions.md).
+
       /** The shared rule set plus the one rule that needs the directory: participant_slug must exist. */
-      const validate = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
+      const validate = (
+        body: Readonly<Record<string, unknown>>
+      ): Effect.Effect<DraftValidation, StorageUnavailable> => {
         const validation = validateDraft(body)
         const slug = validation.task.participant_slug
-        if (slug === undefined) return validation
-        const participant = yield* directory.findBySlug(slug)
-        return participant === undefined ? withUnknownParticipant(validation) : validation
-      })
-
-      const feasibilityOf = Effect.fnUntraced(function* (task: NormalizedDraft) {
-        const mode = task.execution_mode as ExecutionMode | undefined
-        const { eligible, best } = rankTop(
-          {
-            executionMode: mode,
-            location: mode === undefined ? undefined : task.location,
-            text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
-            participantSlug: task.participant_slug
-          },
-          yield* directory.everyone,
-          { limit: 5 }
+        if (slug === undefined) return Effect.succeed(validation)
+        return Effect.map(directory.findBySlug(slug), (participant) =>
+          participant === undefined ? withUnknownParticipant(validation) : validation
         )
-        return { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
-      })
+      }
 
-      const preflight = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
-        const validation = yield* validate(body)
-        const feasibility = yield* feasibilityOf(validation.task)
-        return { validation, feasibility }
-      })
+      const feasibilityOf = (task: NormalizedDraft): Effect.Effect<Feasibility, StorageUnavailable> =>
+        Effect.map(directory.everyone, (everyone) => {
+          const mode = task.execution_mode as ExecutionMode | undefined
+          const { eligible, best } = rankTop(
+            {
+              executionMode: mode,
+              location: mode === undefined ? undefined : task.location,
+              text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
+              participantSlug: task.participant_slug
+            },
+            everyone,
+            { limit: 5 }
+          )
+          return { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
+        })
+
+      const preflight = (
+        body: Readonly<Record<string, unknown>>
+      ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
+        Effect.flatMap(validate(body), (validation) =>
+          Effect.map(feasibilityOf(validation.task), (feasibility) => ({ validation, feasibility }))
+        )
 
       const view = (stored: StoredTask): Task => ({
         object: "task",
