@@ -41,152 +41,154 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
         : Effect.succeed(token)
     }
 
-    return handlers
-      .handleRaw("createTask", ({ request }) =>
-        Effect.gen(function* () {
+    return (
+      handlers
+        // Every submission passes here: combinators, not a generator (docs/decisions.md, "Performance").
+        .handleRaw("createTask", ({ request }) => {
           const headerValue = request.headers["idempotency-key"]
           const headerKey = headerValue?.trim()
           if (headerKey !== undefined && (headerKey === "" || headerKey.length > 255)) {
-            return yield* envelopeError(
-              docs,
-              "invalid_request",
-              "The idempotency-key header must be 1 to 255 characters.",
-              {
+            return Effect.fail(
+              envelopeError(docs, "invalid_request", "The idempotency-key header must be 1 to 255 characters.", {
                 hint: "Use a fresh random value per task, such as a UUID, and reuse it only to retry that submission."
-              }
+              })
             )
           }
-          const body = yield* readJsonObject(request, docs)
-          const submission = yield* tasks.submit({ body, headerKey, userAgent: request.headers["user-agent"] }).pipe(
-            Effect.catchTags({
-              DraftRejected: ({ validation }) =>
-                Effect.fail(
-                  envelopeError(
-                    docs,
-                    "preflight_failed",
-                    `The draft is incomplete or invalid: ${validation.issues.map((i) => i.field).join(", ")}.`,
-                    {
-                      hint: `Fix each field listed in details (${validation.issues
-                        .map((i) => `${i.field}: ${i.message}`)
-                        .join(" ")}) and validate the draft first with POST /api/public/v1/preflight.`,
-                      details: validation.issues
-                    }
+          const submit = (body: Record<string, unknown>) =>
+            tasks.submit({ body, headerKey, userAgent: request.headers["user-agent"] }).pipe(
+              Effect.catchTags({
+                DraftRejected: ({ validation }) =>
+                  Effect.fail(
+                    envelopeError(
+                      docs,
+                      "preflight_failed",
+                      `The draft is incomplete or invalid: ${validation.issues.map((i) => i.field).join(", ")}.`,
+                      {
+                        hint: `Fix each field listed in details (${validation.issues
+                          .map((i) => `${i.field}: ${i.message}`)
+                          .join(" ")}) and validate the draft first with POST /api/public/v1/preflight.`,
+                        details: validation.issues
+                      }
+                    )
+                  ),
+                IdempotencyKeyMismatch: () =>
+                  Effect.fail(
+                    envelopeError(
+                      docs,
+                      "idempotency_key_mismatch",
+                      "The idempotency-key header and the body's idempotency_key differ.",
+                      {
+                        hint: "Send one key: the idempotency-key header (preferred) or idempotency_key, or the same value in both."
+                      }
+                    )
+                  ),
+                IdempotencyKeyReused: () =>
+                  Effect.fail(
+                    envelopeError(
+                      docs,
+                      "idempotency_key_reused",
+                      "This idempotency key was already used to submit a different draft.",
+                      { hint: "Use a new key for a new task; reuse a key only to retry the exact same draft." }
+                    )
+                  ),
+                StorageUnavailable: () =>
+                  Effect.fail(
+                    envelopeError(docs, "task_not_created", "The task could not be recorded: storage is unavailable.", {
+                      hint: `Retry in ${retryAfterSeconds} seconds with the same idempotency key; the retry cannot create a second task.`
+                    })
                   )
-                ),
-              IdempotencyKeyMismatch: () =>
-                Effect.fail(
-                  envelopeError(
-                    docs,
-                    "idempotency_key_mismatch",
-                    "The idempotency-key header and the body's idempotency_key differ.",
-                    {
-                      hint: "Send one key: the idempotency-key header (preferred) or idempotency_key, or the same value in both."
-                    }
-                  )
-                ),
-              IdempotencyKeyReused: () =>
-                Effect.fail(
-                  envelopeError(
-                    docs,
-                    "idempotency_key_reused",
-                    "This idempotency key was already used to submit a different draft.",
-                    { hint: "Use a new key for a new task; reuse a key only to retry the exact same draft." }
-                  )
-                ),
-              StorageUnavailable: () =>
-                Effect.fail(
-                  envelopeError(docs, "task_not_created", "The task could not be recorded: storage is unavailable.", {
-                    hint: `Retry in ${retryAfterSeconds} seconds with the same idempotency key; the retry cannot create a second task.`
-                  })
+              })
+            )
+          return Effect.flatMap(readJsonObject(request, docs), (body) =>
+            Effect.map(submit(body), (submission) => {
+              const headers: Record<string, string> = {
+                location: submission.task.url,
+                etag: etagOf(submission.task.reference, submission.version)
+              }
+              if (submission.replayed) headers["idempotent-replayed"] = "true"
+              return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
+            })
+          )
+        })
+        .handleRaw("getTask", ({ request, params, query }) => {
+          const reference = params.reference
+          const wait = query.wait === undefined ? 0 : parseWait(query.wait)
+          if (wait === undefined) {
+            return Effect.fail(
+              envelopeError(docs, "invalid_request", "wait must be a number of seconds from 0 to 60.", {
+                hint: "Use ?wait=30 to wait up to 30 seconds for the task to change.",
+                details: [{ field: "wait", code: "invalid", message: "wait must be a number of seconds from 0 to 60." }]
+              })
+            )
+          }
+          const ifNoneMatch = request.headers["if-none-match"]
+          /**
+           * The answer for the task at `version`: 304 when If-None-Match names it, else 200 with
+           * the body `body` gives, or undefined when it gives none.
+           */
+          const answerAt = (version: number, body: () => string | undefined) => {
+            const etag = etagOf(reference, version)
+            const headers = { etag, "cache-control": "no-cache" }
+            if (matchesEtag(ifNoneMatch, etag)) return HttpServerResponse.empty({ status: 304, headers })
+            const text = body()
+            return text === undefined
+              ? undefined
+              : HttpServerResponse.text(text, { contentType: "application/json", headers })
+          }
+          const read = tasks.read(reference).pipe(orActionFailure(docs))
+          /** The task read whole (and, with `wait`, held until it moves), answered and its body kept. */
+          const readWhole = Effect.gen(function* () {
+            let current = yield* read
+            if (wait > 0) {
+              // Long poll: hold until the task moves past the version the client has (the one its
+              // If-None-Match names, else the one current now), or the wait is over.
+              const seen = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etagOf(reference, current.version))
+              const baseline = current.version
+              if (seen || ifNoneMatch === undefined) {
+                yield* events.waitForChange(
+                  reference,
+                  Effect.map(read, (latest) => {
+                    current = latest
+                    return latest.version > baseline
+                  }),
+                  wait * 1000
                 )
-            })
-          )
-          const headers: Record<string, string> = {
-            location: submission.task.url,
-            etag: etagOf(submission.task.reference, submission.version)
-          }
-          if (submission.replayed) headers["idempotent-replayed"] = "true"
-          return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
-        })
-      )
-      .handleRaw("getTask", ({ request, params, query }) => {
-        const reference = params.reference
-        const wait = query.wait === undefined ? 0 : parseWait(query.wait)
-        if (wait === undefined) {
-          return Effect.fail(
-            envelopeError(docs, "invalid_request", "wait must be a number of seconds from 0 to 60.", {
-              hint: "Use ?wait=30 to wait up to 30 seconds for the task to change.",
-              details: [{ field: "wait", code: "invalid", message: "wait must be a number of seconds from 0 to 60." }]
-            })
-          )
-        }
-        const ifNoneMatch = request.headers["if-none-match"]
-        /**
-         * The answer for the task at `version`: 304 when If-None-Match names it, else 200 with
-         * the body `body` gives, or undefined when it gives none.
-         */
-        const answerAt = (version: number, body: () => string | undefined) => {
-          const etag = etagOf(reference, version)
-          const headers = { etag, "cache-control": "no-cache" }
-          if (matchesEtag(ifNoneMatch, etag)) return HttpServerResponse.empty({ status: 304, headers })
-          const text = body()
-          return text === undefined
-            ? undefined
-            : HttpServerResponse.text(text, { contentType: "application/json", headers })
-        }
-        const read = tasks.read(reference).pipe(orActionFailure(docs))
-        /** The task read whole (and, with `wait`, held until it moves), answered and its body kept. */
-        const readWhole = Effect.gen(function* () {
-          let current = yield* read
-          if (wait > 0) {
-            // Long poll: hold until the task moves past the version the client has (the one its
-            // If-None-Match names, else the one current now), or the wait is over.
-            const seen = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etagOf(reference, current.version))
-            const baseline = current.version
-            if (seen || ifNoneMatch === undefined) {
-              yield* events.waitForChange(
-                reference,
-                Effect.map(read, (latest) => {
-                  current = latest
-                  return latest.version > baseline
-                }),
-                wait * 1000
-              )
+              }
             }
-          }
-          const { task, version } = current
-          return answerAt(version, () => {
-            const body = JSON.stringify(task)
-            bodies.set(reference, version, body)
-            return body
-          })!
+            const { task, version } = current
+            return answerAt(version, () => {
+              const body = JSON.stringify(task)
+              bodies.set(reference, version, body)
+              return body
+            })!
+          })
+          if (wait > 0) return readWhole
+          // A poll (the commonest request) first reads only the version: enough to answer 304, or
+          // with the body last served at this version. Combinators, not a generator: fewer frames.
+          return Effect.flatMap(tasks.versionOf(reference).pipe(orActionFailure(docs)), (version) => {
+            const answer = answerAt(version, () => bodies.get(reference, version))
+            return answer === undefined ? readWhole : Effect.succeed(answer)
+          })
         })
-        if (wait > 0) return readWhole
-        // A poll (the commonest request) first reads only the version: enough to answer 304, or
-        // with the body last served at this version. Combinators, not a generator: fewer frames.
-        return Effect.flatMap(tasks.versionOf(reference).pipe(orActionFailure(docs)), (version) => {
-          const answer = answerAt(version, () => bodies.get(reference, version))
-          return answer === undefined ? readWhole : Effect.succeed(answer)
-        })
-      })
-      .handleRaw("cancelTask", ({ request, params }) =>
-        Effect.gen(function* () {
-          const token = yield* requireBearer(request.headers.authorization)
-          const body = yield* readJsonObject(request, docs, { optional: true })
-          const task = yield* actions.cancel(params.reference, token, body.reason).pipe(orActionFailure(docs))
-          return tasks.view(task)
-        })
-      )
-      .handleRaw("reviewTask", ({ request, params }) =>
-        Effect.gen(function* () {
-          const token = yield* requireBearer(request.headers.authorization)
-          const body = yield* readJsonObject(request, docs)
-          const task = yield* actions
-            .review(params.reference, token, body.decision, body.reason)
-            .pipe(orActionFailure(docs))
-          return tasks.view(task)
-        })
-      )
+        .handleRaw("cancelTask", ({ request, params }) =>
+          Effect.gen(function* () {
+            const token = yield* requireBearer(request.headers.authorization)
+            const body = yield* readJsonObject(request, docs, { optional: true })
+            const task = yield* actions.cancel(params.reference, token, body.reason).pipe(orActionFailure(docs))
+            return tasks.view(task)
+          })
+        )
+        .handleRaw("reviewTask", ({ request, params }) =>
+          Effect.gen(function* () {
+            const token = yield* requireBearer(request.headers.authorization)
+            const body = yield* readJsonObject(request, docs)
+            const task = yield* actions
+              .review(params.reference, token, body.decision, body.reason)
+              .pipe(orActionFailure(docs))
+            return tasks.view(task)
+          })
+        )
+    )
   })
 )
 

@@ -57,58 +57,61 @@ export const DispatcherLive = Layer.effectDiscard(
           : ({ to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) } as const)
       })
 
+    // Every task passes here at least once (its offer): combinators, not generators, whose every
+    // step is a fiber frame (docs/decisions.md, "Performance").
+
     /** The move a due task needs now, if any. */
-    const decide = (task: StoredTask, now: string) =>
-      Effect.gen(function* () {
-        const pastDeadline = task.deadlineAt !== null && task.deadlineAt <= now
-        const unchanged = (current: StoredTask) =>
-          current.version === task.version ? Effect.void : Effect.fail(new Stale())
-        const move = (request: Omit<TransitionRequest<Stale>, "reference" | "actor" | "guard">) =>
-          ({ ...request, reference: task.reference, actor: "service", guard: unchanged, read: task }) as const
-        switch (task.state) {
-          case "open":
-            if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
-            if (task.requestedParticipant !== null) {
-              return move({
-                to: "awaiting_participant",
-                change: () => ({ participantSlug: task.requestedParticipant })
-              })
-            }
-            // Matched at once, in the same write: `matching` is in the history, never at rest.
-            return move({ to: "matching", followedBy: yield* match(task) })
-          case "matching":
-            if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
-            return move(yield* match(task))
-          case "awaiting_participant":
-            if (pastDeadline) return move({ to: "declined", reason: "deadline_passed" })
-            if (task.offerExpiresAt !== null && task.offerExpiresAt <= now) {
-              if (task.requestedParticipant !== null) return move({ to: "declined", reason: "accept_timeout" })
-              const passedOver =
-                task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
-              return move({
-                to: "matching",
-                note: `accept_timeout: ${task.participantSlug} did not accept in time`,
-                change: () => ({ participantSlug: null, passedOver }),
-                followedBy: yield* match({ ...task, passedOver })
-              })
-            }
-            return undefined
-          case "submitted":
-            return task.reviewDueAt !== null && task.reviewDueAt <= now
-              ? move({ to: "settled", reason: "auto_accepted" })
-              : undefined
-          default:
-            return undefined
+    const decide = (task: StoredTask, now: string) => {
+      const pastDeadline = task.deadlineAt !== null && task.deadlineAt <= now
+      const unchanged = (current: StoredTask) =>
+        current.version === task.version ? Effect.void : Effect.fail(new Stale())
+      const move = (request: Omit<TransitionRequest<Stale>, "reference" | "actor" | "guard">) =>
+        ({ ...request, reference: task.reference, actor: "service", guard: unchanged, read: task }) as const
+      const moveNow = (request: Parameters<typeof move>[0]) => Effect.succeed(move(request))
+      switch (task.state) {
+        case "open":
+          if (pastDeadline) return moveNow({ to: "declined", reason: "deadline_passed" })
+          if (task.requestedParticipant !== null) {
+            return moveNow({
+              to: "awaiting_participant",
+              change: () => ({ participantSlug: task.requestedParticipant })
+            })
+          }
+          // Matched at once, in the same write: `matching` is in the history, never at rest.
+          return Effect.map(match(task), (followedBy) => move({ to: "matching", followedBy }))
+        case "matching":
+          if (pastDeadline) return moveNow({ to: "declined", reason: "deadline_passed" })
+          return Effect.map(match(task), move)
+        case "awaiting_participant": {
+          if (pastDeadline) return moveNow({ to: "declined", reason: "deadline_passed" })
+          if (task.offerExpiresAt === null || task.offerExpiresAt > now) return Effect.undefined
+          if (task.requestedParticipant !== null) return moveNow({ to: "declined", reason: "accept_timeout" })
+          const passedOver =
+            task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
+          return Effect.map(match({ ...task, passedOver }), (followedBy) =>
+            move({
+              to: "matching",
+              note: `accept_timeout: ${task.participantSlug} did not accept in time`,
+              change: () => ({ participantSlug: null, passedOver }),
+              followedBy
+            })
+          )
         }
-      })
+        case "submitted":
+          return task.reviewDueAt !== null && task.reviewDueAt <= now
+            ? moveNow({ to: "settled", reason: "auto_accepted" })
+            : Effect.undefined
+        default:
+          return Effect.undefined
+      }
+    }
 
     // The task as the sweep read it: if it has changed since, its move loses the compare-and-set
     // (`unchanged`) and the next sweep looks at it again.
     const handle = (task: StoredTask, now: string) =>
-      Effect.gen(function* () {
-        const request = yield* decide(task, now)
-        if (request !== undefined) yield* lifecycle.transition(request)
-      }).pipe(
+      Effect.flatMap(decide(task, now), (request) =>
+        request === undefined ? Effect.void : Effect.asVoid(lifecycle.transition(request))
+      ).pipe(
         // A task that changed meanwhile, or a move the table no longer allows, is someone else's
         // win; storage trouble waits for the next sweep.
         Effect.catchTags({
