@@ -7,6 +7,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
+import type { Task } from "../domain/task.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
 import { Tasks } from "../services/tasks.ts"
@@ -136,38 +137,39 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
               : HttpServerResponse.text(text, { contentType: "application/json", headers })
           }
           const read = tasks.read(reference).pipe(orActionFailure(docs))
-          /** The task read whole (and, with `wait`, held until it moves), answered and its body kept. */
-          const readWhole = Effect.gen(function* () {
-            let current = yield* read
-            if (wait > 0) {
-              // Long poll: hold until the task moves past the version the client has (the one its
-              // If-None-Match names, else the one current now), or the wait is over.
-              const seen = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etagOf(reference, current.version))
-              const baseline = current.version
-              if (seen || ifNoneMatch === undefined) {
-                yield* events.waitForChange(
-                  reference,
-                  Effect.map(read, (latest) => {
-                    current = latest
-                    return latest.version > baseline
-                  }),
-                  wait * 1000
-                )
-              }
-            }
-            const { task, version } = current
-            return answerAt(version, () => {
-              const body = JSON.stringify(task)
-              bodies.set(reference, version, body)
+          /** The answer for the task as read whole, its body kept for the next poll. */
+          const answerWhole = (current: { readonly task: Task; readonly version: number }) =>
+            answerAt(current.version, () => {
+              const body = JSON.stringify(current.task)
+              bodies.set(reference, current.version, body)
               return body
             })!
-          })
-          if (wait > 0) return readWhole
-          // A poll (the commonest request) first reads only the version: enough to answer 304, or
-          // with the body last served at this version. Combinators, not a generator: fewer frames.
-          return Effect.flatMap(tasks.versionOf(reference).pipe(orActionFailure(docs)), (version) => {
-            const answer = answerAt(version, () => bodies.get(reference, version))
-            return answer === undefined ? readWhole : Effect.succeed(answer)
+          if (wait === 0) {
+            // A poll (the commonest request) first reads only the version: enough to answer 304,
+            // or with the body last served at this version; only otherwise the whole task.
+            // Combinators, not generators made per request (docs/decisions.md, "Performance").
+            return Effect.flatMap(tasks.versionOf(reference).pipe(orActionFailure(docs)), (version) => {
+              const answer = answerAt(version, () => bodies.get(reference, version))
+              return answer === undefined ? Effect.map(read, answerWhole) : Effect.succeed(answer)
+            })
+          }
+          // A long poll: hold until the task moves past the version the client has (the one its
+          // If-None-Match names, else the one current now), or the wait is over.
+          return Effect.gen(function* () {
+            let current = yield* read
+            const seen = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etagOf(reference, current.version))
+            const baseline = current.version
+            if (seen || ifNoneMatch === undefined) {
+              yield* events.waitForChange(
+                reference,
+                Effect.map(read, (latest) => {
+                  current = latest
+                  return latest.version > baseline
+                }),
+                wait * 1000
+              )
+            }
+            return answerWhole(current)
           })
         })
         .handleRaw("cancelTask", ({ request, params }) =>

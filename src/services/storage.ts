@@ -32,12 +32,13 @@ const asUnavailable = <E>(error: E) =>
  * deadline holds even while abandoning the query is slow (the driver drains the connection).
  */
 const overNetwork: StorageCall = (effect) =>
-  Effect.gen(function* () {
-    const call = yield* Effect.forkDetach(Effect.mapError(effect, asUnavailable))
+  // Combinators, not a generator made per call (docs/decisions.md, "Performance"): this wraps
+  // every storage call on Postgres.
+  Effect.flatMap(Effect.forkDetach(Effect.mapError(effect, asUnavailable)), (call) => {
     // Abandoning a query on a connection that went silent can itself take seconds: do it in the
     // background, so the deadline is the caller's deadline.
     const abandon = Effect.forkDetach(Fiber.interrupt(call))
-    return yield* Fiber.join(call).pipe(
+    return Fiber.join(call).pipe(
       Effect.timeoutOrElse({ duration: storageDeadline, orElse: () => Effect.andThen(abandon, Effect.fail(timedOut)) }),
       Effect.onInterrupt(() => abandon)
     )
@@ -100,28 +101,28 @@ export const groupCommit = <I, A, E>(
               discard: true
             }
           )
-        const inOneTransaction = (batch: ReadonlyArray<Pending>) =>
-          sql.withTransaction(
-            Effect.gen(function* () {
-              const exits: Array<Exit.Exit<A, E>> = []
-              for (const { item } of batch) {
-                const exit = yield* Effect.exit(write(item))
-                if (Exit.isFailure(exit)) return yield* Effect.fail(batchFailed)
-                exits.push(exit)
-              }
-              return exits
-            })
-          )
+        // The generators below are made once, not per batch (docs/decisions.md, "Performance").
+        const writeAll = Effect.fnUntraced(function* (batch: ReadonlyArray<Pending>) {
+          const exits: Array<Exit.Exit<A, E>> = []
+          for (const { item } of batch) {
+            const exit = yield* Effect.exit(write(item))
+            if (Exit.isFailure(exit)) return yield* Effect.fail(batchFailed)
+            exits.push(exit)
+          }
+          return exits
+        })
+        const inOneTransaction = (batch: ReadonlyArray<Pending>) => sql.withTransaction(writeAll(batch))
+        const settle = Effect.fnUntraced(function* (batch: ReadonlyArray<Pending>) {
+          const exits = batch.length === 1 ? undefined : yield* Effect.option(inOneTransaction(batch))
+          if (exits === undefined || exits._tag === "None") return yield* oneByOne(batch)
+          for (let i = 0; i < batch.length; i++) yield* Deferred.done(batch[i]!.done, exits.value[i]!)
+        })
         const writeBatch = Effect.gen(function* () {
           const first = yield* Queue.takeAll(queue)
           // Let the rest of this turn's writers queue up behind the first.
           yield* Effect.yieldNow
           const batch = [...first, ...(yield* Queue.clear(queue))]
-          yield* Effect.gen(function* () {
-            const exits = batch.length === 1 ? undefined : yield* Effect.option(inOneTransaction(batch))
-            if (exits === undefined || exits._tag === "None") return yield* oneByOne(batch)
-            for (let i = 0; i < batch.length; i++) yield* Deferred.done(batch[i]!.done, exits.value[i]!)
-          }).pipe(
+          yield* settle(batch).pipe(
             // A defect must not strand the callers, nor stop the writer for everyone after them.
             Effect.catchCause((cause) =>
               Effect.forEach(batch, ({ done }) => Deferred.failCause(done, cause as never), { discard: true })
