@@ -3,6 +3,7 @@
  * all authorised by an OAuth 2.1 access token whose subject the operator linked to a participant.
  */
 import * as Effect from "effect/Effect"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
@@ -27,85 +28,82 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
     const actions = yield* TaskActions
     const tasks = yield* Tasks
 
+    // Each handler's generator is made once, here, not per request (docs/decisions.md, "Performance").
+
     /** The subject and participant of the request's access token. */
-    const signedIn = (authorization: string | undefined) =>
-      Effect.gen(function* () {
-        const token = bearerToken(authorization)
-        if (token === undefined) {
-          return yield* envelopeError(docs, "unauthorized", "This endpoint needs a participant's OAuth access token.", {
-            hint: "Sign in with OAuth 2.1 (see /.well-known/oauth-protected-resource) and send Authorization: Bearer <access token>."
-          })
-        }
-        const { subject } = yield* accessTokens.verify(token).pipe(orActionFailure(docs))
-        const slug = yield* accounts.participantOf(subject).pipe(orActionFailure(docs))
-        if (slug === undefined) {
-          return yield* Effect.fail(new NotPermitted({ reason: "your account is not linked to a participant" })).pipe(
-            orActionFailure(docs)
-          )
-        }
-        return { subject, slug }
-      })
+    const signedIn = Effect.fnUntraced(function* (authorization: string | undefined) {
+      const token = bearerToken(authorization)
+      if (token === undefined) {
+        return yield* envelopeError(docs, "unauthorized", "This endpoint needs a participant's OAuth access token.", {
+          hint: "Sign in with OAuth 2.1 (see /.well-known/oauth-protected-resource) and send Authorization: Bearer <access token>."
+        })
+      }
+      const { subject } = yield* accessTokens.verify(token).pipe(orActionFailure(docs))
+      const slug = yield* accounts.participantOf(subject).pipe(orActionFailure(docs))
+      if (slug === undefined) {
+        return yield* Effect.fail(new NotPermitted({ reason: "your account is not linked to a participant" })).pipe(
+          orActionFailure(docs)
+        )
+      }
+      return { subject, slug }
+    })
+
+    const me = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      const { subject, slug } = yield* signedIn(request.headers.authorization)
+      const participant = yield* directory.findBySlug(slug).pipe(orActionFailure(docs))
+      if (participant === undefined) {
+        return yield* envelopeError(
+          docs,
+          "forbidden",
+          "Your account is linked to a participant that no longer exists.",
+          {
+            hint: "Ask the operator to link your account again."
+          }
+        )
+      }
+      return {
+        object: "account" as const,
+        subject,
+        participant: presentParticipant(config.publicBaseUrl, participant)
+      }
+    })
+
+    const myTasks = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      const { slug } = yield* signedIn(request.headers.authorization)
+      const data = yield* tasks.forParticipant(slug).pipe(orActionFailure(docs))
+      return { object: "list" as const, count: data.length, data }
+    })
+
+    type Move = "accept" | "start" | "decline" | "submit"
+    /** A participant's move on a task: signed in, the body read (optional but for a result), the move made. */
+    const move = Effect.fnUntraced(function* (
+      kind: Move,
+      request: HttpServerRequest.HttpServerRequest,
+      reference: string
+    ) {
+      const { slug } = yield* signedIn(request.headers.authorization)
+      const body = yield* readJsonObject(request, docs, { optional: kind !== "submit" })
+      const moved =
+        kind === "accept"
+          ? actions.accept(reference, slug)
+          : kind === "start"
+            ? actions.start(reference, slug)
+            : kind === "decline"
+              ? actions.decline(reference, slug, body.reason)
+              : actions.submit(reference, slug, {
+                  summary: body.summary,
+                  fields: body.fields,
+                  artifacts: body.artifacts
+                })
+      return tasks.view(yield* moved.pipe(orActionFailure(docs)))
+    })
 
     return handlers
-      .handle("me", ({ request }) =>
-        Effect.gen(function* () {
-          const { subject, slug } = yield* signedIn(request.headers.authorization)
-          const participant = yield* directory.findBySlug(slug).pipe(orActionFailure(docs))
-          if (participant === undefined) {
-            return yield* envelopeError(
-              docs,
-              "forbidden",
-              "Your account is linked to a participant that no longer exists.",
-              {
-                hint: "Ask the operator to link your account again."
-              }
-            )
-          }
-          return {
-            object: "account" as const,
-            subject,
-            participant: presentParticipant(config.publicBaseUrl, participant)
-          }
-        })
-      )
-      .handle("myTasks", ({ request }) =>
-        Effect.gen(function* () {
-          const { slug } = yield* signedIn(request.headers.authorization)
-          const data = yield* tasks.forParticipant(slug).pipe(orActionFailure(docs))
-          return { object: "list" as const, count: data.length, data }
-        })
-      )
-      .handleRaw("acceptTask", ({ request, params }) =>
-        Effect.gen(function* () {
-          const { slug } = yield* signedIn(request.headers.authorization)
-          yield* readJsonObject(request, docs, { optional: true })
-          return tasks.view(yield* actions.accept(params.reference, slug).pipe(orActionFailure(docs)))
-        })
-      )
-      .handleRaw("startTask", ({ request, params }) =>
-        Effect.gen(function* () {
-          const { slug } = yield* signedIn(request.headers.authorization)
-          yield* readJsonObject(request, docs, { optional: true })
-          return tasks.view(yield* actions.start(params.reference, slug).pipe(orActionFailure(docs)))
-        })
-      )
-      .handleRaw("declineTask", ({ request, params }) =>
-        Effect.gen(function* () {
-          const { slug } = yield* signedIn(request.headers.authorization)
-          const body = yield* readJsonObject(request, docs, { optional: true })
-          return tasks.view(yield* actions.decline(params.reference, slug, body.reason).pipe(orActionFailure(docs)))
-        })
-      )
-      .handleRaw("submitTask", ({ request, params }) =>
-        Effect.gen(function* () {
-          const { slug } = yield* signedIn(request.headers.authorization)
-          const body = yield* readJsonObject(request, docs)
-          return tasks.view(
-            yield* actions
-              .submit(params.reference, slug, { summary: body.summary, fields: body.fields, artifacts: body.artifacts })
-              .pipe(orActionFailure(docs))
-          )
-        })
-      )
+      .handle("me", ({ request }) => me(request))
+      .handle("myTasks", ({ request }) => myTasks(request))
+      .handleRaw("acceptTask", ({ request, params }) => move("accept", request, params.reference))
+      .handleRaw("startTask", ({ request, params }) => move("start", request, params.reference))
+      .handleRaw("declineTask", ({ request, params }) => move("decline", request, params.reference))
+      .handleRaw("submitTask", ({ request, params }) => move("submit", request, params.reference))
   })
 )

@@ -13,21 +13,20 @@ export const HealthHandlers = handlerGroup(MarketplaceApi, "health", (handlers) 
   Effect.gen(function* () {
     const config = yield* AppConfig
     const health = yield* Health
-    return handlers
-      .handle("healthz", () => Effect.succeed({ object: "health" as const, status: "ok" as const }))
-      .handle("readyz", () =>
-        Effect.gen(function* () {
-          const readiness = yield* health.readiness
-          if (!readiness.ready) {
-            return yield* envelopeError(
+    const ready = Effect.flatMap(health.readiness, (readiness) =>
+      readiness.ready
+        ? Effect.succeed({ object: "health" as const, status: "ready" as const, checks: readiness.checks })
+        : Effect.fail(
+            envelopeError(
               config.docsUrl,
               "storage_unavailable",
               `Not ready: database ${readiness.checks.database}, migrations ${readiness.checks.migrations}.`,
               { hint: `Retry in ${retryAfterSeconds} seconds.` }
             )
-          }
-          return { object: "health" as const, status: "ready" as const, checks: readiness.checks }
-        })
-      )
+          )
+    )
+    return handlers
+      .handle("healthz", () => Effect.succeed({ object: "health" as const, status: "ok" as const }))
+      .handle("readyz", () => ready)
   })
 )

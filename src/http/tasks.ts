@@ -3,6 +3,7 @@
  * Domain failures become envelope errors here, in one place.
  */
 import * as Effect from "effect/Effect"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
@@ -41,6 +42,20 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
           )
         : Effect.succeed(token)
     }
+
+    // The agent's moves: generators made once, not per request (docs/decisions.md, "Performance").
+    const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
+      const token = yield* requireBearer(request.headers.authorization)
+      const body = yield* readJsonObject(request, docs, { optional: true })
+      const task = yield* actions.cancel(reference, token, body.reason).pipe(orActionFailure(docs))
+      return tasks.view(task)
+    })
+    const review = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
+      const token = yield* requireBearer(request.headers.authorization)
+      const body = yield* readJsonObject(request, docs)
+      const task = yield* actions.review(reference, token, body.decision, body.reason).pipe(orActionFailure(docs))
+      return tasks.view(task)
+    })
 
     return (
       handlers
@@ -172,24 +187,8 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
             return answerWhole(current)
           })
         })
-        .handleRaw("cancelTask", ({ request, params }) =>
-          Effect.gen(function* () {
-            const token = yield* requireBearer(request.headers.authorization)
-            const body = yield* readJsonObject(request, docs, { optional: true })
-            const task = yield* actions.cancel(params.reference, token, body.reason).pipe(orActionFailure(docs))
-            return tasks.view(task)
-          })
-        )
-        .handleRaw("reviewTask", ({ request, params }) =>
-          Effect.gen(function* () {
-            const token = yield* requireBearer(request.headers.authorization)
-            const body = yield* readJsonObject(request, docs)
-            const task = yield* actions
-              .review(params.reference, token, body.decision, body.reason)
-              .pipe(orActionFailure(docs))
-            return tasks.view(task)
-          })
-        )
+        .handleRaw("cancelTask", ({ request, params }) => cancel(request, params.reference))
+        .handleRaw("reviewTask", ({ request, params }) => review(request, params.reference))
     )
   })
 )

@@ -82,15 +82,15 @@ export class TaskActions extends Context.Service<
       const tokens = yield* TaskTokens
 
       /** The task token authorises the agent's moves on its own task only. */
-      const asAgent = (reference: string, taskToken: string) =>
-        Effect.gen(function* () {
-          const task = yield* store.findByReference(reference)
-          if (task === undefined) return yield* new TaskNotFound({ reference })
-          if (!tokens.matches(taskToken, task.tokenHash)) {
-            return yield* new Unauthenticated({ reason: "the task token does not belong to this task" })
-          }
-          return task
-        })
+      // Generators made once, not per call (docs/decisions.md, "Performance").
+      const asAgent = Effect.fnUntraced(function* (reference: string, taskToken: string) {
+        const task = yield* store.findByReference(reference)
+        if (task === undefined) return yield* new TaskNotFound({ reference })
+        if (!tokens.matches(taskToken, task.tokenHash)) {
+          return yield* new Unauthenticated({ reason: "the task token does not belong to this task" })
+        }
+        return task
+      })
 
       const holder = (participant: string) => (task: StoredTask) =>
         task.participantSlug === participant
@@ -102,13 +102,12 @@ export class TaskActions extends Context.Service<
        * state and the body, so another participant learns nothing (403). The transition checks it
        * again against the row it changes, so a concurrent move cannot slip past.
        */
-      const asHolder = (reference: string, participant: string) =>
-        Effect.gen(function* () {
-          const task = yield* store.findByReference(reference)
-          if (task === undefined) return yield* new TaskNotFound({ reference })
-          yield* holder(participant)(task)
-          return task
-        })
+      const asHolder = Effect.fnUntraced(function* (reference: string, participant: string) {
+        const task = yield* store.findByReference(reference)
+        if (task === undefined) return yield* new TaskNotFound({ reference })
+        yield* holder(participant)(task)
+        return task
+      })
 
       const cancel = tracedFn("TaskActions.cancel")(function* (reference: string, taskToken: string, note: unknown) {
         yield* asAgent(reference, taskToken)

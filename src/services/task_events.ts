@@ -84,31 +84,42 @@ export class TaskEvents extends Context.Service<
           return pg === undefined ? Effect.void : pg.notify(channel, reference).pipe(Effect.ignore)
         })
 
-      const waitForChange = <E>(reference: string, isChanged: Effect.Effect<boolean, E>, timeoutMs: number) =>
-        Effect.gen(function* () {
-          const deadline = Date.now() + timeoutMs
-          for (;;) {
-            const signal = yield* Deferred.make<void>()
-            const set = waiters.get(reference) ?? new Set()
-            set.add(signal)
-            waiters.set(reference, set)
-            const result = yield* Effect.gen(function* () {
-              if (yield* isChanged) return true
-              const remaining = deadline - Date.now()
-              if (remaining <= 0) return false
-              yield* Effect.raceFirst(Deferred.await(signal), Effect.sleep(Math.min(remaining, recheckIntervalMs)))
-              return undefined
-            }).pipe(
-              Effect.ensuring(
-                Effect.sync(() => {
-                  set.delete(signal)
-                  if (set.size === 0) waiters.delete(reference)
-                })
-              )
+      /** One round of a wait: true or false when it is over, undefined to go on. */
+      const round = Effect.fnUntraced(function* <E>(
+        isChanged: Effect.Effect<boolean, E>,
+        signal: Deferred.Deferred<void>,
+        deadline: number
+      ) {
+        if (yield* isChanged) return true
+        const remaining = deadline - Date.now()
+        if (remaining <= 0) return false
+        yield* Effect.raceFirst(Deferred.await(signal), Effect.sleep(Math.min(remaining, recheckIntervalMs)))
+        return undefined
+      })
+
+      // Generators made once, not per call or per round (docs/decisions.md, "Performance").
+      const waitForChange = Effect.fnUntraced(function* <E>(
+        reference: string,
+        isChanged: Effect.Effect<boolean, E>,
+        timeoutMs: number
+      ) {
+        const deadline = Date.now() + timeoutMs
+        for (;;) {
+          const signal = yield* Deferred.make<void>()
+          const set = waiters.get(reference) ?? new Set()
+          set.add(signal)
+          waiters.set(reference, set)
+          const result = yield* round(isChanged, signal, deadline).pipe(
+            Effect.ensuring(
+              Effect.sync(() => {
+                set.delete(signal)
+                if (set.size === 0) waiters.delete(reference)
+              })
             )
-            if (result !== undefined) return result
-          }
-        })
+          )
+          if (result !== undefined) return result
+        }
+      })
 
       return TaskEvents.of({
         changed,
