@@ -7,6 +7,7 @@
  * document, still declares those schemas; the tests decode every answer with them.
  */
 import * as Effect from "effect/Effect"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
@@ -35,6 +36,44 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
     const config = yield* AppConfig
     const tasks = yield* Tasks
 
+    // Made once, not per request (docs/decisions.md, "Performance").
+    const search = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      const body = yield* readJsonObject(request, config.docsUrl)
+      const invalid = (message: string, field: string) =>
+        envelopeError(config.docsUrl, "invalid_request", message, {
+          hint: 'Send {"query": "what you need done, where and when", "limit": 10}.',
+          details: [{ field, code: "invalid", message }]
+        })
+      const query = typeof body.query === "string" ? body.query.trim() : undefined
+      if (query === undefined || query === "") {
+        return yield* invalid("query is required: a natural-language description of the task.", "query")
+      }
+      if ([...query].length > 4000) return yield* invalid("query is longer than 4,000 characters.", "query")
+      const limit = body.limit ?? searchLimit.default
+      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > searchLimit.max) {
+        return yield* invalid(`limit must be a whole number from 1 to ${searchLimit.max}.`, "limit")
+      }
+      const outcome = yield* tasks.search(query, limit).pipe(orStorageUnavailable(config.docsUrl))
+      const preflight = presentPreflight(outcome.preflight)
+      const result: SearchResult = {
+        object: "search_result",
+        query,
+        assessment: {
+          execution_mode: outcome.executionMode,
+          location: outcome.location,
+          missing: preflight.issues.filter((i) => i.code === "required").map((i) => i.field),
+          draft: outcome.draft,
+          preflight
+        },
+        data: outcome.matches.map((m) => ({
+          participant: presentParticipant(config.publicBaseUrl, m.participant),
+          score: m.score,
+          matched: m.matched
+        }))
+      }
+      return HttpServerResponse.jsonUnsafe(result)
+    })
+
     return handlers
       .handleRaw("preflight", ({ request }) =>
         Effect.flatMap(readJsonObject(request, config.docsUrl), (body) =>
@@ -43,43 +82,6 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
           )
         )
       )
-      .handleRaw("search", ({ request }) =>
-        Effect.gen(function* () {
-          const body = yield* readJsonObject(request, config.docsUrl)
-          const invalid = (message: string, field: string) =>
-            envelopeError(config.docsUrl, "invalid_request", message, {
-              hint: 'Send {"query": "what you need done, where and when", "limit": 10}.',
-              details: [{ field, code: "invalid", message }]
-            })
-          const query = typeof body.query === "string" ? body.query.trim() : undefined
-          if (query === undefined || query === "") {
-            return yield* invalid("query is required: a natural-language description of the task.", "query")
-          }
-          if ([...query].length > 4000) return yield* invalid("query is longer than 4,000 characters.", "query")
-          const limit = body.limit ?? searchLimit.default
-          if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > searchLimit.max) {
-            return yield* invalid(`limit must be a whole number from 1 to ${searchLimit.max}.`, "limit")
-          }
-          const outcome = yield* tasks.search(query, limit).pipe(orStorageUnavailable(config.docsUrl))
-          const preflight = presentPreflight(outcome.preflight)
-          const result: SearchResult = {
-            object: "search_result",
-            query,
-            assessment: {
-              execution_mode: outcome.executionMode,
-              location: outcome.location,
-              missing: preflight.issues.filter((i) => i.code === "required").map((i) => i.field),
-              draft: outcome.draft,
-              preflight
-            },
-            data: outcome.matches.map((m) => ({
-              participant: presentParticipant(config.publicBaseUrl, m.participant),
-              score: m.score,
-              matched: m.matched
-            }))
-          }
-          return HttpServerResponse.jsonUnsafe(result)
-        })
-      )
+      .handleRaw("search", ({ request }) => search(request))
   })
 )

@@ -85,50 +85,55 @@ export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants",
     const invalid = (message: string, hint: string) =>
       envelopeError(config.docsUrl, "invalid_request", message, { hint })
 
+    // Generators made once, not per request (docs/decisions.md, "Performance").
+    const list = Effect.fnUntraced(function* (
+      q: string | undefined,
+      limitText: string | undefined,
+      cursor: string | undefined
+    ) {
+      let limit: number = pageSize.default
+      if (limitText !== undefined) {
+        limit = /^\d{1,4}$/.test(limitText.trim()) ? Number(limitText.trim()) : Number.NaN
+        if (!(limit >= 1 && limit <= pageSize.max)) {
+          return yield* invalid(
+            `limit must be a whole number from 1 to ${pageSize.max}; got ${JSON.stringify(limitText.slice(0, 40))}.`,
+            `Omit limit for ${pageSize.default} participants per page.`
+          )
+        }
+      }
+      const after = cursor === undefined ? undefined : decodeCursor(cursor)
+      if (cursor !== undefined && after === undefined) {
+        return yield* invalid(
+          "cursor is not one this service issued.",
+          "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
+        )
+      }
+      const page = yield* directory.list({ q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
+      return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
+    })
+
+    const one = Effect.fnUntraced(function* (slug: string) {
+      // A string that cannot be a slug is answered without touching storage.
+      const participant = isParticipantSlug(slug)
+        ? yield* directory.findBySlug(slug).pipe(orStorageUnavailable(config.docsUrl))
+        : undefined
+      if (participant === undefined) {
+        return yield* envelopeError(
+          config.docsUrl,
+          "participant_not_found",
+          `No participant has the slug ${JSON.stringify(slug.slice(0, 80))}.`,
+          {
+            hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
+          }
+        )
+      }
+      return HttpServerResponse.jsonUnsafe(presentParticipant(config.publicBaseUrl, participant))
+    })
+
     // Raw handlers answering JSON made here, in the shapes of ParticipantList and Participant (the
     // HttpApi description, and so the OpenAPI document, still declares those schemas).
     return handlers
-      .handleRaw("listParticipants", ({ query }) =>
-        Effect.gen(function* () {
-          let limit: number = pageSize.default
-          if (query.limit !== undefined) {
-            limit = /^\d{1,4}$/.test(query.limit.trim()) ? Number(query.limit.trim()) : Number.NaN
-            if (!(limit >= 1 && limit <= pageSize.max)) {
-              return yield* invalid(
-                `limit must be a whole number from 1 to ${pageSize.max}; got ${JSON.stringify(query.limit.slice(0, 40))}.`,
-                `Omit limit for ${pageSize.default} participants per page.`
-              )
-            }
-          }
-          const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
-          if (query.cursor !== undefined && after === undefined) {
-            return yield* invalid(
-              "cursor is not one this service issued.",
-              "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
-            )
-          }
-          const page = yield* directory.list({ q: query.q, limit, after }).pipe(orStorageUnavailable(config.docsUrl))
-          return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
-        })
-      )
-      .handleRaw("getParticipant", ({ params }) =>
-        Effect.gen(function* () {
-          // A string that cannot be a slug is answered without touching storage.
-          const participant = isParticipantSlug(params.slug)
-            ? yield* directory.findBySlug(params.slug).pipe(orStorageUnavailable(config.docsUrl))
-            : undefined
-          if (participant === undefined) {
-            return yield* envelopeError(
-              config.docsUrl,
-              "participant_not_found",
-              `No participant has the slug ${JSON.stringify(params.slug.slice(0, 80))}.`,
-              {
-                hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
-              }
-            )
-          }
-          return HttpServerResponse.jsonUnsafe(presentParticipant(config.publicBaseUrl, participant))
-        })
-      )
+      .handleRaw("listParticipants", ({ query }) => list(query.q, query.limit, query.cursor))
+      .handleRaw("getParticipant", ({ params }) => one(params.slug))
   })
 )

@@ -43,6 +43,34 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
         : Effect.succeed(token)
     }
 
+    /**
+     * A long poll: hold until the task moves past the version the client has (the one its
+     * If-None-Match names, else the one current now), or the wait is over. Made once, not per
+     * request (docs/decisions.md, "Performance").
+     */
+    const longPoll = Effect.fnUntraced(function* <E>(
+      read: Effect.Effect<{ readonly task: Task; readonly version: number }, E>,
+      reference: string,
+      ifNoneMatch: string | undefined,
+      wait: number,
+      answer: (current: { readonly task: Task; readonly version: number }) => HttpServerResponse.HttpServerResponse
+    ) {
+      let current = yield* read
+      const seen = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etagOf(reference, current.version))
+      const baseline = current.version
+      if (seen || ifNoneMatch === undefined) {
+        yield* events.waitForChange(
+          reference,
+          Effect.map(read, (latest) => {
+            current = latest
+            return latest.version > baseline
+          }),
+          wait * 1000
+        )
+      }
+      return answer(current)
+    })
+
     // The agent's moves: generators made once, not per request (docs/decisions.md, "Performance").
     const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
       const token = yield* requireBearer(request.headers.authorization)
@@ -168,24 +196,7 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
               return answer === undefined ? Effect.map(read, answerWhole) : Effect.succeed(answer)
             })
           }
-          // A long poll: hold until the task moves past the version the client has (the one its
-          // If-None-Match names, else the one current now), or the wait is over.
-          return Effect.gen(function* () {
-            let current = yield* read
-            const seen = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etagOf(reference, current.version))
-            const baseline = current.version
-            if (seen || ifNoneMatch === undefined) {
-              yield* events.waitForChange(
-                reference,
-                Effect.map(read, (latest) => {
-                  current = latest
-                  return latest.version > baseline
-                }),
-                wait * 1000
-              )
-            }
-            return answerWhole(current)
-          })
+          return longPoll(read, reference, ifNoneMatch, wait, answerWhole)
         })
         .handleRaw("cancelTask", ({ request, params }) => cancel(request, params.reference))
         .handleRaw("reviewTask", ({ request, params }) => review(request, params.reference))

@@ -267,29 +267,29 @@ function makeDirectory(settings: DirectoryOptions) {
     let checkedAt: number | undefined
 
     // Matching reads this for every preflight, search and offer: the common answer (nothing
-    // committed since) is made without a generator (each of its steps is a fiber frame).
+    // committed since) needs no generator, and the other's is made once, not per call
+    // (docs/decisions.md, "Performance"). On Postgres, which gives no marks, every call refreshes.
+    const refresh = Effect.fnUntraced(function* (mark: number | undefined) {
+      const version = yield* directoryVersion
+      let fresh = snapshot
+      if (fresh?.version !== version) {
+        // The version is read before the rows: a change committed in between only makes the
+        // next call read them again, never keeps them stale.
+        const rows = yield* sql<ParticipantRow & { readonly search_text: string }>`
+          SELECT ${columns}, search_text FROM participants ORDER BY slug
+        `
+        fresh = makeSnapshot(version, rows)
+      }
+      snapshot = fresh
+      checkedAt = mark
+      return fresh
+    })
     const current = Effect.suspend(() => {
       const mark = commitMarks.mark()
       return mark !== undefined && mark === checkedAt && snapshot !== undefined
         ? Effect.succeed(snapshot)
         : refresh(mark)
     })
-    const refresh = (mark: number | undefined) =>
-      Effect.gen(function* () {
-        const version = yield* directoryVersion
-        let fresh = snapshot
-        if (fresh?.version !== version) {
-          // The version is read before the rows: a change committed in between only makes the
-          // next call read them again, never keeps them stale.
-          const rows = yield* sql<ParticipantRow & { readonly search_text: string }>`
-            SELECT ${columns}, search_text FROM participants ORDER BY slug
-          `
-          fresh = makeSnapshot(version, rows)
-        }
-        snapshot = fresh
-        checkedAt = mark
-        return fresh
-      })
 
     const everyone = asStorageCall(Effect.map(current, (snap) => snap.everyone))
 
