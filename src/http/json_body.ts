@@ -37,8 +37,8 @@ const unreadable =
           })
     )
 
-// Every request with a body passes here: written with combinators, not a generator, whose every
-// step is a fiber frame (docs/decisions.md, "Performance").
+// Every request with a body passes here: written with combinators, not a generator made per
+// request (docs/decisions.md, "Performance").
 export const readJsonObject = (
   request: HttpServerRequest.HttpServerRequest,
   docsUrl: string,

@@ -57,8 +57,8 @@ export const DispatcherLive = Layer.effectDiscard(
           : ({ to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) } as const)
       })
 
-    // Every task passes here at least once (its offer): combinators, not generators, whose every
-    // step is a fiber frame (docs/decisions.md, "Performance").
+    // Every task passes here at least once (its offer): combinators, not generators made per
+    // task (docs/decisions.md, "Performance").
 
     /** The move a due task needs now, if any. */
     const decide = (task: StoredTask, now: string) => {

@@ -95,7 +95,7 @@ export class Tasks extends Context.Service<
       const events = yield* TaskEvents
 
       // Preflight and submission run these on every request: written with combinators, not
-      // generators, whose every step is a fiber frame (as the poll path is, docs/decisions.md).
+      // generators made per request (as the poll path is, docs/decisions.md, "Performance").
 
       /** The shared rule set plus the one rule that needs the directory: participant_slug must exist. */
       const validate = (
