@@ -40,6 +40,10 @@ export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("MethodNotA
   description: "method_not_allowed; the Allow header lists the accepted methods."
 }) {}
 export class RequestTimeout extends Schema.Error<RequestTimeout>("RequestTimeout")(fields, { httpApiStatus: 408 }) {}
+export class ExpectationFailed extends Schema.Error<ExpectationFailed>("ExpectationFailed")(fields, {
+  httpApiStatus: 417,
+  description: "expectation_failed: the only expectation the server meets is Expect: 100-continue."
+}) {}
 export class Conflict extends Schema.Error<Conflict>("Conflict")(fields, { httpApiStatus: 409 }) {}
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(fields, {
   httpApiStatus: 413,
@@ -76,6 +80,7 @@ export type EnvelopeError =
   | MethodNotAllowed
   | RequestTimeout
   | Conflict
+  | ExpectationFailed
   | PayloadTooLarge
   | UnsupportedMediaType
   | Unprocessable
@@ -94,6 +99,7 @@ const byStatus = {
   409: Conflict,
   413: PayloadTooLarge,
   415: UnsupportedMediaType,
+  417: ExpectationFailed,
   422: Unprocessable,
   429: RateLimited,
   431: HeadersTooLarge,
@@ -120,6 +126,7 @@ export const errorCodes = {
   invalid_transition: { status: 409, meaning: "The task's current state does not allow this action." },
   payload_too_large: { status: 413, meaning: "The body is over 64 KiB." },
   unsupported_media_type: { status: 415, meaning: "content-type must be application/json." },
+  expectation_failed: { status: 417, meaning: "The Expect header asks for something other than 100-continue." },
   preflight_failed: { status: 422, meaning: "Named fields are missing or ambiguous; details lists each." },
   idempotency_key_reused: { status: 422, meaning: "The idempotency key was already used with a different draft." },
   headers_too_large: { status: 431, meaning: "The request line and headers are over 16 KiB." },

@@ -226,6 +226,13 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       return response
     }
 
+    const missingHost = envelope(
+      errorBody(docs, "invalid_request", "The Host header is missing; HTTP/1.1 requires it.", {
+        hint: "Send Host: <the server's host name and port> with every request."
+      }),
+      { connection: "close" }
+    )
+
     const rateLimited = (limit: number, retryAfter: number) =>
       envelope(
         errorBody(docs, "rate_limited", `Too many requests: the limit is ${limit} per window for this client.`, {
@@ -305,6 +312,11 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
           started,
           traceId
         })
+        // HTTP/1.1 requires Host (RFC 9112 §3.2); Node lets such a request through to us
+        // (server.ts) so that it is refused in the envelope, not with a bare 400.
+        if (request.headers.host === undefined && isHttp11WithoutHost(request)) {
+          return Effect.succeed(finish(arrive(undefined), undefined, missingHost))
+        }
         return sampler === undefined
           ? respond(httpEffect, arrive(undefined))
           : traced(httpEffect, request, arrive, sampler, fiber.getRef(References.TracerEnabled))
@@ -362,6 +374,12 @@ const schemaProblems = (cause: unknown): ReadonlyArray<{ field: string; message:
     field: (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".") || "request",
     message: i.message
   }))
+}
+
+/** A request that reached Node as HTTP/1.1 (not a fetch handler's `Request`) and sent no Host. */
+const isHttp11WithoutHost = (request: HttpServerRequest.HttpServerRequest) => {
+  const source = request.source as { readonly httpVersion?: unknown; readonly headers?: Record<string, unknown> }
+  return source.httpVersion === "1.1" && source.headers?.host === undefined
 }
 
 const isJsonResponse = (response: HttpServerResponse.HttpServerResponse) => {

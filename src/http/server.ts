@@ -3,7 +3,7 @@
  * the docs page and the envelope middleware — as router layers, served by Node or exported as a
  * web-standard fetch handler.
  */
-import { createServer, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
@@ -14,7 +14,7 @@ import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Layer from "effect/Layer"
 import * as References from "effect/References"
 import { MarketplaceApi } from "../api/api.ts"
-import { errorBody, errorCodes } from "../api/envelope.ts"
+import { type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
 import { AccountHandlers } from "./account.ts"
 import { BatchedResponse } from "./batched_response.ts"
@@ -61,8 +61,10 @@ export const RoutesLive = Layer.mergeAll(
 
 /**
  * A Node HTTP server whose protocol-level refusals — a request Node cannot parse, headers or URL
- * over 16 KiB, a request that never finished arriving — are answered in the JSON envelope too, not
- * with Node's bare status line.
+ * over 16 KiB, a request that never finished arriving, an `Expect` it cannot meet, a `CONNECT` —
+ * are answered in the JSON envelope too, not with Node's bare status line. (A request without the
+ * `Host` header HTTP/1.1 requires is let through, `requireHostHeader: false`, and refused by the
+ * envelope middleware, which answers it like any other bad request.)
  *
  * Slow clients (DECISIONS §11) are node:http's own timeouts: the request line and headers must
  * arrive within `headersMs` and the whole request within `requestMs` (408 `request_timeout`, then
@@ -80,9 +82,15 @@ export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = default
     keepAliveTimeout: timeouts.keepAliveMs,
     // Node checks the two request timeouts on this interval (its default is 30 s, so a 10 s limit
     // could hold a connection for 40 s); a quarter of the shorter one, at most 1 s, keeps them prompt.
-    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.headersMs / 4)))
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
+    requireHostHeader: false
   })
   const timeoutHint = `Send the request line and headers within ${seconds(timeouts.headersMs)} and the whole request within ${seconds(timeouts.requestMs)}.`
+  /** A whole response in the envelope, written straight to a socket Node has not answered on. */
+  const refusal = (code: ErrorCode, reason: string, message: string, hint?: string) => {
+    const body = JSON.stringify({ error: errorBody(docsUrl, code, message, hint === undefined ? {} : { hint }) })
+    return `HTTP/1.1 ${errorCodes[code].status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  }
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // Once a handler has started its response, a second status line would corrupt it: just close.
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
@@ -90,21 +98,44 @@ export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = default
       socket.destroy()
       return
     }
-    const [code, message, reason] =
-      error.code === "HPE_HEADER_OVERFLOW"
-        ? ([
-            "headers_too_large",
-            "The request line and headers are larger than 16 KiB.",
-            "Request Header Fields Too Large"
-          ] as const)
-        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? (["request_timeout", "The request was not received in time.", "Request Timeout"] as const)
-          : (["invalid_request", "The request is not valid HTTP/1.1.", "Bad Request"] as const)
-    const body = JSON.stringify({
-      error: errorBody(docsUrl, code, message, code === "request_timeout" ? { hint: timeoutHint } : {})
-    })
     socket.end(
-      `HTTP/1.1 ${errorCodes[code].status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? refusal(
+            "headers_too_large",
+            "Request Header Fields Too Large",
+            "The request line and headers are larger than 16 KiB."
+          )
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? refusal("request_timeout", "Request Timeout", "The request was not received in time.", timeoutHint)
+          : refusal("invalid_request", "Bad Request", "The request is not valid HTTP/1.1.")
+    )
+  })
+  // Node answers `Expect: 100-continue` itself; any other expectation comes here (else a bare 417).
+  server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify({
+      error: errorBody(
+        docsUrl,
+        "expectation_failed",
+        `The server cannot meet the expectation ${JSON.stringify(String(request.headers.expect).slice(0, 100))}.`,
+        { hint: "Send the request without an Expect header (or with Expect: 100-continue)." }
+      )
+    })
+    response.writeHead(417, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close"
+    })
+    response.end(body)
+  })
+  // This server is no proxy: a CONNECT (which Node hands over as a bare socket) is refused, not dropped.
+  server.on("connect", (_request: IncomingMessage, socket: Duplex) => {
+    socket.end(
+      refusal(
+        "invalid_request",
+        "Bad Request",
+        "CONNECT is not supported: this server is not a proxy.",
+        "Send GET or POST requests to the API's paths; start from GET /api/public/v1."
+      )
     )
   })
   return server

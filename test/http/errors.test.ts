@@ -537,6 +537,53 @@ describe("errors", () => {
       expect(response.status).toBe(400)
       expectAnyEnvelope(400, response.headers["content-type"] ?? null, response.body)
     })
+
+    const port = () => Number(new URL(server.url).port)
+
+    it("an HTTP/1.1 request without Host → 400 invalid_request in the envelope, connection closed", async () => {
+      const response = parseRawResponse(await rawRequest(port(), "GET /api/public/v1 HTTP/1.1\r\n\r\n"))
+      expect(response.status).toBe(400)
+      expect(response.headers.connection?.toLowerCase()).toBe("close")
+      expectAnyEnvelope(400, response.headers["content-type"] ?? null, response.body)
+      expect(JSON.parse(response.body).error.code).toBe("invalid_request")
+      expect(JSON.parse(response.body).error.message).toContain("Host")
+    })
+
+    it("an HTTP/1.0 request without Host is served (Host is HTTP/1.1's requirement)", async () => {
+      const response = parseRawResponse(await rawRequest(port(), "GET /api/public/v1/capabilities HTTP/1.0\r\n\r\n"))
+      expect(response.status).toBe(200)
+      expect(JSON.parse(response.body).object).toBe("capabilities")
+    })
+
+    it("Expect: anything but 100-continue → 417 expectation_failed in the envelope, and nothing else runs", async () => {
+      const response = parseRawResponse(
+        await rawRequest(
+          port(),
+          "POST /api/public/v1/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
+        )
+      )
+      expect(response.status).toBe(417)
+      expectAnyEnvelope(417, response.headers["content-type"] ?? null, response.body)
+      expect(JSON.parse(response.body).error.code).toBe("expectation_failed")
+    })
+
+    it("Expect: 100-continue still works", async () => {
+      const raw = await rawRequest(
+        port(),
+        "POST /api/public/v1/preflight HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\ncontent-type: application/json\r\ncontent-length: 2\r\nConnection: close\r\n\r\n{}"
+      )
+      expect(raw).toContain("HTTP/1.1 200 OK")
+      expect(JSON.parse(parseRawResponse(raw.slice(raw.indexOf("HTTP/1.1 200"))).body).object).toBe("preflight")
+    })
+
+    it("CONNECT → 400 invalid_request in the envelope (this server is not a proxy)", async () => {
+      const response = parseRawResponse(
+        await rawRequest(port(), "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+      )
+      expect(response.status).toBe(400)
+      expectAnyEnvelope(400, response.headers["content-type"] ?? null, response.body)
+      expect(JSON.parse(response.body).error.message).toContain("CONNECT")
+    })
   })
 })
 
