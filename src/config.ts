@@ -1,15 +1,20 @@
 /**
  * Every setting of the service, typed, read once from the environment with defaults.
  *
- * A bad value stops start-up with a message naming the variable and what it accepts, rather than
- * surfacing later as a confusing runtime error.
+ * Each variable is declared once (`variables` below) as a `Config` built from a Schema: the form its
+ * text takes, its bounds as schema checks, its default. A bad value stops start-up with
+ * `InvalidConfig`, whose message names the variable and says what it accepts, rather than surfacing
+ * later as a confusing runtime error. The value itself is never repeated: it may be a secret.
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 
 export type DatabaseConfig =
   | { readonly _tag: "Sqlite"; readonly filename: string }
@@ -21,7 +26,7 @@ export interface AppSettings {
   readonly database: DatabaseConfig
   /** Absolute base of every `url` member, without a trailing slash. */
   readonly publicBaseUrl: string
-  readonly logLevel: "All" | "Trace" | "Debug" | "Info" | "Warn" | "Error" | "Fatal" | "None"
+  readonly logLevel: LogLevel
   /** Base of `documentation_url` members; defaults to `<publicBaseUrl>/docs`. */
   readonly docsUrl: string
   /** Address of the optional MCP interface announced in the service index. */
@@ -131,197 +136,202 @@ const testDefaults: AppSettings = {
   tracing: undefined
 }
 
-/** Parses a duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `3d`. */
-export const parseDuration = (value: string): number | undefined => {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(value.trim().toLowerCase())
-  if (match === null) return undefined
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 }[
-    (match[2] ?? "s") as "ms" | "s" | "m" | "h" | "d"
-  ]
-  return Math.round(Number(match[1]) * unit)
-}
+// ---------------------------------------------------------------------------------------------------
+// What a variable's text may say: one small Schema per kind of value, from the (trimmed) text.
+// ---------------------------------------------------------------------------------------------------
 
-export const defaultSqliteFile = "./data/marketplace.sqlite"
+/** The message of a refused value: what the variable accepts (the value is never repeated). */
+const accepts = (what: string) => ({ message: `expected ${what}` })
 
-/** Parses `DATABASE_URL`: unset → the embedded file, `sqlite:<path>`, `sqlite::memory:`, `postgres://…`. */
-export const parseDatabaseUrl = (value: string | undefined): DatabaseConfig | string => {
-  if (value === undefined || value.trim() === "") return { _tag: "Sqlite", filename: defaultSqliteFile }
-  const url = value.trim()
-  if (url.startsWith("sqlite:")) {
-    const path = url.slice("sqlite:".length).replace(/^\/\//, "")
-    if (path === "") return "sqlite: needs a path, e.g. sqlite:./data/marketplace.sqlite or sqlite::memory:"
-    return { _tag: "Sqlite", filename: path }
-  }
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    return { _tag: "Postgres", url: Redacted.make(url) }
-  }
-  return "expected sqlite:<path>, sqlite::memory: or postgres://user@host:port/database"
-}
-
-const logLevels = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const
-
-/** Reads and validates every setting from the environment. */
-export const loadSettings = Effect.gen(function* () {
-  const portRaw = (yield* Config.String("PORT").pipe(Config.withDefault("8080"))).trim()
-  const port = /^\d{1,5}$/.test(portRaw) ? Number(portRaw) : Number.NaN
-  if (!(port >= 0 && port <= 65535)) {
-    return yield* Effect.fail(
-      new InvalidConfig("PORT", `expected a port number from 0 to 65535, got ${JSON.stringify(portRaw)}`)
-    )
-  }
-  const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
-  const databaseUrl = yield* Config.String("DATABASE_URL").pipe(Config.option, Config.map(Option.getOrUndefined))
-  const database = parseDatabaseUrl(databaseUrl)
-  if (typeof database === "string") return yield* Effect.fail(new InvalidConfig("DATABASE_URL", database))
-
-  const baseRaw = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.option, Config.map(Option.getOrUndefined))
-  const publicBaseUrl = baseRaw === undefined || baseRaw.trim() === "" ? `http://${hostForUrl(host)}:${port}` : baseRaw
-  if (!isHttpUrl(publicBaseUrl)) {
-    return yield* Effect.fail(new InvalidConfig("PUBLIC_BASE_URL", "expected an absolute http(s) URL"))
-  }
-  const base = publicBaseUrl.replace(/\/+$/, "")
-
-  const logLevelRaw = yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("Info"))
-  const logLevel = logLevels.find((level) => level.toLowerCase() === logLevelRaw.trim().toLowerCase())
-  if (logLevel === undefined) {
-    return yield* Effect.fail(new InvalidConfig("LOG_LEVEL", `expected one of ${logLevels.join(", ")}`))
-  }
-
-  const docsUrl = yield* optionalUrl("DOCS_URL")
-  const mcpUrl = yield* optionalUrl("MCP_URL")
-  const oauthIssuer = yield* optionalUrl("OAUTH_ISSUER")
-  const taskTokenSecret = yield* Config.Redacted("TASK_TOKEN_SECRET").pipe(
-    Config.option,
-    Config.map(Option.getOrUndefined)
-  )
-  if (taskTokenSecret !== undefined && Redacted.value(taskTokenSecret).length < 32) {
-    return yield* Effect.fail(new InvalidConfig("TASK_TOKEN_SECRET", "expected at least 32 characters"))
-  }
-  const duration = (name: string, fallback: string, min: number, max = Number.POSITIVE_INFINITY) =>
-    Effect.gen(function* () {
-      const raw = yield* Config.String(name).pipe(Config.withDefault(fallback))
-      const ms = parseDuration(raw)
-      if (ms === undefined || ms < min || ms > max) {
-        const expected =
-          max === Number.POSITIVE_INFINITY
-            ? `a duration such as 30s, 15m, 24h or 3d (at least ${min} ms)`
-            : `a duration such as 500ms, 10s or 2m (from ${min} ms to ${max / 60_000} minutes)`
-        return yield* Effect.fail(new InvalidConfig(name, `expected ${expected}, got ${JSON.stringify(raw)}`))
-      }
-      return ms
-    })
-  const offerTimeoutMs = yield* duration("OFFER_TIMEOUT", "24h", 100)
-  const reviewWindowMs = yield* duration("REVIEW_WINDOW", "72h", 100)
-  const timerSweepMs = yield* duration("TIMER_SWEEP_INTERVAL", "1s", 10)
-  const audienceRaw = yield* Config.String("OAUTH_AUDIENCE").pipe(Config.withDefault(""))
-  const oauthAudience = audienceRaw.trim() === "" ? `${base}/api/public/v1` : audienceRaw.trim()
-  const oauthJwksUri = yield* optionalUrl("OAUTH_JWKS_URI")
-  const rateLimitSwitch = (yield* Config.String("RATE_LIMIT").pipe(Config.withDefault("on"))).trim().toLowerCase()
-  if (!["on", "off", "true", "false", "1", "0"].includes(rateLimitSwitch)) {
-    return yield* Effect.fail(new InvalidConfig("RATE_LIMIT", "expected on or off"))
-  }
-  const perWindow = (name: string, fallback: number) =>
-    Effect.gen(function* () {
-      const raw = (yield* Config.String(name).pipe(Config.withDefault(String(fallback)))).trim()
-      const n = /^\d{1,9}$/.test(raw) ? Number(raw) : 0
-      if (n < 1) return yield* Effect.fail(new InvalidConfig(name, "expected a whole number of requests, at least 1"))
-      return n
-    })
-  const rateLimit = ["off", "false", "0"].includes(rateLimitSwitch)
-    ? undefined
-    : {
-        readsPerWindow: yield* perWindow("RATE_LIMIT_READS_PER_MINUTE", 600),
-        writesPerWindow: yield* perWindow("RATE_LIMIT_WRITES_PER_MINUTE", 120),
-        windowMs: yield* duration("RATE_LIMIT_WINDOW", "60s", 100)
-      }
-  const redisRaw = yield* Config.String("REDIS_URL").pipe(Config.withDefault(""))
-  if (redisRaw.trim() !== "" && !/^rediss?:\/\//.test(redisRaw.trim())) {
-    return yield* Effect.fail(new InvalidConfig("REDIS_URL", "expected redis://host:port or rediss://…"))
-  }
-  const redisUrl = redisRaw.trim() === "" ? undefined : Redacted.make(redisRaw.trim())
-  const redisKeyPrefix = (yield* Config.String("REDIS_KEY_PREFIX").pipe(Config.withDefault("task-marketplace:"))).trim()
-  const httpTimeouts: HttpTimeouts = {
-    headersMs: yield* duration("HEADERS_TIMEOUT", "10s", 100, 3600_000),
-    requestMs: yield* duration("REQUEST_TIMEOUT", "30s", 100, 3600_000),
-    // Node announces it in whole seconds (`Keep-Alive: timeout=N`), so at least one.
-    keepAliveMs: yield* duration("KEEP_ALIVE_TIMEOUT", "5s", 1000, 3600_000)
-  }
-  // node:http refuses a headers timeout longer than the request timeout (the headers are part of the request).
-  if (httpTimeouts.headersMs > httpTimeouts.requestMs) {
-    return yield* Effect.fail(
-      new InvalidConfig("HEADERS_TIMEOUT", `must not be longer than REQUEST_TIMEOUT (${httpTimeouts.requestMs} ms)`)
-    )
-  }
-  const tracing = yield* tracingSettings
-  const seedRaw = yield* Config.String("SEED_SAMPLE_CATALOGUE").pipe(Config.withDefault("true"))
-  const seedSampleCatalogue = !["false", "0", "no", "off"].includes(seedRaw.trim().toLowerCase())
-
-  return AppConfig.of({
-    port,
-    host,
-    database,
-    publicBaseUrl: base,
-    logLevel,
-    docsUrl: (docsUrl ?? `${base}/docs`).replace(/\/+$/, ""),
-    mcpUrl: mcpUrl ?? `${base}/mcp`,
-    oauthIssuer,
-    taskTokenSecret,
-    seedSampleCatalogue,
-    oauthAudience,
-    oauthJwksUri,
-    offerTimeoutMs,
-    reviewWindowMs,
-    timerSweepMs,
-    rateLimit,
-    redisUrl,
-    redisKeyPrefix,
-    httpTimeouts,
-    tracing
+/** Decodes text with `parse`; text it cannot read (undefined) is refused saying `what` is accepted. */
+const parsing = <A>(parse: (text: string) => A | undefined, format: (value: A) => string, what: string) =>
+  SchemaTransformation.transformEffect<A, string>({
+    decode: (text) => {
+      const value = parse(text)
+      return value === undefined ? Effect.fail(new SchemaIssue.InvalidValue(accepts(what))) : Effect.succeed(value)
+    },
+    encode: (value) => Effect.succeed(format(value))
   })
-}).pipe(
-  Effect.catchTag("ConfigError", (error) =>
-    Effect.fail(new InvalidConfig(configErrorName(error), String(error.message)))
+
+const second = 1000
+const minute = 60 * second
+const hour = 60 * minute
+const day = 24 * hour
+const durationUnits = { d: day, h: hour, m: minute, s: second, ms: 1 } as const
+
+const parseDuration = (text: string): number | undefined => {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(text.toLowerCase())
+  if (match === null) return undefined
+  return Math.round(Number(match[1]) * durationUnits[(match[2] ?? "s") as keyof typeof durationUnits])
+}
+
+/** Whole milliseconds in the largest unit that divides them: 86400000 → `1d`, 1500 → `1500ms`. */
+const formatDuration = (ms: number): string => {
+  for (const [unit, size] of Object.entries(durationUnits)) {
+    if (ms !== 0 && ms % size === 0) return `${ms / size}${unit}`
+  }
+  return `${ms}ms`
+}
+
+/**
+ * A duration in whole milliseconds, written `90` (seconds), `500ms`, `30s`, `15m`, `24h` or `3d`
+ * (fractions such as `1.5s` allowed, units in any case); encodes as `formatDuration` writes it.
+ */
+export const DurationMs: Schema.Codec<number, string> = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Number,
+    parsing(parseDuration, formatDuration, "a duration such as 90 (seconds), 500ms, 30s, 15m, 24h or 3d")
   )
 )
 
-/**
- * OpenTelemetry's standard variables: a collector address (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as
- * is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces) turns tracing on, unless OTEL_SDK_DISABLED=true
- * or OTEL_TRACES_EXPORTER names no `otlp` exporter (e.g. `none`).
- */
-const tracingSettings = Effect.gen(function* () {
-  const text = (name: string) => Config.String(name).pipe(Config.withDefault(""))
-  const disabled = (yield* text("OTEL_SDK_DISABLED")).trim().toLowerCase() === "true"
-  const exporters = (yield* text("OTEL_TRACES_EXPORTER")).trim()
-  if (disabled || (exporters !== "" && !exporters.split(",").some((e) => e.trim() === "otlp"))) return undefined
-  const tracesEndpoint = (yield* text("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")).trim()
-  const baseEndpoint = (yield* text("OTEL_EXPORTER_OTLP_ENDPOINT")).trim()
-  const name = tracesEndpoint !== "" ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT"
-  const endpoint =
-    tracesEndpoint !== "" ? tracesEndpoint : baseEndpoint === "" ? "" : `${baseEndpoint.replace(/\/+$/, "")}/v1/traces`
-  if (endpoint === "") return undefined
-  if (!/^https?:\/\/[^/\s]+/.test(endpoint) || !URL.canParse(endpoint)) {
-    return yield* Effect.fail(new InvalidConfig(name, "expected the collector's http:// or https:// address"))
-  }
-  const tracesHeaders = yield* Config.Redacted("OTEL_EXPORTER_OTLP_TRACES_HEADERS").pipe(Config.withDefault(undefined))
-  const headersName = tracesHeaders !== undefined ? "OTEL_EXPORTER_OTLP_TRACES_HEADERS" : "OTEL_EXPORTER_OTLP_HEADERS"
-  const headerText =
-    tracesHeaders ?? (yield* Config.Redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(undefined)))
-  const headers = headerText === undefined ? {} : parseHeaderList(Redacted.value(headerText))
-  if (headers === undefined) {
-    // The value is never repeated: it usually holds the collector's key.
-    return yield* Effect.fail(
-      new InvalidConfig(headersName, "expected name=value pairs separated by commas (values URL-encoded)")
+/** A duration within bounds; the bounds are part of the message. */
+const DurationBetween = (minimum: number, maximum: number) =>
+  DurationMs.check(
+    Schema.isBetween(
+      { minimum, maximum },
+      accepts(`a duration from ${formatDuration(minimum)} to ${formatDuration(maximum)}`)
     )
+  )
+
+/** A number written in digits (a fraction only when `fractions`), within bounds. */
+const NumberBetween = (minimum: number, maximum: number, what: string, fractions = false) =>
+  Schema.Trim.pipe(
+    Schema.decodeTo(
+      Schema.Number.check(Schema.isBetween({ minimum, maximum }, accepts(what))),
+      parsing((text) => ((fractions ? /^\d+(\.\d+)?$/ : /^\d+$/).test(text) ? Number(text) : undefined), String, what)
+    )
+  )
+
+const Port = NumberBetween(0, 65535, "a port number from 0 to 65535")
+
+/** A rate limit: requests per window. */
+const Requests = NumberBetween(1, 999_999_999, "a whole number of requests from 1 to 999999999")
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
   }
-  return {
-    url: endpoint,
-    serviceName: (yield* text("OTEL_SERVICE_NAME")).trim() || "task-marketplace",
-    headers: Redacted.make(headers),
-    exportIntervalMs: yield* exportInterval,
-    sampler: yield* sampler
-  } satisfies TracingSettings
-})
+}
+
+/** An absolute http:// or https:// URL. */
+const HttpUrl = Schema.Trim.check(Schema.makeFilter(isHttpUrl, accepts("an absolute http(s) URL")))
+
+/** Text read as it is, trimmed. */
+const Text = Schema.Trim
+
+export const defaultSqliteFile = "./data/marketplace.sqlite"
+
+const Database = Schema.Union([
+  Schema.TaggedStruct("Sqlite", { filename: Schema.String }),
+  Schema.TaggedStruct("Postgres", { url: Schema.Redacted(Schema.String) })
+])
+
+const parseDatabaseUrl = (url: string): DatabaseConfig | undefined => {
+  if (url.startsWith("sqlite:")) return { _tag: "Sqlite", filename: url.slice("sqlite:".length).replace(/^\/\//, "") }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    return { _tag: "Postgres", url: Redacted.make(url) }
+  }
+  return undefined
+}
+
+/**
+ * `DATABASE_URL`: `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (kept redacted: it may hold a
+ * password).
+ */
+export const DatabaseUrl: Schema.Codec<DatabaseConfig, string> = Schema.Trim.check(
+  Schema.makeFilter(
+    (url: string) => !/^sqlite:(\/\/)?$/.test(url),
+    accepts("a path after sqlite:, e.g. sqlite:./data/marketplace.sqlite or sqlite::memory:")
+  )
+).pipe(
+  Schema.decodeTo(
+    Database,
+    parsing(
+      parseDatabaseUrl,
+      (database) => (database._tag === "Sqlite" ? `sqlite:${database.filename}` : Redacted.value(database.url)),
+      "sqlite:<path>, sqlite::memory: or postgres://user@host:port/database"
+    )
+  )
+)
+
+const logLevels = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const
+export type LogLevel = (typeof logLevels)[number]
+
+/** A log level in any case: `debug`, `Debug` and `DEBUG` are `Debug`. */
+const LogLevelName = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Literals(logLevels),
+    parsing(
+      (text) => logLevels.find((level) => level.toLowerCase() === text.toLowerCase()),
+      (level) => level,
+      `one of ${logLevels.join(", ")}`
+    )
+  )
+)
+
+const switchWords = new Map([
+  ["on", true],
+  ["true", true],
+  ["1", true],
+  ["yes", true],
+  ["off", false],
+  ["false", false],
+  ["0", false],
+  ["no", false]
+])
+
+/** A switch: `on`/`off`, `true`/`false`, `1`/`0`, `yes`/`no`, in any case. */
+const Switch = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    parsing(
+      (text) => switchWords.get(text.toLowerCase()),
+      (on) => (on ? "on" : "off"),
+      "on or off (or true/false, 1/0, yes/no)"
+    )
+  )
+)
+
+/** A secret of at least `minLength` characters, kept redacted. */
+const Secret = (minLength: number) =>
+  Schema.RedactedFromValue(
+    Schema.String.check(Schema.isMinLength(minLength, accepts(`at least ${minLength} characters`)))
+  )
+
+/** A Redis address, kept redacted (it may hold a password). */
+const RedisUrl = Schema.RedactedFromValue(
+  Schema.Trim.check(Schema.isPattern(/^rediss?:\/\//, accepts("redis://host:port or rediss://…")))
+)
+
+/** An OpenTelemetry collector's address (`http://collector:4318`, …). */
+const CollectorUrl = Schema.Trim.check(
+  Schema.makeFilter(
+    (url: string) => /^https?:\/\/[^/\s]+/.test(url) && URL.canParse(url),
+    accepts("the collector's http:// or https:// address")
+  )
+)
+
+/** OpenTelemetry's boolean: `true` in any case is true, anything else false (its specification). */
+const OtelBoolean = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({ decode: (text) => text.toLowerCase() === "true", encode: String })
+  )
+)
+
+/** OTEL_TRACES_EXPORTER, a comma-separated list of exporters: whether it names `otlp`. */
+const OtlpExporterChosen = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({
+      decode: (text) => text.split(",").some((exporter) => exporter.trim() === "otlp"),
+      encode: (chosen) => (chosen ? "otlp" : "none")
+    })
+  )
+)
 
 /** OpenTelemetry's header list, `name=value,name2=value2` (URL-encoded); undefined when malformed. */
 const parseHeaderList = (text: string): Record<string, string> | undefined => {
@@ -339,76 +349,240 @@ const parseHeaderList = (text: string): Record<string, string> | undefined => {
   return headers
 }
 
-const samplers = ["always_on", "always_off", "traceidratio"] as const
+/** OpenTelemetry's header list, kept redacted: it usually holds a collector's key. */
+const HeaderList = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Redacted(Schema.Record(Schema.String, Schema.String)),
+    parsing(
+      (text) => {
+        const headers = parseHeaderList(text)
+        return headers === undefined ? undefined : Redacted.make(headers)
+      },
+      (headers) =>
+        Object.entries(Redacted.value(headers))
+          .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+          .join(","),
+      "name=value pairs separated by commas (values URL-encoded)"
+    )
+  )
+)
+
+const samplerNames = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio"
+] as const
+
+/** OTEL_TRACES_SAMPLER, in any case. */
+const SamplerName = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Literals(samplerNames),
+    parsing(
+      (text) => samplerNames.find((name) => name === text.toLowerCase()),
+      (name) => name,
+      `one of ${samplerNames.join(", ")}`
+    )
+  )
+)
+
+// ---------------------------------------------------------------------------------------------------
+// Every variable, declared once: its schema and its default.
+// ---------------------------------------------------------------------------------------------------
+
+/** Unset, empty and blank are the same: the default applies. */
+const blankAsUnset = SchemaTransformation.transform<string | undefined, string>({
+  decode: (text) => (text.trim() === "" ? undefined : text),
+  encode: (text) => text ?? ""
+})
+
+/** One variable read through its schema; `fallback` when it is unset, empty or blank. */
+const variable = <A, const D>(name: string, schema: Schema.Codec<A, string>, fallback: D): Config.Config<A | D> =>
+  Config.schema(Schema.String.pipe(Schema.decodeTo(Schema.UndefinedOr(schema), blankAsUnset)), name).pipe(
+    Config.withDefault(undefined),
+    Config.map((value) => (value === undefined ? fallback : value))
+  )
+
+const variables = {
+  PORT: variable("PORT", Port, 8080),
+  HOST: variable("HOST", Text, "127.0.0.1"),
+  DATABASE_URL: variable("DATABASE_URL", DatabaseUrl, { _tag: "Sqlite", filename: defaultSqliteFile }),
+  PUBLIC_BASE_URL: variable("PUBLIC_BASE_URL", HttpUrl, undefined),
+  LOG_LEVEL: variable("LOG_LEVEL", LogLevelName, "Info"),
+  DOCS_URL: variable("DOCS_URL", HttpUrl, undefined),
+  MCP_URL: variable("MCP_URL", HttpUrl, undefined),
+  OAUTH_ISSUER: variable("OAUTH_ISSUER", HttpUrl, undefined),
+  OAUTH_AUDIENCE: variable("OAUTH_AUDIENCE", Text, undefined),
+  OAUTH_JWKS_URI: variable("OAUTH_JWKS_URI", HttpUrl, undefined),
+  TASK_TOKEN_SECRET: variable("TASK_TOKEN_SECRET", Secret(32), undefined),
+  SEED_SAMPLE_CATALOGUE: variable("SEED_SAMPLE_CATALOGUE", Switch, true),
+  // No timer here is meant to run for more than a year; and an offer's or a review's deadline must stay
+  // a date (a billion days made every new deadline an invalid date).
+  OFFER_TIMEOUT: variable("OFFER_TIMEOUT", DurationBetween(100, 365 * day), 24 * hour),
+  REVIEW_WINDOW: variable("REVIEW_WINDOW", DurationBetween(100, 365 * day), 72 * hour),
+  TIMER_SWEEP_INTERVAL: variable("TIMER_SWEEP_INTERVAL", DurationBetween(10, 365 * day), second),
+  RATE_LIMIT: variable("RATE_LIMIT", Switch, true),
+  RATE_LIMIT_READS_PER_MINUTE: variable("RATE_LIMIT_READS_PER_MINUTE", Requests, 600),
+  RATE_LIMIT_WRITES_PER_MINUTE: variable("RATE_LIMIT_WRITES_PER_MINUTE", Requests, 120),
+  RATE_LIMIT_WINDOW: variable("RATE_LIMIT_WINDOW", DurationBetween(100, 365 * day), minute),
+  REDIS_URL: variable("REDIS_URL", RedisUrl, undefined),
+  REDIS_KEY_PREFIX: variable("REDIS_KEY_PREFIX", Text, "task-marketplace:"),
+  HEADERS_TIMEOUT: variable("HEADERS_TIMEOUT", DurationBetween(100, hour), defaultHttpTimeouts.headersMs),
+  REQUEST_TIMEOUT: variable("REQUEST_TIMEOUT", DurationBetween(100, hour), defaultHttpTimeouts.requestMs),
+  // Node announces it in whole seconds (`Keep-Alive: timeout=N`), so at least one.
+  KEEP_ALIVE_TIMEOUT: variable("KEEP_ALIVE_TIMEOUT", DurationBetween(second, hour), defaultHttpTimeouts.keepAliveMs),
+  OTEL_SDK_DISABLED: variable("OTEL_SDK_DISABLED", OtelBoolean, false),
+  OTEL_TRACES_EXPORTER: variable("OTEL_TRACES_EXPORTER", OtlpExporterChosen, true),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", CollectorUrl, undefined),
+  OTEL_EXPORTER_OTLP_ENDPOINT: variable("OTEL_EXPORTER_OTLP_ENDPOINT", CollectorUrl, undefined),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: variable("OTEL_EXPORTER_OTLP_TRACES_HEADERS", HeaderList, undefined),
+  OTEL_EXPORTER_OTLP_HEADERS: variable("OTEL_EXPORTER_OTLP_HEADERS", HeaderList, undefined),
+  OTEL_SERVICE_NAME: variable("OTEL_SERVICE_NAME", Text, "task-marketplace"),
+  // Whole milliseconds, as OpenTelemetry defines it.
+  OTEL_BSP_SCHEDULE_DELAY: variable(
+    "OTEL_BSP_SCHEDULE_DELAY",
+    NumberBetween(10, 3_600_000, "whole milliseconds from 10 to 3600000"),
+    5000
+  ),
+  OTEL_TRACES_SAMPLER: variable("OTEL_TRACES_SAMPLER", SamplerName, "parentbased_always_on"),
+  OTEL_TRACES_SAMPLER_ARG: variable("OTEL_TRACES_SAMPLER_ARG", NumberBetween(0, 1, "a ratio from 0 to 1", true), 1)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The settings: the variables, with the rules that join several of them.
+// ---------------------------------------------------------------------------------------------------
+
+/** Reads and validates every setting from the environment. */
+export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.gen(function* () {
+  const port = yield* variables.PORT
+  const host = yield* variables.HOST
+  const database = yield* variables.DATABASE_URL
+  const publicBaseUrl = (yield* variables.PUBLIC_BASE_URL) ?? `http://${hostForUrl(host)}:${port}`
+  if (!isHttpUrl(publicBaseUrl)) {
+    // Unset, it is made from HOST, which need not make a URL (an IPv6 zone, say): then it must be set.
+    return yield* invalid(
+      "PUBLIC_BASE_URL",
+      "expected an absolute http(s) URL (http://HOST:PORT is not one with this HOST)"
+    )
+  }
+  const base = publicBaseUrl.replace(/\/+$/, "")
+  const logLevel = yield* variables.LOG_LEVEL
+  const docsUrl = (yield* variables.DOCS_URL) ?? `${base}/docs`
+  const mcpUrl = (yield* variables.MCP_URL) ?? `${base}/mcp`
+  const oauthIssuer = yield* variables.OAUTH_ISSUER
+  const taskTokenSecret = yield* variables.TASK_TOKEN_SECRET
+  const offerTimeoutMs = yield* variables.OFFER_TIMEOUT
+  const reviewWindowMs = yield* variables.REVIEW_WINDOW
+  const timerSweepMs = yield* variables.TIMER_SWEEP_INTERVAL
+  const oauthAudience = (yield* variables.OAUTH_AUDIENCE) ?? `${base}/api/public/v1`
+  const oauthJwksUri = yield* variables.OAUTH_JWKS_URI
+  // The limits are read only when they apply.
+  const rateLimit: RateLimitSettings | undefined = (yield* variables.RATE_LIMIT)
+    ? {
+        readsPerWindow: yield* variables.RATE_LIMIT_READS_PER_MINUTE,
+        writesPerWindow: yield* variables.RATE_LIMIT_WRITES_PER_MINUTE,
+        windowMs: yield* variables.RATE_LIMIT_WINDOW
+      }
+    : undefined
+  const redisUrl = yield* variables.REDIS_URL
+  const redisKeyPrefix = yield* variables.REDIS_KEY_PREFIX
+  const httpTimeouts: HttpTimeouts = {
+    headersMs: yield* variables.HEADERS_TIMEOUT,
+    requestMs: yield* variables.REQUEST_TIMEOUT,
+    keepAliveMs: yield* variables.KEEP_ALIVE_TIMEOUT
+  }
+  // node:http refuses a headers timeout longer than the request timeout (the headers are part of the request).
+  if (httpTimeouts.headersMs > httpTimeouts.requestMs) {
+    return yield* invalid("HEADERS_TIMEOUT", `must not be longer than REQUEST_TIMEOUT (${httpTimeouts.requestMs} ms)`)
+  }
+  const tracing = yield* tracingSettings
+  const seedSampleCatalogue = yield* variables.SEED_SAMPLE_CATALOGUE
+
+  return AppConfig.of({
+    port,
+    host,
+    database,
+    publicBaseUrl: base,
+    logLevel,
+    docsUrl: docsUrl.replace(/\/+$/, ""),
+    mcpUrl,
+    oauthIssuer,
+    taskTokenSecret,
+    seedSampleCatalogue,
+    oauthAudience,
+    oauthJwksUri,
+    offerTimeoutMs,
+    reviewWindowMs,
+    timerSweepMs,
+    rateLimit,
+    redisUrl,
+    redisKeyPrefix,
+    httpTimeouts,
+    tracing
+  })
+}).pipe(Effect.catchTag("ConfigError", (error) => Effect.fail(fromConfigError(error))))
+
+/**
+ * OpenTelemetry's standard variables: a collector address (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as
+ * is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces) turns tracing on, unless OTEL_SDK_DISABLED=true
+ * or OTEL_TRACES_EXPORTER names no `otlp` exporter (e.g. `none`). The rest is read only then.
+ */
+const tracingSettings = Effect.gen(function* () {
+  if ((yield* variables.OTEL_SDK_DISABLED) || !(yield* variables.OTEL_TRACES_EXPORTER)) return undefined
+  const tracesEndpoint = yield* variables.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+  const baseEndpoint = tracesEndpoint === undefined ? yield* variables.OTEL_EXPORTER_OTLP_ENDPOINT : undefined
+  const url =
+    tracesEndpoint ?? (baseEndpoint === undefined ? undefined : `${baseEndpoint.replace(/\/+$/, "")}/v1/traces`)
+  if (url === undefined) return undefined
+  const headers =
+    (yield* variables.OTEL_EXPORTER_OTLP_TRACES_HEADERS) ??
+    (yield* variables.OTEL_EXPORTER_OTLP_HEADERS) ??
+    Redacted.make<Record<string, string>>({})
+  return {
+    url,
+    serviceName: yield* variables.OTEL_SERVICE_NAME,
+    headers,
+    exportIntervalMs: yield* variables.OTEL_BSP_SCHEDULE_DELAY,
+    sampler: yield* sampler
+  } satisfies TracingSettings
+})
 
 const sampler = Effect.gen(function* () {
-  const name = (yield* Config.String("OTEL_TRACES_SAMPLER").pipe(Config.withDefault("parentbased_always_on")))
-    .trim()
-    .toLowerCase()
+  const name = yield* variables.OTEL_TRACES_SAMPLER
   const parentBased = name.startsWith("parentbased_")
-  const kind = samplers.find((s) => s === (parentBased ? name.slice("parentbased_".length) : name))
-  if (kind === undefined) {
-    return yield* Effect.fail(
-      new InvalidConfig(
-        "OTEL_TRACES_SAMPLER",
-        `expected one of ${samplers.flatMap((s) => [s, `parentbased_${s}`]).join(", ")}`
-      )
-    )
-  }
+  const kind = parentBased ? name.slice("parentbased_".length) : name
   if (kind !== "traceidratio") return { parentBased, ratio: kind === "always_on" ? 1 : 0 } satisfies Sampler
-  const raw = (yield* Config.String("OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault("1"))).trim()
-  const ratio = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN
-  if (!(ratio >= 0 && ratio <= 1)) {
-    return yield* Effect.fail(
-      new InvalidConfig("OTEL_TRACES_SAMPLER_ARG", `expected a ratio from 0 to 1, got ${JSON.stringify(raw)}`)
-    )
-  }
-  return { parentBased, ratio } satisfies Sampler
+  return { parentBased, ratio: yield* variables.OTEL_TRACES_SAMPLER_ARG } satisfies Sampler
 })
-
-/** OTEL_BSP_SCHEDULE_DELAY: whole milliseconds, as OpenTelemetry defines it (default 5000). */
-const exportInterval = Effect.gen(function* () {
-  const raw = (yield* Config.String("OTEL_BSP_SCHEDULE_DELAY").pipe(Config.withDefault("5000"))).trim()
-  const ms = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN
-  if (!(ms >= 10 && ms <= 3600_000)) {
-    return yield* Effect.fail(
-      new InvalidConfig(
-        "OTEL_BSP_SCHEDULE_DELAY",
-        `expected whole milliseconds from 10 to 3600000, got ${JSON.stringify(raw)}`
-      )
-    )
-  }
-  return ms
-})
-
-const optionalUrl = (name: string) =>
-  Effect.gen(function* () {
-    const value = yield* Config.String(name).pipe(Config.option, Config.map(Option.getOrUndefined))
-    if (value === undefined || value.trim() === "") return undefined
-    if (!isHttpUrl(value.trim())) return yield* Effect.fail(new InvalidConfig(name, "expected an absolute http(s) URL"))
-    return value.trim()
-  })
-
-const configErrorName = (error: { readonly message: string }) => /[A-Z_]{3,}/.exec(error.message)?.[0] ?? "environment"
 
 const hostForUrl = (host: string) =>
   host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
 
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value)
-    return url.protocol === "http:" || url.protocol === "https:"
-  } catch {
-    return false
-  }
-}
+// ---------------------------------------------------------------------------------------------------
+// A refused setting.
+// ---------------------------------------------------------------------------------------------------
 
-/** A setting that cannot be used; the message names the variable and what it accepts. */
-export class InvalidConfig extends Error {
-  readonly _tag = "InvalidConfig"
+/** A setting that cannot be used; the message names the variable first, then what it accepts. */
+export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{
   readonly variable: string
-  constructor(variable: string, expected: string) {
-    super(`Invalid configuration: ${variable}: ${expected}`)
-    this.variable = variable
-  }
+  readonly message: string
+}> {}
+
+const invalid = (variable: string, problem: string) =>
+  new InvalidConfig({ variable, message: `Invalid configuration: ${variable}: ${problem}` })
+
+const issues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/**
+ * The first issue of a refused variable, named by its path's first segment. Config keeps no input in
+ * its issues and every schema above has its own message, so no value (and no secret) is repeated.
+ */
+const fromConfigError = (error: Config.ConfigError): InvalidConfig => {
+  if (error.cause._tag === "SourceError") return invalid("environment", error.cause.message)
+  const [first] = issues(error.cause.issue).issues
+  const segment = first?.path?.[0]
+  const name = typeof segment === "object" ? segment.key : segment
+  return invalid(typeof name === "string" ? name : "environment", first?.message ?? "could not be read")
 }

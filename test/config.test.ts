@@ -1,6 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Redacted } from "effect"
-import { loadSettings, parseDatabaseUrl } from "../src/config.ts"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Redacted, Result, Schema } from "effect"
+import { type AppSettings, DatabaseUrl, DurationMs, InvalidConfig, loadSettings } from "../src/config.ts"
 
 const load = (env: Record<string, string>) =>
   Effect.runPromise(
@@ -9,58 +9,260 @@ const load = (env: Record<string, string>) =>
     )
   )
 
+const settings = async (env: Record<string, string>): Promise<AppSettings> => {
+  const result = await load(env)
+  if (result._tag === "Failure") throw new Error(`expected settings, got ${result.failure.message}`)
+  return result.success
+}
+
+const refusal = async (env: Record<string, string>): Promise<InvalidConfig> => {
+  const result = await load(env)
+  if (result._tag === "Success") throw new Error(`expected ${JSON.stringify(env)} to be refused`)
+  return result.failure
+}
+
+/** Every variable the service reads. */
+const variables = [
+  "PORT",
+  "HOST",
+  "DATABASE_URL",
+  "PUBLIC_BASE_URL",
+  "LOG_LEVEL",
+  "DOCS_URL",
+  "MCP_URL",
+  "OAUTH_ISSUER",
+  "OAUTH_AUDIENCE",
+  "OAUTH_JWKS_URI",
+  "TASK_TOKEN_SECRET",
+  "SEED_SAMPLE_CATALOGUE",
+  "OFFER_TIMEOUT",
+  "REVIEW_WINDOW",
+  "TIMER_SWEEP_INTERVAL",
+  "RATE_LIMIT",
+  "RATE_LIMIT_READS_PER_MINUTE",
+  "RATE_LIMIT_WRITES_PER_MINUTE",
+  "RATE_LIMIT_WINDOW",
+  "REDIS_URL",
+  "REDIS_KEY_PREFIX",
+  "HEADERS_TIMEOUT",
+  "REQUEST_TIMEOUT",
+  "KEEP_ALIVE_TIMEOUT",
+  "OTEL_SDK_DISABLED",
+  "OTEL_TRACES_EXPORTER",
+  "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+  "OTEL_EXPORTER_OTLP_HEADERS",
+  "OTEL_SERVICE_NAME",
+  "OTEL_BSP_SCHEDULE_DELAY",
+  "OTEL_TRACES_SAMPLER",
+  "OTEL_TRACES_SAMPLER_ARG"
+] as const
+
+// Tracing is read only when a collector is named, and its sampler's ratio only for a ratio sampler.
+const tracingOn = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_SAMPLER: "traceidratio" }
+
 describe("configuration", () => {
   it("defaults to the embedded SQLite file on 127.0.0.1:8080", async () => {
-    const result = await load({})
-    expect(result._tag).toBe("Success")
-    if (result._tag !== "Success") return
-    expect(result.success).toMatchObject({
+    expect(await settings({})).toEqual({
       port: 8080,
       host: "127.0.0.1",
       database: { _tag: "Sqlite", filename: "./data/marketplace.sqlite" },
       publicBaseUrl: "http://127.0.0.1:8080",
+      logLevel: "Info",
       docsUrl: "http://127.0.0.1:8080/docs",
-      logLevel: "Info"
+      mcpUrl: "http://127.0.0.1:8080/mcp",
+      oauthIssuer: undefined,
+      taskTokenSecret: undefined,
+      seedSampleCatalogue: true,
+      oauthAudience: "http://127.0.0.1:8080/api/public/v1",
+      oauthJwksUri: undefined,
+      offerTimeoutMs: 24 * 3600_000,
+      reviewWindowMs: 72 * 3600_000,
+      timerSweepMs: 1000,
+      rateLimit: { readsPerWindow: 600, writesPerWindow: 120, windowMs: 60_000 },
+      redisUrl: undefined,
+      redisKeyPrefix: "task-marketplace:",
+      httpTimeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 },
+      tracing: undefined
     })
   })
 
-  it("reads DATABASE_URL forms", () => {
-    expect(parseDatabaseUrl("sqlite::memory:")).toEqual({ _tag: "Sqlite", filename: ":memory:" })
-    expect(parseDatabaseUrl("sqlite:./x.db")).toEqual({ _tag: "Sqlite", filename: "./x.db" })
-    const pg = parseDatabaseUrl("postgres://u@127.0.0.1:5432/test")
-    expect(typeof pg === "object" && pg._tag === "Postgres" && Redacted.value(pg.url)).toBe(
-      "postgres://u@127.0.0.1:5432/test"
-    )
-    expect(typeof parseDatabaseUrl("mysql://x")).toBe("string")
-    expect(typeof parseDatabaseUrl("sqlite:")).toBe("string")
+  it("an empty or blank variable is unset: its default applies", async () => {
+    for (const name of variables) {
+      // With tracing on, so that every variable is read.
+      const others = Object.fromEntries(Object.entries(tracingOn).filter(([key]) => key !== name))
+      const unset = await settings(others)
+      for (const blank of ["", "   ", "\t"]) {
+        expect(await settings({ ...others, [name]: blank }), name).toEqual(unset)
+      }
+    }
   })
 
-  it("strips a trailing slash from PUBLIC_BASE_URL and derives the docs address", async () => {
-    const result = await load({ PUBLIC_BASE_URL: "https://tasks.example.com/" })
-    expect(result._tag === "Success" && result.success.publicBaseUrl).toBe("https://tasks.example.com")
-    expect(result._tag === "Success" && result.success.docsUrl).toBe("https://tasks.example.com/docs")
+  it("reads DATABASE_URL forms, a Postgres address redacted", () => {
+    const decode = Schema.decodeUnknownResult(DatabaseUrl)
+    expect(decode("sqlite::memory:")).toEqual(Result.succeed({ _tag: "Sqlite", filename: ":memory:" }))
+    expect(decode(" sqlite:./x.db ")).toEqual(Result.succeed({ _tag: "Sqlite", filename: "./x.db" }))
+    expect(decode("sqlite://./x.db")).toEqual(Result.succeed({ _tag: "Sqlite", filename: "./x.db" }))
+    for (const url of ["postgres://u@127.0.0.1:5432/test", "postgresql://u:pw@db/test"]) {
+      const pg = Result.getOrThrow(decode(url))
+      assert.strictEqual(pg._tag, "Postgres")
+      if (pg._tag !== "Postgres") return
+      expect(Redacted.value(pg.url)).toBe(url)
+      expect(String(pg.url)).toBe("<redacted>")
+    }
+    for (const refused of ["mysql://x", "sqlite:", "sqlite://", "postgres:/x", "./data/x.sqlite"]) {
+      expect(Result.isFailure(decode(refused)), refused).toBe(true)
+    }
+  })
+
+  it("strips a trailing slash from PUBLIC_BASE_URL and derives the docs, MCP and audience addresses", async () => {
+    const set = await settings({ PUBLIC_BASE_URL: " https://tasks.example.com/ " })
+    expect(set).toMatchObject({
+      publicBaseUrl: "https://tasks.example.com",
+      docsUrl: "https://tasks.example.com/docs",
+      mcpUrl: "https://tasks.example.com/mcp",
+      oauthAudience: "https://tasks.example.com/api/public/v1"
+    })
+    // Unset, the base comes from HOST and PORT (any-address hosts are reached on loopback).
+    expect((await settings({ HOST: "0.0.0.0", PORT: "9000" })).publicBaseUrl).toBe("http://127.0.0.1:9000")
+    expect((await settings({ HOST: "::1" })).publicBaseUrl).toBe("http://[::1]:8080")
+    expect((await settings({ HOST: "::" })).host).toBe("::")
+  })
+
+  it.each<[Record<string, string>, Partial<AppSettings>]>([
+    [{ PORT: "0" }, { port: 0 }],
+    [{ PORT: " 65535 " }, { port: 65535 }],
+    [{ HOST: "0.0.0.0" }, { host: "0.0.0.0" }],
+    [{ LOG_LEVEL: "debug" }, { logLevel: "Debug" }],
+    [{ LOG_LEVEL: " NONE " }, { logLevel: "None" }],
+    [{ LOG_LEVEL: "All" }, { logLevel: "All" }],
+    [{ DOCS_URL: "https://docs.example.com/v1/" }, { docsUrl: "https://docs.example.com/v1" }],
+    [{ MCP_URL: "https://mcp.example.com/" }, { mcpUrl: "https://mcp.example.com/" }],
+    [{ OAUTH_ISSUER: "https://issuer.example.com" }, { oauthIssuer: "https://issuer.example.com" }],
+    [{ OAUTH_JWKS_URI: "http://issuer:9000/jwks" }, { oauthJwksUri: "http://issuer:9000/jwks" }],
+    [{ OAUTH_AUDIENCE: " urn:task-marketplace " }, { oauthAudience: "urn:task-marketplace" }],
+    [{ SEED_SAMPLE_CATALOGUE: "off" }, { seedSampleCatalogue: false }],
+    [{ SEED_SAMPLE_CATALOGUE: "FALSE" }, { seedSampleCatalogue: false }],
+    [{ SEED_SAMPLE_CATALOGUE: "0" }, { seedSampleCatalogue: false }],
+    [{ SEED_SAMPLE_CATALOGUE: "no" }, { seedSampleCatalogue: false }],
+    [{ SEED_SAMPLE_CATALOGUE: "Yes" }, { seedSampleCatalogue: true }],
+    [{ SEED_SAMPLE_CATALOGUE: "1" }, { seedSampleCatalogue: true }],
+    [{ OFFER_TIMEOUT: "15m" }, { offerTimeoutMs: 900_000 }],
+    [{ OFFER_TIMEOUT: "365d" }, { offerTimeoutMs: 365 * 86_400_000 }],
+    [{ REVIEW_WINDOW: "3d" }, { reviewWindowMs: 3 * 86_400_000 }],
+    [{ REVIEW_WINDOW: "100ms" }, { reviewWindowMs: 100 }],
+    [{ TIMER_SWEEP_INTERVAL: "10ms" }, { timerSweepMs: 10 }],
+    [{ TIMER_SWEEP_INTERVAL: "90" }, { timerSweepMs: 90_000 }],
+    [{ RATE_LIMIT: "off" }, { rateLimit: undefined }],
+    [{ RATE_LIMIT: "False" }, { rateLimit: undefined }],
+    [{ RATE_LIMIT: "0" }, { rateLimit: undefined }],
+    [{ RATE_LIMIT: "ON" }, { rateLimit: { readsPerWindow: 600, writesPerWindow: 120, windowMs: 60_000 } }],
+    [
+      { RATE_LIMIT_READS_PER_MINUTE: "1", RATE_LIMIT_WRITES_PER_MINUTE: "999999999", RATE_LIMIT_WINDOW: "1.5s" },
+      { rateLimit: { readsPerWindow: 1, writesPerWindow: 999_999_999, windowMs: 1500 } }
+    ],
+    // Limits that are off are not read at all.
+    [{ RATE_LIMIT: "off", RATE_LIMIT_READS_PER_MINUTE: "lots" }, { rateLimit: undefined }],
+    [{ REDIS_KEY_PREFIX: "tm-eu:" }, { redisKeyPrefix: "tm-eu:" }],
+    [{ KEEP_ALIVE_TIMEOUT: "1s", HEADERS_TIMEOUT: "60m", REQUEST_TIMEOUT: "1h" }, {}]
+  ])("accepts %j", async (env, expected) => {
+    expect(await settings(env)).toMatchObject(expected)
+  })
+
+  it("keeps a task-token secret and a Redis address redacted", async () => {
+    const secret = "a-task-token-secret-of-32-chars!"
+    const set = await settings({ TASK_TOKEN_SECRET: secret, REDIS_URL: " rediss://:r3dis-pw@cache:6380 " })
+    expect(set.taskTokenSecret && Redacted.value(set.taskTokenSecret)).toBe(secret)
+    expect(set.redisUrl && Redacted.value(set.redisUrl)).toBe("rediss://:r3dis-pw@cache:6380")
+    for (const printed of [JSON.stringify(set), String(set.taskTokenSecret), String(set.redisUrl)]) {
+      expect(printed).not.toContain(secret)
+      expect(printed).not.toContain("r3dis-pw")
+    }
   })
 
   it.each([
-    ["PORT", "abc", "PORT"],
-    ["PORT", "70000", "PORT"],
-    ["DATABASE_URL", "mysql://x", "DATABASE_URL"],
-    ["PUBLIC_BASE_URL", "not a url", "PUBLIC_BASE_URL"],
-    ["LOG_LEVEL", "loud", "LOG_LEVEL"],
-    ["TASK_TOKEN_SECRET", "short", "TASK_TOKEN_SECRET"],
-    ["HEADERS_TIMEOUT", "soon", "HEADERS_TIMEOUT"],
-    ["HEADERS_TIMEOUT", "50ms", "HEADERS_TIMEOUT"],
-    ["HEADERS_TIMEOUT", "40s", "HEADERS_TIMEOUT"],
-    ["REQUEST_TIMEOUT", "-1s", "REQUEST_TIMEOUT"],
-    ["REQUEST_TIMEOUT", "2h", "REQUEST_TIMEOUT"],
-    ["REQUEST_TIMEOUT", "5s", "HEADERS_TIMEOUT"],
-    ["KEEP_ALIVE_TIMEOUT", "500ms", "KEEP_ALIVE_TIMEOUT"],
-    ["KEEP_ALIVE_TIMEOUT", "forever", "KEEP_ALIVE_TIMEOUT"]
-  ])("refuses %s=%s with a message naming the variable", async (name, value, variable) => {
-    const result = await load({ [name]: value })
+    ["PORT", "abc", "expected a port number from 0 to 65535"],
+    ["PORT", "70000", "expected a port number from 0 to 65535"],
+    ["PORT", "-1", "expected a port number from 0 to 65535"],
+    ["PORT", "80.5", "expected a port number from 0 to 65535"],
+    ["DATABASE_URL", "mysql://x", "expected sqlite:<path>, sqlite::memory: or postgres://"],
+    ["DATABASE_URL", "postgres:/x", "expected sqlite:<path>, sqlite::memory: or postgres://"],
+    ["DATABASE_URL", "sqlite:", "expected a path after sqlite:"],
+    ["DATABASE_URL", "sqlite://", "expected a path after sqlite:"],
+    ["PUBLIC_BASE_URL", "not a url", "expected an absolute http(s) URL"],
+    ["PUBLIC_BASE_URL", "ftp://files.example.com", "expected an absolute http(s) URL"],
+    ["LOG_LEVEL", "loud", "expected one of All, Trace, Debug, Info, Warn, Error, Fatal, None"],
+    ["DOCS_URL", "docs", "expected an absolute http(s) URL"],
+    ["MCP_URL", "ws://mcp.example.com", "expected an absolute http(s) URL"],
+    ["OAUTH_ISSUER", "issuer.example.com", "expected an absolute http(s) URL"],
+    ["OAUTH_JWKS_URI", "file:///jwks.json", "expected an absolute http(s) URL"],
+    ["TASK_TOKEN_SECRET", "short", "expected at least 32 characters"],
+    ["SEED_SAMPLE_CATALOGUE", "flase", "expected on or off"],
+    ["OFFER_TIMEOUT", "soon", "expected a duration such as 90 (seconds), 500ms, 30s, 15m, 24h or 3d"],
+    ["OFFER_TIMEOUT", "50ms", "expected a duration from 100ms to 365d"],
+    ["OFFER_TIMEOUT", "366d", "expected a duration from 100ms to 365d"],
+    ["OFFER_TIMEOUT", "1000000000d", "expected a duration from 100ms to 365d"],
+    ["REVIEW_WINDOW", "-1h", "expected a duration such as"],
+    ["REVIEW_WINDOW", "2w", "expected a duration such as"],
+    ["TIMER_SWEEP_INTERVAL", "5ms", "expected a duration from 10ms to 365d"],
+    ["RATE_LIMIT", "maybe", "expected on or off"],
+    ["RATE_LIMIT_READS_PER_MINUTE", "0", "expected a whole number of requests from 1 to 999999999"],
+    ["RATE_LIMIT_READS_PER_MINUTE", "ten", "expected a whole number of requests"],
+    ["RATE_LIMIT_READS_PER_MINUTE", "1e3", "expected a whole number of requests"],
+    ["RATE_LIMIT_READS_PER_MINUTE", "1000000000", "expected a whole number of requests"],
+    ["RATE_LIMIT_WRITES_PER_MINUTE", "-5", "expected a whole number of requests"],
+    ["RATE_LIMIT_WINDOW", "50ms", "expected a duration from 100ms to 365d"],
+    ["REDIS_URL", "http://cache:6379", "expected redis://host:port or rediss://…"],
+    ["HEADERS_TIMEOUT", "soon", "expected a duration such as"],
+    ["HEADERS_TIMEOUT", "50ms", "expected a duration from 100ms to 1h"],
+    ["HEADERS_TIMEOUT", "40s", "must not be longer than REQUEST_TIMEOUT (30000 ms)"],
+    ["REQUEST_TIMEOUT", "-1s", "expected a duration such as"],
+    ["REQUEST_TIMEOUT", "2h", "expected a duration from 100ms to 1h"],
+    ["KEEP_ALIVE_TIMEOUT", "500ms", "expected a duration from 1s to 1h"],
+    ["KEEP_ALIVE_TIMEOUT", "forever", "expected a duration such as"]
+  ])("refuses %s=%s with a message naming the variable first", async (name, value, expected) => {
+    const failure = await refusal({ [name]: value })
+    expect(failure).toBeInstanceOf(InvalidConfig)
+    expect(failure._tag).toBe("InvalidConfig")
+    expect(failure.variable).toBe(name)
+    expect(failure.message).toMatch(new RegExp(`^Invalid configuration: ${name}: `))
+    expect(failure.message).toContain(expected)
+  })
+
+  it("names the variable a cross-field rule blames", async () => {
+    const shorter = await refusal({ REQUEST_TIMEOUT: "5s" })
+    expect(shorter.message).toBe(
+      "Invalid configuration: HEADERS_TIMEOUT: must not be longer than REQUEST_TIMEOUT (5000 ms)"
+    )
+    // PUBLIC_BASE_URL unset is made from HOST; a HOST that makes no URL asks for PUBLIC_BASE_URL.
+    const host = await refusal({ HOST: "no such host" })
+    expect(host.message).toMatch(/^Invalid configuration: PUBLIC_BASE_URL: expected an absolute http\(s\) URL/)
+    expect(host.message).not.toContain("no such host")
+    expect((await settings({ HOST: "no such host", PUBLIC_BASE_URL: "http://x.example" })).host).toBe("no such host")
+  })
+
+  it.each([
+    ["PORT", "s3cret"],
+    ["PUBLIC_BASE_URL", "s3cret"],
+    ["LOG_LEVEL", "s3cret"],
+    ["OFFER_TIMEOUT", "s3cret"],
+    ["DATABASE_URL", "mysql://user:s3cret@db/x"],
+    ["DATABASE_URL", "postgres:/user:s3cret@db/x"],
+    ["TASK_TOKEN_SECRET", "too-short-s3cret"],
+    ["REDIS_URL", "http://user:s3cret@cache:6379"],
+    ["OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=%zz-s3cret"],
+    ["OTEL_EXPORTER_OTLP_HEADERS", "no-value-s3cret"],
+    ["OTEL_EXPORTER_OTLP_TRACES_HEADERS", "=s3cret"],
+    ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "s3cret"]
+  ])("a refused %s never repeats its value", async (name, value) => {
+    const result = await load({ ...tracingOn, [name]: value })
     expect(result._tag).toBe("Failure")
     if (result._tag !== "Failure") return
-    expect(String((result.failure as Error).message)).toContain(`Invalid configuration: ${variable}:`)
+    expect(result.failure.message).toMatch(new RegExp(`^Invalid configuration: ${name}: expected `))
+    expect(JSON.stringify(result)).not.toContain("s3cret")
+    expect(String(result.failure)).not.toContain("s3cret")
+    expect(result.failure.stack ?? "").not.toContain("s3cret")
   })
 
   it("reads the slow-client timeouts, 10 s, 30 s and 5 s unless set", async () => {
@@ -112,9 +314,23 @@ describe("configuration", () => {
       url: "https://traces.example.com/ingest",
       sampler: { parentBased: false, ratio: 0.25 }
     })
-    for (const off of [{ OTEL_SDK_DISABLED: "true" }, { OTEL_TRACES_EXPORTER: "none" }]) {
+    for (const off of [
+      { OTEL_SDK_DISABLED: "true" },
+      { OTEL_SDK_DISABLED: "TRUE" },
+      { OTEL_TRACES_EXPORTER: "none" },
+      { OTEL_TRACES_EXPORTER: "console" }
+    ]) {
       const result = await load({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", ...off })
       expect(result._tag === "Success" && result.success.tracing).toBeUndefined()
+    }
+    // OpenTelemetry's booleans: anything but `true` is false; `otlp` among other exporters is enough.
+    for (const on of [
+      { OTEL_SDK_DISABLED: "false" },
+      { OTEL_SDK_DISABLED: "1" },
+      { OTEL_TRACES_EXPORTER: "console, otlp" }
+    ]) {
+      const result = await load({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", ...on })
+      expect(result._tag === "Success" && result.success.tracing?.url).toBe("http://collector:4318/v1/traces")
     }
     for (const [name, value] of [
       ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"],
@@ -143,4 +359,112 @@ describe("configuration", () => {
     expect(JSON.stringify(keyed)).not.toContain("k3y-5ecret")
     expect(String(keyed)).not.toContain("k3y-5ecret")
   })
+
+  it.each<[Record<string, string>, Record<string, unknown>]>([
+    [{ OTEL_TRACES_SAMPLER: "always_off" }, { sampler: { parentBased: false, ratio: 0 } }],
+    [{ OTEL_TRACES_SAMPLER: "ParentBased_Always_Off" }, { sampler: { parentBased: true, ratio: 0 } }],
+    [
+      { OTEL_TRACES_SAMPLER: "always_on", OTEL_TRACES_SAMPLER_ARG: "junk" },
+      { sampler: { parentBased: false, ratio: 1 } }
+    ],
+    [{ OTEL_TRACES_SAMPLER_ARG: "0" }, { sampler: { parentBased: false, ratio: 0 } }],
+    [{ OTEL_TRACES_SAMPLER_ARG: "1" }, { sampler: { parentBased: false, ratio: 1 } }],
+    [{ OTEL_BSP_SCHEDULE_DELAY: "10" }, { exportIntervalMs: 10 }],
+    [{ OTEL_BSP_SCHEDULE_DELAY: "3600000" }, { exportIntervalMs: 3_600_000 }],
+    [{ OTEL_SERVICE_NAME: " tm-us " }, { serviceName: "tm-us" }],
+    [
+      { OTEL_EXPORTER_OTLP_HEADERS: "a=1", OTEL_EXPORTER_OTLP_TRACES_HEADERS: "b=2, c=%20three" },
+      { headers: { b: "2", c: " three" } }
+    ],
+    [{ OTEL_EXPORTER_OTLP_HEADERS: "a=1,,b==2" }, { headers: { a: "1", b: "=2" } }]
+  ])("reads the tracing settings %j", async (env, expected) => {
+    const tracing = (await settings({ ...tracingOn, ...env })).tracing
+    assert.isDefined(tracing)
+    const { headers, ...rest } = expected
+    expect(tracing).toMatchObject(rest)
+    if (headers !== undefined) expect(Redacted.value(tracing.headers)).toEqual(headers)
+  })
+
+  it.each([
+    ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "ftp://collector"],
+    ["OTEL_TRACES_SAMPLER_ARG", "-0.1"],
+    ["OTEL_TRACES_SAMPLER_ARG", "half"],
+    ["OTEL_BSP_SCHEDULE_DELAY", "9"],
+    ["OTEL_BSP_SCHEDULE_DELAY", "3600001"],
+    ["OTEL_BSP_SCHEDULE_DELAY", "1.5"]
+  ])("refuses %s=%s while tracing is on", async (name, value) => {
+    const failure = await refusal({ ...tracingOn, [name]: value })
+    expect(failure.message).toMatch(new RegExp(`^Invalid configuration: ${name}: expected `))
+  })
+})
+
+const units = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+const Unit = Schema.Literals(["ms", "s", "m", "h", "d"])
+const propOptions = { arbitrary: { runs: Number(process.env.PROP_RUNS ?? 300) } }
+
+describe("durations", () => {
+  const decode = Schema.decodeUnknownResult(DurationMs)
+
+  it.prop(
+    "a whole number and a unit (any case, spaced or not) is that many milliseconds",
+    {
+      amount: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })),
+      unit: Unit,
+      upper: Schema.Boolean,
+      space: Schema.Literals(["", " ", "  "])
+    },
+    ({ amount, space, unit, upper }) => {
+      const text = ` ${amount}${space}${upper ? unit.toUpperCase() : unit} `
+      assert.deepStrictEqual(decode(text), Result.succeed(amount * units[unit]))
+    },
+    propOptions
+  )
+
+  it.prop(
+    "a bare number is seconds, and a fraction is rounded to the millisecond",
+    { tenths: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 })), unit: Unit },
+    ({ tenths, unit }) => {
+      assert.deepStrictEqual(decode(String(tenths)), Result.succeed(tenths * 1000))
+      const text = `${Math.floor(tenths / 10)}.${tenths % 10}${unit}`
+      assert.deepStrictEqual(decode(text), Result.succeed(Math.round((tenths * units[unit]) / 10)))
+    },
+    propOptions
+  )
+
+  it.prop(
+    "every whole number of milliseconds is written in a form that reads back the same",
+    { ms: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1e13 })) },
+    ({ ms }) => {
+      const text = Schema.encodeSync(DurationMs)(ms)
+      assert.match(text, /^\d+(ms|s|m|h|d)$/)
+      assert.deepStrictEqual(decode(text), Result.succeed(ms))
+    },
+    propOptions
+  )
+
+  it.prop(
+    "a signed number, an unknown unit or stray text is refused",
+    {
+      amount: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })),
+      unit: Unit,
+      wrong: Schema.Literals([
+        "-{n}{u}",
+        "+{n}{u}",
+        "{n}{u}s",
+        "{n}w",
+        "{n}y",
+        "{n}us",
+        "{n} {u} ago",
+        "{n}e3{u}",
+        "{u}{n}"
+      ])
+    },
+    ({ amount, unit, wrong }) => {
+      const text = wrong.replace("{n}", String(amount)).replace("{u}", unit)
+      // `{n}{u}s` is still a duration when it spells `ms`.
+      if (wrong === "{n}{u}s" && unit === "m") return
+      assert.isTrue(Result.isFailure(decode(text)), text)
+    },
+    propOptions
+  )
 })

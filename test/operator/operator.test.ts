@@ -37,18 +37,24 @@ interface Run {
   readonly stderr: string
 }
 
-/** Runs the tool with the server's configuration, logs left at their default (off). */
-const operator = (...args: ReadonlyArray<string>) =>
+/** Runs the tool with the server's configuration (and `settings`), logs left at their default (off). */
+const operatorWith = (settings: Record<string, string>, ...args: ReadonlyArray<string>) =>
   new Promise<Run>((resolve) => {
     const { LOG_LEVEL: _, ...env } = process.env
     execFile(
       process.execPath,
       ["scripts/operator.ts", ...args],
-      { cwd: root, env: { ...env, DATABASE_URL: database.url, PUBLIC_BASE_URL: server.url }, timeout: 60_000 },
+      {
+        cwd: root,
+        env: { ...env, DATABASE_URL: database.url, PUBLIC_BASE_URL: server.url, ...settings },
+        timeout: 60_000
+      },
       (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
     )
   })
+
+const operator = (...args: ReadonlyArray<string>) => operatorWith({}, ...args)
 
 const participant = (slug: string, overrides: Record<string, unknown> = {}) => ({
   slug,
@@ -185,6 +191,15 @@ describe("operator tool", () => {
     const missing = await operator("participants", "import", join(files, "absent.json"))
     expect(missing.code).toBe(1)
     expect(missing.stderr).toContain("absent.json: cannot be read: no such file")
+  })
+
+  it("a refused setting stops the tool with one line naming the variable, never its value", async ({ expect }) => {
+    const run = await operatorWith({ REDIS_URL: "http://user:s3cret@cache:6379" }, "tasks", "show", "tsk_none")
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: Invalid configuration: REDIS_URL: expected redis://host:port or rediss://…\n"
+    })
   })
 
   it("participants link links an OAuth subject to a participant", async ({ expect }) => {

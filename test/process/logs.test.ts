@@ -64,3 +64,23 @@ describe("logs", () => {
     for (const r of requests) expect(String(r.request_id)).toMatch(/^[A-Za-z0-9._:@/+=-]{1,128}$/)
   })
 })
+
+describe("a refused setting", () => {
+  it("stops start-up with one line naming the variable, never its value, and exit status 1", async () => {
+    const failure = await spawnService({
+      databaseUrl: database.url,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318", OTEL_EXPORTER_OTLP_HEADERS: "api-key-s3cret" }
+    }).then(
+      async (started) => {
+        await started.stop("SIGKILL")
+        return undefined
+      },
+      (error: Error) => error
+    )
+    // The whole output: no stack trace, no log line, no value.
+    expect(failure?.message).toBe(
+      "service exited before answering (1):\n" +
+        "Invalid configuration: OTEL_EXPORTER_OTLP_HEADERS: expected name=value pairs separated by commas (values URL-encoded)\n"
+    )
+  })
+})
