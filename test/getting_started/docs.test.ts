@@ -1,0 +1,46 @@
+// The project's own docs stand on their own in a clone (docs/decisions.md, "Getting started"): every
+// relative link in the docs names a file of the project, and nothing cites the workspace outside it.
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+
+const root = new URL("../..", import.meta.url).pathname
+const self = new URL(import.meta.url).pathname
+
+/** Every file under `dir` (relative to the root), node_modules left out. */
+const filesUnder = (dir: string): ReadonlyArray<string> =>
+  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : filesUnder(path)
+    return [path]
+  })
+
+const markdown = ["README.md", ...filesUnder("docs").filter((path) => path.endsWith(".md"))]
+
+describe("the project's docs", () => {
+  it("link only to files that exist in the project", () => {
+    expect(markdown).toEqual(expect.arrayContaining(["docs/decisions.md", "docs/spec/DECISIONS.md"]))
+    const broken = markdown.flatMap((file) =>
+      [...readFileSync(join(root, file), "utf8").matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((match) => match[1]!.split("#")[0]!)
+        .filter((target) => target !== "" && !/^[a-z]+:/.test(target))
+        .filter((target) => !existsSync(join(root, dirname(file), target)))
+        .map((target) => `${file}: ${target}`)
+    )
+    expect(broken).toEqual([])
+    for (const spec of ["docs/spec/marketplace-api-v1.txt", "docs/spec/DECISIONS.md"]) {
+      expect(existsSync(join(root, spec)), spec).toBe(true)
+    }
+  })
+
+  it("never cite ../shared, which a clone does not have", () => {
+    const files = [
+      "README.md",
+      "package.json",
+      "flake.nix",
+      ...[".ci", "docs", "scripts", "src", "test"].flatMap(filesUnder)
+    ].filter((path) => join(root, path) !== self)
+    const citing = files.filter((path) => readFileSync(join(root, path), "utf8").includes("../shared"))
+    expect(citing).toEqual([])
+  })
+})
