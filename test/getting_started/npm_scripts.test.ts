@@ -24,21 +24,26 @@ const cases = [
 ] as const
 
 describe("npm scripts stop when signalled", () => {
-  it.each(cases)("$command, $signal to $to", async ({ args, signal, to }) => {
-    const service = await startWithNpm(args)
-    try {
-      if (to !== "npm") process.kill(-service.child.pid!, signal)
-      else service.child.kill(signal)
-      const timedOut = new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), withinMs))
-      const exit = await Promise.race([service.exited, timedOut])
-      const context = `npm's output:\n${service.output()}`
-      expect(exit, context).toEqual({ code: 0, signal: null })
-      expect(await eventually(async () => !(await listening(service.port)), withinMs), context).toBe(true)
-      expect(await eventually(() => !service.treeAlive(), withinMs), context).toBe(true)
-    } finally {
-      service.dispose()
-    }
-  })
+  it.each(cases)(
+    "$command, $signal to $to",
+    async ({ args, signal, to }) => {
+      const service = await startWithNpm(args)
+      try {
+        if (to !== "npm") process.kill(-service.child.pid!, signal)
+        else service.child.kill(signal)
+        const timedOut = new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), withinMs))
+        const exit = await Promise.race([service.exited, timedOut])
+        const context = `npm's output:\n${service.output()}`
+        expect(exit, context).toEqual({ code: 0, signal: null })
+        expect(await eventually(async () => !(await listening(service.port)), withinMs), context).toBe(true)
+        expect(await eventually(() => !service.treeAlive(), withinMs), context).toBe(true)
+      } finally {
+        service.dispose()
+      }
+    },
+    // Starting npm, node.mjs and Node 24 takes seconds on a busy machine; stopping is what is timed.
+    90_000
+  )
 })
 
 describe("scripts/node.mjs running a script under another Node", () => {
