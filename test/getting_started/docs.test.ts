@@ -1,5 +1,6 @@
-// The project's own docs stand on their own in a clone (docs/decisions.md, "Getting started"): every
-// relative link in the docs names a file of the project, and nothing cites the workspace outside it.
+// The project's own docs stand on their own in a clone (docs/decisions.md, "Getting started"): the
+// README's first screen shows how to start the service and run the tests, every relative link in
+// the docs names a file of the project, and nothing cites the workspace outside it.
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -18,6 +19,13 @@ const filesUnder = (dir: string): ReadonlyArray<string> =>
 const markdown = ["README.md", ...filesUnder("docs").filter((path) => path.endsWith(".md"))]
 
 describe("the project's docs", () => {
+  it("show `npm start` and `npm test` on the README's first screen", () => {
+    const firstScreen = readFileSync(join(root, "README.md"), "utf8").split("\n").slice(0, 60).join("\n")
+    expect(firstScreen).toMatch(/^npm ci && npm start\b/m)
+    expect(firstScreen).toMatch(/^npm test\b/m)
+    expect(firstScreen).toContain("## Quick start")
+  })
+
   it("link only to files that exist in the project", () => {
     expect(markdown).toEqual(expect.arrayContaining(["docs/decisions.md", "docs/spec/DECISIONS.md"]))
     const broken = markdown.flatMap((file) =>
