@@ -40,6 +40,10 @@ export const startWithNpm = async (args: ReadonlyArray<string>, readyTimeoutMs =
     detached: true
   })
   let output = ""
+  // A failed spawn or kill is reported, not left as an unhandled event.
+  child.on("error", (error) => {
+    output += `${error}\n`
+  })
   child.stdout?.on("data", (chunk) => {
     output += chunk
   })
@@ -49,7 +53,13 @@ export const startWithNpm = async (args: ReadonlyArray<string>, readyTimeoutMs =
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal }))
   )
-  const pgid = child.pid!
+  const pgid = child.pid
+  if (pgid === undefined) {
+    // Not started (npm missing from PATH, for one); never signal group 0, which is the test's own.
+    const error = await new Promise((resolve) => child.once("error", resolve))
+    rmSync(dir, { recursive: true, force: true })
+    throw new Error(`npm ${args.join(" ")} could not be started: ${error}`)
+  }
   const treeAlive = () => {
     try {
       process.kill(-pgid, 0)
@@ -60,7 +70,12 @@ export const startWithNpm = async (args: ReadonlyArray<string>, readyTimeoutMs =
     }
   }
   const dispose = () => {
-    if (treeAlive()) process.kill(-pgid, "SIGKILL")
+    try {
+      process.kill(-pgid, "SIGKILL")
+    } catch (error) {
+      // ESRCH: nothing of the tree is left, as it should be.
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
+    }
     rmSync(dir, { recursive: true, force: true })
   }
   const service = { child, port, url, output: () => output, exited, treeAlive, dispose }
