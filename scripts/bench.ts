@@ -71,12 +71,9 @@ const freshDatabase = async (dir: string, name: string) => {
 }
 const root = new URL("..", import.meta.url).pathname
 
-/** The arguments of package.json's `start` script after `node`. */
-const startArguments: ReadonlyArray<string> = (
-  JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string
-)
-  .split(/\s+/)
-  .slice(1)
+/** The arguments of package.json's `start` script after `node` (it reads `exec node …`). */
+const startWords = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string).split(/\s+/)
+const startArguments: ReadonlyArray<string> = startWords.slice(startWords.indexOf("node") + 1)
 
 interface Scenario {
   readonly name: string

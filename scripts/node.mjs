@@ -7,6 +7,10 @@
  * a cache directory outside the repository (never committed) and the script runs under it.
  *
  * Usage: node scripts/node.mjs [node flags…] <script.ts|.js> [args…]
+ *
+ * package.json's `start` and `dev` run it with `exec`, so that the signals npm forwards to its
+ * script's process reach this one rather than the shell npm runs the script with
+ * (docs/decisions.md, "Getting started").
  */
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
@@ -39,8 +43,17 @@ if (recentEnough && flagCount === 0) {
   const node = recentEnough ? process.execPath : await installedNode24()
   // Flags given to this Node (e.g. heap sizes in `npm start`) apply to the Node that runs the script.
   const child = spawn(node, [...process.execArgv, ...argv], { stdio: "inherit" })
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal))
-  child.on("exit", (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)))
+  // A signal sent to this process alone (npm forwards SIGINT and SIGTERM to its script's process
+  // only) is passed on, so the script shuts down as if it had been signalled itself.
+  const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"]
+  const forward = (signal) => child.kill(signal)
+  for (const signal of forwarded) process.on(signal, forward)
+  child.on("exit", (code, signal) => {
+    if (signal === null) process.exit(code ?? 1)
+    // End the way the script ended: without our handlers, the same signal ends this process too.
+    for (const name of forwarded) process.off(name, forward)
+    process.kill(process.pid, signal)
+  })
 }
 
 async function installedNode24() {
