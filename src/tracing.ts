@@ -17,7 +17,7 @@ import * as Redacted from "effect/Redacted"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
 import type { Sampler, TracingSettings } from "./config.ts"
-import { randomPool } from "./services/ids.ts"
+import { randomPool } from "./random_pool.ts"
 
 /**
  * Whether a new span is recorded and exported. A span inside this process follows its parent (a

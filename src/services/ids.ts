@@ -3,10 +3,10 @@
  * platform's CSPRNG through a pool (`randomPool`, which trace ids share). A service so tests can
  * make references predictable.
  */
-import { randomFillSync } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { randomPool } from "../random_pool.ts"
 
 const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
 
@@ -29,25 +29,6 @@ export const base32 = (bytes: Uint8Array): string => {
 
 /** A reference is `tsk_` and 26 base32 characters; anything else cannot name a task. */
 export const referencePattern = /^tsk_[a-z2-7]{26}$/
-
-/**
- * Fresh bytes from the CSPRNG, `size` at a time, drawn `count` draws' worth at once (as Node's own
- * `randomUUID` does): asking the kernel for randomness is a system call, and on a virtual machine
- * a system call is dear. Each byte is handed out once; a draw is a view of the pool, to be used
- * before the next draw.
- */
-export const randomPool = (size: number, count: number): (() => Buffer) => {
-  const pool = Buffer.alloc(size * count)
-  let at = pool.length
-  return () => {
-    if (at === pool.length) {
-      randomFillSync(pool)
-      at = 0
-    }
-    at += size
-    return pool.subarray(at - size, at)
-  }
-}
 
 /** 17 random bytes: the 130 bits of a reference (and 6 to spare). */
 const referenceRandom = randomPool(17, 128)

@@ -10,7 +10,8 @@ import type * as SqlError from "effect/sql/SqlError"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
-import { CommitMarks, storageCallFor } from "./storage.ts"
+import { CommitMarks } from "../sql/commit_marks.ts"
+import { storageCallFor } from "./storage.ts"
 
 export interface ParticipantPage {
   readonly data: ReadonlyArray<ParticipantRecord>

@@ -3,7 +3,6 @@
  * failure (unreachable, restarting, timed out) is `StorageUnavailable` — a retryable condition the
  * HTTP adapter answers with 503 and `Retry-After` — never a defect or a hung request.
  */
-import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -50,19 +49,6 @@ const overNetwork: StorageCall = (effect) =>
  * fiber and a timer per call would cost a third of a task read and protect nothing.
  */
 const inProcess: StorageCall = (effect) => Effect.mapError(effect, asUnavailable)
-
-/**
- * Whether anything was committed to the database since an earlier moment, told without asking the
- * database: `mark()` returns a number that stays the same while nothing is committed, by any
- * process sharing the database, and changes with every commit, or `undefined` when this database
- * cannot tell. A read remembered with the mark taken just before it is still current while the
- * mark is the same. The embedded SQLite file gives marks (sql/NodeSqliteClient.ts, from its WAL
- * index); Postgres gives none: another process's commit reaches this one only through a query.
- */
-export const CommitMarks = Context.Reference<{ readonly mark: () => number | undefined }>(
-  "task-marketplace/services/CommitMarks",
-  { defaultValue: () => ({ mark: () => undefined }) }
-)
 
 /** How calls to this database keep the storage promise. */
 export const storageCallFor = (sql: SqlClient.SqlClient): StorageCall =>

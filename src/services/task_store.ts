@@ -11,7 +11,8 @@ import { StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { Brief, HistoryEntry } from "../domain/task.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
-import { CommitMarks, groupCommit, storageCallFor } from "./storage.ts"
+import { CommitMarks } from "../sql/commit_marks.ts"
+import { groupCommit, storageCallFor } from "./storage.ts"
 
 export interface StoredTask {
   readonly reference: string

@@ -4,13 +4,13 @@
  *
  * Postgres is a separate server that may be down when this process starts (or restarts with a
  * deployment): connecting and migrating are retried with capped backoff, logged, until it answers.
- * Afterwards the pool reconnects by itself; requests meanwhile get 503 (see services/storage.ts).
+ * Afterwards the pool reconnects by itself; requests meanwhile get 503 (see services/storage.ts, which builds on this layer).
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../config.ts"
-import { CommitMarks } from "../services/storage.ts"
+import { CommitMarks } from "./commit_marks.ts"
 import { runMigrations } from "./migrations.ts"
 import * as NodeSqliteClient from "./NodeSqliteClient.ts"
 
