@@ -26,6 +26,7 @@ import {
   Unprocessable,
   UnsupportedMediaType
 } from "./envelope.ts"
+import { IdempotencyKeyHeader, PageCursor, PageLimit, WaitSeconds } from "./parameters.ts"
 import {
   Account,
   AgentCard,
@@ -93,8 +94,8 @@ export class ParticipantsApi extends HttpApiGroup.make("participants", { topLeve
             description: "Case-insensitive filter across name, discipline, location, task type and tags."
           })
         ),
-        limit: Schema.optionalKey(Schema.String.annotate({ description: "Page size, 1–500 (default 100)." })),
-        cursor: Schema.optionalKey(Schema.String.annotate({ description: "next_cursor of the previous page." }))
+        limit: Schema.optionalKey(PageLimit),
+        cursor: Schema.optionalKey(PageCursor)
       },
       success: ParticipantList,
       error: [BadRequest, ...commonErrors]
@@ -137,9 +138,7 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
     HttpApiEndpoint.post("createTask", `${apiPrefix}/tasks`, {
       payload: TaskDraft,
       headers: {
-        "idempotency-key": Schema.optionalKey(
-          Schema.String.annotate({ description: "Makes the submission safe to retry; at most 255 characters." })
-        )
+        "idempotency-key": Schema.optionalKey(IdempotencyKeyHeader)
       },
       success: CreatedTask.annotate({ httpApiStatus: 201 }),
       error: [...bodyErrors, Unprocessable, ...commonErrors]
@@ -152,11 +151,7 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
     HttpApiEndpoint.get("getTask", `${apiPrefix}/tasks/:reference`, {
       params: { reference: Schema.String },
       query: {
-        wait: Schema.optionalKey(
-          Schema.String.annotate({
-            description: "Long poll: hold the request up to this many seconds (0–60) until the task changes."
-          })
-        )
+        wait: Schema.optionalKey(WaitSeconds)
       },
       success: Task,
       error: [BadRequest, NotFound, ...commonErrors]

@@ -35,9 +35,19 @@ export const PreflightResult = Schema.Struct({
 }).annotate({ identifier: "PreflightResult" })
 export type PreflightResult = typeof PreflightResult.Type
 
+/** Participants a search answers with, and the longest query it reads. */
+export const searchLimit = { default: 10, max: 50 } as const
+export const searchQueryMax = 4000
+
 export const SearchRequest = Schema.Struct({
-  query: Schema.String.annotate({ description: "A natural-language description of the task." }),
-  limit: Schema.optionalKey(Schema.Int.annotate({ description: "At most this many participants (1–50, default 10)." }))
+  query: Schema.String.check(Schema.isPattern(/\S/u), Schema.isMaxCodePoints(searchQueryMax)).annotate({
+    description: `A natural-language description of the task: not blank, at most ${searchQueryMax} characters.`
+  }),
+  limit: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: searchLimit.max })).annotate({
+      description: `At most this many participants (1–${searchLimit.max}, default ${searchLimit.default}).`
+    })
+  )
 }).annotate({ identifier: "SearchRequest" })
 
 export const SearchMatch = Schema.Struct({
@@ -187,19 +197,29 @@ export const TaskList = Schema.Struct({
   data: Schema.Array(Task)
 }).annotate({ identifier: "TaskList" })
 
+/** A reason the service keeps in the task's history (at most 4,000 characters after trimming). */
+const reasonText = (description: string) => Schema.String.check(Schema.isMaxCodePoints(4000)).annotate({ description })
+
 export const CancelRequest = Schema.Struct({
-  reason: Schema.optionalKey(Schema.String.annotate({ description: "Why the task is cancelled (kept in history)." }))
+  reason: Schema.optionalKey(Schema.NullOr(reasonText("Why the task is cancelled (kept in history).")))
 }).annotate({ identifier: "CancelRequest" })
 
-export const ReviewRequest = Schema.Struct({
-  decision: Schema.Literals(["accept", "revise", "reject"]),
-  reason: Schema.optionalKey(
-    Schema.String.annotate({ description: "Required to revise or reject: what to change, or why the result fails." })
-  )
-}).annotate({ identifier: "ReviewRequest" })
+/** accept may say why; revise and reject must (a reason with something in it). */
+export const ReviewRequest = Schema.Union([
+  Schema.Struct({
+    decision: Schema.Literal("accept"),
+    reason: Schema.optionalKey(Schema.NullOr(reasonText("Optional: kept in the task's history.")))
+  }),
+  Schema.Struct({
+    decision: Schema.Literals(["revise", "reject"]),
+    reason: reasonText("What to change (revise), or why the result fails the acceptance test (reject).").check(
+      Schema.isPattern(/\S/u)
+    )
+  })
+]).annotate({ identifier: "ReviewRequest" })
 
 export const DeclineRequest = Schema.Struct({
-  reason: Schema.optionalKey(Schema.String)
+  reason: Schema.optionalKey(Schema.NullOr(reasonText("Why the offer is declined (kept in history).")))
 }).annotate({ identifier: "DeclineRequest" })
 
 export const ResultSubmission = Schema.Struct({

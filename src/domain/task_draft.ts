@@ -33,6 +33,7 @@
  * - At most 20 `unrecognized` warnings are listed individually; the rest are summarised in one.
  */
 import * as Schema from "effect/Schema"
+import type * as SchemaAST from "effect/SchemaAST"
 
 // ---------------------------------------------------------------------------------------------
 // Execution modes
@@ -130,7 +131,7 @@ export interface DraftField {
 
 const LONG_TEXT = 4000
 const SHORT_TEXT = 500
-const IDEMPOTENCY_KEY_MAX = 255
+export const IDEMPOTENCY_KEY_MAX = 255
 const SLUG_MAX = 64
 
 export const draftFields: ReadonlyArray<DraftField> = [
@@ -272,18 +273,31 @@ const documentedDescription = (name: DraftMember): string => {
 // not used to decode (a decode failure would bypass the issue list agents rely on).
 const draftMember = (
   name: DraftMember,
-  extra: { readonly format?: string; readonly examples?: ReadonlyArray<string> } = {}
+  extra: { readonly format?: string; readonly examples?: ReadonlyArray<string> } = {},
+  ...checks: ReadonlyArray<SchemaAST.Check<string>>
 ) =>
   Schema.optionalKey(
     Schema.String.annotate({ description: documentedDescription(name), ...extra }).check(
-      Schema.isMaxCodePoints(fieldOf(name).maxLength)
+      Schema.isMaxCodePoints(fieldOf(name).maxLength),
+      ...checks
     )
   )
+
+/**
+ * One of the words, in any letter case, with blanks around it: what the rule set accepts for an
+ * execution mode (it trims and lower-cases), as a pattern JSON Schema carries.
+ */
+const anyCaseOneOf = (words: ReadonlyArray<string>) =>
+  new RegExp(`^\\s*(?:${words.map((w) => [...w].map((c) => `[${c}${c.toUpperCase()}]`).join("")).join("|")})\\s*$`, "u")
 
 /** The request body of preflight and task submission. Documents the wire shape; never used to decode. */
 export const TaskDraft = Schema.Struct({
   action: draftMember("action", { examples: ["Photograph the storefront at 12 Main St from across the street"] }),
-  execution_mode: draftMember("execution_mode", { examples: ["physical"] }),
+  execution_mode: draftMember(
+    "execution_mode",
+    { examples: ["physical"] },
+    Schema.isPattern(anyCaseOneOf(executionModes))
+  ),
   location: draftMember("location", { examples: ["12 Main St, Springfield"] }),
   timing: draftMember("timing", { examples: ["by 2026-12-01T17:00:00Z"] }),
   expected_result: draftMember("expected_result"),

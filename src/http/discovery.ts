@@ -7,14 +7,13 @@ import { apiPrefix, MarketplaceApi } from "../api/api.ts"
 import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
-import type { Capabilities, ServiceIndex } from "../api/resources.ts"
+import { pageSize } from "../api/parameters.ts"
+import { type Capabilities, type ServiceIndex, searchLimit } from "../api/resources.ts"
 import { AppConfig, type AppSettings } from "../config.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
-import { searchLimit } from "./drafts.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { maxBodyBytes } from "./json_body.ts"
-import { pageSize } from "./participants.ts"
 
 export const serviceIndex = (config: AppSettings): ServiceIndex => {
   const base = config.publicBaseUrl

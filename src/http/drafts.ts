@@ -11,15 +11,13 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
-import type { PreflightResult, SearchResult } from "../api/resources.ts"
+import { type PreflightResult, type SearchResult, searchLimit, searchQueryMax } from "../api/resources.ts"
 import { AppConfig } from "../config.ts"
 import { type PreflightOutcome, Tasks } from "../services/tasks.ts"
 import { orStorageUnavailable } from "./failures.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { readJsonObject } from "./json_body.ts"
 import { presentParticipant } from "./participants.ts"
-
-export const searchLimit = { default: 10, max: 50 } as const
 
 export const presentPreflight = ({ validation, feasibility }: PreflightOutcome): PreflightResult => ({
   object: "preflight",
@@ -48,8 +46,11 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
       if (query === undefined || query === "") {
         return yield* invalid("query is required: a natural-language description of the task.", "query")
       }
-      if ([...query].length > 4000) return yield* invalid("query is longer than 4,000 characters.", "query")
-      const limit = body.limit ?? searchLimit.default
+      // Counted as sent (SearchRequest's bound), not after trimming.
+      if ([...(body.query as string)].length > searchQueryMax) {
+        return yield* invalid(`query is longer than ${searchQueryMax} characters.`, "query")
+      }
+      const limit = body.limit === undefined ? searchLimit.default : body.limit
       if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > searchLimit.max) {
         return yield* invalid(`limit must be a whole number from 1 to ${searchLimit.max}.`, "limit")
       }

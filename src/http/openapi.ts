@@ -70,10 +70,123 @@ const withSecurity = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   }
 }
 
+/** Where an operation's JSON request body lives in the document, if it has one. */
+type Operation = {
+  operationId?: string
+  parameters?: Array<unknown>
+  requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> }
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown>; content?: unknown }>
+}
+
+const operationsOf = (paths: Record<string, Record<string, Operation>>) =>
+  Object.values(paths).flatMap((methods) => Object.values(methods))
+
+/**
+ * Request bodies are open: the service ignores members it does not know (a draft reports each as
+ * an `unrecognized` warning), while Effect's OpenAPI derivation closes every object with
+ * `additionalProperties: false`. Every schema a request body refers to is opened, so the document
+ * does not call invalid what the service accepts.
+ */
+const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const schemas = structuredClone(spec.components.schemas) as Record<string, Record<string, unknown>>
+  const open = (schema: Record<string, unknown>) => {
+    if (schema.additionalProperties === false) delete schema.additionalProperties
+    for (const branch of (schema.anyOf ?? schema.oneOf ?? []) as Array<Record<string, unknown>>) open(branch)
+  }
+  for (const operation of operationsOf(spec.paths as never)) {
+    const ref = operation.requestBody?.content?.["application/json"]?.schema?.$ref
+    const schema = ref === undefined ? undefined : schemas[ref.replace("#/components/schemas/", "")]
+    if (schema !== undefined) open(schema)
+  }
+  return { ...spec, components: { ...spec.components, schemas: schemas as never } }
+}
+
+const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema })
+
+/** The response headers the service sends (middleware.ts and the task handlers set them). */
+const responseHeaders = {
+  "x-request-id": header(
+    "The request's id (the caller's x-request-id when it is sane, else a new UUID); quote it in reports."
+  ),
+  "ratelimit-limit": header("Requests allowed per window for this client (when rate limiting is on).", {
+    type: "integer"
+  }),
+  "ratelimit-remaining": header("Requests left in the current window.", { type: "integer" }),
+  "ratelimit-reset": header("Seconds until the window resets.", { type: "integer" }),
+  "retry-after": header("Seconds to wait before retrying.", { type: "integer" }),
+  "www-authenticate": header('The credential expected: Bearer, with resource_metadata="…" (RFC 9728).'),
+  allow: header("The methods this path accepts."),
+  etag: header("The task's version; send it back as If-None-Match to be answered 304 while nothing changed."),
+  location: header("The new task's URL."),
+  "idempotent-replayed": header("true when this 201 replays an earlier submission with the same idempotency key.", {
+    type: "string",
+    enum: ["true"]
+  })
+} as const
+
+type HeaderName = keyof typeof responseHeaders
+
+/** The headers each response status carries, besides those every response carries. */
+const headersByStatus: Record<string, ReadonlyArray<HeaderName>> = {
+  "401": ["www-authenticate"],
+  "405": ["allow"],
+  "429": ["retry-after"],
+  "503": ["retry-after"]
+}
+
+/** The headers of each operation's successful answer. */
+const headersByOperation: Record<string, ReadonlyArray<HeaderName>> = {
+  createTask: ["location", "etag", "idempotent-replayed"],
+  getTask: ["etag"]
+}
+
+/**
+ * Every response documents the headers it carries, and GET /tasks/{reference} its conditional
+ * form: the If-None-Match request header and the 304 answer. Health checks are not rate limited.
+ */
+const withHeaders = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const paths = structuredClone(spec.paths) as Record<string, Record<string, Operation>>
+  const ref = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` })
+  for (const [path, methods] of Object.entries(paths)) {
+    const limited = path !== "/healthz" && path !== "/readyz"
+    for (const operation of Object.values(methods)) {
+      const own = headersByOperation[operation.operationId ?? ""] ?? []
+      if (operation.operationId === "getTask") {
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          {
+            name: "if-none-match",
+            in: "header",
+            required: false,
+            description: "The ETag of the last read: an unchanged task is answered 304 with no body.",
+            schema: { type: "string" }
+          }
+        ]
+        operation.responses = {
+          ...operation.responses,
+          "304": { description: "Not Modified: the task is as the ETag named it." }
+        }
+      }
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const names: Array<HeaderName> = ["x-request-id"]
+        if (limited) names.push("ratelimit-limit", "ratelimit-remaining", "ratelimit-reset")
+        names.push(...(headersByStatus[status] ?? []))
+        if (status.startsWith("2") || status === "304") names.push(...own)
+        response.headers = Object.fromEntries(names.map((name) => [name, ref(name)]))
+      }
+    }
+  }
+  return {
+    ...spec,
+    paths: paths as OpenApi.OpenAPISpec["paths"],
+    components: { ...spec.components, headers: responseHeaders } as OpenApi.OpenAPISpec["components"]
+  }
+}
+
 // Derived on first use, not at start-up (deriving it is ~8% of start-up; most processes serve it rarely).
 let document: OpenApi.OpenAPISpec | undefined
 
 export const openApiDocument = (publicBaseUrl: string): OpenApi.OpenAPISpec => {
-  document ??= withSecurity(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi)))
+  document ??= withHeaders(withOpenRequestBodies(withSecurity(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi)))))
   return { ...document, servers: [{ url: publicBaseUrl, description: "This deployment" }] }
 }

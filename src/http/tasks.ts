@@ -89,15 +89,8 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
       handlers
         // Every submission passes here: combinators, not a generator (docs/decisions.md, "Performance").
         .handleRaw("createTask", ({ request }) => {
-          const headerValue = request.headers["idempotency-key"]
-          const headerKey = headerValue?.trim()
-          if (headerKey !== undefined && (headerKey === "" || headerKey.length > 255)) {
-            return Effect.fail(
-              envelopeError(docs, "invalid_request", "The idempotency-key header must be 1 to 255 characters.", {
-                hint: "Use a fresh random value per task, such as a UUID, and reuse it only to retry that submission."
-              })
-            )
-          }
+          // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding blanks).
+          const headerKey = request.headers["idempotency-key"]
           const submit = (body: Record<string, unknown>) =>
             tasks.submit({ body, headerKey, userAgent: request.headers["user-agent"] }).pipe(
               Effect.catchTags({
@@ -156,15 +149,8 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
         })
         .handleRaw("getTask", ({ request, params, query }) => {
           const reference = params.reference
-          const wait = query.wait === undefined ? 0 : parseWait(query.wait)
-          if (wait === undefined) {
-            return Effect.fail(
-              envelopeError(docs, "invalid_request", "wait must be a number of seconds from 0 to 60.", {
-                hint: "Use ?wait=30 to wait up to 30 seconds for the task to change.",
-                details: [{ field: "wait", code: "invalid", message: "wait must be a number of seconds from 0 to 60." }]
-              })
-            )
-          }
+          // WaitSeconds has checked the text: a number of seconds in range.
+          const wait = query.wait === undefined ? 0 : Number(query.wait)
           const ifNoneMatch = request.headers["if-none-match"]
           /**
            * The answer for the task at `version`: 304 when If-None-Match names it, else 200 with
@@ -235,10 +221,4 @@ const makeBodyCache = (budget: number) => {
       while (size > budget) remove(entries.keys().next().value!)
     }
   }
-}
-
-/** `wait` in whole or fractional seconds, 0–60; undefined when malformed. */
-const parseWait = (value: string): number | undefined => {
-  const seconds = /^\d{1,2}(\.\d{1,3})?$/.test(value.trim()) ? Number(value) : Number.NaN
-  return seconds >= 0 && seconds <= 60 ? seconds : undefined
 }

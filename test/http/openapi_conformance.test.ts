@@ -1,0 +1,322 @@
+// The OpenAPI document is what the service enforces and answers (issue 21): for every operation, a
+// parameter or body the document's own schema accepts is not refused as malformed, one it refuses
+// is answered with a 4xx envelope, and every answer's status and body are the ones the document
+// lists for the operation. The schemas are read from the served /openapi.json, never from src/.
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
+import addFormats from "ajv-formats"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { json, type StartOptions, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
+
+interface Parameter {
+  readonly name: string
+  readonly in: "path" | "query" | "header"
+  readonly schema: Record<string, unknown>
+}
+interface Operation {
+  readonly operationId: string
+  readonly parameters?: ReadonlyArray<Parameter>
+  readonly requestBody?: { content: { "application/json": { schema: Record<string, unknown> } } }
+  readonly responses: Record<string, { content?: { "application/json"?: { schema: Record<string, unknown> } } }>
+}
+
+let server: TestServer
+let document: { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> }
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+addFormats.default(ajv)
+const documentId = "https://conformance.test/openapi.json"
+
+const operations = () =>
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation }))
+  )
+
+const operation = (operationId: string) => {
+  const found = operations().find((o) => o.operation.operationId === operationId)
+  if (found === undefined) throw new Error(`no operation ${operationId} in the document`)
+  return found
+}
+
+/** A validator for a schema of the document (its `$ref`s resolve against the document). */
+const validatorFor = (schema: Record<string, unknown>): ValidateFunction => {
+  const ref = typeof schema.$ref === "string" ? `${documentId}${schema.$ref}` : undefined
+  if (ref !== undefined) return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref })
+  return ajv.compile(schema)
+}
+
+const accepts = (schema: Record<string, unknown>, value: unknown) => validatorFor(schema)(value) === true
+
+/** Holds an answer to the document: a listed status, and a body valid by the schema listed for it. */
+const conforms = async (operationId: string, response: Response): Promise<{ status: number; body: unknown }> => {
+  const { operation: op } = operation(operationId)
+  const status = response.status
+  const listed = op.responses[String(status)]
+  expect(listed, `${operationId} answered ${status}, which the document does not list`).toBeDefined()
+  const text = await response.text()
+  const body = text === "" ? undefined : JSON.parse(text)
+  const schema = listed?.content?.["application/json"]?.schema
+  if (schema !== undefined) {
+    const validate = validatorFor(schema)
+    expect(validate(body), `${operationId} ${status}: ${JSON.stringify(validate.errors)}: ${text.slice(0, 300)}`).toBe(
+      true
+    )
+  }
+  return { status, body }
+}
+
+const parameter = (operationId: string, name: string) => {
+  const found = operation(operationId).operation.parameters?.find((p) => p.name === name)
+  if (found === undefined) throw new Error(`${operationId} documents no parameter ${name}`)
+  return found
+}
+
+/** Text values a client might send as a query parameter or header, well-formed or not. */
+const textCorpus = [
+  "",
+  "0",
+  "1",
+  "5",
+  "05",
+  "20",
+  "30",
+  "0.5",
+  "59.999",
+  "60",
+  "60.0",
+  "60.5",
+  "61",
+  "99",
+  "100",
+  "499",
+  "500",
+  "501",
+  "1000",
+  "-1",
+  "+1",
+  "1.5",
+  "1.2345",
+  "1e2",
+  "abc",
+  "true",
+  "null",
+  "9".repeat(30),
+  "k".repeat(255),
+  "k".repeat(256),
+  "3f0c1d2e-8a4b-4c5d-9e6f-7a8b9c0d1e2f"
+]
+
+const options: StartOptions = {}
+
+beforeAll(async () => {
+  server = await startServer(options)
+  document = await (await fetch(`${server.url}/openapi.json`)).json()
+  ajv.addSchema({ ...document, $id: documentId })
+})
+afterAll(() => server?.close())
+
+describe("query parameters and headers: what the schema accepts is accepted, what it refuses is refused", () => {
+  const probe = async (operationId: string, name: string, send: (value: string) => Promise<Response>) => {
+    const { schema } = parameter(operationId, name)
+    let valid = 0
+    let invalid = 0
+    for (const value of textCorpus) {
+      const response = await send(value)
+      const { status, body } = await conforms(operationId, response)
+      if (accepts(schema, value)) {
+        valid++
+        expect(status, `${name}=${JSON.stringify(value)} is valid by the document`).toBeLessThan(400)
+      } else {
+        invalid++
+        expect(status, `${name}=${JSON.stringify(value)} is invalid by the document`).toBe(400)
+        expect((body as { error: { code: string } }).error.code).toBe("invalid_request")
+      }
+    }
+    // The corpus exercises both sides of every schema.
+    expect(valid).toBeGreaterThan(0)
+    expect(invalid).toBeGreaterThan(0)
+  }
+
+  it("GET /participants?limit", () =>
+    probe("listParticipants", "limit", (value) =>
+      fetch(server.api(`/participants?limit=${encodeURIComponent(value)}`))
+    ))
+
+  it("GET /tasks/{reference}?wait (a task that exists; a long wait is cut short by If-None-Match on a stale ETag)", async () => {
+    const { reference } = await submitTask(server.api("/tasks"), validDraft())
+    await probe("getTask", "wait", (value) =>
+      fetch(server.api(`/tasks/${reference}?wait=${encodeURIComponent(value)}`), {
+        headers: { "if-none-match": '"stale"' }
+      })
+    )
+  })
+
+  it("POST /tasks idempotency-key (each value a fresh draft, so no key is reused)", async () => {
+    let n = 0
+    await probe("createTask", "idempotency-key", (value) =>
+      fetch(
+        server.api("/tasks"),
+        json(validDraft({ action: `Photograph storefront number ${n++}` }), { "idempotency-key": value })
+      )
+    )
+  })
+
+  it("GET /participants?cursor: an issued cursor is accepted; text the schema refuses is refused", async () => {
+    const first = await conforms("listParticipants", await fetch(server.api("/participants?limit=2")))
+    const cursor = (first.body as { next_cursor: string }).next_cursor
+    const { schema } = parameter("listParticipants", "cursor")
+    expect(accepts(schema, cursor)).toBe(true)
+    const next = await conforms("listParticipants", await fetch(server.api(`/participants?limit=2&cursor=${cursor}`)))
+    expect(next.status).toBe(200)
+    for (const value of ["", "a b", "x".repeat(201), "%%%"]) {
+      expect(accepts(schema, value)).toBe(false)
+      const refused = await conforms(
+        "listParticipants",
+        await fetch(server.api(`/participants?cursor=${encodeURIComponent(value)}`))
+      )
+      expect(refused.status).toBe(400)
+    }
+  })
+})
+
+describe("request bodies: what the schema accepts is not refused as malformed, what it refuses is a 4xx", () => {
+  const bodyCheck = async (
+    operationId: string,
+    bodies: ReadonlyArray<unknown>,
+    send: (body: unknown) => Promise<Response>,
+    isMalformedAnswer: (status: number, body: unknown) => boolean
+  ) => {
+    const { operation: op } = operation(operationId)
+    const schema = op.requestBody?.content["application/json"].schema
+    if (schema === undefined) throw new Error(`${operationId} documents no JSON body`)
+    const seen = { valid: 0, invalid: 0 }
+    for (const body of bodies) {
+      const answer = await conforms(operationId, await send(body))
+      if (accepts(schema, body)) {
+        seen.valid++
+        expect(isMalformedAnswer(answer.status, answer.body), `${JSON.stringify(body)} is valid by the document`).toBe(
+          false
+        )
+      } else {
+        seen.invalid++
+        expect(answer.status, `${JSON.stringify(body)} is invalid by the document`).toBeGreaterThanOrEqual(400)
+        expect(answer.status).toBeLessThan(500)
+      }
+    }
+    expect(seen.valid).toBeGreaterThan(0)
+    expect(seen.invalid).toBeGreaterThan(0)
+  }
+  const isInvalidRequest = (status: number, body: unknown) =>
+    status === 400 && (body as { error?: { code?: string } }).error?.code === "invalid_request"
+
+  it("POST /search", () =>
+    bodyCheck(
+      "search",
+      [
+        { query: "photograph a storefront in Berlin" },
+        { query: "transcribe an interview", limit: 1 },
+        { query: "transcribe an interview", limit: 50 },
+        { query: "x".repeat(4000) },
+        { query: "label images", unknown_member: true },
+        { query: "" },
+        { query: "   " },
+        { query: "x".repeat(4001) },
+        { query: "label images", limit: 0 },
+        { query: "label images", limit: 51 },
+        { query: "label images", limit: 2.5 },
+        { query: "label images", limit: "3" },
+        { query: "label images", limit: null },
+        { query: 42 },
+        {}
+      ],
+      (body) => fetch(server.api("/search"), json(body)),
+      isInvalidRequest
+    ))
+
+  it("POST /tasks/{reference}/review (on a task not yet submitted: a valid body reaches the state check, 409)", async () => {
+    const { reference, token } = await submitTask(server.api("/tasks"), validDraft())
+    await bodyCheck(
+      "reviewTask",
+      [
+        { decision: "accept" },
+        { decision: "accept", reason: "Looks right" },
+        { decision: "accept", reason: null },
+        { decision: "revise", reason: "Include the opening hours sign" },
+        { decision: "reject", reason: "The photos are of another shop" },
+        { decision: "revise" },
+        { decision: "reject", reason: "  " },
+        { decision: "revise", reason: null },
+        { decision: "maybe" },
+        { decision: "accept", reason: 7 },
+        {}
+      ],
+      (body) => fetch(server.api(`/tasks/${reference}/review`), json(body, { authorization: `Bearer ${token}` })),
+      isInvalidRequest
+    )
+  })
+
+  it("POST /tasks/{reference}/cancel (each valid body on a task of its own)", async () => {
+    await bodyCheck(
+      "cancelTask",
+      [{}, { reason: "Duplicate of another task" }, { reason: null }, { reason: 12 }, { reason: ["x"] }],
+      async (body) => {
+        const { reference, token } = await submitTask(server.api("/tasks"), validDraft())
+        return fetch(server.api(`/tasks/${reference}/cancel`), json(body, { authorization: `Bearer ${token}` }))
+      },
+      isInvalidRequest
+    )
+  })
+
+  it("POST /tasks: a draft the schema refuses is refused (422); one it accepts is created (201)", async () => {
+    let n = 0
+    await bodyCheck(
+      "createTask",
+      [
+        validDraft(),
+        validDraft({ execution_mode: " Physical " }),
+        validDraft({ execution_mode: "on site" }),
+        validDraft({ action: 17 }),
+        validDraft({ budget: ["EUR", 40] })
+      ],
+      (body) =>
+        fetch(
+          server.api("/tasks"),
+          json({ ...(body as object), agent: `conformance-${n++}` }, { "idempotency-key": `conformance-${n}` })
+        ),
+      (status) => status !== 201
+    )
+  })
+})
+
+describe("every answer is one the document lists", () => {
+  it("each GET operation without path parameters answers as documented", async () => {
+    const gets = operations().filter(({ method, path }) => method === "GET" && !path.includes("{"))
+    expect(gets.length).toBeGreaterThan(5)
+    for (const { path, operation: op } of gets) {
+      await conforms(op.operationId, await fetch(`${server.url}${path}`))
+    }
+  })
+
+  it("GET /participants/{slug}: found and not found", async () => {
+    expect((await conforms("getParticipant", await fetch(server.api("/participants/amara-okafor")))).status).toBe(200)
+    expect((await conforms("getParticipant", await fetch(server.api("/participants/nobody-here")))).status).toBe(404)
+  })
+
+  it("POST /tasks answers 201 with the documented headers, and GET answers 200 then 304 with If-None-Match", async () => {
+    const created = await fetch(server.api("/tasks"), json(validDraft(), { "idempotency-key": crypto.randomUUID() }))
+    const createdHeaders = operation("createTask").operation.responses["201"] as { headers?: Record<string, unknown> }
+    for (const name of ["location", "etag", "idempotent-replayed", "x-request-id"]) {
+      expect(createdHeaders.headers, `201 documents ${name}`).toHaveProperty(name)
+    }
+    expect(created.headers.get("location")).toMatch(/\/tasks\/tsk_/)
+    const { body } = await conforms("createTask", created)
+    const reference = (body as { reference: string }).reference
+    const read = await fetch(server.api(`/tasks/${reference}`))
+    const etag = read.headers.get("etag")
+    expect(etag).not.toBeNull()
+    await conforms("getTask", read)
+    const again = await fetch(server.api(`/tasks/${reference}`), { headers: { "if-none-match": etag! } })
+    expect((await conforms("getTask", again)).status).toBe(304)
+    const notModified = operation("getTask").operation.responses["304"] as { headers?: Record<string, unknown> }
+    expect(notModified.headers).toHaveProperty("etag")
+    expect(operation("getTask").operation.parameters?.map((p) => p.name)).toContain("if-none-match")
+  })
+})
