@@ -23,6 +23,8 @@
  *   instant); a date-time without zone is read as UTC with an `ambiguous` warning; a date alone means
  *   the end of that day UTC (23:59:59.999Z), without warning; 1–2 digit month/day, a space instead
  *   of "T", and a trailing " UTC"/" GMT" as zone are accepted, as agents commonly write them.
+ * - A deadline not after the caller's `now` (the service's clock) is a `deadline_passed` issue:
+ *   the dispatcher would decline the task at once, by the same rule (`deadlinePassed`).
  * - Dates in other notations (12/01/2026, 2026/12/01, 01.12.2026) yield an `ambiguous` warning: no
  *   deadline is derived from them, and d/m vs m/d order cannot be known.
  * - Budget currency: any ISO 4217 code in capitals (USD), common codes in any case (usd), a currency
