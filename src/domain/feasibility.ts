@@ -64,9 +64,11 @@ export const infeasibilityOf = (
     }
     if (causes.length === 0) return undefined
     fixes.push(
-      counts.eligible > 0
-        ? `omit participant_slug to let the service choose among the ${participants(counts.eligible)} who can take the task as drafted`
-        : "omit participant_slug and change the task so that others can take it (nobody else can as drafted)"
+      counts.eligible === 0
+        ? "omit participant_slug and change the task so that others can take it (nobody else can as drafted)"
+        : counts.eligible === 1
+          ? "omit participant_slug to let the service offer it to the one participant who can take it as drafted"
+          : `omit participant_slug to let the service choose among the ${participants(counts.eligible)} who can take it as drafted`
     )
     return {
       code: "participant_ineligible",

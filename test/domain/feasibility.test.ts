@@ -101,7 +101,7 @@ describe("infeasibilityOf: a named participant who cannot serve the task", () =>
     })
     expect(found.cause).toBe("jonas-weber does not take physical tasks (they take digital tasks)")
     expect(found.fix).toBe(
-      "set execution_mode to digital if the work can be done that way, or omit participant_slug to let the service choose among the 1 participant who can take the task as drafted"
+      "set execution_mode to digital if the work can be done that way, or omit participant_slug to let the service offer it to the one participant who can take it as drafted"
     )
   })
 
@@ -110,7 +110,10 @@ describe("infeasibilityOf: a named participant who cannot serve the task", () =>
     expect(found.cause).toBe('lukas-schmidt is in Berlin, Germany, which location "Paris, France" does not name')
     expect(found.fix).toContain("change location to Berlin, Germany if the work can be done there")
     // "France" names Lyon: marie-dubois takes physical work there.
-    expect(found.fix).toContain("omit participant_slug to let the service choose among the 1 participant")
+    expect(found.fix).toContain("omit participant_slug to let the service offer it to the one participant")
+    // Nigeria: amara-okafor (physical, Lagos) and aisha-bello (hybrid, Abuja) can take it.
+    const two = explain(task("physical", "Nigeria", "lukas-schmidt"))
+    expect(two.fix).toContain("omit participant_slug to let the service choose among the 2 participants who")
     const alone = explain(task("physical", "Reykjavik, Iceland", "lukas-schmidt"))
     expect(alone.fix).toContain("nobody else can as drafted")
   })
