@@ -145,7 +145,7 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
     }).annotateMerge(
       summary(
         "Submit a task",
-        "Runs the preflight rules; a valid draft is recorded in state open (201). Replaying an idempotency key returns the original task."
+        "Runs the preflight rules (a deadline already passed is an issue); a valid draft is recorded in state open (201), even when nobody can take it, in which case next_step says why and what to change. Replaying an idempotency key returns the original task."
       )
     ),
     HttpApiEndpoint.get("getTask", `${apiPrefix}/tasks/:reference`, {

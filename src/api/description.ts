@@ -8,7 +8,7 @@ export const coldStart = [
   "GET /api/public/v1 (this index) and GET /api/public/v1/capabilities for the rules.",
   "Find people: GET /api/public/v1/participants?q=<words>, or POST /api/public/v1/search with a plain-language description.",
   "Build a brief: action, execution_mode (digital | physical | hybrid), expected_result, acceptance_test; location for physical and hybrid; add timing, principal and agent.",
-  "Validate it with POST /api/public/v1/preflight until valid is true (fix every issue; consider the warnings).",
+  "Validate it with POST /api/public/v1/preflight until valid is true (fix every issue; consider the warnings: no_eligible_participant and participant_ineligible mean nobody can take the task as drafted, and say what to change).",
   "Submit it with POST /api/public/v1/tasks and an idempotency-key header (a fresh UUID); retry with the same key on any network error or 503.",
   "Keep the reference and task_token from the 201 response.",
   "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled; read result and outcome."

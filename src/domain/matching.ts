@@ -540,3 +540,60 @@ export const inferLocationIn = (text: string, everyone: ReadonlyArray<Participan
   if (city !== Number.POSITIVE_INFINITY) return index.locations[city]!
   return country === Number.POSITIVE_INFINITY ? null : cityAndCountry(index.locations[country]!).country
 }
+
+// ---------------------------------------------------------------------------------------------
+// Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations.
+// Kept apart from ranking: nothing here scores, and ranking never calls it.
+// ---------------------------------------------------------------------------------------------
+
+export interface EligibilityCounts {
+  /** Participants in the directory, and their task types. */
+  readonly directory: { readonly total: number; readonly types: ReadonlyArray<ExecutionMode> }
+  /** Participants whose task type serves the task's mode, wherever they are. */
+  readonly servingMode: number
+  /**
+   * When the task is bound to a place (physical or hybrid, with a location): how many
+   * participants are there, of any task type, and which task types those are.
+   */
+  readonly inPlace: { readonly total: number; readonly types: ReadonlyArray<ExecutionMode> } | undefined
+  /** Participants who can serve the task (mode and place; `participantSlug` is not applied). */
+  readonly eligible: number
+}
+
+/**
+ * The counts behind a task's eligibility, by the rules `rankTop` applies, without scoring
+ * anyone: what a task's mode and place each rule out. Costs the directory's number of task types
+ * plus the number of participants in the task's place.
+ */
+export const eligibilityCounts = (task: TaskProfile, everyone: ReadonlyArray<ParticipantRecord>): EligibilityCounts => {
+  const index = directoryIndexOf(everyone)
+  const serving = task.executionMode === undefined ? index.types : servingTypes[task.executionMode]
+  let servingMode = 0
+  index.typeCounts.forEach((count, code) => {
+    if (serving.includes(index.types[code]!)) servingMode += count
+  })
+  const location = placeFilterOf(task)
+  const directory = { total: everyone.length, types: index.types }
+  if (location === undefined) return { directory, servingMode, inPlace: undefined, eligible: servingMode }
+  const placed = participantsIn(index, location)
+  const types = new Set<ExecutionMode>()
+  let eligible = 0
+  for (const i of placed) {
+    const type = index.types[index.typeOf[i]!]!
+    types.add(type)
+    if (serving.includes(type)) eligible++
+  }
+  return { directory, servingMode, inPlace: { total: placed.size, types: [...types] }, eligible }
+}
+
+/** Whether one participant meets each of a task's eligibility rules (as `rankEligible` applies them). */
+export const eligibilityOf = (
+  task: TaskProfile,
+  participant: ParticipantRecord
+): { readonly servesMode: boolean; readonly inPlace: boolean } => {
+  const location = placeFilterOf(task)
+  return {
+    servesMode: task.executionMode === undefined || servingTypes[task.executionMode].includes(participant.task_type),
+    inPlace: location === undefined || locationMatcher(location)(placesOfParticipant(participant))
+  }
+}

@@ -68,7 +68,10 @@ export const Task = Schema.Struct({
   created_at: DateTimeString,
   updated_at: DateTimeString,
   url: Schema.String.annotate({ format: "uri", description: "Address of the task resource." }),
-  next_step: Schema.String.annotate({ description: "One sentence on what happens next." })
+  next_step: Schema.String.annotate({
+    description:
+      "What happens next, in a sentence or two. For a task nobody could take as submitted (preflight's no_eligible_participant or participant_ineligible warning), why, and what to change."
+  })
 }).annotate({ identifier: "Task", description: "A task and its current state." })
 export type Task = typeof Task.Type
 

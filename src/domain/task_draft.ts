@@ -23,6 +23,8 @@
  *   instant); a date-time without zone is read as UTC with an `ambiguous` warning; a date alone means
  *   the end of that day UTC (23:59:59.999Z), without warning; 1–2 digit month/day, a space instead
  *   of "T", and a trailing " UTC"/" GMT" as zone are accepted, as agents commonly write them.
+ * - A deadline not after the caller's `now` (the service's clock) is a `deadline_passed` issue:
+ *   the dispatcher would decline the task at once, by the same rule (`deadlinePassed`).
  * - Dates in other notations (12/01/2026, 2026/12/01, 01.12.2026) yield an `ambiguous` warning: no
  *   deadline is derived from them, and d/m vs m/d order cannot be known.
  * - Budget currency: any ISO 4217 code in capitals (USD), common codes in any case (usd), a currency
@@ -53,18 +55,6 @@ const isExecutionMode = (s: string): s is ExecutionMode => (executionModes as Re
 // Issues
 // ---------------------------------------------------------------------------------------------
 
-export const TaskIssue = Schema.Struct({
-  field: Schema.String.annotate({ description: "name of the draft field concerned" }),
-  code: Schema.String.annotate({
-    description: "required, invalid, not_found, too_long (issues); recommended, unrecognized, ambiguous (warnings)"
-  }),
-  message: Schema.String.annotate({ description: "human-readable explanation and how to fix it" })
-}).annotate({
-  identifier: "TaskIssue",
-  description: "A problem (issue) or advice (warning) about one member of a task draft."
-})
-export type TaskIssue = typeof TaskIssue.Type
-
 /**
  * The issue codes as data: code → one-line meaning (served by /capabilities and the docs). The
  * meaning starts with where the code lands: "issue" (blocks the draft) or "warning" (advice).
@@ -74,9 +64,15 @@ export const IssueCode = {
   invalid: "issue: a member has the wrong JSON type or a value outside its allowed form",
   not_found: "issue: participant_slug names no participant",
   too_long: "issue: a string is over its length limit, counted in Unicode code points after trimming",
+  deadline_passed:
+    "issue: the deadline read from timing is not in the future: a task with it would be declined at once (deadline_passed)",
   recommended: "warning: a recommended member (timing, principal, agent) is missing",
   unrecognized: "warning: an unknown member is ignored; a close known member name is suggested",
-  ambiguous: "warning: budget without a recognisable amount or currency, or timing with a date that cannot be read"
+  ambiguous: "warning: budget without a recognisable amount or currency, or timing with a date that cannot be read",
+  no_eligible_participant:
+    "warning: nobody can take the task (execution mode, location): a submitted task would be declined with no_match",
+  participant_ineligible:
+    "warning: participant_slug names a participant who does not take the task's execution mode or is not in its location"
 } as const satisfies Record<string, string>
 export type IssueCode = keyof typeof IssueCode
 
@@ -86,10 +82,35 @@ export const issueSeverity: Readonly<Record<IssueCode, "issue" | "warning">> = {
   invalid: "issue",
   not_found: "issue",
   too_long: "issue",
+  deadline_passed: "issue",
   recommended: "warning",
   unrecognized: "warning",
-  ambiguous: "warning"
+  ambiguous: "warning",
+  no_eligible_participant: "warning",
+  participant_ineligible: "warning"
 }
+
+/** "required, invalid, … (issues); recommended, … (warnings)": derived from the table above. */
+const codesBySeverity = (["issue", "warning"] as const)
+  .map(
+    (severity) =>
+      `${Object.keys(issueSeverity)
+        .filter((code) => issueSeverity[code as IssueCode] === severity)
+        .join(", ")} (${severity}s)`
+  )
+  .join("; ")
+
+export const TaskIssue = Schema.Struct({
+  field: Schema.String.annotate({ description: "name of the draft field concerned" }),
+  code: Schema.String.annotate({
+    description: codesBySeverity
+  }),
+  message: Schema.String.annotate({ description: "human-readable explanation and how to fix it" })
+}).annotate({
+  identifier: "TaskIssue",
+  description: "A problem (issue) or advice (warning) about one member of a task draft."
+})
+export type TaskIssue = typeof TaskIssue.Type
 
 const issue = (field: string, code: IssueCode, message: string): TaskIssue => ({ field, code, message })
 
@@ -365,12 +386,24 @@ export interface ValidateDraftOptions {
    * submission, the default); only changes the wording of the `recommended` warning.
    */
   readonly agentFallback?: boolean
+  /**
+   * The service's current instant (ISO 8601 UTC, from its Clock): when given, a deadline read from
+   * timing that is not after it is a `deadline_passed` issue. Pure callers (tests) may leave it out.
+   */
+  readonly now?: string
 }
+
+/**
+ * Whether a deadline has passed at `now` (both ISO 8601 UTC as `toISOString` writes them, which
+ * compare as text): the one rule for the draft check and for the dispatcher's `deadline_passed`.
+ * A deadline equal to now has passed: nothing can be done by it any more.
+ */
+export const deadlinePassed = (deadline: string, now: string): boolean => deadline <= now
 
 const knownMembers: ReadonlySet<string> = new Set(draftMembers)
 
 /** Renders a user-supplied value for a message: quoted, at most `max` code points. */
-const show = (s: string, max = 60): string => {
+export const show = (s: string, max = 60): string => {
   // Slice before Array.from so a 5 MiB value costs O(max), not O(n).
   const points = Array.from(s.length > max * 2 ? s.slice(0, max * 2) : s)
   return JSON.stringify(points.length > max ? `${points.slice(0, max).join("")}…` : points.join(""))
@@ -507,6 +540,13 @@ const utcMillis = (y: number, mo: number, d: number, h: number, mi: number, s: n
   date.setUTCFullYear(y, mo - 1, d)
   date.setUTCHours(h, mi, s, ms)
   return date.getTime()
+}
+
+/** A date-time a week after `now`, to the hour, as an example of a deadline still ahead. */
+const laterExample = (now: string): string => {
+  const later = new Date(Date.parse(now) + 7 * 24 * 3600_000)
+  later.setUTCMinutes(0, 0, 0)
+  return later.toISOString().replace(".000Z", "Z")
 }
 
 interface TimingReading {
@@ -771,7 +811,18 @@ export const validateDraft = (
       case "timing": {
         task.timing = read
         const reading = readTiming(read)
-        if (reading.deadline !== undefined) task.deadline = reading.deadline
+        if (reading.deadline !== undefined) {
+          task.deadline = reading.deadline
+          if (options.now !== undefined && deadlinePassed(reading.deadline, options.now)) {
+            issues.push(
+              issue(
+                name,
+                "deadline_passed",
+                `the deadline read from timing, ${reading.deadline}, is not in the future (it is now ${options.now}): a task with it would be declined at once with deadline_passed. Put a later date or date-time in timing, e.g. "by ${laterExample(options.now)}".`
+              )
+            )
+          }
+        }
         for (const message of reading.warnings) warnings.push(issue(name, "ambiguous", message))
         continue
       }
@@ -888,6 +939,13 @@ const issueRank = (field: string): number => {
   return i === -1 ? draftMembers.length : i
 }
 
+/** `list` with `entry` inserted before the first entry of a later field: lists stay in field order. */
+const insertByField = (list: ReadonlyArray<TaskIssue>, entry: TaskIssue): ReadonlyArray<TaskIssue> => {
+  const rank = issueRank(entry.field)
+  const at = list.findIndex((i) => issueRank(i.field) > rank)
+  return at === -1 ? [...list, entry] : [...list.slice(0, at), entry, ...list.slice(at)]
+}
+
 /** Marks a validation whose participant_slug names no participant (the caller looked it up). */
 export const withUnknownParticipant = (v: DraftValidation): DraftValidation => {
   const slug = v.task.participant_slug
@@ -898,9 +956,11 @@ export const withUnknownParticipant = (v: DraftValidation): DraftValidation => {
     "not_found",
     `no participant has the slug ${show(slug)}; list participants at GET /api/public/v1/participants, or omit participant_slug to let the service match one.`
   )
-  // Keep issues ordered by field: insert before the first issue of a later field.
-  const rank = issueRank("participant_slug")
-  const at = v.issues.findIndex((i) => issueRank(i.field) > rank)
-  const issues = at === -1 ? [...v.issues, notFound] : [...v.issues.slice(0, at), notFound, ...v.issues.slice(at)]
-  return { ...v, valid: false, issues, task }
+  return { ...v, valid: false, issues: insertByField(v.issues, notFound), task }
 }
+
+/** Adds a warning found by a rule that needs more than the draft (the directory), in field order. */
+export const withWarning = (v: DraftValidation, warning: TaskIssue): DraftValidation => ({
+  ...v,
+  warnings: insertByField(v.warnings, warning)
+})

@@ -17,6 +17,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config.ts"
 import { rankTop } from "../domain/matching.ts"
+import { deadlinePassed } from "../domain/task_draft.ts"
 import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
@@ -62,7 +63,7 @@ export const DispatcherLive = Layer.effectDiscard(
 
     /** The move a due task needs now, if any. */
     const decide = (task: StoredTask, now: string) => {
-      const pastDeadline = task.deadlineAt !== null && task.deadlineAt <= now
+      const pastDeadline = task.deadlineAt !== null && deadlinePassed(task.deadlineAt, now)
       const unchanged = (current: StoredTask) =>
         current.version === task.version ? Effect.void : Effect.fail(new Stale())
       const move = (request: Omit<TransitionRequest<Stale>, "reference" | "actor" | "guard">) =>

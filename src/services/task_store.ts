@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import { StorageUnavailable } from "../domain/errors.ts"
+import type { Infeasibility } from "../domain/feasibility.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { Brief, HistoryEntry } from "../domain/task.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
@@ -38,6 +39,8 @@ export interface StoredTask {
   readonly offerExpiresAt: string | null
   readonly reviewDueAt: string | null
   readonly deadlineAt: string | null
+  /** Why nobody could take the task as submitted, when nobody could: what its reads explain. */
+  readonly infeasibility: Infeasibility | null
   readonly revisions: number
   /** The earliest instant the service must look at this task again (dispatch or a timer). */
   readonly nextTimerAt: string | null
@@ -56,6 +59,8 @@ export class TaskStore extends Context.Service<
   {
     insert(task: StoredTask): Effect.Effect<InsertOutcome, StorageUnavailable>
     findByReference(reference: string): Effect.Effect<StoredTask | undefined, StorageUnavailable>
+    /** The task an idempotency key created, if any. */
+    findByIdempotencyKey(key: string): Effect.Effect<StoredTask | undefined, StorageUnavailable>
     /** The stored version of a task alone (what a conditional read compares), if the task exists. */
     versionOf(reference: string): Effect.Effect<number | undefined, StorageUnavailable>
     /**
@@ -84,13 +89,14 @@ export class TaskStore extends Context.Service<
         const inserted = yield* sql<{ reference: string }>`
           INSERT INTO tasks (reference, state, execution_mode, participant_slug, agent, principal, brief, result, outcome,
             history, version, token_hash, idempotency_key, draft_fingerprint, created_at, updated_at,
-            requested_participant, passed_over, offer_expires_at, review_due_at, deadline_at, revisions, next_timer_at)
+            requested_participant, passed_over, offer_expires_at, review_due_at, deadline_at, infeasibility, revisions,
+            next_timer_at)
           VALUES (${task.reference}, ${task.state}, ${task.executionMode}, ${task.participantSlug}, ${task.agent},
             ${task.principal}, ${JSON.stringify(task.brief)}, ${nullableJson(task.result)}, ${nullableJson(task.outcome)},
             ${JSON.stringify(task.history)}, ${task.version}, ${task.tokenHash}, ${task.idempotencyKey},
             ${task.draftFingerprint}, ${task.createdAt}, ${task.updatedAt}, ${task.requestedParticipant},
             ${JSON.stringify(task.passedOver)}, ${task.offerExpiresAt}, ${task.reviewDueAt}, ${task.deadlineAt},
-            ${task.revisions}, ${task.nextTimerAt})
+            ${nullableJson(task.infeasibility)}, ${task.revisions}, ${task.nextTimerAt})
           ON CONFLICT (idempotency_key) DO NOTHING
           RETURNING reference
         `
@@ -108,6 +114,11 @@ export class TaskStore extends Context.Service<
 
       const findByReference = Effect.fnUntraced(function* (reference: string) {
         const rows = yield* sql<TaskRow>`SELECT * FROM tasks WHERE reference = ${reference}`
+        return rows[0] === undefined ? undefined : fromRow(rows[0])
+      }, asStorageCall)
+
+      const findByIdempotencyKey = Effect.fnUntraced(function* (key: string) {
+        const rows = yield* selectByKey(key)
         return rows[0] === undefined ? undefined : fromRow(rows[0])
       }, asStorageCall)
 
@@ -167,7 +178,7 @@ export class TaskStore extends Context.Service<
         return rows.map(fromRow)
       }, asStorageCall)
 
-      return TaskStore.of({ insert, findByReference, versionOf, update, due, forParticipant })
+      return TaskStore.of({ insert, findByReference, findByIdempotencyKey, versionOf, update, due, forParticipant })
     })
   )
 }
@@ -196,6 +207,7 @@ interface TaskRow {
   readonly offer_expires_at: string | null
   readonly review_due_at: string | null
   readonly deadline_at: string | null
+  readonly infeasibility: string | null
   readonly revisions: number | bigint
   readonly next_timer_at: string | null
 }
@@ -222,6 +234,7 @@ const fromRow = (row: TaskRow): StoredTask => ({
   offerExpiresAt: row.offer_expires_at,
   reviewDueAt: row.review_due_at,
   deadlineAt: row.deadline_at,
+  infeasibility: row.infeasibility === null ? null : JSON.parse(row.infeasibility),
   revisions: Number(row.revisions),
   nextTimerAt: row.next_timer_at
 })

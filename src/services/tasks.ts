@@ -15,15 +15,25 @@ import {
   type StorageUnavailable,
   TaskNotFound
 } from "../domain/errors.ts"
-import { nextStepFor } from "../domain/lifecycle.ts"
-import { inferExecutionMode, inferLocationIn, type RankedParticipant, rankTop } from "../domain/matching.ts"
+import { type Infeasibility, infeasibilityOf, nextStepOf, warningOf } from "../domain/feasibility.ts"
+import type { OutcomeReason } from "../domain/lifecycle.ts"
+import {
+  eligibilityCounts,
+  inferExecutionMode,
+  inferLocationIn,
+  type RankedParticipant,
+  rankTop,
+  type TaskProfile
+} from "../domain/matching.ts"
+import type { ParticipantRecord } from "../domain/participant.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {
   type DraftValidation,
   type ExecutionMode,
   type NormalizedDraft,
   validateDraft,
-  withUnknownParticipant
+  withUnknownParticipant,
+  withWarning
 } from "../domain/task_draft.ts"
 import { tracedFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
@@ -38,8 +48,11 @@ export interface Feasibility {
 }
 
 export interface PreflightOutcome {
+  /** The draft rules' verdict, with the doomed-draft warning (`infeasibility`) among its warnings. */
   readonly validation: DraftValidation
   readonly feasibility: Feasibility
+  /** Why nobody can take the task as drafted, when nobody can (and the mode is known). */
+  readonly infeasibility: Infeasibility | undefined
 }
 
 export interface SubmitInput {
@@ -97,40 +110,58 @@ export class Tasks extends Context.Service<
       // Preflight and submission run these on every request: written with combinators, not
       // generators made per request (as the poll path is, docs/decisions.md, "Performance").
 
-      /** The shared rule set plus the one rule that needs the directory: participant_slug must exist. */
+      /**
+       * The shared rule set at the service's current instant (a deadline already passed is an
+       * issue), plus the one rule that needs the directory: participant_slug must exist. Gives the
+       * named participant too, for the feasibility assessment.
+       */
       const validate = (
         body: Readonly<Record<string, unknown>>
-      ): Effect.Effect<DraftValidation, StorageUnavailable> => {
-        const validation = validateDraft(body)
-        const slug = validation.task.participant_slug
-        if (slug === undefined) return Effect.succeed(validation)
-        return Effect.map(directory.findBySlug(slug), (participant) =>
-          participant === undefined ? withUnknownParticipant(validation) : validation
-        )
-      }
-
-      const feasibilityOf = (task: NormalizedDraft): Effect.Effect<Feasibility, StorageUnavailable> =>
-        Effect.map(directory.everyone, (everyone) => {
-          const mode = task.execution_mode as ExecutionMode | undefined
-          const { eligible, best } = rankTop(
-            {
-              executionMode: mode,
-              location: mode === undefined ? undefined : task.location,
-              text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
-              participantSlug: task.participant_slug
-            },
-            everyone,
-            { limit: 5 }
+      ): Effect.Effect<
+        { readonly validation: DraftValidation; readonly named: ParticipantRecord | undefined },
+        StorageUnavailable
+      > =>
+        Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+          const validation = validateDraft(body, { now: new Date(millis).toISOString() })
+          const slug = validation.task.participant_slug
+          if (slug === undefined) return Effect.succeed({ validation, named: undefined })
+          return Effect.map(directory.findBySlug(slug), (named) =>
+            named === undefined ? { validation: withUnknownParticipant(validation), named } : { validation, named }
           )
-          return { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
+        })
+
+      /**
+       * Who could take the task, from one ranking; when nobody can, why (worked out from counts
+       * only then), added to the validation's warnings.
+       */
+      const assess = (
+        validation: DraftValidation,
+        named: ParticipantRecord | undefined
+      ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
+        Effect.map(directory.everyone, (everyone) => {
+          const task = validation.task
+          const mode = task.execution_mode as ExecutionMode | undefined
+          const profile: TaskProfile = {
+            executionMode: mode,
+            location: mode === undefined ? undefined : task.location,
+            text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
+            participantSlug: task.participant_slug
+          }
+          const { eligible, best } = rankTop(profile, everyone, { limit: 5 })
+          const feasibility = { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
+          const infeasibility =
+            eligible === 0 ? infeasibilityOf(profile, eligibilityCounts(profile, everyone), named) : undefined
+          return {
+            validation: infeasibility === undefined ? validation : withWarning(validation, warningOf(infeasibility)),
+            feasibility,
+            infeasibility
+          }
         })
 
       const preflight = (
         body: Readonly<Record<string, unknown>>
       ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
-        Effect.flatMap(validate(body), (validation) =>
-          Effect.map(feasibilityOf(validation.task), (feasibility) => ({ validation, feasibility }))
-        )
+        Effect.flatMap(validate(body), ({ validation, named }) => assess(validation, named))
 
       const view = (stored: StoredTask): Task => ({
         object: "task",
@@ -147,7 +178,12 @@ export class Tasks extends Context.Service<
         created_at: stored.createdAt,
         updated_at: stored.updatedAt,
         url: `${config.publicBaseUrl}/api/public/v1/tasks/${stored.reference}`,
-        next_step: nextStepFor[stored.state].replace("{reference}", stored.reference)
+        next_step: nextStepOf(
+          stored.state,
+          stored.reference,
+          (stored.outcome as { readonly reason?: OutcomeReason } | null)?.reason,
+          stored.infeasibility
+        )
       })
 
       // A replay answers with the same body as the original 201: the task as it was recorded,
@@ -175,18 +211,31 @@ export class Tasks extends Context.Service<
       }
 
       const submit = tracedFn("Tasks.submit")(function* (input: SubmitInput) {
-        const validation = yield* validate(input.body)
+        const { validation, named } = yield* validate(input.body)
         const bodyKey = validation.idempotencyKey
         if (input.headerKey !== undefined && bodyKey !== undefined && input.headerKey !== bodyKey) {
           return yield* new IdempotencyKeyMismatch({ header: input.headerKey, body: bodyKey })
         }
-        if (!validation.valid) return yield* new DraftRejected({ validation })
-
-        const draft = validation.task
         const key = input.headerKey ?? bodyKey ?? null
+        const draft = validation.task
+        const draftFingerprint = fingerprint(draft)
+        if (!validation.valid) {
+          // A deadline is the one rule that time can break: a retry of a recorded submission
+          // whose deadline has passed since is still that submission, and answers as a replay.
+          const recorded =
+            key !== null && validation.issues.every((i) => i.code === "deadline_passed")
+              ? yield* store.findByIdempotencyKey(key)
+              : undefined
+          if (recorded === undefined) return yield* new DraftRejected({ validation })
+          if (recorded.draftFingerprint !== draftFingerprint) {
+            return yield* new IdempotencyKeyReused({ key: key ?? "", reference: recorded.reference })
+          }
+          return created(recorded, true)
+        }
+
+        const { infeasibility } = yield* assess(validation, named)
         const reference = yield* ids.taskReference
         const token = tokens.tokenFor(reference)
-        const draftFingerprint = fingerprint(draft)
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         const outcome = yield* store.insert({
           reference,
@@ -210,6 +259,7 @@ export class Tasks extends Context.Service<
           offerExpiresAt: null,
           reviewDueAt: null,
           deadlineAt: draft.deadline ?? null,
+          infeasibility: infeasibility ?? null,
           revisions: 0,
           // Due at once: the dispatcher offers the task right after the 201 (never inside it).
           nextTimerAt: now

@@ -188,6 +188,15 @@ const dropTaskStateIndex = Effect.gen(function* () {
   yield* sql`DROP INDEX IF EXISTS tasks_state_idx`
 })
 
+/**
+ * Why nobody could take a task as submitted (a JSON object, null when someone could): recorded
+ * once at submission, so every read's `next_step` explains a doomed task without ranking again.
+ */
+const addTaskInfeasibility = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE tasks ADD COLUMN infeasibility TEXT`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -197,7 +206,8 @@ const migrations = {
   "6_add_directory_version": addDirectoryVersion,
   "7_participant_slug_search_index": addParticipantSlugSearchIndex,
   "8_slug_order_by_code_point": orderSlugsByCodePoint,
-  "9_drop_task_state_index": dropTaskStateIndex
+  "9_drop_task_state_index": dropTaskStateIndex,
+  "10_add_task_infeasibility": addTaskInfeasibility
 }
 
 /** The id of the newest migration: a database that has applied it is current. */

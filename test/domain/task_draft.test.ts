@@ -3,6 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
 import {
   type DraftValidation,
+  deadlinePassed,
   draftFields,
   draftMembers,
   draftRules,
@@ -77,9 +78,12 @@ describe("data exports", () => {
       "invalid",
       "not_found",
       "too_long",
+      "deadline_passed",
       "recommended",
       "unrecognized",
-      "ambiguous"
+      "ambiguous",
+      "no_eligible_participant",
+      "participant_ineligible"
     ])
     for (const [code, meaning] of Object.entries(IssueCode)) {
       assert.match(meaning, new RegExp(`^${issueSeverity[code as keyof typeof IssueCode]}: .+`))
@@ -442,6 +446,38 @@ describe("timing and deadline", () => {
     assert.deepStrictEqual(codes(other, "warnings"), ["deadline:unrecognized"])
     assert.include(other.warnings[0]!.message, "timing")
     assert.strictEqual(other.task.deadline, "2026-12-01T17:00:00.000Z")
+  })
+})
+
+describe("a deadline that has passed", () => {
+  const now = "2026-12-01T17:00:00.000Z"
+
+  it("is a deadline_passed issue on timing when `now` is given, naming the deadline, now and a later example", () => {
+    const v = validateDraft({ ...complete, timing: "by 2026-11-30" }, { now })
+    assert.isFalse(v.valid)
+    assert.deepStrictEqual(codes(v), ["timing:deadline_passed"])
+    const message = issueOn(v, "timing")[0]!.message
+    assert.include(message, "2026-11-30T23:59:59.999Z")
+    assert.include(message, now)
+    assert.include(message, "deadline_passed")
+    assert.include(message, '"by 2026-12-08T17:00:00Z"')
+    // The task keeps timing and the deadline read from it: the agent sees what was understood.
+    assert.strictEqual(v.task.deadline, "2026-11-30T23:59:59.999Z")
+  })
+
+  it("a deadline equal to now has passed; a millisecond later has not (the dispatcher's rule)", () => {
+    assert.deepStrictEqual(codes(validateDraft({ ...complete, timing: now }, { now })), ["timing:deadline_passed"])
+    assert.isTrue(validateDraft({ ...complete, timing: "2026-12-01T17:00:00.001Z" }, { now }).valid)
+    assert.isTrue(deadlinePassed(now, now))
+    assert.isTrue(deadlinePassed("2026-12-01T16:59:59.999Z", now))
+    assert.isFalse(deadlinePassed("2026-12-01T17:00:00.001Z", now))
+  })
+
+  it("is read at the latest instant of timing, and not checked without `now` or without a deadline", () => {
+    // A window whose end is still ahead is fine although it started in the past.
+    assert.isTrue(validateDraft({ ...complete, timing: "2026-11-01 to 2026-12-02" }, { now }).valid)
+    assert.isTrue(validateDraft({ ...complete, timing: "by 2020-01-01" }).valid)
+    assert.isTrue(validateDraft({ ...complete, timing: "within two weeks" }, { now }).valid)
   })
 })
 

@@ -614,6 +614,7 @@ const DyingStore = Layer.succeed(
       throw new Error(`${secret} at Object.insert (/work/src/services/task_store.ts:42:7)`)
     },
     findByReference: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" }),
+    findByIdempotencyKey: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" }),
     versionOf: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" }),
     update: () => Effect.die(new Error(secret)),
     due: () => Effect.succeed([]),
@@ -626,6 +627,7 @@ const UnavailableStore = Layer.succeed(
   TaskStore.of({
     insert: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     findByReference: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
+    findByIdempotencyKey: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     versionOf: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     update: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     due: () => Effect.succeed([]),

@@ -61,14 +61,21 @@ const digitalDraft = (overrides: Record<string, unknown> = {}) =>
 
 const observedMoves = new Set<string>()
 const nextSteps = new Map<string, Set<string>>()
+/**
+ * Tasks nobody can take (digital ones on the stepped server): their next_step explains why rather
+ * than giving the state's own sentence (issue 25), so their sentences are collected apart.
+ */
+const doomed = new Set<string>()
+const doomedSteps = new Map<string, Set<string>>()
 const record = (task: Json) => {
   if (task?.object !== "task") return
   for (const h of task.history) observedMoves.add(`${h.from ?? "(submission)"} -> ${h.to} by ${h.actor}`)
-  const seen = nextSteps.get(task.state) ?? new Set<string>()
+  const steps = doomed.has(task.reference) ? doomedSteps : nextSteps
+  const seen = steps.get(task.state) ?? new Set<string>()
   // A sentence may name the task itself (where to review it); that part is the task's, not the state's.
   expect(task.next_step.replaceAll(task.reference, "")).not.toMatch(/tsk_[a-z2-7]{26}/)
   seen.add(task.next_step.replaceAll(task.reference, "{reference}"))
-  nextSteps.set(task.state, seen)
+  steps.set(task.state, seen)
 }
 
 // --- servers ----------------------------------------------------------------------------------
@@ -188,6 +195,7 @@ const create = async (env: Env, draft: Record<string, unknown>) => {
   const task: Json = JSON.parse(text)
   expect(task.state).toBe("open")
   expect(task.task_token).toMatch(/^tt_/)
+  if (env === stepped && draft.execution_mode === "digital") doomed.add(task.reference)
   record(task)
   return { reference: task.reference as string, token: task.task_token as string, created: task }
 }
@@ -807,6 +815,21 @@ describe("what the service publishes about the lifecycle", () => {
     expect(new Set(all).size).toBe(all.length)
     expect([...nextSteps.get("submitted")!][0]).toMatch(/review/)
     expect([...nextSteps.get("awaiting_participant")!][0]).toMatch(/wait/)
+  })
+
+  it("a task nobody can take says so in next_step while it waits to be declined, and once declined with no_match", () => {
+    const explains = (sentence: string) =>
+      sentence.includes("no participant takes digital tasks") &&
+      sentence.includes("set execution_mode to physical or hybrid")
+    expect([...(doomedSteps.get("open") ?? [])].every(explains)).toBe(true)
+    expect([...(doomedSteps.get("matching") ?? [])].every(explains)).toBe(true)
+    const declined = [...(doomedSteps.get("declined") ?? [])]
+    expect(declined.filter(explains)).toEqual([expect.stringMatching(/^The task was declined with no_match: /)])
+    expect(doomedSteps.get("open")?.size).toBe(1)
+    // Cancelled, or declined for another reason (its deadline): the state's own sentence, as for any task.
+    for (const [state, sentences] of doomedSteps) {
+      for (const sentence of sentences) if (!explains(sentence)) expect(nextSteps.get(state), state).toContain(sentence)
+    }
   })
 
   it("/capabilities transitions contain every move observed", async () => {

@@ -392,6 +392,108 @@ describe("POST /preflight: feasibility", () => {
   })
 })
 
+describe("POST /preflight: doomed drafts (issue 25)", () => {
+  const only = (list: ReadonlyArray<Issue>, code: string) => {
+    const found = list.filter((i) => i.code === code)
+    expect(found.length, JSON.stringify(list)).toBe(1)
+    return found[0]!
+  }
+
+  it("a deadline already passed is a deadline_passed issue on timing: valid false, state preflight_failed", async () => {
+    const result = await preflight(validDraft({ timing: "by 2020-01-01T09:00:00Z" }))
+    expect(result.valid).toBe(false)
+    expect(result.state).toBe("preflight_failed")
+    expect(codes(result.issues)).toEqual(["timing:deadline_passed"])
+    const { message } = on(result.issues, "timing")[0]!
+    expect(message).toContain("2020-01-01T09:00:00.000Z")
+    expect(message).toContain("deadline_passed")
+    expect(message).toMatch(/later date/)
+    // A deadline still ahead is fine (the suite's drafts use one).
+    expect((await preflight(validDraft({ timing: `by ${new Date(Date.now() + 60_000).toISOString()}` }))).valid).toBe(
+      true
+    )
+  })
+
+  it("a physical task in a place nobody is in: warning no_eligible_participant on location, naming the place and the fix", async () => {
+    const result = await preflight(validDraft({ location: "Reykjavik, Iceland" }))
+    expect(result.valid).toBe(true)
+    expect(result.feasibility.eligible_participants).toBe(0)
+    const warning = only(result.warnings, "no_eligible_participant")
+    expect(warning.field).toBe("location")
+    expect(warning.message).toContain('no participant is in "Reykjavik, Iceland"')
+    expect(warning.message).toContain("no_match")
+    expect(warning.message).toContain("change location")
+    expect(warning.message).toContain("set execution_mode to digital")
+  })
+
+  it("a place whose participants do not work in the mode: warning on execution_mode, saying what they take", async () => {
+    // Osaka: akiko-tanaka alone, digital.
+    const result = await preflight(validDraft({ location: "Osaka" }))
+    expect(result.feasibility.eligible_participants).toBe(0)
+    const warning = only(result.warnings, "no_eligible_participant")
+    expect(warning.field).toBe("execution_mode")
+    expect(warning.message).toContain('the only participant in "Osaka" does not take physical tasks')
+    expect(warning.message).toContain("set execution_mode to digital")
+    // Hybrid is no better there; digital is.
+    expect(
+      only(
+        (await preflight(validDraft({ location: "Osaka", execution_mode: "hybrid" }))).warnings,
+        "no_eligible_participant"
+      ).field
+    ).toBe("execution_mode")
+    const digital = await preflight(digitalDraft({ location: "Osaka" }))
+    expect(digital.warnings).toEqual([])
+  })
+
+  it("a named participant who does not take the mode: warning participant_ineligible naming them, the cause and the fix", async () => {
+    // jonas-weber works digitally only; the draft is physical in Berlin, where lukas-schmidt takes it.
+    const result = await preflight(validDraft({ participant_slug: "jonas-weber" }))
+    expect(result.valid).toBe(true)
+    expect(result.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+    const warning = only(result.warnings, "participant_ineligible")
+    expect(warning.field).toBe("participant_slug")
+    expect(warning.message).toContain("jonas-weber does not take physical tasks (they take digital tasks)")
+    expect(warning.message).toContain("set execution_mode to digital")
+    expect(warning.message).toContain("omit participant_slug")
+    expect(result.warnings.filter((w: Issue) => w.code === "no_eligible_participant")).toEqual([])
+  })
+
+  it("a named participant who is not in the task's place: warning participant_ineligible naming where they are", async () => {
+    const result = await preflight(validDraft({ participant_slug: "lukas-schmidt", location: "Reykjavik, Iceland" }))
+    const warning = only(result.warnings, "participant_ineligible")
+    expect(warning.message).toContain(
+      'lukas-schmidt is in Berlin, Germany, which location "Reykjavik, Iceland" does not name'
+    )
+    expect(warning.message).toContain("change location to Berlin, Germany")
+  })
+
+  it("a named participant who does not exist stays a not_found issue, without a feasibility warning on top", async () => {
+    const result = await preflight(validDraft({ participant_slug: "nobody-by-this-name" }))
+    expect(codes(result.issues)).toEqual(["participant_slug:not_found"])
+    expect(result.warnings).toEqual([])
+  })
+
+  it("doomed-draft warnings come in field order, before unknown members, and beside other problems", async () => {
+    const result = await preflight(
+      validDraft({ location: "Reykjavik, Iceland", budget: "a lot", colour: "blue", action: "" })
+    )
+    expect(result.warnings.map((w: Issue) => `${w.field}:${w.code}`)).toEqual([
+      "location:no_eligible_participant",
+      "budget:ambiguous",
+      "colour:unrecognized"
+    ])
+    expect(codes(result.issues)).toEqual(["action:required"])
+  })
+
+  it("a feasible draft gets none of these", async () => {
+    for (const draft of [validDraft(), validDraft({ participant_slug: "lukas-schmidt" }), digitalDraft()]) {
+      const result = await preflight(draft)
+      expect(result.feasibility.eligible_participants).toBeGreaterThan(0)
+      expect(result.warnings).toEqual([])
+    }
+  })
+})
+
 describe("POST /preflight: bodies and side effects", () => {
   it("answers 400 invalid_json for a body that is not JSON", async () => {
     await expectEnvelope(await fetch(server.api("/preflight"), json("{not json")), 400, "invalid_json")

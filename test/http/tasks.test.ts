@@ -334,6 +334,98 @@ describe("POST /tasks: validation", () => {
   })
 })
 
+describe("POST /tasks: doomed drafts (issue 25)", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  /** Reads the task until `until` holds (the dispatcher moves it right after the 201). */
+  const readUntil = async (reference: string, until: (task: Json) => boolean) => {
+    for (let i = 0; i < 100; i++) {
+      const task: Json = await (await read(reference)).json()
+      if (until(task)) return task
+      await sleep(50)
+    }
+    throw new Error(`task ${reference} never reached the awaited state`)
+  }
+
+  const preflightWarning = async (draft: Record<string, unknown>, code: string) => {
+    const result: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    const found = result.warnings.filter((w: Json) => w.code === code)
+    expect(found.length, JSON.stringify(result.warnings)).toBe(1)
+    return found[0].message as string
+  }
+
+  it("a deadline already passed: 422 preflight_failed with a deadline_passed detail, nothing stored under the key", async () => {
+    const k = key()
+    const error = await expectEnvelope(
+      await submit(validDraft({ timing: "by 2020-01-01" }), { "idempotency-key": k }),
+      422,
+      "preflight_failed"
+    )
+    expect(error.details).toEqual([expect.objectContaining({ field: "timing", code: "deadline_passed" })])
+    expect(error.message).toContain("timing")
+    const { response } = await submitOk(validDraft(), { "idempotency-key": k })
+    expect(response.headers.get("idempotent-replayed")).toBeNull()
+  })
+
+  it("a retry whose deadline passed since the task was recorded replays it; another draft with its key is still refused", async () => {
+    const k = key()
+    const draft = validDraft({ timing: `by ${new Date(Date.now() + 1000).toISOString()}` })
+    const first = await submitOk(draft, { "idempotency-key": k })
+    await sleep(1200)
+    const retry = await submitOk(draft, { "idempotency-key": k })
+    expect(retry.response.headers.get("idempotent-replayed")).toBe("true")
+    expect(retry.text).toBe(first.text)
+    await expectEnvelope(
+      await submit({ ...draft, action: "Something else" }, { "idempotency-key": k }),
+      422,
+      "idempotency_key_reused"
+    )
+    // Without the key, the same draft is a new submission, and its deadline has passed.
+    await expectEnvelope(await submit(draft), 422, "preflight_failed")
+  })
+
+  it("nobody eligible: 201, whose next_step says what preflight warned; the task's next_step says it too; declined with no_match", async () => {
+    const draft = validDraft({ location: "Reykjavik, Iceland" })
+    const cause = 'no participant is in "Reykjavik, Iceland"'
+    expect(await preflightWarning(draft, "no_eligible_participant")).toContain(cause)
+    const k = key()
+    const { body } = await submitOk(draft, { "idempotency-key": k })
+    expect(body.state).toBe("open")
+    expect(body.next_step).toMatch(/^Nobody can take this task: .+ no_match\. To fix it, .+, and submit a new task\.$/)
+    expect(body.next_step).toContain(cause)
+    expect(body.next_step).toContain("change location")
+    // The dispatcher declines it as before; the read explains why and what to change.
+    const ended = await readUntil(body.reference, (t) => t.state === "declined")
+    expect(ended.outcome.reason).toBe("no_match")
+    expect(ended.next_step).toMatch(/^The task was declined with no_match: /)
+    expect(ended.next_step).toContain(cause)
+    expect(ended.next_step).toContain("change location")
+    // The replay is the 201 as recorded, explanation included.
+    const replay = await submitOk(draft, { "idempotency-key": k })
+    expect(replay.body.next_step).toBe(body.next_step)
+  })
+
+  it("a named participant who cannot serve the task: 201 and the task's next_step name them, the cause and the fix", async () => {
+    const draft = validDraft({ participant_slug: "jonas-weber" })
+    const cause = "jonas-weber does not take physical tasks (they take digital tasks)"
+    expect(await preflightWarning(draft, "participant_ineligible")).toContain(cause)
+    const { body } = await submitOk(draft)
+    expect(body.next_step).toContain(`The task goes to jonas-weber alone, but ${cause}`)
+    expect(body.next_step).toContain("set execution_mode to digital")
+    // Still offered to them, as before: the warning does not change what the service does.
+    const offered = await readUntil(body.reference, (t) => t.state === "awaiting_participant")
+    expect(offered.participant_slug).toBe("jonas-weber")
+    expect(offered.next_step).toBe(body.next_step)
+  })
+
+  it("a feasible task's next_step is the state's own sentence", async () => {
+    const { body } = await submitOk(validDraft())
+    expect(body.next_step).not.toMatch(/Nobody can take|goes to .* alone/)
+    const offered = await readUntil(body.reference, (t) => t.state === "awaiting_participant")
+    expect(offered.next_step).toMatch(/^Waiting for the participant to accept/)
+  })
+})
+
 describe("POST /tasks: idempotency", () => {
   it("replays a header key: 201, the same body byte for byte, idempotent-replayed: true", async () => {
     const k = key()

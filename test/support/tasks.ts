@@ -43,6 +43,7 @@ export const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask => {
     offerExpiresAt: null,
     reviewDueAt: null,
     deadlineAt: null,
+    infeasibility: null,
     revisions: 0,
     nextTimerAt: null,
     ...overrides
