@@ -328,7 +328,7 @@ const draft = {
   action: "Photograph the storefront of Bäckerei Sonne at Torstraße 12 and its opening-hours sign",
   execution_mode: "physical",
   location: "Berlin, Germany",
-  timing: "2026-12-01T17:00:00Z",
+  timing: "2030-12-01T17:00:00Z",
   expected_result: "Five geotagged photos and a JSON checklist with the opening hours",
   acceptance_test: "The photos show the shop sign and the opening hours legibly",
   principal: "ACME Retail Research GmbH",

@@ -179,9 +179,9 @@ export const draftFields: ReadonlyArray<DraftField> = [
     name: "timing",
     maxLength: SHORT_TEXT,
     description:
-      "a deadline or window; preflight warns when absent. An ISO 8601 date-time in it (e.g. 2026-12-01T17:00:00Z) becomes the task's deadline",
+      "a deadline or window; preflight warns when absent. An ISO 8601 date-time in it (e.g. 2030-12-01T17:00:00Z) becomes the task's deadline",
     requirement: "recommended",
-    advice: 'add a deadline or window, e.g. "by 2026-12-01T17:00:00Z"; an ISO 8601 date-time becomes the deadline'
+    advice: 'add a deadline or window, e.g. "by 2030-12-01T17:00:00Z"; an ISO 8601 date-time becomes the deadline'
   },
   {
     name: "expected_result",
@@ -320,7 +320,7 @@ export const TaskDraft = Schema.Struct({
     Schema.isPattern(anyCaseOneOf(executionModes))
   ),
   location: draftMember("location", { examples: ["12 Main St, Springfield"] }),
-  timing: draftMember("timing", { examples: ["by 2026-12-01T17:00:00Z"] }),
+  timing: draftMember("timing", { examples: ["by 2030-12-01T17:00:00Z"] }),
   expected_result: draftMember("expected_result"),
   acceptance_test: draftMember("acceptance_test"),
   constraints: draftMember("constraints"),
@@ -621,12 +621,12 @@ const readTiming = (timing: string): TimingReading => {
   const warnings: Array<string> = []
   if (invalidToken !== undefined) {
     warnings.push(
-      `timing contains ${show(invalidToken)}, which looks like a date but is not a valid one, so no deadline was derived from it; write a date-time such as "2026-12-01T17:00:00Z".`
+      `timing contains ${show(invalidToken)}, which looks like a date but is not a valid one, so no deadline was derived from it; write a date-time such as "2030-12-01T17:00:00Z".`
     )
   }
   if (otherToken !== undefined) {
     warnings.push(
-      `timing contains ${show(otherToken.token)}, which is not an ISO 8601 date${otherToken.orderAmbiguous ? " and whose day/month order is ambiguous" : ""}, so no deadline was derived from it; write it as YYYY-MM-DD, e.g. "2026-12-01T17:00:00Z".`
+      `timing contains ${show(otherToken.token)}, which is not an ISO 8601 date${otherToken.orderAmbiguous ? " and whose day/month order is ambiguous" : ""}, so no deadline was derived from it; write it as YYYY-MM-DD, e.g. "2030-12-01T17:00:00Z".`
     )
   }
   if (zonelessToken !== undefined) {
@@ -897,7 +897,7 @@ export const validateDraft = (
         issue(
           key,
           "unrecognized",
-          `member 'deadline' is ignored: the deadline is derived from timing; put the date-time in timing, e.g. "by 2026-12-01T17:00:00Z".`
+          `member 'deadline' is ignored: the deadline is derived from timing; put the date-time in timing, e.g. "by 2030-12-01T17:00:00Z".`
         )
       )
       continue

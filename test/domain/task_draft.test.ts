@@ -28,7 +28,7 @@ const base = {
 
 const complete = {
   ...base,
-  timing: "by 2026-12-01T17:00:00Z",
+  timing: "by 2030-12-01T17:00:00Z",
   principal: "Acme Corp",
   agent: "acme-bot/1.2"
 } as const
@@ -368,20 +368,20 @@ describe("budget", () => {
 
 describe("timing and deadline", () => {
   const cases: ReadonlyArray<readonly [string, string | undefined, number]> = [
-    ["2026-12-01T17:00:00Z", "2026-12-01T17:00:00.000Z", 0],
-    ["by 2026-12-01T17:00:00Z, in the morning", "2026-12-01T17:00:00.000Z", 0],
-    ["before 2026-12-01T17:00:00+02:00", "2026-12-01T15:00:00.000Z", 0],
-    ["2026-12-01T17:00:00-0530", "2026-12-01T22:30:00.000Z", 0],
-    ["2026-12-01t08:15z", "2026-12-01T08:15:00.000Z", 0],
-    ["2026-12-01 17:30:15.5Z", "2026-12-01T17:30:15.500Z", 0],
-    ["2026-12-01T17:30:15.123456Z", "2026-12-01T17:30:15.123Z", 0],
-    ["2026-12-01 17:00 UTC", "2026-12-01T17:00:00.000Z", 0],
-    ["2026-12-01T17:00:00GMT", "2026-12-01T17:00:00.000Z", 0],
-    ["2026-12-01 17:00 UTC+2", "2026-12-01T17:00:00.000Z", 1],
-    ["2026-12-01", "2026-12-01T23:59:59.999Z", 0],
+    ["2030-12-01T17:00:00Z", "2030-12-01T17:00:00.000Z", 0],
+    ["by 2030-12-01T17:00:00Z, in the morning", "2030-12-01T17:00:00.000Z", 0],
+    ["before 2030-12-01T17:00:00+02:00", "2030-12-01T15:00:00.000Z", 0],
+    ["2030-12-01T17:00:00-0530", "2030-12-01T22:30:00.000Z", 0],
+    ["2030-12-01t08:15z", "2030-12-01T08:15:00.000Z", 0],
+    ["2030-12-01 17:30:15.5Z", "2030-12-01T17:30:15.500Z", 0],
+    ["2030-12-01T17:30:15.123456Z", "2030-12-01T17:30:15.123Z", 0],
+    ["2030-12-01 17:00 UTC", "2030-12-01T17:00:00.000Z", 0],
+    ["2030-12-01T17:00:00GMT", "2030-12-01T17:00:00.000Z", 0],
+    ["2030-12-01 17:00 UTC+2", "2030-12-01T17:00:00.000Z", 1],
+    ["2030-12-01", "2030-12-01T23:59:59.999Z", 0],
     ["2026-1-5", "2026-01-05T23:59:59.999Z", 0],
     ["on 2028-02-29", "2028-02-29T23:59:59.999Z", 0],
-    ["between 2026-12-01T09:00Z and 2026-12-02T17:00Z", "2026-12-02T17:00:00.000Z", 0],
+    ["between 2030-12-01T09:00Z and 2030-12-02T17:00Z", "2030-12-02T17:00:00.000Z", 0],
     ["next Tuesday afternoon", undefined, 0],
     ["within 3 days", undefined, 0]
   ]
@@ -395,8 +395,8 @@ describe("timing and deadline", () => {
   }
 
   it("a date-time without zone is read as UTC, with an ambiguous warning", () => {
-    const v = validateDraft({ ...complete, timing: "by 2026-12-01T17:00" })
-    assert.strictEqual(v.task.deadline, "2026-12-01T17:00:00.000Z")
+    const v = validateDraft({ ...complete, timing: "by 2030-12-01T17:00" })
+    assert.strictEqual(v.task.deadline, "2030-12-01T17:00:00.000Z")
     assert.deepStrictEqual(codes(v, "warnings"), ["timing:ambiguous"])
     assert.include(v.warnings[0]!.message, "UTC")
   })
@@ -405,8 +405,8 @@ describe("timing and deadline", () => {
     "2026-13-45",
     "2026-02-29",
     "2026-04-31",
-    "2026-12-01T25:00Z",
-    "2026-12-01T12:60Z",
+    "2030-12-01T25:00Z",
+    "2030-12-01T12:60Z",
     "45/45/2026"
   ]) {
     it(`${JSON.stringify(timing)} looks like a date but is not one`, () => {
@@ -432,8 +432,8 @@ describe("timing and deadline", () => {
   })
 
   it("a valid date beside an invalid one still yields the deadline", () => {
-    const v = validateDraft({ ...complete, timing: "2026-12-01T10:00:00Z or 2026-13-01" })
-    assert.strictEqual(v.task.deadline, "2026-12-01T10:00:00.000Z")
+    const v = validateDraft({ ...complete, timing: "2030-12-01T10:00:00Z or 2026-13-01" })
+    assert.strictEqual(v.task.deadline, "2030-12-01T10:00:00.000Z")
     assert.deepStrictEqual(codes(v, "warnings"), ["timing:ambiguous"])
   })
 
@@ -445,12 +445,12 @@ describe("timing and deadline", () => {
     const other = validateDraft({ ...complete, deadline: "2030-01-01T00:00:00Z" })
     assert.deepStrictEqual(codes(other, "warnings"), ["deadline:unrecognized"])
     assert.include(other.warnings[0]!.message, "timing")
-    assert.strictEqual(other.task.deadline, "2026-12-01T17:00:00.000Z")
+    assert.strictEqual(other.task.deadline, "2030-12-01T17:00:00.000Z")
   })
 })
 
 describe("a deadline that has passed", () => {
-  const now = "2026-12-01T17:00:00.000Z"
+  const now = "2030-12-01T17:00:00.000Z"
 
   it("is a deadline_passed issue on timing when `now` is given, naming the deadline, now and a later example", () => {
     const v = validateDraft({ ...complete, timing: "by 2026-11-30" }, { now })
@@ -460,22 +460,22 @@ describe("a deadline that has passed", () => {
     assert.include(message, "2026-11-30T23:59:59.999Z")
     assert.include(message, now)
     assert.include(message, "deadline_passed")
-    assert.include(message, '"by 2026-12-08T17:00:00Z"')
+    assert.include(message, '"by 2030-12-08T17:00:00Z"')
     // The task keeps timing and the deadline read from it: the agent sees what was understood.
     assert.strictEqual(v.task.deadline, "2026-11-30T23:59:59.999Z")
   })
 
   it("a deadline equal to now has passed; a millisecond later has not (the dispatcher's rule)", () => {
     assert.deepStrictEqual(codes(validateDraft({ ...complete, timing: now }, { now })), ["timing:deadline_passed"])
-    assert.isTrue(validateDraft({ ...complete, timing: "2026-12-01T17:00:00.001Z" }, { now }).valid)
+    assert.isTrue(validateDraft({ ...complete, timing: "2030-12-01T17:00:00.001Z" }, { now }).valid)
     assert.isTrue(deadlinePassed(now, now))
-    assert.isTrue(deadlinePassed("2026-12-01T16:59:59.999Z", now))
-    assert.isFalse(deadlinePassed("2026-12-01T17:00:00.001Z", now))
+    assert.isTrue(deadlinePassed("2030-12-01T16:59:59.999Z", now))
+    assert.isFalse(deadlinePassed("2030-12-01T17:00:00.001Z", now))
   })
 
   it("is read at the latest instant of timing, and not checked without `now` or without a deadline", () => {
     // A window whose end is still ahead is fine although it started in the past.
-    assert.isTrue(validateDraft({ ...complete, timing: "2026-11-01 to 2026-12-02" }, { now }).valid)
+    assert.isTrue(validateDraft({ ...complete, timing: "2026-11-01 to 2030-12-02" }, { now }).valid)
     assert.isTrue(validateDraft({ ...complete, timing: "by 2020-01-01" }).valid)
     assert.isTrue(validateDraft({ ...complete, timing: "within two weeks" }, { now }).valid)
   })

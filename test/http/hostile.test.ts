@@ -642,7 +642,7 @@ const makeFuzzer = (seed: number) => {
     "HYBRID",
     "Berlin, Germany",
     "Photograph the storefront",
-    "2026-12-01T17:00:00Z",
+    "2030-12-01T17:00:00Z",
     "13/13/2026",
     "USD 250",
     "ops@example.com",

@@ -279,7 +279,7 @@ describe("POST /preflight: the normalised task", () => {
       action: "  Photograph the storefront  ",
       execution_mode: " PHYSICAL ",
       location: "\tBerlin, Germany\n",
-      timing: " by 2026-12-01T17:00:00Z ",
+      timing: " by 2030-12-01T17:00:00Z ",
       expected_result: " Five photos ",
       acceptance_test: " The sign is legible ",
       constraints: " Daylight only ",
@@ -296,8 +296,8 @@ describe("POST /preflight: the normalised task", () => {
       action: "Photograph the storefront",
       execution_mode: "physical",
       location: "Berlin, Germany",
-      timing: "by 2026-12-01T17:00:00Z",
-      deadline: "2026-12-01T17:00:00.000Z",
+      timing: "by 2030-12-01T17:00:00Z",
+      deadline: "2030-12-01T17:00:00.000Z",
       expected_result: "Five photos",
       acceptance_test: "The sign is legible",
       constraints: "Daylight only",
@@ -311,8 +311,8 @@ describe("POST /preflight: the normalised task", () => {
   })
 
   it("converts a timing with an offset to a UTC deadline", async () => {
-    const result = await preflight(validDraft({ timing: "2026-12-01T18:30:00+01:00" }))
-    expect(result.task.deadline).toBe("2026-12-01T17:30:00.000Z")
+    const result = await preflight(validDraft({ timing: "2030-12-01T18:30:00+01:00" }))
+    expect(result.task.deadline).toBe("2030-12-01T17:30:00.000Z")
   })
 
   it("omits what the draft leaves out", async () => {
@@ -321,7 +321,7 @@ describe("POST /preflight: the normalised task", () => {
   })
 
   it("can be sent back as a submission and yields the same brief", async () => {
-    const draft = validDraft({ timing: "by 2026-12-01T17:00:00Z", budget: "EUR 40" })
+    const draft = validDraft({ timing: "by 2030-12-01T17:00:00Z", budget: "EUR 40" })
     const { task } = await preflight(draft)
     const again = await preflight(task)
     expect(again.warnings).toEqual([])

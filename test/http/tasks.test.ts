@@ -65,7 +65,7 @@ describe("POST /tasks: creation", () => {
       validDraft({
         action: "  Photograph the storefront of Bäckerei Sonne, Torstraße 12  ",
         execution_mode: " Physical ",
-        timing: "by 2026-12-01T17:00:00Z",
+        timing: "by 2030-12-01T17:00:00Z",
         budget: " EUR 40 ",
         constraints: "\tDaylight only\n",
         contact_email: " ops@example.com "
@@ -99,8 +99,8 @@ describe("POST /tasks: creation", () => {
     expect(body.brief).toEqual({
       action: "Photograph the storefront of Bäckerei Sonne, Torstraße 12",
       location: "Berlin, Germany",
-      timing: "by 2026-12-01T17:00:00Z",
-      deadline: "2026-12-01T17:00:00.000Z",
+      timing: "by 2030-12-01T17:00:00Z",
+      deadline: "2030-12-01T17:00:00.000Z",
       expected_result: "Five geotagged photos of the storefront and opening-hours sign, plus a JSON checklist",
       acceptance_test: "The photos show the shop sign and the opening hours legibly",
       constraints: "Daylight only",

@@ -16,9 +16,9 @@ const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask =>
   sharedStoredTask({
     participantSlug: "lukas-schmidt",
     requestedParticipant: "lukas-schmidt",
-    deadlineAt: "2026-12-01T17:00:00.000Z",
+    deadlineAt: "2030-12-01T17:00:00.000Z",
     nextTimerAt: "2026-11-21T10:00:00.000Z",
-    brief: { ...sharedStoredTask().brief, deadline: "2026-12-01T17:00:00.000Z" },
+    brief: { ...sharedStoredTask().brief, deadline: "2030-12-01T17:00:00.000Z" },
     ...overrides
   })
 

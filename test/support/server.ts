@@ -88,7 +88,7 @@ export const validDraft = (overrides: Record<string, unknown> = {}): Record<stri
   action: "Photograph the storefront of Bäckerei Sonne, Torstraße 12",
   execution_mode: "physical",
   location: "Berlin, Germany",
-  timing: "2026-12-01T17:00:00Z",
+  timing: "2030-12-01T17:00:00Z",
   expected_result: "Five geotagged photos of the storefront and opening-hours sign, plus a JSON checklist",
   acceptance_test: "The photos show the shop sign and the opening hours legibly",
   principal: "ACME Retail Research GmbH",

@@ -21,7 +21,7 @@ export const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask => {
     brief: {
       action: "Photograph the storefront",
       location: "Berlin, Germany",
-      timing: "by 2026-12-01T17:00:00Z",
+      timing: "by 2030-12-01T17:00:00Z",
       deadline: null,
       expected_result: "Five photos",
       acceptance_test: "The sign is legible",
