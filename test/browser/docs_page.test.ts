@@ -63,16 +63,7 @@ const onScreen = async (locator: Locator) => {
 
 /** Waits until the element is on screen (the page scrolls to an anchor once Scalar rendered it). */
 const landsOn = async (page: Page, selector: string) => {
-  await page.waitForFunction(
-    (s) => {
-      const element = document.querySelector(s)
-      if (element === null) return false
-      const { top, bottom } = element.getBoundingClientRect()
-      return top >= 0 && bottom <= innerHeight && bottom > top
-    },
-    selector,
-    { timeout: 10_000 }
-  )
+  await expect.poll(() => onScreen(page.locator(selector)), { timeout: 10_000, interval: 100 }).toBe(true)
   // And it stays there: nothing Scalar does afterwards scrolls the reader away.
   await page.waitForTimeout(300)
   return onScreen(page.locator(selector))
@@ -146,6 +137,7 @@ describe("the docs page in a browser", () => {
     }
   })
 
+  // One page, every code in turn: up to 60 s, where a slow machine may need more than the default 30.
   it("has a section at the documentation_url of every error code the service emits", async () => {
     const page = await open(`${server.url}/docs`)
     try {
@@ -162,5 +154,5 @@ describe("the docs page in a browser", () => {
     } finally {
       await page.close()
     }
-  })
+  }, 60_000)
 })
