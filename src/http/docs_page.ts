@@ -26,7 +26,7 @@ const escapeHtml = (text: string) =>
  * service index) and `#error-<code>` (every `documentation_url`) — brought to what Scalar renders
  * for them. Scalar gives the description's headings its own ids (`api-1/description/<slug>`) and
  * renders after the browser has looked for the fragment, so the browser alone lands nowhere: this
- * waits for the target to exist, scrolls to it and marks an error's row. Scalar's own routes
+ * waits for the target to exist, scrolls to it and marks an error's entry. Scalar's own routes
  * (`#tag/…`, `#description/…`, with a slash) are left to Scalar.
  */
 const anchorScript = `(() => {
@@ -47,8 +47,11 @@ const anchorScript = `(() => {
   const follow = () => {
     observer?.disconnect()
     if (land()) return
-    observer = new MutationObserver(() => land() && observer.disconnect())
-    observer.observe(document.body, { childList: true, subtree: true })
+    const watching = new MutationObserver(() => land() && watching.disconnect())
+    watching.observe(document.body, { childList: true, subtree: true })
+    // A hash that names nothing is not watched for ever.
+    setTimeout(() => watching.disconnect(), 15000)
+    observer = watching
   }
   addEventListener("hashchange", follow)
   follow()
