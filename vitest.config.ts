@@ -1,8 +1,10 @@
 /**
  * Two projects: every test on the embedded SQLite default, and the storage and HTTP tests again on
  * Postgres (TEST_POSTGRES_URL, default the local server). Without a reachable Postgres the second
- * project is left out with a loud warning — and under CI=true that is a failure, never a skip.
+ * project is left out with a loud warning — and under CI=true that is a failure, never a skip. The
+ * same holds for Redis (the shared rate-limit test) and Chromium (the docs page's browser test).
  */
+import { existsSync } from "node:fs"
 import { connect } from "node:net"
 import { defineConfig } from "vitest/config"
 
@@ -35,6 +37,14 @@ export default defineConfig(async () => {
     if (process.env.CI) throw new Error(`CI=true: ${message}`)
     process.stderr.write(`\n*** WARNING: ${message} ***\n\n`)
   }
+  // The docs page's browser test (test/browser/) needs Chromium; the machine's, not a download.
+  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+  const withChromium = existsSync(chromiumPath)
+  if (!withChromium) {
+    const message = `Chromium is not installed at ${chromiumPath}: the docs page's browser test cannot run. Install it (apt-get install chromium), or point CHROMIUM_PATH at one.`
+    if (process.env.CI) throw new Error(`CI=true: ${message}`)
+    process.stderr.write(`\n*** WARNING: ${message} ***\n\n`)
+  }
   return {
     test: {
       testTimeout: 30_000,
@@ -45,8 +55,12 @@ export default defineConfig(async () => {
           test: {
             name: "sqlite",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/postgres/**", ...(withRedis ? [] : ["test/redis/**"])],
-            env: { TEST_BACKEND: "sqlite", TEST_REDIS_URL: redisUrl }
+            exclude: [
+              "test/postgres/**",
+              ...(withRedis ? [] : ["test/redis/**"]),
+              ...(withChromium ? [] : ["test/browser/**"])
+            ],
+            env: { TEST_BACKEND: "sqlite", TEST_REDIS_URL: redisUrl, CHROMIUM_PATH: chromiumPath }
           }
         },
         ...(withPostgres

@@ -19,20 +19,23 @@ export const apiDescription = [
   "",
   "## Agent guidance",
   "",
-  ...coldStart.map((step, i) => `${i + 1}. ${step}`),
+  // Requests as code spans: Markdown would take `<words>` in a path for an HTML tag and drop it.
+  ...coldStart.map((step, i) => `${i + 1}. ${step.replace(/\b(GET|POST) (\/[^\s,]+)/g, "`$1 $2`")}`),
   "",
   "## Authentication",
   "",
   "Discovery, preflight, search, task submission and task status need no credential. The 201 response of a submission carries `task_token`: present it as `Authorization: Bearer <task_token>` for the agent's actions on that task. Participants use OAuth 2.1 access tokens; the protected-resource metadata is at `/.well-known/oauth-protected-resource`.",
   "",
+  "## Interfaces",
+  "",
+  "This REST interface is the one served. The index also names an MCP (agent-tool) interface, at its `mcp` address: it is planned and not served yet, and its address answers 404 `not_found` saying so until it is.",
+  "",
   "## Errors",
   "",
-  'Every error is `{ "error": { code, message, status, hint?, details?, documentation_url } }`.',
+  'Every error is `{ "error": { code, message, status, hint?, details?, documentation_url } }`; its `documentation_url` leads to its code below.',
   "",
-  "| code | status | meaning |",
-  "|---|---|---|",
   ...Object.entries(errorCodes).map(
-    ([code, e]) => `| <a id="error-${code}"></a>\`${code}\` | ${e.status} | ${e.meaning} |`
+    ([code, e]) => `- <a id="error-${code}"></a>\`${code}\` (${e.status}): ${e.meaning}`
   ),
   "",
   "## Contact",

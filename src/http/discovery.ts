@@ -39,7 +39,7 @@ export const serviceIndex = (config: AppSettings): ServiceIndex => {
       mcp: {
         endpoint: config.mcpUrl,
         requires_installation: true,
-        note: "Optional native agent-tool interface exposing the same tasks, participants and lifecycle; needs an MCP client."
+        note: "Not served yet: this optional native agent-tool interface (the same tasks, participants and lifecycle, for an MCP client) is planned, and its endpoint answers 404 until it is. Use the REST interface meanwhile."
       }
     },
     cold_start: [...coldStart],

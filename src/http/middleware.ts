@@ -76,10 +76,25 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const envelope = (body: ErrorBody, headers: Record<string, string> = {}) =>
       HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
 
+    // The MCP interface the index announces is not served yet: its address (when it is on this
+    // server) says so, rather than "no endpoint" with nothing to explain the index.
+    const mcpPath = config.mcpUrl.startsWith(`${config.publicBaseUrl}/`)
+      ? config.mcpUrl.slice(config.publicBaseUrl.length).split(/[?#]/, 1)[0]!.replace(/\/+$/, "")
+      : undefined
+    const mcpNotServed = envelope(
+      errorBody(
+        docs,
+        "not_found",
+        "The MCP interface is not served yet: it is planned. The REST API offers the same tasks, participants and lifecycle today.",
+        { hint: "Start from the service index, GET /api/public/v1." }
+      )
+    )
+
     const notFound = (request: HttpServerRequest.HttpServerRequest) => {
       const path = request.url.split("?", 1)[0] ?? "/"
       const route = routeFor(request.url)
       if (route === undefined) {
+        if (mcpPath !== undefined && (path === mcpPath || path.startsWith(`${mcpPath}/`))) return mcpNotServed
         return envelope(
           errorBody(docs, "not_found", `No endpoint at ${truncate(path)}.`, {
             hint: "Start from the service index, GET /api/public/v1, which lists every endpoint."

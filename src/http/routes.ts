@@ -1,6 +1,6 @@
 /**
  * Which methods each path accepts — the API's endpoints (from the HttpApi description) plus the
- * few plain routes (OpenAPI mirrors, docs) — so an unknown method gets 405 with `Allow`, and an
+ * few plain routes (OpenAPI mirrors, docs, `/`) — so an unknown method gets 405 with `Allow`, and an
  * unknown path 404.
  */
 import * as FindMyWay from "effect/http/FindMyWay"
@@ -8,8 +8,10 @@ import { endpoints } from "../api/endpoints.ts"
 
 export const openApiPaths = ["/openapi.json", "/api/openapi.json", "/.well-known/openapi.json"] as const
 export const docsPath = "/docs"
+/** `/`: the docs page for a browser, the service index for anyone else (server.ts). */
+export const rootPath = "/"
 
-const plainRoutes = [...openApiPaths, docsPath].map((path) => ({ method: "GET", routerPath: path, path }))
+const plainRoutes = [...openApiPaths, docsPath, rootPath].map((path) => ({ method: "GET", routerPath: path, path }))
 
 const table = new Map<string, { path: string; methods: Set<string> }>()
 for (const route of [...endpoints, ...plainRoutes]) {

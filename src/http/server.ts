@@ -13,33 +13,42 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Layer from "effect/Layer"
 import * as References from "effect/References"
-import { MarketplaceApi } from "../api/api.ts"
+import { apiPrefix, MarketplaceApi } from "../api/api.ts"
 import { type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
 import { AccountHandlers } from "./account.ts"
 import { BatchedResponse } from "./batched_response.ts"
-import { DiscoveryHandlers } from "./discovery.ts"
+import { DiscoveryHandlers, serviceIndex } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
 import { HealthHandlers } from "./health.ts"
 import { EnvelopeMiddleware } from "./middleware.ts"
+import { prefersHtml, staticDocument } from "./negotiation.ts"
 import { openApiDocument } from "./openapi.ts"
 import { ParticipantsHandlers } from "./participants.ts"
-import { docsPath, openApiPaths, routerConfig } from "./routes.ts"
+import { docsPath, openApiPaths, rootPath, routerConfig } from "./routes.ts"
 import { TasksHandlers } from "./tasks.ts"
 
 /**
  * The OpenAPI document at its three addresses, and the docs page that renders it; both are made on
- * the first request for them and kept.
+ * the first request for them and kept, with their compressed copies (negotiation.ts). And `/`,
+ * which leads each client to what it can read: a browser to the docs page, anything else (an agent,
+ * curl) to the service index, answered in place so that a JSON client follows no redirect.
  */
 const DocumentRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const config = yield* AppConfig
     const document = () => openApiDocument(config.publicBaseUrl)
-    let response: HttpServerResponse.HttpServerResponse | undefined
-    const serveDocument = Effect.sync(() => (response ??= HttpServerResponse.jsonUnsafe(document())))
+    const serveDocument = staticDocument("application/json", async () => JSON.stringify(document()))
     for (const path of openApiPaths) yield* router.add("GET", path, serveDocument)
     yield* router.add("GET", docsPath, docsPageHandler(document))
+    const toDocs = HttpServerResponse.redirect(config.docsUrl, { status: 302, headers: { vary: "accept" } })
+    const index = HttpServerResponse.jsonUnsafe(serviceIndex(config), {
+      headers: { vary: "accept", "content-location": apiPrefix }
+    })
+    yield* router.add("GET", rootPath, (request) =>
+      Effect.succeed(prefersHtml(request.headers.accept) ? toDocs : index)
+    )
   })
 )
 

@@ -1,0 +1,158 @@
+/**
+ * The docs page in a real browser (headless Chromium, through playwright-core): its first screen
+ * shows the API's title and the agent guidance (one Scalar app, no empty one before it), and every
+ * anchor the API hands out — the index's `#agent-guidance`, `#authentication`, `#contact`, and the
+ * `documentation_url` of every error code — opens at its own section.
+ *
+ * vitest.config.ts runs this file only where Chromium is installed (CHROMIUM_PATH, default
+ * /usr/bin/chromium): elsewhere it leaves it out with a loud warning, and under CI=true a missing
+ * Chromium fails the run.
+ */
+import { mkdirSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Browser, chromium, type Locator, type Page } from "playwright-core"
+import { errorCodes } from "../../src/api/envelope.ts"
+import { startServer, type TestServer } from "../support/server.ts"
+
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+// Screenshots of what the tests saw, for a person to look at (not compared).
+const screenshots = new URL("../../.cache/screenshots/", import.meta.url).pathname
+
+let server: TestServer
+let browser: Browser
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true })
+  server = await startServer()
+  browser = await chromium.launch({
+    executablePath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync"
+    ]
+  })
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+const viewport = { width: 1280, height: 800 }
+
+const open = async (url: string): Promise<Page> => {
+  const page = await browser.newPage({ viewport })
+  const errors: Array<string> = []
+  page.on("pageerror", (error) => errors.push(error.message))
+  await page.goto(url, { waitUntil: "load" })
+  // Scalar renders the reference once its script has run.
+  await page.locator(".scalar-api-reference h1").first().waitFor()
+  expect(errors).toEqual([])
+  return page
+}
+
+/** Whether the element is on the screen the reader sees (wholly inside the viewport). */
+const onScreen = async (locator: Locator) => {
+  const box = await locator.boundingBox()
+  return box !== null && box.height > 0 && box.y >= 0 && box.y + box.height <= viewport.height
+}
+
+/** Waits until the element is on screen (the page scrolls to an anchor once Scalar rendered it). */
+const landsOn = async (page: Page, selector: string) => {
+  await expect.poll(() => onScreen(page.locator(selector)), { timeout: 10_000, interval: 100 }).toBe(true)
+  // And it stays there: nothing Scalar does afterwards scrolls the reader away.
+  await page.waitForTimeout(300)
+  return onScreen(page.locator(selector))
+}
+
+const heading = (slug: string) => `h2[id$="/description/${slug}"]`
+const errorItem = (code: string) => `li:has(> a[id="error-${code}"])`
+
+describe("the docs page in a browser", () => {
+  it("opens on the API's title and the agent guidance, in one Scalar app", async () => {
+    const page = await open(`${server.url}/docs`)
+    try {
+      await page.screenshot({ path: `${screenshots}docs-first-screen.png` })
+      expect(await page.locator(".scalar-api-reference").count()).toBe(1)
+      expect(await page.evaluate(() => scrollY)).toBe(0)
+      expect(await page.locator(".scalar-api-reference h1").first().textContent()).toBe("Task Marketplace API")
+      expect(await onScreen(page.locator(".scalar-api-reference h1").first())).toBe(true)
+      expect(await page.locator(heading("agent-guidance")).textContent()).toBe("Agent guidance")
+      expect(await onScreen(page.locator(heading("agent-guidance")))).toBe(true)
+      // The guidance's first steps, not only its heading, are on the first screen.
+      const firstStep = page.locator("li", { hasText: "GET /api/public/v1 (this index)" })
+      expect(await firstStep.count()).toBe(1)
+      expect(await onScreen(firstStep)).toBe(true)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it("is where GET / takes a browser", async () => {
+    const page = await open(`${server.url}/`)
+    try {
+      expect(page.url()).toBe(`${server.url}/docs`)
+    } finally {
+      await page.close()
+    }
+  })
+
+  for (const [anchor, slug, text] of [
+    ["agent-guidance", "agent-guidance", "Agent guidance"],
+    ["authentication", "authentication", "Authentication"],
+    ["contact", "contact", "Contact"]
+  ] as const) {
+    it(`opens #${anchor} (named by the service index) at its section`, async () => {
+      const index = await (await fetch(server.api(""))).json()
+      const named = [index.agent_guidance, index.authentication.documentation, index.contact]
+      expect(named).toContain(`${server.url}/docs#${anchor}`)
+      const page = await open(`${server.url}/docs#${anchor}`)
+      try {
+        expect(await landsOn(page, heading(slug))).toBe(true)
+        expect(await page.locator(heading(slug)).textContent()).toBe(text)
+      } finally {
+        await page.close()
+      }
+    })
+  }
+
+  it("opens an error's documentation_url at that error, marked", async () => {
+    const answer = await (await fetch(server.api("/tasks/no-such-task"))).json()
+    expect(answer.error.documentation_url).toBe(`${server.url}/docs#error-task_not_found`)
+    const page = await open(answer.error.documentation_url)
+    try {
+      expect(await landsOn(page, errorItem("task_not_found"))).toBe(true)
+      await page.screenshot({ path: `${screenshots}docs-error-anchor.png` })
+      expect(await page.locator(errorItem("task_not_found")).textContent()).toBe(
+        `task_not_found (404): ${errorCodes.task_not_found.meaning}`
+      )
+      expect(await page.locator(".anchor-target").count()).toBe(1)
+      expect(await page.locator(`.anchor-target > a[id="error-task_not_found"]`).count()).toBe(1)
+    } finally {
+      await page.close()
+    }
+  })
+
+  // One page, every code in turn: up to 60 s, where a slow machine may need more than the default 30.
+  it("has a section at the documentation_url of every error code the service emits", async () => {
+    const page = await open(`${server.url}/docs`)
+    try {
+      for (const [code, { status }] of Object.entries(errorCodes)) {
+        // Following a link on the page: the hash changes without a new load.
+        await page.evaluate((hash) => {
+          location.hash = hash
+        }, `error-${code}`)
+        expect(await landsOn(page, errorItem(code)), code).toBe(true)
+        expect(await page.locator(errorItem(code)).textContent()).toContain(`${code} (${status})`)
+        expect(await page.locator(`.anchor-target > a[id="error-${code}"]`).count(), code).toBe(1)
+        expect(await page.locator(".anchor-target").count(), code).toBe(1)
+      }
+    } finally {
+      await page.close()
+    }
+  }, 60_000)
+})
