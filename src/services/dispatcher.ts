@@ -9,6 +9,7 @@
  * dispatchers may pick the same task: each move is a compare-and-set on the version read, so one
  * wins and the others find the task changed and leave it.
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -145,11 +146,38 @@ export const DispatcherLive = Layer.effectDiscard(
         sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
       )
       return due.length
-    }).pipe(Effect.catchCause(() => Effect.succeed(0)))
+    })
+
+    // A sweep that fails (storage down, most often) is logged, and retried at the next interval.
+    // While sweeps keep failing, one line a minute says so rather than one every interval; the
+    // first sweep that works again says that too.
+    let failingSince: number | undefined
+    let lastLogged = 0
+    const loggedSweep = sweep.pipe(
+      Effect.tap(() => {
+        if (failingSince === undefined) return Effect.void
+        const since = failingSince
+        failingSince = undefined
+        return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.logInfo("the dispatcher's sweeps work again").pipe(Effect.annotateLogs({ failed_for_ms: now - since }))
+        )
+      }),
+      Effect.catchCause((cause) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          failingSince ??= now
+          if (now - lastLogged < 60_000) return Effect.succeed(0)
+          lastLogged = now
+          return Effect.logWarning("a dispatcher sweep failed; retrying every interval").pipe(
+            Effect.annotateLogs({ cause: Cause.pretty(cause) }),
+            Effect.as(0)
+          )
+        })
+      )
+    )
 
     yield* Effect.gen(function* () {
       for (;;) {
-        const handled = yield* sweep
+        const handled = yield* loggedSweep
         // A full batch means more are due: go on at once; otherwise wait for a signal or the interval.
         if (handled < batch) yield* events.nextDue(config.timerSweepMs)
       }

@@ -1,0 +1,61 @@
+// A dispatcher sweep that fails (storage down, most often) is logged, not swallowed: one warning
+// while sweeps keep failing (not one per interval), and one line when they work again.
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Logger, References } from "effect"
+import { makeServices } from "../../src/app.ts"
+import { AppConfig } from "../../src/config.ts"
+import { StorageUnavailable } from "../../src/domain/errors.ts"
+import { TaskStore } from "../../src/services/task_store.ts"
+
+/** Whether the store's look-up of due tasks fails. */
+const storage = { down: true, dueCalls: 0 }
+
+const FlakyStore = Layer.effect(
+  TaskStore,
+  Effect.gen(function* () {
+    const store = yield* TaskStore
+    return TaskStore.of({
+      ...store,
+      due: (now, limit) =>
+        Effect.suspend(() => {
+          storage.dueCalls++
+          return storage.down
+            ? Effect.fail(new StorageUnavailable({ cause: "the database is down (test)" }))
+            : store.due(now, limit)
+        })
+    })
+  })
+).pipe(Layer.provide(TaskStore.layer))
+
+const lines: Array<{ level: string; message: unknown }> = []
+const capture = Logger.layer([
+  Logger.make(({ logLevel, message }) => {
+    lines.push({ level: logLevel, message: Array.isArray(message) ? message[0] : message })
+  })
+])
+
+const services = makeServices({ store: FlakyStore }).pipe(
+  Layer.provide(AppConfig.layerWith({ timerSweepMs: 10 })),
+  Layer.provide(capture),
+  Layer.provide(Layer.succeed(References.MinimumLogLevel, "Info"))
+)
+
+const messages = (level: string) => lines.filter((l) => l.level === level).map((l) => String(l.message))
+
+describe("the dispatcher's failed sweeps", () => {
+  it.live("are logged once while they keep failing, and once when they work again", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        yield* Layer.build(services)
+        yield* Effect.sleep("300 millis")
+        const failedSweeps = storage.dueCalls
+        assert.isAtLeast(failedSweeps, 5, "the sweep kept retrying at its interval")
+        assert.deepStrictEqual(messages("Warn").filter((m) => m.includes("sweep failed")).length, 1)
+        storage.down = false
+        yield* Effect.sleep("100 millis")
+        assert.include(messages("Info").join("\n"), "the dispatcher's sweeps work again")
+        assert.isAbove(storage.dueCalls, failedSweeps)
+      })
+    )
+  )
+})
