@@ -56,7 +56,12 @@ export const SearchResult = Schema.Struct({
     draft: NormalizedDraft,
     preflight: PreflightResult
   }),
-  data: Schema.Array(SearchMatch)
+  data: Schema.Array(SearchMatch),
+  hint: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "Present when data is empty: why nobody can take the task, and what to try."
+    })
+  )
 }).annotate({ identifier: "SearchResult" })
 export type SearchResult = typeof SearchResult.Type
 
