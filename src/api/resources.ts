@@ -59,7 +59,8 @@ export const SearchResult = Schema.Struct({
   data: Schema.Array(SearchMatch),
   hint: Schema.optionalKey(
     Schema.String.annotate({
-      description: "Present when data is empty: why nobody can take the task, and what to try."
+      description:
+        "Present when nobody can take the task (data is empty) or only weak matches were found: why, and what to try."
     })
   )
 }).annotate({ identifier: "SearchResult" })
