@@ -1,5 +1,5 @@
 /**
- * The world's countries and about three hundred of its largest cities, so that a place nobody in
+ * The world's countries and about four hundred of its largest cities, so that a place nobody in
  * the catalogue serves is still read as a place ("pick up a parcel in Madrid" has nobody, not
  * anybody). One entry a line: the name as shown, then (for a city) its country, then other names
  * and spellings after "|". Accents are folded when matching, so "Montréal" also reads "Montreal";
