@@ -436,6 +436,8 @@ interface DirectoryIndex {
   /** The task types of the directory; each participant's, by its position in `types`. */
   readonly types: ReadonlyArray<ExecutionMode>
   readonly typeOf: Uint8Array
+  /** How many participants have each task type, by its code. */
+  readonly typeCounts: ReadonlyArray<number>
   readonly bySlug: ReadonlyMap<string, number>
   /**
    * Work space of `rankTop`, all zero between calls: a call runs to its end on this thread, so
@@ -468,6 +470,7 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
   const regionAsWritten = new Map<Place, string>()
   const types: Array<ExecutionMode> = []
   const typeOf = new Uint8Array(n)
+  const typeCounts: Array<number> = []
   const bySlug = new Map<string, number>()
   const disciplineOf: Array<ReadonlyArray<string>> = []
   const boundaries: Array<ReadonlyArray<ReadonlyArray<string>>> = []
@@ -515,6 +518,7 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
     let code = types.indexOf(participant.task_type)
     if (code < 0) code = types.push(participant.task_type) - 1
     typeOf[i] = code
+    typeCounts[code] = (typeCounts[code] ?? 0) + 1
     bySlug.set(participant.slug, i)
   }
   const order = Int32Array.from(everyone.keys()).sort((a, b) =>
@@ -541,6 +545,7 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
     regionAsWritten,
     types,
     typeOf,
+    typeCounts,
     bySlug,
     scratch: { points: new Float64Array(n), inPlace: new Uint8Array(n), coverageAt: new Float64Array(n) },
     rank,
@@ -772,3 +777,71 @@ const noMatchHint = (
   location !== null && participantsIn(directoryIndexOf(everyone), location).size === 0
     ? `Nobody in the catalogue works in ${location}, so nobody can take this task there. If it can be done online, say so (e.g. "remotely"); the places participants work in are listed by GET /api/public/v1/participants.`
     : `Nobody in the catalogue can take this task${mode === null ? "" : ` (${mode}${location === null ? "" : `, in ${location}`})`}: no participant's discipline, tags, capabilities or returns match it, or their boundaries rule it out. Describe the skill it needs in other words, or browse GET /api/public/v1/participants?q=…`
+
+// Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations of
+// doomed drafts (src/domain/feasibility.ts on main). Nothing here scores, and ranking never calls it.
+
+export interface EligibilityCounts {
+  /** Participants in the directory, and their task types. */
+  readonly directory: { readonly total: number; readonly types: ReadonlyArray<ExecutionMode> }
+  /** Participants whose task type serves the task's mode, wherever they are. */
+  readonly servingMode: number
+  /**
+   * When the task is bound to a place (physical or hybrid, with a location): how many
+   * participants are there, of any task type, and which task types those are.
+   */
+  readonly inPlace: { readonly total: number; readonly types: ReadonlyArray<ExecutionMode> } | undefined
+  /**
+   * Participants who serve the task's mode and are in its place (`participantSlug` is not
+   * applied). Ranking also asks that their boundary not refuse the task and that their work match
+   * its text: when this is above 0 and nobody is eligible, that is why.
+   */
+  readonly eligible: number
+}
+
+/**
+ * The counts behind a task's eligibility by mode and place, without scoring anyone. Costs the
+ * directory's number of task types plus the number of participants in the task's place.
+ */
+export const eligibilityCounts = (task: TaskProfile, everyone: ReadonlyArray<ParticipantRecord>): EligibilityCounts => {
+  const index = directoryIndexOf(everyone)
+  const serving = task.executionMode === undefined ? index.types : servingTypes[task.executionMode]
+  let servingMode = 0
+  index.typeCounts.forEach((count, code) => {
+    if (serving.includes(index.types[code]!)) servingMode += count
+  })
+  const location = placeFilterOf(task)
+  const directory = { total: everyone.length, types: index.types }
+  if (location === undefined) return { directory, servingMode, inPlace: undefined, eligible: servingMode }
+  const placed = participantsIn(index, location)
+  const types = new Set<ExecutionMode>()
+  let eligible = 0
+  for (const i of placed) {
+    const type = index.types[index.typeOf[i]!]!
+    types.add(type)
+    if (serving.includes(type)) eligible++
+  }
+  return { directory, servingMode, inPlace: { total: placed.size, types: [...types] }, eligible }
+}
+
+/**
+ * Whether one participant meets each of a task's eligibility rules, as `rankTop` applies them
+ * over `everyone`, whose cities decide whether a place the location names is a city. Without it,
+ * the participant's own places and the world's decide: the same answer unless the location names
+ * a place that is another participant's city and no city of the gazetteer.
+ */
+export const eligibilityOf = (
+  task: TaskProfile,
+  participant: ParticipantRecord,
+  everyone: ReadonlyArray<ParticipantRecord> = [participant]
+): { readonly servesMode: boolean; readonly inPlace: boolean; readonly refusedByBoundary: boolean } => {
+  const index = directoryIndexOf(everyone)
+  const location = placeFilterOf(task)
+  const profile = profileOf(participant)
+  const confined = location === undefined ? undefined : confiningPlaces(location, index.known, index.cities)
+  return {
+    servesMode: task.executionMode === undefined || servingTypes[task.executionMode].includes(participant.task_type),
+    inPlace: confined === undefined || profile.places.some((place) => confined.has(place)),
+    refusedByBoundary: refuses(profile, new Set(queryOf(task.text, index.known).map((t) => t.key)))
+  }
+}

@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import {
   directoryIndexOf,
+  eligibilityCounts,
+  eligibilityOf,
   inferExecutionMode,
   inferLocationIn,
   rankEligible,
@@ -215,6 +217,30 @@ describe("rankTop", () => {
     })
     expect(rankTop(task, sample, { limit: 3 })).toEqual(first)
     expect(directoryIndexOf(sample).scratch.points.every((p) => p === 0)).toBe(true)
+  })
+})
+
+describe("eligibilityCounts and eligibilityOf (why nobody is eligible)", () => {
+  it("count by mode and place as ranking filters, ranking asking boundaries and text besides", () => {
+    const random = prng(20261127)
+    const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]!
+    const everyone = [...sample, ...tricky]
+    const locations = [...new Set(everyone.map((p) => p.location)), "Madrid, Spain", "Nigeria", "Atlantis"]
+    let refused = 0
+    for (let t = 0; t < 200; t++) {
+      const text = [pick(vocabulary), pick(vocabulary), random() < 0.5 ? (pick(everyone).boundary ?? "") : ""].join(" ")
+      const modes: ReadonlyArray<ExecutionMode | undefined> = ["digital", "physical", "hybrid", undefined]
+      const task = { executionMode: pick(modes), location: pick([undefined, ...locations]), text }
+      const fits = everyone.map((p) => ({ p, fit: eligibilityOf(task, p, everyone) }))
+      const byModeAndPlace = fits.filter(({ fit }) => fit.servesMode && fit.inPlace)
+      expect(eligibilityCounts(task, everyone).eligible).toBe(byModeAndPlace.length)
+      const ranked = new Set(rankEligible(task, everyone).map((r) => r.participant.slug))
+      for (const { p, fit } of fits) {
+        if (ranked.has(p.slug)) expect(fit).toEqual({ servesMode: true, inPlace: true, refusedByBoundary: false })
+        if (fit.servesMode && fit.inPlace && fit.refusedByBoundary) refused++
+      }
+    }
+    expect(refused).toBeGreaterThan(5)
   })
 })
 
