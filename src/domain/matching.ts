@@ -640,13 +640,18 @@ const physicalCues = new RegExp(
     "lake",
     "river",
     "bench[ -]test(?:ing)?",
-    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank|shop|store)"
+    "wiring",
+    "plumb(?:ing|er)",
+    "electrician",
+    "handyman",
+    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
   ].join("|")
 )
 const digitalCues = new RegExp(
   [
     "online",
-    "remote(?:ly)?",
+    // "a remote village" is far away, not online.
+    "remote(?:ly)?(?! (?:villages?|areas?|regions?|towns?|locations?|islands?|parts?|communit(?:y|ies)|sites?|farms?))",
     "virtual(?:ly)?",
     "over (?:video|zoom|the phone)",
     "by (?:video|email|phone)",

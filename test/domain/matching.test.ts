@@ -274,7 +274,11 @@ describe("inferExecutionMode", () => {
     ["Remote or on-site IT support", "hybrid"],
     ["Looking for a photographer", null],
     ["Product photos for our online shop", "digital"],
-    ["Interview farmers in Chichewa", null]
+    ["Interview farmers in Chichewa", null],
+    ["Interpret at a conference in Tokyo", "physical"],
+    // Far away is not online: a digital guess would drop the only people there.
+    ["Survey households in a remote village in Malawi", null],
+    ["Remote usability testing", "digital"]
   ])("%s → %s", (text, mode) => {
     expect(inferExecutionMode(text)).toBe(mode)
   })
