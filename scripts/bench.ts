@@ -1,5 +1,5 @@
 /**
- * The project's benchmark: `npm run bench [-- --runs N --duration S --connections C --pg --json --scale]`.
+ * The project's benchmark: `npm run bench [-- --runs N --duration S --connections C --pg --json --scale --relevance]`.
  *
  * Starts the service as a child process on a fresh embedded database (or, with `--pg`, a fresh
  * Postgres database on BENCH_POSTGRES_URL, default the local server), measures start-up to the
@@ -13,6 +13,8 @@
  * `--scale` measures at size instead: a task read among 10,000 and among 1,000,000 stored tasks,
  * and participant search (`q`) over 100,000 participants, with the data loaded straight through
  * SQL before the service starts (see `scale` below).
+ *
+ * `--relevance` measures search against the project's judged set instead (scripts/bench_relevance.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
@@ -28,6 +30,7 @@ import type { SqlClient } from "effect/sql"
 import * as NodeSqliteClient from "../src/sql/NodeSqliteClient.ts"
 import { generateDirectory, insertParticipants } from "../test/support/directory.ts"
 import { freePort } from "../test/support/process.ts"
+import { relevanceMain } from "./bench_relevance.ts"
 
 const option = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -39,6 +42,7 @@ const connections = option("connections", 50)
 const asJson = process.argv.includes("--json")
 const onPostgres = process.argv.includes("--pg")
 const atScale = process.argv.includes("--scale")
+const relevance = process.argv.includes("--relevance")
 const postgresAdminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
 /** Runs `f` over a connection of the benchmark's own to the database at `url` (never the service's). */
@@ -857,4 +861,5 @@ const main = async () => {
   )
 }
 
-await (atScale ? scaleMain() : main()).finally(stopCollector)
+if (relevance) relevanceMain(asJson)
+else await (atScale ? scaleMain() : main()).finally(stopCollector)

@@ -66,7 +66,13 @@ export const SearchResult = Schema.Struct({
     draft: NormalizedDraft,
     preflight: PreflightResult
   }),
-  data: Schema.Array(SearchMatch)
+  data: Schema.Array(SearchMatch),
+  hint: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "Present when nobody can take the task (data is empty) or only weak matches were found: why, and what to try."
+    })
+  )
 }).annotate({ identifier: "SearchResult" })
 export type SearchResult = typeof SearchResult.Type
 

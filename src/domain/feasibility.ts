@@ -18,7 +18,7 @@ import { type ExecutionMode, executionModes, show, type TaskIssue } from "./task
 export interface Infeasibility {
   readonly code: "no_eligible_participant" | "participant_ineligible"
   /** The draft member to change first. */
-  readonly field: "execution_mode" | "location" | "participant_slug"
+  readonly field: "action" | "execution_mode" | "location" | "participant_slug"
   /** The named participant, for participant_ineligible. */
   readonly participant: string | null
   /** Why, as a clause: `no participant is in "Atlantis" (…)`. */
@@ -62,6 +62,10 @@ export const infeasibilityOf = (
       causes.push(`is in ${named.location}, which location ${where} does not name`)
       fixes.push(`change location to ${named.location} if the work can be done there`)
     }
+    if (fit.refusedByBoundary) {
+      causes.push(`rules this kind of task out (their boundary: ${show(named.boundary ?? "")})`)
+      fixes.push("choose a participant whose boundary allows it")
+    }
     if (causes.length === 0) return undefined
     fixes.push(
       counts.eligible === 0
@@ -96,6 +100,21 @@ export const infeasibilityOf = (
     )
   }
   const inPlace = counts.inPlace
+  // People of the right mode are in the place, yet the ranking found none: their work does not
+  // match the text, or their boundaries refuse it.
+  // (Without an action yet there is no work to match: the missing action is the draft's issue.)
+  if (counts.eligible > 0) {
+    if (task.text.trim() === "") return undefined
+    const who =
+      inPlace === undefined
+        ? `of the ${participants(counts.eligible)} who take ${mode} tasks`
+        : `of the ${participants(counts.eligible)} in ${where} who take ${mode} tasks`
+    return noEligible(
+      "action",
+      `none ${who} does this kind of work (no discipline, tag, capability or return matches the action), or their boundaries rule it out`,
+      `describe the skill the task needs in other words (GET /api/public/v1/participants?q=<skill> shows who has it)${inPlace === undefined ? "" : ", or change location to where such people are"}`
+    )
+  }
   if (inPlace === undefined) return undefined
   // Only a digital task is placed nowhere, so it is the one mode that can leave the place behind.
   const online = otherModesServedBy(counts.directory.types, mode).includes("digital")

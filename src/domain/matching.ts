@@ -1,11 +1,23 @@
 /**
- * Lexical matching of tasks to participants: which participants can serve a task (execution mode,
- * location) and how relevant each is to its text. Pure: no external model, no I/O. Used by preflight
- * feasibility, POST /search, and (later) the matcher that offers tasks.
+ * Matching tasks to participants: who can take a task (execution mode, place, boundaries, and a
+ * text that matches their work at all) and how relevant each is. Pure: no external model, no I/O,
+ * the same answer on either database. Used by preflight feasibility, POST /search and the
+ * dispatcher's offers (docs/decisions.md, "Relevance").
  */
 import type { ParticipantRecord } from "./participant.ts"
 import { perObject } from "./per_object.ts"
+import {
+  isWorldCity,
+  type KnownPlaces,
+  knownPlaces,
+  type Place,
+  placesNamedIn,
+  placesOfLocation,
+  placeWordsIn,
+  worldDisplay
+} from "./places.ts"
 import type { ExecutionMode } from "./task_draft.ts"
+import { fold, keyOf, keysOf, type Term, termsOf } from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -18,140 +30,192 @@ export const servingTypes: Record<ExecutionMode, ReadonlyArray<ExecutionMode>> =
   hybrid: ["hybrid", "physical"]
 }
 
-const stopWords = new Set(
-  (
-    "a an and any are as at be by can for from get has have i in into is it its me my need of on or our please " +
-    "some someone somebody that the their them then this to up us we who will with would you your want task person human " +
-    "people hire find able should must one two"
-  ).split(" ")
-)
-
-/** Lower-cased word tokens of a text, without stop words, each at least 2 characters. */
-export const terms = (text: string): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word.length >= 2 && !stopWords.has(word) && !out.includes(word)) out.push(word)
-    if (out.length >= 64) break
-  }
-  return out
-}
+// Participants ------------------------------------------------------------------------------------
 
 /**
- * The place names of a "City, Country" location, lower-cased, as the words a location text must
- * contain: each between spaces, as it appears in a text normalised by `locationMatcher`.
+ * What matching reads of a participant: each key of their work at the weight of the field it is
+ * in (discipline and tags 3, capabilities 2, returns 1; name and location are not their work),
+ * their discipline's keys, what their boundary excludes, and their places, city first.
  */
-const placesOf = (location: string): ReadonlyArray<string> =>
-  location
-    .toLowerCase()
-    .split(",")
-    .filter((s) => s.trim().length > 1)
-    .map((place) => place.replace(/[^\p{L}\p{N}]+/gu, " ").trim())
-    .filter((place) => place !== "")
-    .map((place) => ` ${place} `)
-
-/**
- * Whether a participant's city or country appears in `taskLocation` (word-bounded): the task's
- * text is normalised once, so a matcher can be applied to every candidate cheaply.
- */
-const locationMatcher = (taskLocation: string) => {
-  const haystack = ` ${taskLocation.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `
-  return (places: ReadonlyArray<string>) => {
-    for (const place of places) if (haystack.includes(place)) return true
-    return false
-  }
+interface Profile {
+  readonly weights: ReadonlyMap<string, number>
+  readonly discipline: ReadonlyArray<string>
+  readonly exclusions: ReadonlyArray<ReadonlyArray<string>>
+  readonly places: ReadonlyArray<Place>
 }
 
-/** A participant's place names, worked out once per record (records are immutable and reused). */
-const placesOfParticipant = perObject((participant: ParticipantRecord) => placesOf(participant.location))
-
-export interface Relevance {
-  readonly score: number
-  readonly matched: ReadonlyArray<string>
+/** How a profile reads a participant's texts: plainly, or remembering texts a directory repeats. */
+interface Reader {
+  readonly keys: (text: string) => ReadonlyArray<string>
+  readonly refusals: (boundary: string) => ReadonlyArray<ReadonlyArray<string>>
+  readonly places: (location: string) => ReadonlyArray<Place>
 }
 
-/**
- * How well a participant's fields match the terms: discipline and tags weigh most, then
- * capabilities and returns, then name and location. Prefix matches count (photo → photography):
- * a term and a word match when they are equal, or when both have at least 4 characters and one
- * starts with the other. Each term counts once, at the weight of its best-weighted match.
- */
-export const relevance = (participant: ParticipantRecord, queryTerms: ReadonlyArray<string>): Relevance => {
-  const { score, matched } = scored(participant, queryOf(queryTerms))
-  return { score, matched }
-}
+const plainReader: Reader = { keys: keysOf, refusals: refusalsOf, places: placesOfLocation }
 
-/** A query's term with the bucket it looks in (see `wordIndexOf`), worked out once per query. */
-interface QueryTerm {
-  readonly term: string
-  readonly long: boolean
-  readonly key: string
-}
-
-const queryOf = (queryTerms: ReadonlyArray<string>): ReadonlyArray<QueryTerm> =>
-  queryTerms.map((term) => ({ term, long: term.length >= 4, key: bucketOf(term) }))
-
-const scored = (participant: ParticipantRecord, query: ReadonlyArray<QueryTerm>): RankedParticipant => {
-  const index = wordIndexOf(participant)
-  let score = 0
-  const matched: Array<string> = []
-  for (const { term, long, key } of query) {
-    const bucket = index.get(key)
-    if (bucket === undefined) continue
-    let best = 0
-    for (const { word, weight } of bucket) {
-      if (weight > best && (word === term || (long && (word.startsWith(term) || term.startsWith(word))))) best = weight
-    }
-    if (best > 0) {
-      score += best
-      matched.push(term)
+/** A reader that reads each distinct text once (disciplines, boundaries and places repeat). */
+const rememberingReader = (): Reader => {
+  const once = <A>(f: (text: string) => A) => {
+    const kept = new Map<string, A>()
+    return (text: string) => {
+      let value = kept.get(text)
+      if (value === undefined) {
+        value = f(text)
+        kept.set(text, value)
+      }
+      return value
     }
   }
-  return { participant, score, matched }
+  return { keys: once(keysOf), refusals: once(refusalsOf), places: once(placesOfLocation) }
 }
 
-interface WeightedWord {
-  readonly word: string
-  readonly weight: number
-}
-
-/**
- * A participant's words, each at its highest weight, by where a matching term must start: words
- * of 4 characters or more under their first 4 (every term that matches them starts so), shorter
- * ones under themselves (only an equal term matches them). A term then checks one bucket, not
- * every word: worked out once per record (records are immutable and reused).
- */
-const wordIndexOf = perObject((participant: ParticipantRecord): ReadonlyMap<string, ReadonlyArray<WeightedWord>> => {
-  const index = new Map<string, Array<WeightedWord>>()
-  for (const [word, weight] of wordWeightsOf(participant)) appendTo(index, bucketOf(word), { word, weight })
-  return index
-})
-
-/** Adds `value` to the list `map` keeps under `key`. */
-const appendTo = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
-}
-
-/** Where a word or term is looked up: its first 4 characters, or itself when shorter. */
-const bucketOf = (word: string) => (word.length >= 4 ? word.slice(0, 4) : word)
-
-/** A participant's words, each at its highest weight: discipline and tags 3, capabilities 2, the rest 1. */
-const wordWeightsOf = (
-  participant: ParticipantRecord,
-  termsOf: (text: string) => ReadonlyArray<string> = terms
-): ReadonlyMap<string, number> => {
-  const weights = new Map<string, number>()
+/** `weights`: a map to fill (cleared first), when the profile is only passed through. */
+const profileWith = (participant: ParticipantRecord, read: Reader, weights = new Map<string, number>()): Profile => {
+  weights.clear()
   const add = (weight: number, texts: ReadonlyArray<string>) => {
     for (const text of texts) {
-      for (const word of termsOf(text)) if ((weights.get(word) ?? 0) < weight) weights.set(word, weight)
+      for (const key of read.keys(text)) if ((weights.get(key) ?? 0) < weight) weights.set(key, weight)
     }
   }
   add(3, [participant.discipline, ...participant.tags])
   add(2, participant.capabilities)
-  add(1, [participant.returns, participant.name, participant.location])
-  return weights
+  add(1, [participant.returns])
+  // What a boundary refuses, less the participant's own work ("No certified or sworn
+  // translations" from a translator rules out "certified" and "sworn", not translation).
+  const exclusions: Array<ReadonlyArray<string>> = []
+  for (const refusal of participant.boundary === null ? [] : read.refusals(participant.boundary)) {
+    const keys = refusal.filter((key) => !weights.has(key))
+    if (keys.length > 0) exclusions.push(keys)
+  }
+  return {
+    weights,
+    discipline: read.keys(participant.discipline),
+    exclusions,
+    places: read.places(participant.location)
+  }
 }
+
+/** A participant's profile, worked out once per record (records are immutable and reused). */
+const profileOf = perObject((participant: ParticipantRecord) => profileWith(participant, plainReader))
+
+/**
+ * What a `boundary` refuses, as sets of keys: a task whose text has every key of one set is not
+ * the participant's (`profileWith` leaves out their own work). Read conservatively, from
+ * sentences that say "No …", "Not …" or "never …": each item of such a sentence (split at
+ * commas, "or", "and") is one set. An item stating a condition (without, unless, outside, after,
+ * during, for…) is the participant's to judge and refuses nothing: "No entry without the owner's
+ * consent" does not make them refuse entry.
+ */
+function refusalsOf(boundary: string): ReadonlyArray<ReadonlyArray<string>> {
+  const out: Array<ReadonlyArray<string>> = []
+  for (const sentence of fold(boundary).split(/[.;:!?]|\band\s+(?=no\b|not\b|never\b)/)) {
+    const refusal = /\b(?:no|not|never)\b(.*)$/.exec(sentence)?.[1]
+    if (refusal === undefined || conditionWords.test(refusal)) continue
+    for (const item of refusal.split(/,|\bor\b|\band\b|\bnor\b/)) {
+      const keys = keysOf(item).filter((key) => !genericBoundaryKeys.has(key))
+      if (keys.length > 0) out.push(keys)
+    }
+  }
+  return out
+}
+
+const conditionWords =
+  /\b(?:without|unless|outside|after|before|above|below|under|inside|during|beyond|except|within|for|until|while|if)\b/
+
+/** Words of a boundary that name no kind of work. */
+const genericBoundaryKeys = new Set(keysOf("work works job jobs item items thing things involve involving"))
+
+/** Whether a participant's boundary rules out a task with these keys. */
+const refuses = (profile: Profile, keys: ReadonlySet<string>) =>
+  profile.exclusions.some((set) => set.every((key) => keys.has(key)))
+
+// Relevance -----------------------------------------------------------------------------------
+
+/**
+ * A term's weight in a directory of `n` participants, `df` of whom use it: BM25's inverse
+ * document frequency, so a rare word counts above a common one, in thousandths and at least 1,
+ * so that scores are whole numbers — summed in any order they are the same, which keeps
+ * `rankTop` exactly `rankEligible`.
+ */
+const idfOf = (n: number, df: number) => Math.max(1, Math.round(1000 * Math.log(1 + (n - df + 0.5) / (df + 0.5))))
+
+/** A participant's relevance to a task, as `rankEligible` orders it. */
+interface Scored {
+  readonly participant: ParticipantRecord
+  /** Summed over the task's terms: the term's weight times the weight of its field. */
+  readonly points: number
+  readonly matched: ReadonlyArray<string>
+  /** How many of the participant's discipline keys the task has, and how many there are. */
+  readonly covered: number
+  readonly disciplineSize: number
+}
+
+export interface RankedParticipant {
+  readonly participant: ParticipantRecord
+  readonly score: number
+  /** The task's words that matched, as the task wrote them (folded). */
+  readonly matched: ReadonlyArray<string>
+}
+
+const scoredWith = (
+  participant: ParticipantRecord,
+  profile: Profile,
+  query: ReadonlyArray<Term>,
+  keys: ReadonlySet<string>,
+  idf: (key: string) => number
+): Scored => {
+  let points = 0
+  const matched: Array<string> = []
+  query.forEach(({ key, word }, at) => {
+    const weight = profile.weights.get(key)
+    if (weight === undefined) return
+    points += idf(key) * weight * emphasis(at)
+    matched.push(word)
+  })
+  return { participant, points, matched, ...coverageOf(profile.discipline, keys) }
+}
+
+const coverageOf = (discipline: ReadonlyArray<string>, keys: ReadonlySet<string>) => {
+  let covered = 0
+  for (const key of discipline) if (keys.has(key)) covered++
+  return { covered, disciplineSize: Math.max(1, discipline.length) }
+}
+
+/**
+ * Best first: by relevance; at equal relevance the participant whose discipline the task covers
+ * more (for "a photographer", Photography before Product photography); then by slug, so the
+ * order is total and the same everywhere.
+ */
+const before = (a: Scored, b: Scored): number =>
+  b.points - a.points ||
+  b.covered * a.disciplineSize - a.covered * b.disciplineSize ||
+  (a.participant.slug < b.participant.slug ? -1 : a.participant.slug > b.participant.slug ? 1 : 0)
+
+/**
+ * A task's terms, less the words of the places it names: where the task is decides who can take
+ * it (`placeFilterOf`), not how well their work matches ("in Lagos" is no skill of someone whose
+ * capabilities mention Lagos).
+ */
+const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> => {
+  const placeWords = placeWordsIn(text, known)
+  const terms = termsOf(text)
+  return placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
+}
+
+/**
+ * A task's first term weighs half as much again as the others (the points are kept doubled, in
+ * whole numbers): agents lead with the work ("Translate a contract into German", "Proofread our
+ * product page"), and what follows is often its object or a qualifier.
+ */
+const emphasis = (at: number) => (at === 0 ? 3 : 2)
+
+const ranked = (s: Scored): RankedParticipant => ({
+  participant: s.participant,
+  score: s.points / 2000,
+  matched: s.matched
+})
+
+// Eligibility -------------------------------------------------------------------------------------
 
 export interface TaskProfile {
   /** Undefined when the task's mode is unknown: every participant's type may serve it. */
@@ -161,42 +225,64 @@ export interface TaskProfile {
   readonly participantSlug?: string | undefined
 }
 
-export interface RankedParticipant {
-  readonly participant: ParticipantRecord
-  readonly score: number
-  readonly matched: ReadonlyArray<string>
+/** The location a task's candidates must be in, if any: a digital task has none. */
+const placeFilterOf = (task: TaskProfile): string | undefined =>
+  task.executionMode !== "digital" && task.location !== undefined && task.location.trim() !== ""
+    ? task.location
+    : undefined
+
+/**
+ * The places a task's location confines it to: the cities it names (a participant's city, or a
+ * city of the world) when it names any — "Lagos, Nigeria" is Lagos, not Abuja — otherwise the
+ * regions and countries it names. A location naming no known place confines the task to nowhere.
+ */
+const confiningPlaces = (location: string, known: KnownPlaces, cities: ReadonlySet<Place>): ReadonlySet<Place> => {
+  const named = placesNamedIn(location, known)
+  const namedCities = named.filter((place) => cities.has(place) || isWorldCity(place))
+  return new Set(namedCities.length > 0 ? namedCities : named)
 }
 
 /**
- * Participants that can serve the task, best first (score, then slug for a stable order): the
- * definition, over any list of candidates. `rankTop` gives the same answer for a whole directory
- * without scoring everyone.
+ * The participants who can take a task, best first: the definition, written the plain way over a
+ * whole directory (term weights are the directory's). Eligible: not in `excluding`; of a task
+ * type that serves the mode; in the task's place (unless digital); not ruled out by their
+ * boundary; and matching the task's text at all — unless the task names them, when the agent has
+ * chosen and relevance is not asked. `rankTop` gives the same answer without scoring everyone.
  */
 export const rankEligible = (
   task: TaskProfile,
-  candidates: ReadonlyArray<ParticipantRecord>
+  everyone: ReadonlyArray<ParticipantRecord>,
+  excluding: ReadonlyArray<string> = []
 ): ReadonlyArray<RankedParticipant> => {
+  const known = knownPlaces(everyone.flatMap((p) => profileOf(p).places))
+  const query = queryOf(task.text, known)
+  const keys = new Set(query.map((t) => t.key))
+  const idf = (key: string) => idfOf(everyone.length, everyone.filter((p) => profileOf(p).weights.has(key)).length)
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
   const location = placeFilterOf(task)
-  const inPlace = location === undefined ? undefined : locationMatcher(location)
-  const query = queryOf(terms(task.text))
-  return candidates
-    .filter(
-      (p) =>
+  const confined =
+    location === undefined
+      ? undefined
+      : confiningPlaces(location, known, new Set(everyone.map((p) => profileOf(p).places[0] ?? "")))
+  return everyone
+    .filter((p) => {
+      const profile = profileOf(p)
+      return (
+        !excluding.includes(p.slug) &&
         (task.participantSlug === undefined || p.slug === task.participantSlug) &&
         (serving === undefined || serving.includes(p.task_type)) &&
-        (inPlace === undefined || inPlace(placesOfParticipant(p)))
-    )
-    .map((participant) => scored(participant, query))
-    .sort((a, b) => b.score - a.score || (a.participant.slug < b.participant.slug ? -1 : 1))
+        (confined === undefined || profile.places.some((place) => confined.has(place))) &&
+        !refuses(profile, keys)
+      )
+    })
+    .map((p) => scoredWith(p, profileOf(p), query, keys, idf))
+    .filter((s) => task.participantSlug !== undefined || s.points > 0)
+    .sort(before)
+    .map(ranked)
 }
 
-/** The location a task's candidates must be in, if any: a digital task has none. */
-const placeFilterOf = (task: TaskProfile): string | undefined =>
-  task.executionMode !== "digital" ? task.location : undefined
-
 export interface Ranking {
-  /** How many participants can serve the task. */
+  /** How many participants can take the task. */
   readonly eligible: number
   /** The first `limit` of them as `rankEligible` orders them. */
   readonly best: ReadonlyArray<RankedParticipant>
@@ -204,156 +290,127 @@ export interface Ranking {
 
 export interface RankOptions {
   readonly limit: number
-  /** Only participants whose relevance is above 0 (search); otherwise the order fills up by slug. */
-  readonly scoredOnly?: boolean | undefined
   /** Slugs that are not candidates (participants who passed the task over). */
   readonly excluding?: ReadonlyArray<string> | undefined
 }
 
 /**
  * The best `limit` participants of a whole directory for a task, and how many are eligible:
- * exactly `rankEligible` over the directory (less `excluding`), cut to `limit`. Only participants
- * that share a word bucket with the task's terms are scored, through the directory's inverted
- * index (`directoryIndexOf`); everyone else scores 0 and follows in slug order, so a task costs
- * what its terms and its place match, not the size of the directory.
+ * exactly `rankEligible` over the directory, cut to `limit`. Only participants who share a key
+ * with the task are scored, through the directory's inverted index (`directoryIndexOf`); nobody
+ * else is eligible, so a task costs what its terms and its place match, not the directory's size.
  */
 export const rankTop = (
   task: TaskProfile,
   everyone: ReadonlyArray<ParticipantRecord>,
   options: RankOptions
 ): Ranking => {
-  const excluded = new Set(options.excluding ?? [])
   const index = directoryIndexOf(everyone)
-  const query = queryOf(terms(task.text))
-  const keep = (ranked: ReadonlyArray<RankedParticipant>): Ranking => ({
-    eligible: ranked.length,
-    best: (options.scoredOnly ? ranked.filter((r) => r.score > 0) : ranked).slice(0, options.limit)
-  })
-  if (task.participantSlug !== undefined) {
-    const at = index.bySlug.get(task.participantSlug)
-    const named = at === undefined || excluded.has(task.participantSlug) ? [] : [everyone[at]!]
-    return keep(rankEligible(task, named))
-  }
+  const query = queryOf(task.text, index.known)
+  const keys = new Set(query.map((t) => t.key))
+  const excluded = new Set(options.excluding ?? [])
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
-  const { score, best, seen, inPlace } = index.scratch
   // Whether each task type (by its code in the index) can serve the task.
   const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
   const location = placeFilterOf(task)
-  // Who is in the task's place: the participants of every place the location names.
   const placed = location === undefined ? undefined : participantsIn(index, location)
+  const { points, inPlace, coverageAt } = index.scratch
   if (placed !== undefined) for (const i of placed) inPlace[i] = 1
+  // Only the few kept are scored in full, from their own profiles.
+  const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf)
+  // Whether each distinct boundary of the directory refuses the task: 0 not known yet, 1 yes, 2 no.
+  const refusing = new Uint8Array(index.boundaries.length)
+  const refusedByBoundary = (i: number) => {
+    const b = index.boundaryOf[i]!
+    if (b < 0) return false
+    if (refusing[b] === 0) refusing[b] = index.boundaries[b]!.some((set) => set.every((key) => keys.has(key))) ? 1 : 2
+    return refusing[b] === 1
+  }
+  const takes = (i: number) =>
+    serves[index.typeOf[i]!] === 1 &&
+    (placed === undefined || inPlace[i] === 1) &&
+    (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
+    !refusedByBoundary(i)
+
   const scoredIds: Array<number> = []
   try {
-    const isEligible = (i: number) =>
-      serves[index.typeOf[i]!] === 1 &&
-      (placed === undefined || inPlace[i] === 1) &&
-      (excluded.size === 0 || !excluded.has(everyone[i]!.slug))
+    if (task.participantSlug !== undefined) {
+      const at = index.bySlug.get(task.participantSlug)
+      if (at === undefined || !takes(at)) return { eligible: 0, best: [] }
+      return { eligible: 1, best: options.limit > 0 ? [ranked(scoreAt(at))] : [] }
+    }
 
-    // Scores through the inverted index: per term, each participant's best weight over the
-    // matching words of the term's bucket, summed over terms. `seen` tells whether `best` holds
-    // this term's weight for a participant yet (a mark per term, never reused).
-    for (const { term, long, key } of query) {
-      const mark = nextMark(index.scratch)
-      for (const { word, ids, weights } of index.words.get(key) ?? []) {
-        if (!(word === term || (long && (word.startsWith(term) || term.startsWith(word))))) continue
-        for (let k = 0; k < ids.length; k++) {
-          const i = ids[k]!
-          // Who cannot serve the task is not scored (exclusions, few, are left to the selection).
-          // `isEligible`'s first two tests, spelled out: through a closure this loop ran ~25% slower.
-          if (serves[index.typeOf[i]!] === 0 || (placed !== undefined && inPlace[i] === 0)) continue
-          const weight = weights[k]!
-          if (seen[i] !== mark) {
-            seen[i] = mark
-            best[i] = weight
-            if (score[i] === 0) scoredIds.push(i)
-            score[i] = score[i]! + weight
-          } else if (weight > best[i]!) {
-            score[i] = score[i]! + weight - best[i]!
-            best[i] = weight
-          }
-        }
+    // Points through the inverted index: a task's keys are distinct and a participant has one
+    // weight per key, so each posting adds once. Who cannot serve the mode or is elsewhere is
+    // skipped here (spelled out: through a closure this loop ran slower); exclusions and
+    // boundaries, rarer, are left to the selection.
+    for (let at = 0; at < query.length; at++) {
+      const posting = index.postings.get(query[at]!.key)
+      if (posting === undefined) continue
+      const weight = index.idf(query[at]!.key) * emphasis(at)
+      const { ids, weights } = posting
+      for (let k = 0; k < ids.length; k++) {
+        const i = ids[k]!
+        if (serves[index.typeOf[i]!] === 0 || (placed !== undefined && inPlace[i] === 0)) continue
+        if (points[i] === 0) scoredIds.push(i)
+        points[i] = points[i]! + weight * weights[k]!
       }
     }
 
-    // The best scored, by score and then slug, kept in order as they are found.
-    const before = (a: number, b: number) =>
-      score[a]! > score[b]! || (score[a] === score[b] && index.rank[a]! < index.rank[b]!)
+    // The best, kept in `before`'s order as they are found: by points, then (only on a tie)
+    // discipline coverage, then slug order.
+    // Worked out on a participant's first tie, kept for the rest of the call.
+    const coverage = (i: number) => {
+      if (coverageAt[i] === 0) {
+        const { covered, disciplineSize } = coverageOf(index.disciplineOf[i]!, keys)
+        coverageAt[i] = 1 + covered / disciplineSize
+      }
+      return coverageAt[i]!
+    }
+    // Small whole numbers: equal fractions divide to the same number, distinct ones far apart.
+    const precedes = (a: number, b: number) => {
+      if (points[a] !== points[b]) return points[a]! > points[b]!
+      const ca = coverage(a)
+      const cb = coverage(b)
+      return ca !== cb ? ca > cb : index.rank[a]! < index.rank[b]!
+    }
+    let eligible = 0
     const top: Array<number> = []
     for (const i of scoredIds) {
-      if (!isEligible(i)) continue
-      if (top.length === options.limit && !before(i, top[top.length - 1]!)) continue
+      if (!takes(i)) continue
+      eligible++
+      if (top.length === options.limit && (options.limit === 0 || !precedes(i, top[top.length - 1]!))) continue
       let lo = 0
       let hi = top.length
       while (lo < hi) {
         const mid = (lo + hi) >> 1
-        if (before(top[mid]!, i)) lo = mid + 1
+        if (precedes(top[mid]!, i)) lo = mid + 1
         else hi = mid
       }
       top.splice(lo, 0, i)
       if (top.length > options.limit) top.pop()
     }
-    // Then, unless only scored participants are asked for, those scoring 0, by slug.
-    if (!options.scoredOnly && top.length < options.limit) {
-      const bySlug = placed === undefined ? index.order : [...placed].sort((a, b) => index.rank[a]! - index.rank[b]!)
-      for (const i of bySlug) {
-        if (top.length === options.limit) break
-        if (score[i] === 0 && isEligible(i)) top.push(i)
-      }
-    }
-
-    let eligible = 0
-    if (placed !== undefined) {
-      for (const i of placed) if (isEligible(i)) eligible++
-    } else {
-      index.typeCounts.forEach((count, code) => {
-        eligible += serves[code]! * count
-      })
-      for (const slug of excluded) {
-        const at = index.bySlug.get(slug)
-        if (at !== undefined && serves[index.typeOf[at]!] === 1) eligible--
-      }
-    }
-    return { eligible, best: top.map((i) => scored(everyone[i]!, query)) }
+    return { eligible, best: top.map((i) => ranked(scoreAt(i))) }
   } finally {
-    for (const i of scoredIds) score[i] = 0
+    for (const i of scoredIds) {
+      points[i] = 0
+      coverageAt[i] = 0
+    }
     if (placed !== undefined) for (const i of placed) inPlace[i] = 0
   }
 }
 
-/** The participants of every place a location names (a place is named when its words appear in a row). */
+/** The participants a location confines a task to (see `confiningPlaces`). */
 const participantsIn = (index: DirectoryIndex, location: string): ReadonlySet<number> => {
   const found = new Set<number>()
-  forEachPlaceIn(location, index.placeStarts, (place) => {
+  for (const place of confiningPlaces(location, index.known, index.cities)) {
     for (const i of index.places.get(place) ?? []) found.add(i)
-  })
+  }
   return found
 }
 
-/**
- * Every run of consecutive words of a text that may be a place, space-padded as `placesOf` gives
- * a place: a place appears in the text (as `locationMatcher` tells) exactly when it is one of
- * these. A run grows only while some place starts with it (`starts`), so a text costs about its
- * number of words, whatever the places are.
- */
-const forEachPlaceIn = (text: string, starts: ReadonlySet<string>, f: (place: string) => void) => {
-  const words = text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .split(" ")
-    .filter((w) => w !== "")
-  for (let from = 0; from < words.length; from++) {
-    let place = ""
-    for (let to = from; to < words.length; to++) {
-      place += ` ${words[to]}`
-      if (!starts.has(place)) break
-      f(`${place} `)
-    }
-  }
-}
-
-/** The participants who use one word, each with the word's weight in their record. */
-interface IndexedWord {
-  readonly word: string
+/** The participants who use one key, each with the weight of its field in their record. */
+interface Posting {
   readonly ids: Int32Array
   readonly weights: Uint8Array
 }
@@ -363,89 +420,106 @@ interface IndexedWord {
  * immutable and reused until the directory changes). Positions are indexes into that array.
  */
 interface DirectoryIndex {
-  /** By bucket (see `wordIndexOf`): every word of the directory, with who uses it and how. */
-  readonly words: ReadonlyMap<string, ReadonlyArray<IndexedWord>>
-  /** By place, space-padded as `placesOf` gives it: who is there. */
-  readonly places: ReadonlyMap<string, ReadonlyArray<number>>
-  /** The first words of every place, space-led and not space-ended: " new", " new york". */
-  readonly placeStarts: ReadonlySet<string>
-  /** The task types of the directory; each participant's, by its position in `types`; how many have each. */
+  /** Each participant's discipline keys (shared by records with the same discipline). */
+  readonly disciplineOf: ReadonlyArray<ReadonlyArray<string>>
+  readonly postings: ReadonlyMap<string, Posting>
+  /** A key's weight in this directory (`idfOf`). */
+  readonly idf: (key: string) => number
+  /** By place: who has it among their location's places. */
+  readonly places: ReadonlyMap<Place, ReadonlyArray<number>>
+  readonly known: KnownPlaces
+  /** Places that are some participant's city. */
+  readonly cities: ReadonlySet<Place>
+  /** By place: the first location (in directory order) whose city it is, and a country as written. */
+  readonly locationOfCity: ReadonlyMap<Place, string>
+  readonly regionAsWritten: ReadonlyMap<Place, string>
+  /** The task types of the directory; each participant's, by its position in `types`. */
   readonly types: ReadonlyArray<ExecutionMode>
   readonly typeOf: Uint8Array
+  /** How many participants have each task type, by its code. */
   readonly typeCounts: ReadonlyArray<number>
   readonly bySlug: ReadonlyMap<string, number>
-  /** Each participant's position in slug order, and the positions in that order. */
-  readonly rank: Int32Array
-  readonly order: Int32Array
-  /** Distinct locations, in the directory's order of their first participant. */
-  readonly locations: ReadonlyArray<string>
-  /** By place: the first of `locations` whose city it is, and the first whose country names it. */
-  readonly cities: ReadonlyMap<string, number>
-  readonly countries: ReadonlyMap<string, number>
   /**
-   * Work space of `rankTop`, `score` and `inPlace` zero between calls: a call runs to its end on
-   * this thread, so one set per directory serves every call.
+   * Work space of `rankTop`, all zero between calls: a call runs to its end on this thread, so
+   * one per directory serves every call.
    */
-  readonly scratch: Scratch
-}
-
-interface Scratch {
-  readonly score: Uint16Array
-  readonly best: Uint8Array
-  readonly seen: Uint32Array
-  readonly inPlace: Uint8Array
-  /** The last mark given out for `seen`. */
-  lastMark: number
-}
-
-/** A mark no entry of `seen` holds. */
-const nextMark = (scratch: Scratch) => {
-  if (scratch.lastMark === 0xffffffff) {
-    scratch.seen.fill(0)
-    scratch.lastMark = 0
+  readonly scratch: {
+    readonly points: Float64Array
+    readonly inPlace: Uint8Array
+    /** 1 + a participant's discipline coverage once worked out in this call, else 0. */
+    readonly coverageAt: Float64Array
   }
-  return ++scratch.lastMark
+  /** Each participant's position in slug order (ties fall to it last). */
+  readonly rank: Int32Array
+  /**
+   * The directory's distinct exclusions (see `Profile`), and each participant's position in them,
+   * -1 for none: records repeat, so a task asks each distinct boundary once.
+   */
+  readonly boundaries: ReadonlyArray<ReadonlyArray<ReadonlyArray<string>>>
+  readonly boundaryOf: Int32Array
 }
 
 export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRecord>): DirectoryIndex => {
   const n = everyone.length
-  const postings = new Map<string, { ids: Array<number>; weights: Array<number> }>()
-  const places = new Map<string, Array<number>>()
+  const read = rememberingReader()
+  const weights = new Map<string, number>()
+  const lists = new Map<string, { ids: Array<number>; weights: Array<number> }>()
+  const places = new Map<Place, Array<number>>()
+  const cities = new Set<Place>()
+  const locationOfCity = new Map<Place, string>()
+  const regionAsWritten = new Map<Place, string>()
   const types: Array<ExecutionMode> = []
   const typeOf = new Uint8Array(n)
   const typeCounts: Array<number> = []
   const bySlug = new Map<string, number>()
-  // Disciplines, tags, capabilities and places repeat across a directory: each text is read once.
-  const termsOf = new Map<string, ReadonlyArray<string>>()
-  const termsOnce = (text: string) => {
-    let words = termsOf.get(text)
-    if (words === undefined) {
-      words = terms(text)
-      termsOf.set(text, words)
-    }
-    return words
-  }
+  const disciplineOf: Array<ReadonlyArray<string>> = []
+  const boundaries: Array<ReadonlyArray<ReadonlyArray<string>>> = []
+  const boundaryAt = new Map<string, number>()
+  const boundaryOf = new Int32Array(n)
   for (let i = 0; i < n; i++) {
     const participant = everyone[i]!
-    for (const [word, weight] of wordWeightsOf(participant, termsOnce)) {
-      const posting = postings.get(word)
-      if (posting === undefined) postings.set(word, { ids: [i], weights: [weight] })
+    const profile = profileWith(participant, read, weights)
+    // Kept: the discipline's keys (one array per distinct discipline) and where the boundary's
+    // exclusions are; the profile itself is let go (a profile per record took too much memory).
+    disciplineOf.push(profile.discipline)
+    if (profile.exclusions.length === 0) boundaryOf[i] = -1
+    else {
+      const text = JSON.stringify(profile.exclusions)
+      let at = boundaryAt.get(text)
+      if (at === undefined) {
+        at = boundaries.push(profile.exclusions) - 1
+        boundaryAt.set(text, at)
+      }
+      boundaryOf[i] = at
+    }
+    for (const [key, weight] of profile.weights) {
+      const list = lists.get(key)
+      if (list === undefined) lists.set(key, { ids: [i], weights: [weight] })
       else {
-        posting.ids.push(i)
-        posting.weights.push(weight)
+        list.ids.push(i)
+        list.weights.push(weight)
       }
     }
     // A set: a city and its country can be the same place (Singapore, Singapore).
-    for (const place of new Set(placesOf(participant.location))) appendTo(places, place, i)
+    for (const place of new Set(profile.places)) {
+      const list = places.get(place)
+      if (list === undefined) places.set(place, [i])
+      else list.push(i)
+    }
+    const city = profile.places[0]
+    if (city !== undefined) {
+      cities.add(city)
+      if (!locationOfCity.has(city)) locationOfCity.set(city, participant.location.trim())
+    }
+    for (const region of participant.location.split(",").slice(1)) {
+      const place = placesOfLocation(region)[0]
+      if (place !== undefined && !regionAsWritten.has(place)) regionAsWritten.set(place, region.trim())
+    }
     let code = types.indexOf(participant.task_type)
     if (code < 0) code = types.push(participant.task_type) - 1
     typeOf[i] = code
     typeCounts[code] = (typeCounts[code] ?? 0) + 1
     bySlug.set(participant.slug, i)
-  }
-  const words = new Map<string, Array<IndexedWord>>()
-  for (const [word, { ids, weights }] of postings) {
-    appendTo(words, bucketOf(word), { word, ids: Int32Array.from(ids), weights: Uint8Array.from(weights) })
   }
   const order = Int32Array.from(everyone.keys()).sort((a, b) =>
     everyone[a]!.slug < everyone[b]!.slug ? -1 : everyone[a]!.slug > everyone[b]!.slug ? 1 : 0
@@ -454,97 +528,263 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
   order.forEach((i, r) => {
     rank[i] = r
   })
-  const locations = [...new Set(everyone.map((p) => p.location))]
-  const cities = new Map<string, number>()
-  const countries = new Map<string, number>()
-  locations.forEach((location, at) => {
-    const { city, country } = cityAndCountry(location)
-    for (const place of placesOf(city)) if (!cities.has(place)) cities.set(place, at)
-    for (const place of placesOf(country)) if (!countries.has(place)) countries.set(place, at)
-  })
-  // Cities and countries are parts of participants' locations: their places are among `places`.
-  const placeStarts = new Set<string>()
-  for (const place of places.keys()) {
-    const words = place.trim().split(" ")
-    for (let n = 1; n <= words.length; n++) placeStarts.add(` ${words.slice(0, n).join(" ")}`)
+  const postings = new Map<string, Posting>()
+  const idfs = new Map<string, number>()
+  for (const [key, { ids, weights }] of lists) {
+    postings.set(key, { ids: Int32Array.from(ids), weights: Uint8Array.from(weights) })
+    idfs.set(key, idfOf(n, ids.length))
   }
   return {
-    words,
+    disciplineOf,
+    postings,
+    idf: (key) => idfs.get(key) ?? idfOf(n, 0),
     places,
-    placeStarts,
+    known: knownPlaces(places.keys()),
+    cities,
+    locationOfCity,
+    regionAsWritten,
     types,
     typeOf,
     typeCounts,
     bySlug,
+    scratch: { points: new Float64Array(n), inPlace: new Uint8Array(n), coverageAt: new Float64Array(n) },
     rank,
-    order,
-    locations,
-    cities,
-    countries,
-    scratch: {
-      score: new Uint16Array(n),
-      best: new Uint8Array(n),
-      seen: new Uint32Array(n),
-      inPlace: new Uint8Array(n),
-      lastMark: 0
-    }
+    boundaries,
+    boundaryOf
   }
 })
 
-const physicalCues =
-  /\b(in person|on site|on-site|onsite|visit|go to|drive|deliver|pick up|pickup|photograph|photos?|inspect|inspection|attend|courier|measure|install|check (?:the|a|if)|store|shop|premises|notar(?:y|ise|ize)|sign(?:ature)? in person|walk)\b/i
-const digitalCues =
-  /\b(online|remote(?:ly)?|website|web site|app|review (?:a|the|our)|translate|translation|transcribe|transcription|label(?:l?ing)?|proofread|edit(?:ing)?|research|spreadsheet|document|pdf|audit (?:a|the|our) (?:site|website|app)|test (?:a|the|our) (?:site|website|app)|survey|call|email|video call|record)\b/i
-
-/** Infers an execution mode from free text: both kinds of cue → hybrid; none → null. */
-export const inferExecutionMode = (text: string): ExecutionMode | null => {
-  const physical = physicalCues.test(text)
-  const digital = digitalCues.test(text)
-  if (physical && digital) return "hybrid"
-  if (physical) return "physical"
-  if (digital) return "digital"
-  return null
-}
-
-/** Infers a location: a known participant city or country named in the text, as "City, Country" when a city. */
-export const inferLocation = (text: string, knownLocations: ReadonlyArray<string>): string | null => {
-  let countryOnly: string | null = null
-  const inText = locationMatcher(text)
-  for (const location of knownLocations) {
-    const { city, country } = cityAndCountry(location)
-    if (inText(placesOf(city))) return location
-    if (countryOnly === null && country !== "" && inText(placesOf(country))) countryOnly = country
-  }
-  return countryOnly
-}
-
-/** A location's first part, and the rest as its country ("" when there is none). */
-const cityAndCountry = (location: string) => {
-  const [city, ...rest] = location.split(",").map((s) => s.trim())
-  return { city: city ?? "", country: rest.join(", ") }
-}
+// Inferring a task from free text -----------------------------------------------------------------
 
 /**
- * `inferLocation` over a whole directory's locations, through its index: the text's runs of words
- * are looked up among the places the directory's cities and countries name, so a search costs
- * what its text costs, not the number of distinct locations.
+ * Where a free-text task is, if it names a place: a participant's city first (as that
+ * participant's location reads, "Berlin, Germany"), then a city of the world ("Madrid, Spain":
+ * nobody may be there, and that is the answer), then a region or country, the catalogue's
+ * spelling first. Null when it names none.
  */
 export const inferLocationIn = (text: string, everyone: ReadonlyArray<ParticipantRecord>): string | null => {
   const index = directoryIndexOf(everyone)
-  let city = Number.POSITIVE_INFINITY
-  let country = Number.POSITIVE_INFINITY
-  forEachPlaceIn(text, index.placeStarts, (place) => {
-    city = Math.min(city, index.cities.get(place) ?? city)
-    country = Math.min(country, index.countries.get(place) ?? country)
-  })
-  if (city !== Number.POSITIVE_INFINITY) return index.locations[city]!
-  return country === Number.POSITIVE_INFINITY ? null : cityAndCountry(index.locations[country]!).country
+  const named = placesNamedIn(text, index.known)
+  for (const place of named) {
+    const location = index.locationOfCity.get(place)
+    if (location !== undefined) return location
+  }
+  for (const place of named) if (isWorldCity(place)) return worldDisplay(place)!
+  for (const place of named) {
+    const shown = index.regionAsWritten.get(place) ?? worldDisplay(place)
+    if (shown !== undefined) return shown
+  }
+  return null
 }
 
-// ---------------------------------------------------------------------------------------------
-// Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations.
-// Kept apart from ranking: nothing here scores, and ranking never calls it.
-// ---------------------------------------------------------------------------------------------
+/*
+ * Cues of where the work happens. Physical: going somewhere, handling things, being there in
+ * person. Digital: working on files, software and the web, or saying "online"/"remote". Nouns of
+ * deliverables (photos, a report, a PDF) are neither: every physical task sends something back.
+ */
+const physicalCues = new RegExp(
+  [
+    "in[ -]person",
+    "on[ -]?site",
+    "in[ -]home",
+    "door[ -]to[ -]door",
+    "face[ -]to[ -]face",
+    "field ?work",
+    "on the ground",
+    "on the street",
+    "visit(?:s|ing|ed)?",
+    "go(?:ing)? to",
+    "drive to",
+    "drive[ -]tests?",
+    "walk[ -]around",
+    "deliver(?:y|ies|ed|ing)?",
+    "hand[ -]deliver",
+    "couriers?",
+    "pick(?:ing)? up",
+    "pickup",
+    "drop(?:ping)? off",
+    "photograph(?:ing)?",
+    "take (?:\\w+ ){0,2}(?:photos|pictures|photographs)",
+    "inspect(?:ion|ing)?",
+    "attend(?:ing)?",
+    "measure(?:ments?)?",
+    "install(?:ation)?",
+    "assembl(?:e|y|ing)",
+    "mount(?:ing)?",
+    "set up (?:the |a |our )?(?:wi-?fi|router|network|printer)",
+    "queue(?:ing)?",
+    "notar(?:y|i[sz]e|i[sz]ed|i[sz]ation)",
+    "mystery shop(?:per|ping)?",
+    "scout(?:ing)?",
+    "unbox(?:ing)?",
+    "collect (?:\\w+ ){0,2}samples?",
+    "water samples?",
+    "babysit(?:ting)?",
+    "dog",
+    "piano",
+    "meter",
+    "appliances?",
+    "roof(?:top)?",
+    "drone",
+    "gps",
+    "trade show",
+    "booths?",
+    "shelf",
+    "shelves",
+    "supermarkets?",
+    "stores",
+    "restaurants?",
+    "venues?",
+    "kitchen",
+    "farm",
+    "lake",
+    "river",
+    "bench[ -]test(?:ing)?",
+    "wiring",
+    "plumb(?:ing|er)",
+    "electrician",
+    "handyman",
+    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
+  ].join("|")
+)
+const digitalCues = new RegExp(
+  [
+    "online",
+    // "a remote village" is far away, not online.
+    "remote(?:ly)?(?! (?:villages?|areas?|regions?|towns?|locations?|islands?|parts?|communit(?:y|ies)|sites?|farms?))",
+    "virtual(?:ly)?",
+    "over (?:video|zoom|the phone)",
+    "by (?:video|email|phone)",
+    "video call",
+    "zoom",
+    "websites?",
+    "web",
+    "apps?",
+    "android",
+    "ios",
+    "software",
+    "code",
+    "compiler",
+    "api",
+    "markdown",
+    "spreadsheets?",
+    "database",
+    "translat(?:e|ion|ions|or|ing|ed)",
+    "transcri(?:be|bed|bing|ption|pt)",
+    "subtitl(?:e|es|ing)",
+    "captions?",
+    "proofread(?:ing)?",
+    "copy[ -]?edit(?:ing)?",
+    "retouch(?:ing)?",
+    "digiti[sz]e",
+    "data entry",
+    "deduplicate",
+    "label(?:l?ing)?",
+    "annotat(?:e|ion)",
+    "bounding box(?:es)?",
+    "moderat(?:e|ion)",
+    "search results",
+    "fact[ -]check(?:ing)?",
+    "bookkeeping",
+    "reconcil(?:e|iation)",
+    "xero",
+    "vector",
+    "icons?",
+    "illustrat(?:e|ion)",
+    "voice[ -]?over",
+    "desk research",
+    "research",
+    "market sizing",
+    "wcag",
+    "screen reader",
+    "usability",
+    "documentation"
+  ].join("|")
+)
+const bothCues =
+  /\b(?:remote(?:ly)? or (?:on[ -]?site|in[ -]person)|(?:on[ -]?site|in[ -]person) or (?:remote(?:ly)?|online|over video|by video)|hybrid|partly (?:remote|online|on[ -]?site))\b/
+const wordBounded = (cues: RegExp) => new RegExp(`\\b(?:${cues.source})\\b`)
+const physical = wordBounded(physicalCues)
+const digital = wordBounded(digitalCues)
+/** "online shop", "web store": a place on the web, not a premises to visit. */
+const onlinePremises = /\b(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)\b/g
+
+/**
+ * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
+ * "remote or on site") → hybrid; only on-site cues → physical; only online cues → digital; none
+ * → null, and then search filters by no mode at all (a wrong guess would hide the only fitting
+ * person).
+ */
+export const inferExecutionMode = (text: string): ExecutionMode | null => {
+  const folded = fold(text)
+  if (bothCues.test(folded)) return "hybrid"
+  const onSite = physical.test(folded.replace(onlinePremises, " online "))
+  const online = digital.test(folded)
+  if (onSite && online) return "hybrid"
+  if (onSite) return "physical"
+  if (online) return "digital"
+  return null
+}
+
+// Search ------------------------------------------------------------------------------------------
+
+export interface DirectorySearch {
+  readonly executionMode: ExecutionMode | null
+  readonly location: string | null
+  readonly matches: ReadonlyArray<RankedParticipant>
+  /** When nobody matches, or only weakly: why, and what to try. */
+  readonly hint: string | undefined
+}
+
+/**
+ * A free-text task against a directory, as POST /search answers it: its mode and place inferred
+ * (no place for digital work), then the best `limit` who can take it. Nobody is a real answer,
+ * given with a hint rather than filled with whoever comes first.
+ */
+export const searchDirectory = (
+  query: string,
+  everyone: ReadonlyArray<ParticipantRecord>,
+  limit: number
+): DirectorySearch => {
+  const executionMode = inferExecutionMode(query)
+  const location = executionMode === "digital" ? null : inferLocationIn(query, everyone)
+  const { best: matches } = rankTop(
+    { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
+    everyone,
+    { limit }
+  )
+  const best = matches[0]
+  return {
+    executionMode,
+    location,
+    matches,
+    hint:
+      best === undefined
+        ? noMatchHint(executionMode, location, everyone)
+        : onlyInReturns(best)
+          ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
+          : undefined
+  }
+}
+
+/** Whether a participant matched only through what they deliver (`returns`), not their work. */
+const onlyInReturns = (match: RankedParticipant) => {
+  const { weights } = profileOf(match.participant)
+  return match.matched.every((word) => (weights.get(keyOf(word)) ?? 0) <= 1)
+}
+
+/** Why a search found nobody: nobody works in the place it names, or nobody's work matches it. */
+const noMatchHint = (
+  mode: ExecutionMode | null,
+  location: string | null,
+  everyone: ReadonlyArray<ParticipantRecord>
+): string =>
+  location !== null && participantsIn(directoryIndexOf(everyone), location).size === 0
+    ? `Nobody in the catalogue works in ${location}, so nobody can take this task there. If it can be done online, say so (e.g. "remotely"); the places participants work in are listed by GET /api/public/v1/participants.`
+    : `Nobody in the catalogue can take this task${mode === null ? "" : ` (${mode}${location === null ? "" : `, in ${location}`})`}: no participant's discipline, tags, capabilities or returns match it, or their boundaries rule it out. Describe the skill it needs in other words, or browse GET /api/public/v1/participants?q=…`
+
+// Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations of
+// doomed drafts (src/domain/feasibility.ts on main). Nothing here scores, and ranking never calls it.
 
 export interface EligibilityCounts {
   /** Participants in the directory, and their task types. */
@@ -556,14 +796,17 @@ export interface EligibilityCounts {
    * participants are there, of any task type, and which task types those are.
    */
   readonly inPlace: { readonly total: number; readonly types: ReadonlyArray<ExecutionMode> } | undefined
-  /** Participants who can serve the task (mode and place; `participantSlug` is not applied). */
+  /**
+   * Participants who serve the task's mode and are in its place (`participantSlug` is not
+   * applied). Ranking also asks that their boundary not refuse the task and that their work match
+   * its text: when this is above 0 and nobody is eligible, that is why.
+   */
   readonly eligible: number
 }
 
 /**
- * The counts behind a task's eligibility, by the rules `rankTop` applies, without scoring
- * anyone: what a task's mode and place each rule out. Costs the directory's number of task types
- * plus the number of participants in the task's place.
+ * The counts behind a task's eligibility by mode and place, without scoring anyone. Costs the
+ * directory's number of task types plus the number of participants in the task's place.
  */
 export const eligibilityCounts = (task: TaskProfile, everyone: ReadonlyArray<ParticipantRecord>): EligibilityCounts => {
   const index = directoryIndexOf(everyone)
@@ -586,14 +829,24 @@ export const eligibilityCounts = (task: TaskProfile, everyone: ReadonlyArray<Par
   return { directory, servingMode, inPlace: { total: placed.size, types: [...types] }, eligible }
 }
 
-/** Whether one participant meets each of a task's eligibility rules (as `rankEligible` applies them). */
+/**
+ * Whether one participant meets each of a task's eligibility rules, as `rankTop` applies them
+ * over `everyone`, whose cities decide whether a place the location names is a city. Without it,
+ * the participant's own places and the world's decide: the same answer unless the location names
+ * a place that is another participant's city and no city of the gazetteer.
+ */
 export const eligibilityOf = (
   task: TaskProfile,
-  participant: ParticipantRecord
-): { readonly servesMode: boolean; readonly inPlace: boolean } => {
+  participant: ParticipantRecord,
+  everyone: ReadonlyArray<ParticipantRecord> = [participant]
+): { readonly servesMode: boolean; readonly inPlace: boolean; readonly refusedByBoundary: boolean } => {
+  const index = directoryIndexOf(everyone)
   const location = placeFilterOf(task)
+  const profile = profileOf(participant)
+  const confined = location === undefined ? undefined : confiningPlaces(location, index.known, index.cities)
   return {
     servesMode: task.executionMode === undefined || servingTypes[task.executionMode].includes(participant.task_type),
-    inPlace: location === undefined || locationMatcher(location)(placesOfParticipant(participant))
+    inPlace: confined === undefined || profile.places.some((place) => confined.has(place)),
+    refusedByBoundary: refuses(profile, new Set(queryOf(task.text, index.known).map((t) => t.key)))
   }
 }

@@ -70,7 +70,8 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
           participant: presentParticipant(config.publicBaseUrl, m.participant),
           score: m.score,
           matched: m.matched
-        }))
+        })),
+        ...(outcome.hint === undefined ? {} : { hint: outcome.hint })
       }
       return HttpServerResponse.jsonUnsafe(result)
     })

@@ -18,11 +18,10 @@ import {
 import { type Infeasibility, infeasibilityOf, nextStepOf, warningOf } from "../domain/feasibility.ts"
 import type { OutcomeReason } from "../domain/lifecycle.ts"
 import {
+  type DirectorySearch,
   eligibilityCounts,
-  inferExecutionMode,
-  inferLocationIn,
-  type RankedParticipant,
   rankTop,
+  searchDirectory,
   type TaskProfile
 } from "../domain/matching.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
@@ -70,12 +69,9 @@ export interface Submission {
   readonly version: number
 }
 
-export interface SearchOutcome {
-  readonly executionMode: ExecutionMode | null
-  readonly location: string | null
+export interface SearchOutcome extends DirectorySearch {
   readonly draft: NormalizedDraft
   readonly preflight: PreflightOutcome
-  readonly matches: ReadonlyArray<RankedParticipant>
 }
 
 export class Tasks extends Context.Service<
@@ -143,7 +139,9 @@ export class Tasks extends Context.Service<
           const mode = task.execution_mode as ExecutionMode | undefined
           const profile: TaskProfile = {
             executionMode: mode,
-            location: mode === undefined ? undefined : task.location,
+            // Ranking leaves the place out of a digital task itself; a task of unknown mode is
+            // still confined to the place it names.
+            location: task.location,
             text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
             participantSlug: task.participant_slug
           }
@@ -289,25 +287,12 @@ export class Tasks extends Context.Service<
           : Effect.fail(new TaskNotFound({ reference }))
 
       const search = Effect.fnUntraced(function* (query: string, limit: number) {
-        const everyone = yield* directory.everyone
-        const executionMode = inferExecutionMode(query)
-        const location = executionMode === "digital" ? null : inferLocationIn(query, everyone)
+        const found = searchDirectory(query, yield* directory.everyone, limit)
         const body: Record<string, unknown> = { action: query }
-        if (executionMode !== null) body.execution_mode = executionMode
-        if (location !== null) body.location = location
+        if (found.executionMode !== null) body.execution_mode = found.executionMode
+        if (found.location !== null) body.location = found.location
         const preflightOutcome = yield* preflight(body)
-        const { best: matches } = rankTop(
-          { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
-          everyone,
-          { limit, scoredOnly: true }
-        )
-        return {
-          executionMode,
-          location,
-          draft: preflightOutcome.validation.task,
-          preflight: preflightOutcome,
-          matches
-        }
+        return { ...found, draft: preflightOutcome.validation.task, preflight: preflightOutcome }
       })
 
       const forParticipant = (slug: string) => Effect.map(store.forParticipant(slug), (tasks) => tasks.map(view))

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { infeasibilityOf, nextStepOf, warningOf } from "../../src/domain/feasibility.ts"
 import { nextStepFor } from "../../src/domain/lifecycle.ts"
-import { eligibilityCounts, rankEligible, rankTop, type TaskProfile } from "../../src/domain/matching.ts"
+import { eligibilityCounts, eligibilityOf, rankEligible, rankTop, type TaskProfile } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { executionModes } from "../../src/domain/task_draft.ts"
 import { generateDirectory } from "../support/directory.ts"
@@ -43,9 +43,17 @@ describe("eligibilityCounts", () => {
           const profile = task(mode, location)
           const counts = eligibilityCounts(profile, everyone)
           const what = `${mode} ${location}`
-          expect(counts.eligible, what).toBe(rankEligible(profile, everyone).length)
-          expect(counts.eligible, what).toBe(rankTop(profile, everyone, { limit: 1 }).eligible)
-          expect(counts.servingMode, what).toBe(rankEligible(task(mode, undefined), everyone).length)
+          // By mode and place only: ranking also asks that a participant's work match the text
+          // and that their boundary allow it, so it keeps at most these.
+          const byModeAndPlace = (p: (typeof everyone)[number], t = profile) => {
+            const fit = eligibilityOf(t, p, everyone)
+            return fit.servesMode && fit.inPlace
+          }
+          expect(counts.eligible, what).toBe(everyone.filter((p) => byModeAndPlace(p)).length)
+          expect(rankEligible(profile, everyone).length, what).toBeLessThanOrEqual(counts.eligible)
+          expect(rankTop(profile, everyone, { limit: 1 }).eligible, what).toBe(rankEligible(profile, everyone).length)
+          const anywhere = task(mode, undefined)
+          expect(counts.servingMode, what).toBe(everyone.filter((p) => byModeAndPlace(p, anywhere)).length)
           expect(counts.directory.total).toBe(everyone.length)
         }
       }
@@ -54,6 +62,22 @@ describe("eligibilityCounts", () => {
 })
 
 describe("infeasibilityOf: nobody eligible", () => {
+  it("people of the mode are in the place but nobody does the work: the cause is the action, the fix other words", () => {
+    const profile = { ...task("physical", "Berlin, Germany"), text: "Tune the pipe organ of the cathedral" }
+    const found = explain(profile)
+    expect(found).toMatchObject({ code: "no_eligible_participant", field: "action", participant: null })
+    expect(found.cause).toMatch(
+      /^none of the \d+ participants? in "Berlin, Germany" who take physical tasks does this kind of work/
+    )
+    expect(found.fix).toContain("describe the skill the task needs in other words")
+    // A digital task has no place to change.
+    const online = explain({ ...task("digital"), text: "Tune the pipe organ of the cathedral" })
+    expect(online.field).toBe("action")
+    expect(online.fix).not.toContain("change location")
+    // Without an action there is nothing to match yet: the missing action is the draft's issue.
+    expect(infeasibilityOf({ ...profile, text: " " }, eligibilityCounts(profile, sample), undefined)).toBeUndefined()
+  })
+
   it("a place nobody is in: the cause names the place; the fix a place with participants, or digital", () => {
     const found = explain(task("physical", "Reykjavik, Iceland"))
     expect(found).toMatchObject({ code: "no_eligible_participant", field: "location", participant: null })
@@ -109,8 +133,8 @@ describe("infeasibilityOf: a named participant who cannot serve the task", () =>
     const found = explain(task("physical", "Paris, France", "lukas-schmidt"))
     expect(found.cause).toBe('lukas-schmidt is in Berlin, Germany, which location "Paris, France" does not name')
     expect(found.fix).toContain("change location to Berlin, Germany if the work can be done there")
-    // "France" names Lyon: marie-dubois takes physical work there.
-    expect(found.fix).toContain("omit participant_slug to let the service offer it to the one participant")
+    // "Paris, France" names a city: only people in Paris are there, and nobody is.
+    expect(found.fix).toContain("nobody else can as drafted")
     // Nigeria: amara-okafor (physical, Lagos) and aisha-bello (hybrid, Abuja) can take it.
     const two = explain(task("physical", "Nigeria", "lukas-schmidt"))
     expect(two.fix).toContain("omit participant_slug to let the service choose among the 2 participants who")

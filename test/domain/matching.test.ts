@@ -1,17 +1,20 @@
-// Unit tests for lexical matching: relevance against its definition, and ranking.
+// Unit tests for matching: the indexed ranking against its plain definition, and the rules it reads
+// by (word forms, synonyms, boundaries, places, modes).
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import {
   directoryIndexOf,
-  inferLocation,
+  eligibilityCounts,
+  eligibilityOf,
+  inferExecutionMode,
   inferLocationIn,
   rankEligible,
   rankTop,
-  relevance,
-  terms
+  searchDirectory
 } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft.ts"
+import { keyOf, stemOf, termsOf } from "../../src/domain/words.ts"
 import { generateDirectory } from "../support/directory.ts"
 import { prng } from "../support/random.ts"
 
@@ -19,103 +22,123 @@ const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
   readFileSync(new URL("../../data/sample-participants.json", import.meta.url), "utf8")
 )
 
-/**
- * Relevance as defined, written the plain way: for each term, the highest weight of a field with
- * a word that equals it, or that starts with it or it starts with, both 4 characters or more.
- */
-const relevanceByDefinition = (participant: ParticipantRecord, queryTerms: ReadonlyArray<string>) => {
-  const fields: ReadonlyArray<readonly [number, ReadonlyArray<string>]> = [
-    [3, terms(participant.discipline)],
-    [3, participant.tags.flatMap(terms)],
-    [2, participant.capabilities.flatMap(terms)],
-    [1, terms(participant.returns)],
-    [1, terms(participant.name)],
-    [1, terms(participant.location)]
-  ]
-  let score = 0
-  const matched: Array<string> = []
-  for (const term of queryTerms) {
-    const weights = fields
-      .filter(([, words]) =>
-        words.some(
-          (w) => w === term || (term.length >= 4 && w.length >= 4 && (w.startsWith(term) || term.startsWith(w)))
-        )
-      )
-      .map(([weight]) => weight)
-    if (weights.length > 0) {
-      score += Math.max(...weights)
-      matched.push(term)
-    }
-  }
-  return { score, matched }
-}
-
-/** Every word of the sample, and prefixes and extensions of them: terms that hit every rule. */
+/** Every word of the sample (boundaries included), and other forms of them: terms that hit every rule. */
 const vocabulary = [
   ...new Set(
     sample.flatMap((p) =>
-      [p.discipline, p.name, p.location, p.returns, ...p.tags, ...p.capabilities]
-        .flatMap(terms)
-        .flatMap((w) => [w, w.slice(0, 3), w.slice(0, 4), w.slice(0, 5), `${w}s`, `${w}ing`, w.slice(1)])
+      [p.discipline, p.returns, p.boundary ?? "", ...p.tags, ...p.capabilities]
+        .flatMap((text) => text.split(/[^\p{L}\p{N}]+/u))
+        .filter((w) => w.length >= 2)
+        .flatMap((w) => [w, `${w}s`, `${w}ing`, w.slice(0, 5)])
     )
   )
-].filter((w) => w.length >= 2)
+]
 
-describe("relevance", () => {
-  it("equals its definition for every participant of the sample over 500 random queries", () => {
-    const random = prng(20261122)
-    let matches = 0
-    for (let q = 0; q < 500; q++) {
-      const words = Array.from({ length: 1 + Math.floor(random() * 12) }, () => {
-        return vocabulary[Math.floor(random() * vocabulary.length)]!
-      })
-      const queryTerms = terms(words.join(" "))
-      for (const participant of sample) {
-        const actual = relevance(participant, queryTerms)
-        expect(actual).toEqual(relevanceByDefinition(participant, queryTerms))
-        if (actual.score > 0) matches++
-      }
-    }
-    // The queries do match: the comparison is not between two empty results.
-    expect(matches).toBeGreaterThan(2_000)
-  })
+const ann: ParticipantRecord = {
+  slug: "ann-lee",
+  name: "Ann Lee",
+  discipline: "Photography",
+  location: "Oslo, Norway",
+  task_type: "physical",
+  tags: ["drone"],
+  capabilities: ["Site visits"],
+  returns: "Photos",
+  boundary: "No gas, structural or licensed electrical work. No entry without the owner's consent."
+}
 
-  it("weighs fields, counts prefixes of 4 characters or more, and short terms only when equal", () => {
-    const ann: ParticipantRecord = {
-      slug: "ann-lee",
-      name: "Ann Lee",
-      discipline: "Photography",
-      location: "Oslo, Norway",
-      task_type: "physical",
-      tags: ["drone"],
-      capabilities: ["Site visits"],
-      returns: "Photos",
-      boundary: null
+describe("words", () => {
+  it("reads word forms, accents and the field's synonyms as one key", () => {
+    expect(stemOf("generalizations")).toBe("gener") // Porter's published examples
+    expect(stemOf("hopping")).toBe("hop")
+    expect(stemOf("relational")).toBe("relat")
+    for (const [a, b] of [
+      ["photographer", "photography"],
+      ["photographer", "pictures"],
+      ["transcribed", "transcription"],
+      ["translator", "translations"],
+      ["notarise", "notarized"],
+      ["labelling", "annotation"],
+      ["courier", "deliveries"],
+      ["accessible", "accessibility"],
+      ["subtitles", "captioning"]
+    ] as const) {
+      expect(keyOf(a), `${a} ~ ${b}`).toBe(keyOf(b))
     }
-    const scoreOf = (term: string) => relevance(ann, [term]).score
-    expect(scoreOf("photo")).toBe(3) // a prefix of "photography" (3) and of "photos" (1): the best counts
-    expect(scoreOf("photographyx")).toBe(3) // starts with "photography"
-    expect(scoreOf("drones")).toBe(3)
-    expect(scoreOf("visit")).toBe(2)
-    expect(scoreOf("norw")).toBe(1)
-    expect(scoreOf("lee")).toBe(1) // short, and equal
-    expect(scoreOf("pho")).toBe(0) // short prefixes do not count
-    expect(scoreOf("nor")).toBe(0)
-    expect(scoreOf("le")).toBe(0)
-    expect(relevance(ann, ["photo", "pho", "oslo", "drone"])).toEqual({ score: 7, matched: ["photo", "oslo", "drone"] })
+    // Related but distinct work stays apart.
+    expect(keyOf("translation")).not.toBe(keyOf("interpretation"))
+    expect(keyOf("transcription")).not.toBe(keyOf("captions"))
+    expect(termsOf("Someone in Montréal to photograph the Café").map((t) => t.word)).toEqual([
+      "montreal",
+      "photograph",
+      "cafe"
+    ])
   })
 })
 
 describe("rankEligible", () => {
-  it("ranks by score, then slug, among participants that serve the mode", () => {
+  it("ranks rare words above common ones: the translator before the other German speaker", () => {
     const ranked = rankEligible({ executionMode: "digital", text: "translate a contract into German" }, sample)
-    expect(ranked.length).toBeGreaterThan(0)
+    expect(ranked[0]!.participant.discipline).toMatch(/^Translation/)
     for (const r of ranked) expect(["digital", "hybrid"]).toContain(r.participant.task_type)
-    for (let i = 1; i < ranked.length; i++) {
-      const [a, b] = [ranked[i - 1]!, ranked[i]!]
-      expect(a.score > b.score || (a.score === b.score && a.participant.slug < b.participant.slug)).toBe(true)
-    }
-    expect(ranked[0]!.score).toBeGreaterThan(0)
+    for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1]!.score).toBeGreaterThanOrEqual(ranked[i]!.score)
+  })
+
+  it("finds both photographers for 'photographer', the one whose discipline it is first on a tie", () => {
+    const slugs = rankEligible({ executionMode: undefined, text: "photographer" }, sample).map(
+      (r) => r.participant.slug
+    )
+    expect(slugs.slice(0, 2)).toEqual(["valentina-morales", "eleni-papadopoulou"])
+  })
+
+  it("counts only those whose work matches the task: nobody, when nobody's does", () => {
+    expect(rankEligible({ executionMode: "physical", location: "Lagos", text: "Tune a piano" }, sample)).toEqual([])
+    // A place word is where the task is, not a skill: Amara's capabilities mention Lagos.
+    expect(rankEligible({ executionMode: undefined, text: "Tune a piano in Lagos" }, sample)).toEqual([])
+    // Named by the task, a participant is eligible whatever the text: the agent has chosen.
+    const named = rankEligible(
+      { executionMode: "digital", text: "Tune a piano", participantSlug: "akiko-tanaka" },
+      sample
+    )
+    expect(named.map((r) => [r.participant.slug, r.score])).toEqual([["akiko-tanaka", 0]])
+  })
+
+  it("leaves out a participant whose boundary refuses the task, and only then", () => {
+    const denver = sample.filter((p) => p.location.startsWith("Denver"))
+    const gas = { executionMode: "physical" as const, location: "Denver", text: "Repair the gas meter in the kitchen" }
+    expect(rankEligible(gas, denver)).toEqual([])
+    const shelf = { ...gas, text: "Repair a shelf and mount it on the wall" }
+    expect(rankEligible(shelf, denver).map((r) => r.participant.slug)).toEqual(["jack-thompson"])
+    // "licensed electrical work" needs all of its words; a condition ("without …") refuses nothing.
+    const everyone = [ann]
+    expect(
+      rankEligible({ executionMode: "physical", text: "drone photos of electrical wiring" }, everyone)
+    ).toHaveLength(1)
+    expect(rankEligible({ executionMode: "physical", text: "licensed electrical drone work" }, everyone)).toHaveLength(
+      0
+    )
+    expect(rankEligible({ executionMode: "physical", text: "drone photos, entry to the site" }, everyone)).toHaveLength(
+      1
+    )
+    // A translator who refuses sworn translations still takes plain ones.
+    const sworn = rankEligible({ executionMode: "digital", text: "sworn translation from Japanese" }, sample)
+    expect(sworn.map((r) => r.participant.slug)).not.toContain("akiko-tanaka")
+    const plain = rankEligible({ executionMode: "digital", text: "translation from Japanese" }, sample)
+    expect(plain[0]!.participant.slug).toBe("akiko-tanaka")
+  })
+
+  it("confines a task to the city it names, or to the country when it names no city", () => {
+    const placesOf = (location: string) =>
+      new Set(
+        rankEligible({ executionMode: "physical", location, text: "photos interviews survey" }, sample).map(
+          (r) => r.participant.location
+        )
+      )
+    expect(placesOf("Lagos, Nigeria")).toEqual(new Set(["Lagos, Nigeria"]))
+    expect(placesOf("somewhere in Nigeria")).toEqual(new Set(["Lagos, Nigeria", "Abuja, Nigeria"]))
+    expect(placesOf("Montreal")).toEqual(new Set(["Montréal, Canada"]))
+    // A city of the world nobody is in confines the task to nobody, not to its country.
+    expect(placesOf("Madrid, Spain")).toEqual(new Set())
+    expect(placesOf("Vancouver, Canada")).toEqual(new Set())
   })
 })
 
@@ -138,6 +161,8 @@ describe("rankTop", () => {
   // The sample, and a generated directory of 3,000 (shared places, shared words, many ties) with
   // the tricky places, not in slug order: the order is rankTop's to keep.
   const directories = [sample, [...generateDirectory(3_000, 7), ...tricky]]
+  const unbounded = sample.map((p) => ({ ...p, boundary: null }))
+  const boundaries = sample.flatMap((p) => (p.boundary === null ? [] : [p.boundary]))
 
   it("is rankEligible over the whole directory, cut to the limit, over 600 random tasks", () => {
     const random = prng(20261123)
@@ -145,11 +170,15 @@ describe("rankTop", () => {
     const modes: ReadonlyArray<ExecutionMode | undefined> = ["digital", "physical", "hybrid", undefined]
     let scoredSeen = 0
     let placedSeen = 0
+    let refusedSeen = 0
     for (const everyone of directories) {
       const locations = [...new Set(everyone.map((p) => p.location))]
       for (let t = 0; t < 300; t++) {
-        const text = Array.from({ length: 1 + Math.floor(random() * 10) }, () => pick(vocabulary)).join(" ")
-        // A place as participants write it, a city or country alone, a sentence naming one, or none.
+        // Now and then with the words of a boundary, so that some participants refuse the task.
+        const words = Array.from({ length: 1 + Math.floor(random() * 10) }, () => pick(vocabulary))
+        const text = [...words, random() < 0.5 ? pick(boundaries) : ""].join(" ")
+        // A place as participants write it, a city or country alone, a sentence naming one, a
+        // place of the world nobody is in, or none.
         const somewhere = pick(locations)
         const location = pick([
           undefined,
@@ -157,40 +186,27 @@ describe("rankTop", () => {
           somewhere.split(",")[0]!,
           somewhere.split(",").at(-1)!.trim(),
           `Near ${somewhere.toUpperCase()} (old town)`,
+          "Madrid, Spain",
           "Nowhere, Atlantis"
         ])
         const participantSlug = random() < 0.1 ? pick([pick(everyone).slug, "no-such-participant"]) : undefined
         const excluding = random() < 0.3 ? Array.from({ length: 3 }, () => pick(everyone).slug) : []
         const task = { executionMode: pick(modes), location, text, participantSlug }
-        const options = { limit: 1 + Math.floor(random() * 12), scoredOnly: random() < 0.3, excluding }
-        const expected = rankEligible(
-          task,
-          everyone.filter((p) => !excluding.includes(p.slug))
-        )
+        const options = { limit: Math.floor(random() * 12), excluding }
+        const expected = rankEligible(task, everyone, excluding)
         const actual = rankTop(task, everyone, options)
         expect(actual.eligible).toBe(expected.length)
-        expect(actual.best).toEqual(
-          (options.scoredOnly ? expected.filter((r) => r.score > 0) : expected).slice(0, options.limit)
-        )
+        expect(actual.best).toEqual(expected.slice(0, options.limit))
         if (expected.some((r) => r.score > 0)) scoredSeen++
         if (location !== undefined && task.executionMode !== "digital" && expected.length > 0) placedSeen++
+        if (everyone === sample && rankEligible(task, unbounded, excluding).length > expected.length) refusedSeen++
       }
     }
     // The tasks do score participants and do filter by place: not only empty answers compared.
-    expect(scoredSeen).toBeGreaterThan(300)
+    expect(scoredSeen).toBeGreaterThan(250)
     expect(placedSeen).toBeGreaterThan(100)
-  })
-
-  it("stays exact when its per-term marks run out and start again", () => {
-    // Each term takes a new mark; at the last one the marks are cleared and counting restarts.
-    // Without that, the next mark would not fit the marks' 32 bits and no weight would be kept.
-    const scratch = directoryIndexOf(sample).scratch
-    scratch.lastMark = 0xffffffff - 2
-    for (const text of ["photo drone survey", "translate a contract into German", "photographer photos"]) {
-      const task = { executionMode: "hybrid" as const, text }
-      expect(rankTop(task, sample, { limit: 5 }).best).toEqual(rankEligible(task, sample).slice(0, 5))
-    }
-    expect(scratch.lastMark).toBeLessThan(20)
+    // And boundaries do refuse some: the same sample without them takes more.
+    expect(refusedSeen).toBeGreaterThan(5)
   })
 
   it("does not carry one call's scores into the next", () => {
@@ -200,29 +216,85 @@ describe("rankTop", () => {
       limit: 3
     })
     expect(rankTop(task, sample, { limit: 3 })).toEqual(first)
+    expect(directoryIndexOf(sample).scratch.points.every((p) => p === 0)).toBe(true)
+  })
+})
+
+describe("eligibilityCounts and eligibilityOf (why nobody is eligible)", () => {
+  it("count by mode and place as ranking filters, ranking asking boundaries and text besides", () => {
+    const random = prng(20261127)
+    const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]!
+    const everyone = [...sample, ...tricky]
+    const locations = [...new Set(everyone.map((p) => p.location)), "Madrid, Spain", "Nigeria", "Atlantis"]
+    let refused = 0
+    for (let t = 0; t < 200; t++) {
+      const text = [pick(vocabulary), pick(vocabulary), random() < 0.5 ? (pick(everyone).boundary ?? "") : ""].join(" ")
+      const modes: ReadonlyArray<ExecutionMode | undefined> = ["digital", "physical", "hybrid", undefined]
+      const task = { executionMode: pick(modes), location: pick([undefined, ...locations]), text }
+      const fits = everyone.map((p) => ({ p, fit: eligibilityOf(task, p, everyone) }))
+      const byModeAndPlace = fits.filter(({ fit }) => fit.servesMode && fit.inPlace)
+      expect(eligibilityCounts(task, everyone).eligible).toBe(byModeAndPlace.length)
+      const ranked = new Set(rankEligible(task, everyone).map((r) => r.participant.slug))
+      for (const { p, fit } of fits) {
+        if (ranked.has(p.slug)) expect(fit).toEqual({ servesMode: true, inPlace: true, refusedByBoundary: false })
+        if (fit.servesMode && fit.inPlace && fit.refusedByBoundary) refused++
+      }
+    }
+    expect(refused).toBeGreaterThan(5)
   })
 })
 
 describe("inferLocationIn", () => {
-  it("is inferLocation over the directory's locations, over 600 random texts", () => {
-    const random = prng(20261124)
-    const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]!
-    const everyone = [...generateDirectory(2_000, 11), ...tricky]
-    const known = [...new Set(everyone.map((p) => p.location))]
-    const words = known.flatMap((l) => l.split(/[\s,]+/)).filter((w) => w !== "")
-    let found = 0
-    for (let t = 0; t < 600; t++) {
-      const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => {
-        const word = random() < 0.5 ? pick(words) : pick(vocabulary)
-        return random() < 0.2 ? `${word.toUpperCase()},` : word
-      }).join(" ")
-      const expected = inferLocation(text, known)
-      expect(inferLocationIn(text, everyone)).toBe(expected)
-      if (expected !== null) found++
-    }
-    expect(found).toBeGreaterThan(200)
-    expect(inferLocationIn("a courier in new york city", everyone)).toBe(
-      inferLocation("a courier in new york city", known)
-    )
+  const everyone = [...sample, ...tricky]
+  it.each([
+    ["pick up a parcel in Madrid", "Madrid, Spain"],
+    ["a courier in Montreal", "Montréal, Canada"],
+    ["Pick up a parcel in München", "Munich, Germany"],
+    ["a survey in Bangalore", "Bengaluru, India"],
+    ["a courier in new york city", "New York, USA"],
+    ["documents to file in york", "York, UK"],
+    ["someone anywhere in Nigeria", "Nigeria"],
+    ["somewhere in the US", "United States"],
+    ["a survey in Peru's capital Lima", "Lima, Peru"],
+    ["ship us samples", null],
+    ["a turkey sandwich delivered", null],
+    ["deliver it in Turkey", "Türkiye"]
+  ])("%s → %s", (text, location) => {
+    expect(inferLocationIn(text, everyone)).toBe(location)
+  })
+})
+
+describe("inferExecutionMode", () => {
+  it.each([
+    ["Take pictures of a house for sale in Santiago", "physical"],
+    ["Get a document notarized in Toronto", "physical"],
+    ["Translate our app's UI strings into Spanish", "digital"],
+    ["Get this interview transcribed", "digital"],
+    ["Visit restaurants and digitise their menus", "hybrid"],
+    ["Remote or on-site IT support", "hybrid"],
+    ["Looking for a photographer", null],
+    ["Product photos for our online shop", "digital"],
+    ["Interview farmers in Chichewa", null],
+    ["Interpret at a conference in Tokyo", "physical"],
+    // Far away is not online: a digital guess would drop the only people there.
+    ["Survey households in a remote village in Malawi", null],
+    ["Remote usability testing", "digital"]
+  ])("%s → %s", (text, mode) => {
+    expect(inferExecutionMode(text)).toBe(mode)
+  })
+})
+
+describe("searchDirectory", () => {
+  it("answers a place nobody serves with nobody, and says why", () => {
+    const found = searchDirectory("Pick up a parcel in Madrid and drop it at the post office", sample, 10)
+    expect(found).toMatchObject({ executionMode: "physical", location: "Madrid, Spain", matches: [] })
+    expect(found.hint).toMatch(/Nobody in the catalogue works in Madrid, Spain/)
+  })
+
+  it("flags matches that come only from what participants deliver", () => {
+    const found = searchDirectory("Fix a gas leak in my kitchen", sample, 10)
+    expect(found.matches.length).toBeGreaterThan(0)
+    expect(found.hint).toMatch(/^Weak matches only/)
+    expect(searchDirectory("Deliver signed documents across Lisbon", sample, 10).hint).toBeUndefined()
   })
 })

@@ -39,11 +39,14 @@ const eligiblePhysical = (country: string) =>
     .sort()
 const servesDigital = new Set(sample.filter((p) => p.task_type !== "physical").map((p) => p.slug))
 
-/** Physical in Lagos, Nigeria: exactly two eligible (amara-okafor, physical; aisha-bello, hybrid). */
+/**
+ * Physical in Lagos or Abuja: exactly two eligible (amara-okafor, physical, in Lagos; aisha-bello,
+ * hybrid, in Abuja: she interviews), the two cities named.
+ */
 const nigeriaDraft = () =>
   validDraft({
-    action: "Visit the pharmacy at 12 Allen Avenue, Ikeja and check whether it is open",
-    location: "Lagos, Nigeria",
+    action: "Visit the pharmacy at 12 Allen Avenue and check whether it is open; interview the pharmacist",
+    location: "Lagos or Abuja, Nigeria",
     expected_result: "Three photos of the shop front and a JSON checklist of opening hours",
     acceptance_test: "The photos show the pharmacy sign and its opening hours legibly"
   })

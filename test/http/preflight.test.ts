@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { PreflightResult } from "../../src/api/resources.ts"
+import { PreflightResult, SearchResult } from "../../src/api/resources.ts"
 import { expectEnvelope, json, notExactly, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -353,11 +353,11 @@ describe("POST /preflight: feasibility", () => {
     }
   })
 
-  it("counts only participants who can serve the mode and place", async () => {
+  it("counts only participants who can serve the mode and place, and whose work matches", async () => {
     // Physical in Berlin: of the two Berlin participants only lukas-schmidt works on site.
     const physical = await preflight(validDraft())
     expect(physical.feasibility).toEqual({ eligible_participants: 1, sample: ["lukas-schmidt"] })
-    // Digital: only digital or hybrid participants, anywhere.
+    // Digital: only digital or hybrid participants, anywhere, and only those whose work matches.
     const digital = await preflight(
       digitalDraft({
         action: "Translate a contract into Japanese",
@@ -365,11 +365,26 @@ describe("POST /preflight: feasibility", () => {
       })
     )
     const digitalOrHybrid = sample.filter((p) => p.task_type !== "physical").length
-    expect(digital.feasibility.eligible_participants).toBe(digitalOrHybrid)
+    expect(digital.feasibility.eligible_participants).toBeGreaterThanOrEqual(digital.feasibility.sample.length)
+    expect(digital.feasibility.eligible_participants).toBeLessThan(digitalOrHybrid)
     const byType = new Map(sample.map((p) => [p.slug, p.task_type]))
     for (const slug of digital.feasibility.sample) expect(byType.get(slug)).not.toBe("physical")
     // The most relevant come first.
-    expect(digital.feasibility.sample[0]).toMatch(/akiko-tanaka|hiroshi-sato/)
+    expect(digital.feasibility.sample[0]).toBe("akiko-tanaka")
+    // Work nobody in the catalogue does has nobody, not whoever comes first.
+    const nobody = await preflight(digitalDraft({ action: "Tune a grand piano", expected_result: "A tuned piano" }))
+    expect(nobody.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+  })
+
+  it("a city nobody in the catalogue is in has nobody, not people elsewhere in its country", async () => {
+    const madrid = await preflight(
+      validDraft({ action: "Pick up a parcel and deliver it", expected_result: "A delivery photo", location: "Madrid" })
+    )
+    expect(madrid.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+    const lisbon = await preflight(
+      validDraft({ action: "Pick up a parcel and deliver it", expected_result: "A delivery photo", location: "Lisboa" })
+    )
+    expect(lisbon.feasibility.sample).toEqual(["joao-pereira"])
   })
 
   it("a draft naming a compatible participant samples exactly that participant", async () => {
@@ -517,5 +532,46 @@ describe("POST /preflight: bodies and side effects", () => {
   it("is deterministic: the same draft gives the same result", async () => {
     const draft = validDraft({ budget: "a lot", extra: true })
     expect(await preflight(draft)).toEqual(await preflight(draft))
+  })
+})
+
+describe("POST /search: who can take it", () => {
+  const search = async (query: string) => {
+    const response = await fetch(server.api("/search"), json({ query }))
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as Json
+    expect(notExactly(SearchResult, body)).toBeUndefined()
+    return body
+  }
+
+  it("finds people by word forms, accents and synonyms", async () => {
+    const photographer = await search("Looking for a photographer")
+    expect(photographer.data.slice(0, 2).map((m: Json) => m.participant.slug)).toEqual([
+      "valentina-morales",
+      "eleni-papadopoulou"
+    ])
+    expect(photographer.hint).toBeUndefined()
+    const montreal = await search("Measure the ramps and door widths at a hotel in Montreal")
+    expect(montreal.assessment).toMatchObject({ execution_mode: "physical", location: "Montréal, Canada" })
+    expect(montreal.data.map((m: Json) => m.participant.slug)).toEqual(["camille-tremblay"])
+    const transcribed = await search("Get this English interview transcribed")
+    expect(transcribed.data[0].participant.slug).toBe("olivia-nguyen")
+    expect(transcribed.data[0].matched).toContain("transcribed")
+  })
+
+  it("answers a place nobody serves with nobody and a hint, and feasibility counts nobody", async () => {
+    const madrid = await search("Pick up a parcel in Madrid and drop it at the post office")
+    expect(madrid.assessment).toMatchObject({ execution_mode: "physical", location: "Madrid, Spain" })
+    expect(madrid.data).toEqual([])
+    expect(madrid.hint).toMatch(/Nobody in the catalogue works in Madrid, Spain/)
+    expect(madrid.assessment.preflight.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+  })
+
+  it("leaves out a participant whose boundary refuses the task", async () => {
+    const gas = await search("Read the gas meter at a house in Denver")
+    expect(gas.data).toEqual([])
+    expect(gas.hint).toMatch(/Nobody in the catalogue can take this task/)
+    const shelves = await search("Assemble a wardrobe and mount shelves on the wall in Denver")
+    expect(shelves.data.map((m: Json) => m.participant.slug)).toEqual(["jack-thompson"])
   })
 })

@@ -1,0 +1,159 @@
+/**
+ * Places: which places a text names, among the catalogue's own (the parts of participants'
+ * "City, Region, Country" locations) and the world's (the gazetteer), read with accents folded
+ * and other names resolved ("Montreal" is Montréal, "Bombay" is Mumbai, "USA" is United States).
+ */
+import { cities, countries } from "./gazetteer.ts"
+import { fold } from "./words.ts"
+
+/** A place as matching compares it: folded words joined by single spaces ("sao paulo"). */
+export type Place = string
+
+/** A text's words, as written (accents stripped, case kept) and folded, in step. */
+const wordsWithCase = (text: string) => {
+  const written = text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+  return { written, folded: written.map(fold) }
+}
+
+/** The place a name reads as, words folded: "São Paulo" → "sao paulo". */
+export const placeOf = (name: string): Place => wordsWithCase(name).folded.join(" ")
+
+interface GazetteerEntry {
+  /** The place every name of the entry resolves to. */
+  readonly place: Place
+  /** As shown: "Madrid, Spain" for a city, "Spain" for a country. */
+  readonly display: string
+  readonly isCity: boolean
+}
+
+interface Gazetteer {
+  /** By each folded name and other name. */
+  readonly byName: ReadonlyMap<Place, GazetteerEntry>
+  /** Names that count only written exactly so (words joined by a space): "Chad", "US". */
+  readonly cased: ReadonlyMap<Place, string>
+}
+
+const gazetteer: Gazetteer = (() => {
+  const byName = new Map<Place, GazetteerEntry>()
+  const cased = new Map<Place, string>()
+  const add = (names: ReadonlyArray<string>, entry: GazetteerEntry) => {
+    for (const raw of names) {
+      const name = raw.startsWith("^") ? raw.slice(1) : raw
+      const place = placeOf(name)
+      if (raw.startsWith("^")) cased.set(place, wordsWithCase(name).written.join(" "))
+      // A country's name is also a city's (Singapore, Hong Kong): the city, listed later, wins.
+      byName.set(place, entry)
+    }
+  }
+  for (const line of countries) {
+    const names = line.split("|")
+    const display = names[0]!.replace(/^\^/, "")
+    add(names, { place: placeOf(display), display, isCity: false })
+  }
+  for (const line of cities) {
+    const [first, country, ...others] = line.split("|")
+    const name = first!.replace(/^\^/, "")
+    add([first!, ...others], { place: placeOf(name), display: `${name}, ${country}`, isCity: true })
+  }
+  return { byName, cased }
+})()
+
+/** The place a name of the catalogue or of the world stands for: its gazetteer entry's, or itself. */
+export const canonicalPlace = (place: Place): Place => gazetteer.byName.get(place)?.place ?? place
+
+/** Whether the gazetteer knows a place as a city. */
+export const isWorldCity = (place: Place): boolean => gazetteer.byName.get(place)?.isCity === true
+
+/** How the gazetteer shows a place, if it knows it. */
+export const worldDisplay = (place: Place): string | undefined => gazetteer.byName.get(place)?.display
+
+/** A "City, Region, Country" location's places, city first, each canonical: "Montréal, Canada" → montreal, canada. */
+export const placesOfLocation = (location: string): ReadonlyArray<Place> =>
+  location
+    .split(",")
+    .map(placeOf)
+    .filter((place) => place !== "")
+    .map(canonicalPlace)
+
+/** The places a matcher knows beyond the world's: the catalogue's, and the first words of each. */
+export interface KnownPlaces {
+  readonly places: ReadonlySet<Place>
+  /** Every first run of words of a known name, the gazetteer's included: "new", "new york". */
+  readonly starts: ReadonlySet<Place>
+}
+
+/** The first runs of words of every gazetteer name: the same for every catalogue. */
+const worldStarts: ReadonlySet<Place> = (() => {
+  const starts = new Set<Place>()
+  for (const name of gazetteer.byName.keys()) addStarts(starts, name)
+  return starts
+})()
+
+function addStarts(starts: Set<Place>, place: Place) {
+  const words = place.split(" ")
+  for (let n = 1; n <= words.length; n++) starts.add(words.slice(0, n).join(" "))
+}
+
+export const knownPlaces = (places: Iterable<Place>): KnownPlaces => {
+  const set = new Set(places)
+  const starts = new Set(worldStarts)
+  for (const place of set) addStarts(starts, place)
+  return { places: set, starts }
+}
+
+/**
+ * The places a text names, in order, each once, canonical. Read left to right, the longest name
+ * at each point wins and its words are used up, so "New York" names New York, not also York. A
+ * name the gazetteer marks as a common word counts only capitalised as listed ("Turkey", not a
+ * turkey sandwich; "US", not "ship us samples"). A run grows only while some name starts with
+ * it, so a text costs about its number of words.
+ */
+export const placesNamedIn = (text: string, known: KnownPlaces): ReadonlyArray<Place> => {
+  const found: Array<Place> = []
+  for (const { place } of namesIn(text, known).runs) if (!found.includes(place)) found.push(place)
+  return found
+}
+
+/** The folded words of a text that are part of the places it names (see `placesNamedIn`). */
+export const placeWordsIn = (text: string, known: KnownPlaces): ReadonlySet<string> => {
+  const { folded, runs } = namesIn(text, known)
+  const words = new Set<string>()
+  for (const { from, end } of runs) for (let i = from; i < end; i++) words.add(folded[i]!)
+  return words
+}
+
+const namesIn = (text: string, known: KnownPlaces) => {
+  const { written, folded } = wordsWithCase(text)
+  const runs: Array<{ place: Place; from: number; end: number }> = []
+  let from = 0
+  while (from < folded.length) {
+    let longest: { place: Place; from: number; end: number } | undefined
+    let run = ""
+    for (let to = from; to < folded.length; to++) {
+      run = run === "" ? folded[to]! : `${run} ${folded[to]}`
+      if (!known.starts.has(run)) break
+      const place = resolve(run, written.slice(from, to + 1).join(" "), known)
+      if (place !== undefined) longest = { place, from, end: to + 1 }
+    }
+    if (longest === undefined) from++
+    else {
+      runs.push(longest)
+      from = longest.end
+    }
+  }
+  return { folded, runs }
+}
+
+/** The place a run of words names, if any (see `placesNamedIn`). */
+const resolve = (run: Place, written: string, known: KnownPlaces): Place | undefined => {
+  const entry = gazetteer.byName.get(run)
+  if (entry !== undefined) {
+    const cased = gazetteer.cased.get(run)
+    return cased === undefined || cased === written ? entry.place : undefined
+  }
+  return known.places.has(run) ? run : undefined
+}
