@@ -4,19 +4,23 @@
  * and other names resolved ("Montreal" is Montréal, "Bombay" is Mumbai, "USA" is United States).
  */
 import { cities, countries } from "./gazetteer.ts"
-import { fold } from "./words.ts"
+import { fold, splitWords, stripMarks } from "./words.ts"
 
 /** A place as matching compares it: folded words joined by single spaces ("sao paulo"). */
 export type Place = string
 
 /** A text's words, as written (accents stripped, case kept) and folded, in step. */
 const wordsWithCase = (text: string) => {
-  const written = text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-  return { written, folded: written.map(fold) }
+  const written: Array<string> = []
+  const folded: Array<string> = []
+  for (const word of splitWords(text)) {
+    const plain = stripMarks(word)
+    // A word of marks alone is no word.
+    if (plain === "") continue
+    written.push(plain)
+    folded.push(fold(plain))
+  }
+  return { written, folded }
 }
 
 /** The place a name reads as, words folded: "São Paulo" → "sao paulo". */
