@@ -16,7 +16,8 @@ export const fold = (text: string): string =>
         .replace(/[øœæßłđı]/g, (c) => foldedLetters[c] ?? c)
     : text.toLowerCase()
 
-const nonAscii = /[^\x00-\x7f]/
+/** Anything but printable ASCII and the usual blanks: such a text takes the Unicode path (always correct). */
+const nonAscii = /[^ -~\t\n\r]/
 
 /** Accents and other combining marks removed (NFD), case kept: "São" reads "Sao". */
 export const stripMarks = (text: string): string =>
