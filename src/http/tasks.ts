@@ -7,6 +7,7 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
+import { CancelRequest, ReviewRequest } from "../api/resources.ts"
 import { AppConfig } from "../config.ts"
 import type { Task } from "../domain/task.ts"
 import { TaskActions } from "../services/task_actions.ts"
@@ -14,7 +15,7 @@ import { TaskEvents } from "../services/task_events.ts"
 import { Tasks } from "../services/tasks.ts"
 import { bearerToken, orActionFailure, retryAfterSeconds } from "./failures.ts"
 import { group as handlerGroup } from "./handler_group.ts"
-import { readJsonObject } from "./json_body.ts"
+import { jsonBodyDecoder, readJsonObject } from "./json_body.ts"
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
 
@@ -72,16 +73,22 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
     })
 
     // The agent's moves: generators made once, not per request (docs/decisions.md, "Performance").
+    // Bodies decoded by the schemas the OpenAPI document publishes, once the token is known to be
+    // this task's: a wrong token is refused (401) whatever the body.
+    const cancelBody = jsonBodyDecoder(CancelRequest, docs, { optional: true })
+    const reviewBody = jsonBodyDecoder(ReviewRequest, docs)
     const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
       const token = yield* requireBearer(request.headers.authorization)
-      const body = yield* readJsonObject(request, docs, { optional: true })
-      const task = yield* actions.cancel(reference, token, body.reason).pipe(orActionFailure(docs))
+      yield* actions.checkAgent(reference, token).pipe(orActionFailure(docs))
+      const { reason } = yield* cancelBody(request)
+      const task = yield* actions.cancel(reference, token, reason ?? undefined).pipe(orActionFailure(docs))
       return tasks.view(task)
     })
     const review = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
       const token = yield* requireBearer(request.headers.authorization)
-      const body = yield* readJsonObject(request, docs)
-      const task = yield* actions.review(reference, token, body.decision, body.reason).pipe(orActionFailure(docs))
+      yield* actions.checkAgent(reference, token).pipe(orActionFailure(docs))
+      const decision = yield* reviewBody(request)
+      const task = yield* actions.review(reference, token, decision).pipe(orActionFailure(docs))
       return tasks.view(task)
     })
 
