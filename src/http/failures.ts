@@ -31,12 +31,6 @@ export const orStorageUnavailable =
       () => Effect.fail(storageUnavailable(docsUrl))
     ) as Effect.Effect<A, Exclude<E, StorageUnavailable> | ServiceUnavailable, R>
 
-/** The bearer credential of a request, if it sent one. */
-export const bearerToken = (authorization: string | undefined): string | undefined => {
-  const match = authorization === undefined ? null : /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)
-  return match?.[1]
-}
-
 /** The domain failures of task actions, each as its envelope error. */
 export const orActionFailure =
   (docsUrl: string) =>
