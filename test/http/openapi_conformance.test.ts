@@ -7,6 +7,7 @@ import addFormats from "ajv-formats"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
+  digitalDraft,
   json,
   type ServerOnDatabase,
   startOnFreshDatabase,
@@ -134,17 +135,7 @@ afterAll(async () => {
 
 /** A task named for the linked participant, offered to them (awaiting_participant). */
 const offeredTask = async () => {
-  const created = await submitTask(
-    server.api("/tasks"),
-    validDraft({
-      action: "Test the checkout flow of our web shop on a mobile phone and report every bug",
-      execution_mode: "digital",
-      location: undefined,
-      expected_result: "A list of bugs with steps to reproduce and screenshots",
-      acceptance_test: "Every bug listed can be reproduced from its steps",
-      participant_slug: participantSlug
-    })
-  )
+  const created = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: participantSlug }))
   const deadline = Date.now() + 10_000
   for (;;) {
     const task = await (await fetch(server.api(`/tasks/${created.reference}?wait=1`))).json()
