@@ -45,6 +45,7 @@ import {
   ServiceIndex,
   TaskList
 } from "./resources.ts"
+import { AgentAuthentication, ParticipantAuthentication } from "./security.ts"
 
 export const apiPrefix = "/api/public/v1"
 
@@ -160,7 +161,13 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
         "Read a task",
         "The current state, result and outcome. Supports ETag / If-None-Match, and ?wait=N to wait for a change."
       )
-    ),
+    )
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Tasks" })) {}
+
+/** The agent's moves on its task, each authorised by the task's token (AgentAuthentication). */
+export class AgentApi extends HttpApiGroup.make("agent", { topLevel: true })
+  .add(
     HttpApiEndpoint.post("cancelTask", `${apiPrefix}/tasks/:reference/cancel`, {
       params: { reference: Schema.String },
       payload: CancelRequest,
@@ -184,7 +191,8 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
       )
     )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Tasks" })) {}
+  .middleware(AgentAuthentication)
+  .annotateMerge(OpenApi.annotations({ title: "Agent" })) {}
 
 export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLevel: true })
   .add(
@@ -225,6 +233,8 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
       summary("Submit the result (participant)", "Authorization: Bearer <OAuth 2.1 access token>. A structured result.")
     )
   )
+  // Every endpoint of the group (added above) is the signed-in participant's.
+  .middleware(ParticipantAuthentication)
   .annotateMerge(OpenApi.annotations({ title: "Participant" })) {}
 
 export class HealthApi extends HttpApiGroup.make("health", { topLevel: true })
@@ -243,6 +253,7 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .add(ParticipantsApi)
   .add(DraftsApi)
   .add(TasksApi)
+  .add(AgentApi)
   .add(ParticipantAccountApi)
   .add(HealthApi)
   .annotateMerge(

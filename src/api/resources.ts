@@ -3,6 +3,7 @@
  * lists, preflight and search results, the service index, capabilities and discovery documents.
  */
 import * as Schema from "effect/Schema"
+import { ResultSubmission as DomainResultSubmission, optionalReason, ReviewDecision } from "../domain/moves.ts"
 import { Participant } from "../domain/participant.ts"
 import { Task } from "../domain/task.ts"
 import { NormalizedDraft, TaskIssue } from "../domain/task_draft.ts"
@@ -203,46 +204,17 @@ export const TaskList = Schema.Struct({
   data: Schema.Array(Task)
 }).annotate({ identifier: "TaskList" })
 
-/** A reason the service keeps in the task's history (at most 4,000 characters after trimming). */
-const reasonText = (description: string) => Schema.String.check(Schema.isMaxCodePoints(4000)).annotate({ description })
-
 export const CancelRequest = Schema.Struct({
-  reason: Schema.optionalKey(Schema.NullOr(reasonText("Why the task is cancelled (kept in history).")))
+  reason: optionalReason("Why the task is cancelled (kept in history).")
 }).annotate({ identifier: "CancelRequest" })
 
-/** accept may say why; revise and reject must (a reason with something in it). */
-export const ReviewRequest = Schema.Union([
-  Schema.Struct({
-    decision: Schema.Literal("accept"),
-    reason: Schema.optionalKey(Schema.NullOr(reasonText("Optional: kept in the task's history.")))
-  }),
-  Schema.Struct({
-    decision: Schema.Literals(["revise", "reject"]),
-    reason: reasonText("What to change (revise), or why the result fails the acceptance test (reject).").check(
-      Schema.isPattern(/\S/u)
-    )
-  })
-]).annotate({ identifier: "ReviewRequest" })
+export const ReviewRequest = ReviewDecision.annotate({ identifier: "ReviewRequest" })
 
 export const DeclineRequest = Schema.Struct({
-  reason: Schema.optionalKey(Schema.NullOr(reasonText("Why the offer is declined (kept in history).")))
+  reason: optionalReason("Why the offer is declined (kept in history).")
 }).annotate({ identifier: "DeclineRequest" })
 
-export const ResultSubmission = Schema.Struct({
-  summary: Schema.String.annotate({ description: "What was done and found, in a few sentences (≤ 4,000 characters)." }),
-  fields: Schema.optionalKey(
-    Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "The structured fields the brief asked for." })
-  ),
-  artifacts: Schema.optionalKey(
-    Schema.Array(
-      Schema.Struct({
-        kind: Schema.Literals(["url", "text", "file"]),
-        value: Schema.String,
-        description: Schema.optionalKey(Schema.String)
-      })
-    )
-  )
-}).annotate({ identifier: "ResultSubmission" })
+export const ResultSubmission = DomainResultSubmission.annotate({ identifier: "ResultSubmission" })
 
 export const Account = Schema.Struct({
   object: Schema.Literal("account"),

@@ -42,9 +42,3 @@ export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{ reado
 
 /** Valid credentials of the wrong party: 403 forbidden. */
 export class NotPermitted extends Data.TaggedError("NotPermitted")<{ readonly reason: string }> {}
-
-/** A request member is missing or malformed (e.g. a review without its required reason): 400 invalid_request. */
-export class InvalidInput extends Data.TaggedError("InvalidInput")<{
-  readonly field: string
-  readonly message: string
-}> {}

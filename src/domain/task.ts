@@ -22,11 +22,32 @@ export const Brief = Schema.Struct({
 }).annotate({ identifier: "Brief", description: "The normalised draft the task was created from." })
 export type Brief = typeof Brief.Type
 
+/**
+ * The limits of what a party writes on a task (a reason, a result), counted in characters (code
+ * points) as sent: `text` for every free text (a reason, a summary, an artifact's value).
+ */
+export const moveLimits = { text: 4000, artifacts: 50, artifactDescription: 500 } as const
+
+/** Text that says something: not blank, at most `max` characters. */
+export const filledText = (max: number, what: string) =>
+  Schema.String.check(
+    Schema.isPattern(/\S/u, { message: `${what} must not be blank` }),
+    Schema.isMaxCodePoints(max, { message: `${what} must be at most ${max} characters` })
+  )
+
+/** One shape for an artifact, whether a participant sends it or a task shows it. */
 export const Artifact = Schema.Struct({
-  kind: Schema.Literals(["url", "text", "file"]),
-  value: Schema.String,
-  description: OptionalText
+  kind: Schema.Literals(["url", "text", "file"]).annotate({ message: "kind must be one of url, text, file" }),
+  value: filledText(moveLimits.text, "value").annotate({ description: "The URL, the text or the file's name." }),
+  description: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isMaxCodePoints(moveLimits.artifactDescription, {
+        message: `description must be at most ${moveLimits.artifactDescription} characters`
+      })
+    )
+  )
 }).annotate({ identifier: "Artifact" })
+export type Artifact = typeof Artifact.Type
 
 export const TaskResult = Schema.Struct({
   summary: Schema.String,

@@ -6,7 +6,6 @@
 import * as Effect from "effect/Effect"
 import { type EnvelopeError, envelopeError, type ServiceUnavailable } from "../api/envelope.ts"
 import {
-  type InvalidInput,
   type InvalidTransition,
   type NotPermitted,
   StorageUnavailable,
@@ -31,12 +30,6 @@ export const orStorageUnavailable =
       (error): error is Extract<E, StorageUnavailable> => error instanceof StorageUnavailable,
       () => Effect.fail(storageUnavailable(docsUrl))
     ) as Effect.Effect<A, Exclude<E, StorageUnavailable> | ServiceUnavailable, R>
-
-/** The bearer credential of a request, if it sent one. */
-export const bearerToken = (authorization: string | undefined): string | undefined => {
-  const match = authorization === undefined ? null : /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)
-  return match?.[1]
-}
 
 /** The domain failures of task actions, each as its envelope error. */
 export const orActionFailure =
@@ -93,15 +86,6 @@ export const orActionFailure =
               hint: "Only the participant a task is offered to (or held by) can act on it."
             })
           )
-        case "InvalidInput": {
-          const { field, message } = error as InvalidInput
-          return Effect.fail(
-            envelopeError(docsUrl, "invalid_request", message, {
-              hint: "Fix the member named in details and send the request again.",
-              details: [{ field, code: "invalid", message }]
-            })
-          )
-        }
         case "StorageUnavailable":
           return Effect.fail(storageUnavailable(docsUrl))
         default:
@@ -109,10 +93,4 @@ export const orActionFailure =
       }
     }) as Effect.Effect<A, Exclude<E, ActionFailure> | EnvelopeError, R>
 
-type ActionFailure =
-  | TaskNotFound
-  | InvalidTransition
-  | Unauthenticated
-  | NotPermitted
-  | InvalidInput
-  | StorageUnavailable
+type ActionFailure = TaskNotFound | InvalidTransition | Unauthenticated | NotPermitted | StorageUnavailable

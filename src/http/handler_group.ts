@@ -9,7 +9,10 @@
  * the request's fiber already has (the request, the tracer, the logger). So the group's build is
  * given its services explicitly and the group is built in an empty context: what it keeps is
  * empty, and providing it costs one copy of the request's context (Effect's merge reads the
- * context's size first) instead of two and no per-service work.
+ * context's size first) instead of two and no per-service work. The one exception is the security
+ * middleware a group's endpoints name (api/security.ts): Effect looks it up in the group's context
+ * when it builds the routes, so the group keeps it (one service, in the agent's and participant's
+ * groups only; the groups on the hot paths keep nothing).
  *
  * This reaches Effect's internal `Layer#build`; should a later Effect lack it, the group is built
  * as Effect builds it (correct, only slower).
@@ -17,6 +20,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 
@@ -24,8 +28,13 @@ interface Buildable {
   readonly build?: (memoMap: Layer.MemoMap, scope: Scope.Scope) => Effect.Effect<Context.Context<never>, unknown>
 }
 
-export const group: typeof HttpApiBuilder.group = (api, identifier, build) =>
-  Layer.unwrap(
+export const group: typeof HttpApiBuilder.group = (api, identifier, build) => {
+  // Typed by their constraints only; at run time the group's endpoints are whole endpoints.
+  const { endpoints } = api.groups[identifier] as unknown as Pick<HttpApiGroup.Top, "endpoints">
+  const middlewares = [...new Set(Object.values(endpoints).flatMap((endpoint) => [...endpoint.middlewares]))]
+  const kept = <R>(context: Context.Context<R>): Context.Context<never> =>
+    middlewares.length === 0 ? Context.empty() : (Context.pick(...middlewares)(context) as Context.Context<never>)
+  return Layer.unwrap(
     Effect.map(Effect.context<never>(), (context) => {
       const inner = HttpApiBuilder.group(api, identifier, (handlers) => {
         const made = build(handlers)
@@ -34,7 +43,8 @@ export const group: typeof HttpApiBuilder.group = (api, identifier, build) =>
       const buildInner = (inner as Buildable).build
       if (typeof buildInner !== "function") return inner
       return Layer.fromBuild((memoMap, scope) =>
-        Effect.updateContext(buildInner.call(inner, memoMap, scope), () => Context.empty())
+        Effect.updateContext(buildInner.call(inner, memoMap, scope), kept)
       ) as typeof inner
     })
   )
+}

@@ -1,14 +1,17 @@
 /**
  * Reads a request's JSON body under the contract's rules, in the order a client can act on:
  * 413 when over 64 KiB, 415 when not application/json, 400 invalid_json when it does not parse,
- * 400 invalid_request when it is not a JSON object. Parsing is ours (not HttpApi's), so malformed
+ * 400 invalid_request when it is not a JSON object, then (`jsonBodyDecoder`) 400 invalid_request
+ * naming each member its declared schema refuses. Parsing is ours (not HttpApi's), so malformed
  * JSON and a schema failure are told apart reliably.
  */
 import * as ByteSize from "effect/ByteSize"
 import * as Effect from "effect/Effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
-import { type BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
+import * as Schema from "effect/Schema"
+import { BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
+import { invalidRequest } from "./invalid_request.ts"
 
 export const maxBodyBytes = 64 * 1024
 const maxBodySize = ByteSize.bytes(maxBodyBytes)
@@ -53,6 +56,22 @@ export const readJsonObject = (
     ),
     (text) => jsonObjectOf(text, request.headers["content-type"], docsUrl, options)
   )
+}
+
+/**
+ * Reads the body as `readJsonObject` does and decodes it by `schema` (the one the OpenAPI document
+ * publishes for the endpoint; members it does not declare are ignored). Made once per endpoint.
+ */
+export const jsonBodyDecoder = <S extends Schema.ConstraintDecoder<unknown>>(
+  schema: S,
+  docsUrl: string,
+  options: { readonly optional?: boolean } = {}
+) => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  const refuse = (error: Schema.SchemaError) =>
+    Effect.fail(new BadRequest({ error: invalidRequest(docsUrl, "Payload", error) }))
+  return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<S["Type"], BodyError> =>
+    Effect.flatMap(readJsonObject(request, docsUrl, options), (body) => Effect.catch(decode(body), refuse))
 }
 
 /** The body read as the contract asks: its media type, then its JSON, then that it is an object. */

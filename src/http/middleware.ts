@@ -16,13 +16,13 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpTraceContext from "effect/http/HttpTraceContext"
 import * as Option from "effect/Option"
 import * as References from "effect/References"
-import * as SchemaIssue from "effect/SchemaIssue"
 import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, type Sampler } from "../config.ts"
 import { type LimitState, RateLimits } from "../services/rate_limits.ts"
 import { decidedSampling, isSampled, newTraceId } from "../tracing.ts"
 import { retryAfterSeconds } from "./failures.ts"
+import { invalidRequest } from "./invalid_request.ts"
 import { maxBodyBytes } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
 import { routeFor } from "./routes.ts"
@@ -142,31 +142,9 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const fromDefect = (defect: unknown) => {
       const tag = tagOf(defect)
       if (tag === "HttpApiSchemaError") {
-        const kind = (defect as { kind: string }).kind
+        const { kind, cause } = defect as { kind: string; cause: unknown }
         if (kind === "Params" || kind === "Query" || kind === "Headers" || kind === "Payload") {
-          const what =
-            kind === "Params"
-              ? "path parameter"
-              : kind === "Query"
-                ? "query parameter"
-                : kind === "Headers"
-                  ? "header"
-                  : "request body"
-          const problems = schemaProblems((defect as { cause: unknown }).cause)
-          return envelope(
-            errorBody(
-              docs,
-              "invalid_request",
-              `A ${what} is invalid: ${truncate(problems.map((p) => `${p.field}: ${p.message}`).join("; "))}`,
-              {
-                hint:
-                  kind === "Query"
-                    ? "Send each query parameter once, with the type the OpenAPI document at /openapi.json gives."
-                    : "See the endpoint in the OpenAPI document at /openapi.json.",
-                details: problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
-              }
-            )
-          )
+          return envelope(invalidRequest(docs, kind, cause))
         }
       }
       if (tag === "HttpApiPayloadTooLarge") {
@@ -377,18 +355,6 @@ const endServerSpan = (
   } else {
     span.end(now, exit)
   }
-}
-
-const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
-
-/** A schema failure as (field, message) pairs, e.g. `q: Expected string, got ["a","b"]`. */
-const schemaProblems = (cause: unknown): ReadonlyArray<{ field: string; message: string }> => {
-  const issue = typeof cause === "object" && cause !== null ? (cause as { issue?: unknown }).issue : undefined
-  if (!SchemaIssue.isIssue(issue)) return [{ field: "request", message: "is invalid" }]
-  return formatStandard(issue).issues.map((i) => ({
-    field: (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".") || "request",
-    message: i.message
-  }))
 }
 
 /** A request that reached Node as HTTP/1.1 (not a fetch handler's `Request`) and sent no Host. */

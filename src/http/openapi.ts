@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document, derived from the HttpApi description (never edited by hand), with the
- * configured server address. The per-status error classes share one shape, so their components
+ * configured server address; its security schemes come from the security middleware (api/security.ts). The per-status error classes share one shape, so their components
  * are folded into a single `Error` schema: one envelope, referenced by every error response.
  */
 import * as OpenApi from "effect/http-api/OpenApi"
@@ -21,53 +21,6 @@ const foldErrorSchemas = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   let text = JSON.stringify({ ...spec, components: { ...spec.components, schemas } })
   for (const name of folded) text = text.replaceAll(`"#/components/schemas/${name}"`, '"#/components/schemas/Error"')
   return JSON.parse(text)
-}
-
-/** Operations that take a credential, by the party that presents it. */
-const agentOperations = ["/api/public/v1/tasks/{reference}/cancel", "/api/public/v1/tasks/{reference}/review"]
-const participantOperations = [
-  "/api/public/v1/me",
-  "/api/public/v1/me/tasks",
-  "/api/public/v1/tasks/{reference}/accept",
-  "/api/public/v1/tasks/{reference}/decline",
-  "/api/public/v1/tasks/{reference}/start",
-  "/api/public/v1/tasks/{reference}/submit"
-]
-
-/**
- * The two bearer credentials, as security schemes: the task token (agent) and the OAuth 2.1
- * access token (participant). Handlers check them themselves; this documents them.
- */
-const withSecurity = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
-  const paths = structuredClone(spec.paths) as Record<string, Record<string, { security?: unknown }>>
-  const secure = (list: ReadonlyArray<string>, scheme: string) => {
-    for (const path of list)
-      for (const operation of Object.values(paths[path] ?? {})) operation.security = [{ [scheme]: [] }]
-  }
-  secure(agentOperations, "taskToken")
-  secure(participantOperations, "participantAccessToken")
-  return {
-    ...spec,
-    paths: paths as OpenApi.OpenAPISpec["paths"],
-    components: {
-      ...spec.components,
-      securitySchemes: {
-        ...spec.components.securitySchemes,
-        taskToken: {
-          type: "http",
-          scheme: "bearer",
-          description: "The task_token from the 201 response that created the task."
-        },
-        participantAccessToken: {
-          type: "http",
-          scheme: "bearer",
-          bearerFormat: "JWT",
-          description:
-            "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource."
-        }
-      }
-    }
-  }
 }
 
 /** Where an operation's JSON request body lives in the document, if it has one. */
@@ -187,6 +140,6 @@ const withHeaders = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
 let document: OpenApi.OpenAPISpec | undefined
 
 export const openApiDocument = (publicBaseUrl: string): OpenApi.OpenAPISpec => {
-  document ??= withHeaders(withOpenRequestBodies(withSecurity(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi)))))
+  document ??= withHeaders(withOpenRequestBodies(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi))))
   return { ...document, servers: [{ url: publicBaseUrl, description: "This deployment" }] }
 }

@@ -17,6 +17,8 @@ import { apiPrefix, MarketplaceApi } from "../api/api.ts"
 import { type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
 import { AccountHandlers } from "./account.ts"
+import { AgentHandlers } from "./agent.ts"
+import { AgentAuthenticationLive, ParticipantAuthenticationLive } from "./authentication.ts"
 import { BatchedResponse } from "./batched_response.ts"
 import { DiscoveryHandlers, serviceIndex } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
@@ -60,9 +62,11 @@ export const RoutesLive = Layer.mergeAll(
       ParticipantsHandlers,
       DraftsHandlers,
       TasksHandlers,
+      AgentHandlers,
       AccountHandlers,
       HealthHandlers
-    ])
+    ]),
+    Layer.provide([AgentAuthenticationLive, ParticipantAuthenticationLive])
   ),
   DocumentRoutes,
   EnvelopeMiddleware

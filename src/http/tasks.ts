@@ -3,16 +3,14 @@
  * Domain failures become envelope errors here, in one place.
  */
 import * as Effect from "effect/Effect"
-import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import type { Task } from "../domain/task.ts"
-import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
 import { Tasks } from "../services/tasks.ts"
-import { bearerToken, orActionFailure, retryAfterSeconds } from "./failures.ts"
+import { orActionFailure, retryAfterSeconds } from "./failures.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { readJsonObject } from "./json_body.ts"
 
@@ -27,22 +25,10 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const tasks = yield* Tasks
-    const actions = yield* TaskActions
     const events = yield* TaskEvents
     const docs = config.docsUrl
     // Up to ~4 MB of bodies: a thousand typical tasks, fewer with large results.
     const bodies = makeBodyCache(4_000_000)
-    const requireBearer = (authorization: string | undefined) => {
-      const token = bearerToken(authorization)
-      return token === undefined
-        ? Effect.fail(
-            envelopeError(docs, "unauthorized", "This action needs the task's token.", {
-              hint: "Send Authorization: Bearer <task_token> — the task_token of the 201 response that created the task."
-            })
-          )
-        : Effect.succeed(token)
-    }
-
     /**
      * A long poll: hold until the task moves past the version the client has (the one its
      * If-None-Match names, else the one current now), or the wait is over. Made once, not per
@@ -72,19 +58,6 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
     })
 
     // The agent's moves: generators made once, not per request (docs/decisions.md, "Performance").
-    const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
-      const token = yield* requireBearer(request.headers.authorization)
-      const body = yield* readJsonObject(request, docs, { optional: true })
-      const task = yield* actions.cancel(reference, token, body.reason).pipe(orActionFailure(docs))
-      return tasks.view(task)
-    })
-    const review = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
-      const token = yield* requireBearer(request.headers.authorization)
-      const body = yield* readJsonObject(request, docs)
-      const task = yield* actions.review(reference, token, body.decision, body.reason).pipe(orActionFailure(docs))
-      return tasks.view(task)
-    })
-
     return (
       handlers
         // Every submission passes here: combinators, not a generator (docs/decisions.md, "Performance").
@@ -184,8 +157,6 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
           }
           return longPoll(read, reference, ifNoneMatch, wait, answerWhole)
         })
-        .handleRaw("cancelTask", ({ request, params }) => cancel(request, params.reference))
-        .handleRaw("reviewTask", ({ request, params }) => review(request, params.reference))
     )
   })
 )

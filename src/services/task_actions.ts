@@ -8,7 +8,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import {
-  InvalidInput,
   InvalidTransition,
   NotPermitted,
   type StorageUnavailable,
@@ -16,61 +15,47 @@ import {
   Unauthenticated
 } from "../domain/errors.ts"
 import { maxRevisions } from "../domain/lifecycle.ts"
+import { noteOf, type ResultSubmission, type ReviewDecision } from "../domain/moves.ts"
 import { tracedFn } from "../tracing.ts"
 import { Lifecycle } from "./lifecycle.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 
-export type ReviewDecision = "accept" | "revise" | "reject"
-
-export interface ResultInput {
-  readonly summary: unknown
-  readonly fields?: unknown
-  readonly artifacts?: unknown
-}
-
 type Failure = TaskNotFound | InvalidTransition | StorageUnavailable
-
-const maxText = 4000
-const maxArtifacts = 50
-
-const textOrUndefined = (value: unknown, field: string) =>
-  Effect.gen(function* () {
-    if (value === undefined || value === null) return undefined
-    if (typeof value !== "string") return yield* new InvalidInput({ field, message: `${field} must be a string.` })
-    const trimmed = value.trim()
-    if ([...trimmed].length > maxText) {
-      return yield* new InvalidInput({ field, message: `${field} is longer than ${maxText} characters.` })
-    }
-    return trimmed === "" ? undefined : trimmed
-  })
 
 export class TaskActions extends Context.Service<
   TaskActions,
   {
+    /**
+     * The checks each move makes first, on their own: that the token is this task's (agent), or
+     * that the task is offered to or held by the participant. An adapter that must refuse the
+     * wrong party before judging what they sent (the HTTP handlers) runs one, then decodes, then
+     * makes the move, which checks again.
+     */
+    checkAgent(reference: string, taskToken: string): Effect.Effect<void, Failure | Unauthenticated>
+    checkHolder(reference: string, participant: string): Effect.Effect<void, Failure | NotPermitted>
     cancel(
       reference: string,
       taskToken: string,
-      note: unknown
-    ): Effect.Effect<StoredTask, Failure | Unauthenticated | InvalidInput>
+      reason: string | undefined
+    ): Effect.Effect<StoredTask, Failure | Unauthenticated>
     review(
       reference: string,
       taskToken: string,
-      decision: unknown,
-      reason: unknown
-    ): Effect.Effect<StoredTask, Failure | Unauthenticated | InvalidInput>
+      decision: ReviewDecision
+    ): Effect.Effect<StoredTask, Failure | Unauthenticated>
     accept(reference: string, participant: string): Effect.Effect<StoredTask, Failure | NotPermitted>
     decline(
       reference: string,
       participant: string,
-      note: unknown
-    ): Effect.Effect<StoredTask, Failure | NotPermitted | InvalidInput>
+      reason: string | undefined
+    ): Effect.Effect<StoredTask, Failure | NotPermitted>
     start(reference: string, participant: string): Effect.Effect<StoredTask, Failure | NotPermitted>
     submit(
       reference: string,
       participant: string,
-      result: ResultInput
-    ): Effect.Effect<StoredTask, Failure | NotPermitted | InvalidInput>
+      result: ResultSubmission
+    ): Effect.Effect<StoredTask, Failure | NotPermitted>
     operatorCancel(reference: string, note: string): Effect.Effect<StoredTask, Failure>
   }
 >()("task-marketplace/services/TaskActions") {
@@ -99,8 +84,9 @@ export class TaskActions extends Context.Service<
 
       /**
        * A participant may act only on a task offered to or held by them: checked first, before the
-       * state and the body, so another participant learns nothing (403). The transition checks it
-       * again against the row it changes, so a concurrent move cannot slip past.
+       * state (and, over HTTP, before the body: `checkHolder`), so another participant learns
+       * nothing (403). The transition checks it again against the row it changes, so a concurrent
+       * move cannot slip past.
        */
       const asHolder = Effect.fnUntraced(function* (reference: string, participant: string) {
         const task = yield* store.findByReference(reference)
@@ -109,51 +95,39 @@ export class TaskActions extends Context.Service<
         return task
       })
 
-      const cancel = tracedFn("TaskActions.cancel")(function* (reference: string, taskToken: string, note: unknown) {
+      const cancel = tracedFn("TaskActions.cancel")(function* (
+        reference: string,
+        taskToken: string,
+        reason: string | undefined
+      ) {
         yield* asAgent(reference, taskToken)
-        const reason = yield* textOrUndefined(note, "reason")
         return yield* lifecycle.transition({
           reference,
           to: "cancelled",
           actor: "agent",
           reason: "cancelled_by_agent",
-          note: reason
+          note: noteOf(reason)
         })
       })
 
       const review = tracedFn("TaskActions.review")(function* (
         reference: string,
         taskToken: string,
-        decision: unknown,
-        reasonInput: unknown
+        verdict: ReviewDecision
       ) {
         yield* asAgent(reference, taskToken)
-        if (decision !== "accept" && decision !== "revise" && decision !== "reject") {
-          return yield* new InvalidInput({
-            field: "decision",
-            message: "decision must be one of accept, revise, reject."
-          })
-        }
-        const reason = yield* textOrUndefined(reasonInput, "reason")
-        if (decision === "accept") {
+        if (verdict.decision === "accept") {
           return yield* lifecycle.transition({
             reference,
             to: "settled",
             actor: "agent",
             reason: "accepted",
-            note: reason
+            note: noteOf(verdict.reason)
           })
         }
-        if (reason === undefined) {
-          return yield* new InvalidInput({
-            field: "reason",
-            message:
-              decision === "revise"
-                ? "reason is required to request a revision: say what must change."
-                : "reason is required to reject a result: say why it fails the acceptance test."
-          })
-        }
-        if (decision === "reject") {
+        // The schema has required a reason with something in it.
+        const reason = verdict.reason.trim()
+        if (verdict.decision === "reject") {
           return yield* lifecycle.transition({
             reference,
             to: "declined",
@@ -196,10 +170,10 @@ export class TaskActions extends Context.Service<
       const decline = tracedFn("TaskActions.decline")(function* (
         reference: string,
         participant: string,
-        note: unknown
+        note: string | undefined
       ) {
         const task = yield* asHolder(reference, participant)
-        const reason = yield* textOrUndefined(note, "reason")
+        const reason = noteOf(note)
         // A task that named this participant is declined; otherwise it goes back to matching,
         // never to be offered to them again.
         return task.requestedParticipant !== null
@@ -234,52 +208,13 @@ export class TaskActions extends Context.Service<
       const submit = tracedFn("TaskActions.submit")(function* (
         reference: string,
         participant: string,
-        input: ResultInput
+        submission: ResultSubmission
       ) {
         yield* asHolder(reference, participant)
-        const summary = yield* textOrUndefined(input.summary, "summary")
-        if (summary === undefined) {
-          return yield* new InvalidInput({ field: "summary", message: "summary is required: what was done and found." })
-        }
-        const fields = input.fields ?? {}
-        if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
-          return yield* new InvalidInput({
-            field: "fields",
-            message: "fields must be an object of the structured fields."
-          })
-        }
-        if (JSON.stringify(fields).length > 32_000) {
-          return yield* new InvalidInput({ field: "fields", message: "fields are larger than 32,000 characters." })
-        }
-        const artifactsInput = input.artifacts ?? []
-        if (!Array.isArray(artifactsInput) || artifactsInput.length > maxArtifacts) {
-          return yield* new InvalidInput({
-            field: "artifacts",
-            message: `artifacts must be an array of at most ${maxArtifacts} {kind, value, description?}.`
-          })
-        }
-        const artifacts: Array<{ kind: "url" | "text" | "file"; value: string; description?: string }> = []
-        for (const [i, a] of artifactsInput.entries()) {
-          const item = a as { kind?: unknown; value?: unknown; description?: unknown }
-          if (
-            typeof a !== "object" ||
-            a === null ||
-            (item.kind !== "url" && item.kind !== "text" && item.kind !== "file") ||
-            typeof item.value !== "string" ||
-            item.value.trim() === "" ||
-            item.value.length > maxText ||
-            (item.description !== undefined && typeof item.description !== "string")
-          ) {
-            return yield* new InvalidInput({
-              field: `artifacts[${i}]`,
-              message: "each artifact is {kind: url | text | file, value: non-empty string, description?: string}."
-            })
-          }
-          artifacts.push({
-            kind: item.kind,
-            value: item.value.trim(),
-            ...(typeof item.description === "string" ? { description: item.description.slice(0, 500) } : {})
-          })
+        const result = {
+          summary: submission.summary.trim(),
+          fields: submission.fields ?? {},
+          artifacts: (submission.artifacts ?? []).map((artifact) => ({ ...artifact, value: artifact.value.trim() }))
         }
         const submittedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
         return yield* lifecycle.transition({
@@ -287,7 +222,7 @@ export class TaskActions extends Context.Service<
           to: "submitted",
           actor: "participant",
           guard: holder(participant),
-          change: () => ({ result: { summary, fields, artifacts, submitted_at: submittedAt } })
+          change: () => ({ result: { ...result, submitted_at: submittedAt } })
         })
       })
 
@@ -301,7 +236,17 @@ export class TaskActions extends Context.Service<
         })
       })
 
-      return TaskActions.of({ cancel, review, accept, decline, start, submit, operatorCancel })
+      return TaskActions.of({
+        checkAgent: (reference, taskToken) => Effect.asVoid(asAgent(reference, taskToken)),
+        checkHolder: (reference, participant) => Effect.asVoid(asHolder(reference, participant)),
+        cancel,
+        review,
+        accept,
+        decline,
+        start,
+        submit,
+        operatorCancel
+      })
     })
   )
 }

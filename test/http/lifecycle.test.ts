@@ -11,7 +11,14 @@ import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
+import {
+  digitalDraft,
+  expectEnvelope,
+  json,
+  type ServerOnDatabase,
+  startOnFreshDatabase,
+  validDraft
+} from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -49,15 +56,6 @@ const nigeriaDraft = () =>
     location: "Lagos or Abuja, Nigeria",
     expected_result: "Three photos of the shop front and a JSON checklist of opening hours",
     acceptance_test: "The photos show the pharmacy sign and its opening hours legibly"
-  })
-const digitalDraft = (overrides: Record<string, unknown> = {}) =>
-  validDraft({
-    action: "Test the checkout flow of our web shop on a mobile phone and report every bug",
-    execution_mode: "digital",
-    location: undefined,
-    expected_result: "A list of bugs with steps to reproduce and screenshots",
-    acceptance_test: "Every bug listed can be reproduced from its steps",
-    ...overrides
   })
 
 // --- what the tests observed, checked against /capabilities at the end ------------------------

@@ -5,7 +5,16 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { json, type StartOptions, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
+import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import {
+  digitalDraft,
+  json,
+  type ServerOnDatabase,
+  startOnFreshDatabase,
+  submitTask,
+  type TestServer,
+  validDraft
+} from "../support/server.ts"
 
 interface Parameter {
   readonly name: string
@@ -104,14 +113,38 @@ const textCorpus = [
   "3f0c1d2e-8a4b-4c5d-9e6f-7a8b9c0d1e2f"
 ]
 
-const options: StartOptions = {}
+// A durable database (to link a participant's account in) and an issuer of access tokens, so the
+// participant's moves can be held to the document too.
+let issuer: TestIssuer
+let env: ServerOnDatabase
+const participantSubject = "user-conformance"
+const participantSlug = "kwame-asante"
 
 beforeAll(async () => {
-  server = await startServer(options)
+  issuer = await startIssuer()
+  env = await startOnFreshDatabase({ settings: { oauthIssuer: issuer.url, oauthAudience: testAudience } })
+  server = env.server
+  await linkAccount(env.database, participantSubject, participantSlug)
   document = await (await fetch(`${server.url}/openapi.json`)).json()
   ajv.addSchema({ ...document, $id: documentId })
 })
-afterAll(() => server?.close())
+afterAll(async () => {
+  await env?.close()
+  await issuer?.close()
+})
+
+/** A task named for the linked participant, offered to them (awaiting_participant). */
+const offeredTask = async () => {
+  const created = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: participantSlug }))
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const task = await (await fetch(server.api(`/tasks/${created.reference}?wait=1`))).json()
+    if (task.state === "awaiting_participant") return created
+    if (Date.now() > deadline) throw new Error(`expected awaiting_participant, the task is ${task.state}`)
+  }
+}
+
+const asParticipant = async () => ({ authorization: `Bearer ${await issuer.token({ sub: participantSubject })}` })
 
 describe("query parameters and headers: what the schema accepts is accepted, what it refuses is refused", () => {
   const probe = async (operationId: string, name: string, send: (value: string) => Promise<Response>) => {
@@ -261,6 +294,56 @@ describe("request bodies: what the schema accepts is not refused as malformed, w
         const { reference, token } = await submitTask(server.api("/tasks"), validDraft())
         return fetch(server.api(`/tasks/${reference}/cancel`), json(body, { authorization: `Bearer ${token}` }))
       },
+      isInvalidRequest
+    )
+  })
+
+  it("POST /tasks/{reference}/decline (each valid body on a task of its own)", async () => {
+    const headers = await asParticipant()
+    await bodyCheck(
+      "declineTask",
+      [
+        {},
+        { reason: "Not my field" },
+        { reason: null },
+        { reason: "x".repeat(4000) },
+        { reason: 12 },
+        { reason: "x".repeat(4001) }
+      ],
+      async (body) => {
+        const { reference } = await offeredTask()
+        return fetch(server.api(`/tasks/${reference}/decline`), json(body, headers))
+      },
+      isInvalidRequest
+    )
+  })
+
+  it("POST /tasks/{reference}/submit (on a task not yet started: a valid body reaches the state check, 409)", async () => {
+    const headers = await asParticipant()
+    const { reference } = await offeredTask()
+    const artifact = { kind: "url", value: "https://example.com/report.pdf" }
+    await bodyCheck(
+      "submitTask",
+      [
+        { summary: "Found 3 bugs" },
+        {
+          summary: "Found 3 bugs",
+          fields: { bugs: 3 },
+          artifacts: [artifact, { ...artifact, description: "d".repeat(500) }]
+        },
+        { summary: "x".repeat(4000), artifacts: Array.from({ length: 50 }, () => artifact) },
+        { summary: "Found 3 bugs", unknown_member: true },
+        {},
+        { summary: "  " },
+        { summary: "x".repeat(4001) },
+        { summary: 3 },
+        { summary: "Found 3 bugs", fields: [] },
+        { summary: "Found 3 bugs", artifacts: Array.from({ length: 51 }, () => artifact) },
+        { summary: "Found 3 bugs", artifacts: [{ kind: "zip", value: "v" }] },
+        { summary: "Found 3 bugs", artifacts: [{ kind: "url", value: " " }] },
+        { summary: "Found 3 bugs", artifacts: [{ ...artifact, description: "d".repeat(501) }] }
+      ],
+      (body) => fetch(server.api(`/tasks/${reference}/submit`), json(body, headers)),
       isInvalidRequest
     )
   })

@@ -208,6 +208,41 @@ describe("the agent's task token", () => {
     expect(cancelled.status).toBe(200)
   })
 
+  it("a wrong token is refused (401) before the body is judged; the right one then meets the body's 400", async () => {
+    const { reference, token } = await offeredToLukas(main)
+    const other = await create(main, validDraft({ participant_slug: "lukas-schmidt" }))
+    const before = snapshot(await read(main, reference))
+    for (const body of [{ decision: "maybe" }, { decision: "revise" }, {}]) {
+      await refused(
+        main,
+        await post(main, `/tasks/${reference}/review`, `Bearer ${other.token}`, body),
+        401,
+        "unauthorized",
+        {
+          reference,
+          before
+        }
+      )
+      const invalid = await expectEnvelope(
+        await post(main, `/tasks/${reference}/review`, `Bearer ${token}`, body),
+        400,
+        "invalid_request"
+      )
+      expect(invalid.details?.[0]?.field).toMatch(/^(decision|reason)$/)
+    }
+    await refused(
+      main,
+      await post(main, `/tasks/${reference}/cancel`, `Bearer ${other.token}`, { reason: 7 }),
+      401,
+      "unauthorized",
+      {
+        reference,
+        before
+      }
+    )
+    expect(snapshot(await read(main, reference))).toEqual(before)
+  })
+
   it("the task token is not a participant credential: /me and accept answer 401", async () => {
     const { reference, token } = await offeredToLukas(main)
     const before = snapshot(await read(main, reference))

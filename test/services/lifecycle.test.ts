@@ -685,7 +685,7 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
           )
           const results = yield* Effect.forEach(
             Array.from({ length: 10 }, (_, i) => i),
-            (i) => Effect.result(actions.review(reference, token, "revise", `change ${i}`)),
+            (i) => Effect.result(actions.review(reference, token, { decision: "revise", reason: `change ${i}` })),
             { concurrency: "unbounded" }
           )
           assert.strictEqual(results.filter(Result.isSuccess).length, 1)
@@ -712,16 +712,16 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
         const token = tokens.tokenFor(reference)
         yield* insert(taskIn("submitted", { reference, tokenHash: tokens.hash(token) }))
         for (let i = 1; i <= maxRevisions; i++) {
-          const revised = yield* actions.review(reference, token, "revise", `round ${i}`)
+          const revised = yield* actions.review(reference, token, { decision: "revise", reason: `round ${i}` })
           assert.strictEqual(revised.state, "in_flight")
           assert.strictEqual(revised.revisions, i)
           assert.isNull(revised.reviewDueAt)
           yield* lifecycle.transition({ reference, to: "submitted", actor: "participant" })
         }
-        const error = yield* Effect.flip(actions.review(reference, token, "revise", "once more"))
+        const error = yield* Effect.flip(actions.review(reference, token, { decision: "revise", reason: "once more" }))
         assert.strictEqual(error._tag, "InvalidTransition")
         assert.strictEqual((yield* read(reference)).state, "submitted")
-        const settled = yield* actions.review(reference, token, "accept", undefined)
+        const settled = yield* actions.review(reference, token, { decision: "accept" })
         assert.strictEqual(settled.state, "settled")
         assert.strictEqual((settled.outcome as { reason: string }).reason, "accepted")
         assert.strictEqual(settled.history.filter((h) => h.to === "in_flight").length, maxRevisions)

@@ -96,6 +96,17 @@ export const validDraft = (overrides: Record<string, unknown> = {}): Record<stri
   ...overrides
 })
 
+/** A digital draft (testing a web shop's checkout) that digital participants can take, or be named for. */
+export const digitalDraft = (overrides: Record<string, unknown> = {}): Record<string, unknown> =>
+  validDraft({
+    action: "Test the checkout flow of our web shop on a mobile phone and report every bug",
+    execution_mode: "digital",
+    location: undefined,
+    expected_result: "A list of bugs with steps to reproduce and screenshots",
+    acceptance_test: "Every bug listed can be reproduced from its steps",
+    ...overrides
+  })
+
 /** Asserts the published error envelope and returns its body. */
 export const expectEnvelope = async (response: Response, status: number, code: string) => {
   const text = await response.text()

@@ -1,0 +1,63 @@
+/**
+ * The two credentials of the API, as HttpApi security middleware: the agent's task token and the
+ * participant's OAuth 2.1 access token. Each middleware reads its bearer credential and provides a
+ * typed caller to the handlers of the endpoints it guards; the OpenAPI document's security schemes
+ * and each operation's `security` are derived from them (`taskToken`, `participantAccessToken`).
+ * The layers that implement them are in src/http/authentication.ts.
+ */
+import * as Context from "effect/Context"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
+import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
+import * as OpenApi from "effect/http-api/OpenApi"
+import { Forbidden, ServiceUnavailable, Unauthorized } from "./envelope.ts"
+
+/**
+ * The agent, holding a task token. The token is per task, so the middleware knows only that one
+ * was sent; the service checks it against the task the request names.
+ */
+export class AgentCaller extends Context.Service<AgentCaller, { readonly taskToken: string }>()(
+  "task-marketplace/api/AgentCaller"
+) {}
+
+/** The participant an access token's subject is linked to: verified by the middleware. */
+export class ParticipantCaller extends Context.Service<
+  ParticipantCaller,
+  { readonly subject: string; readonly slug: string }
+>()("task-marketplace/api/ParticipantCaller") {}
+
+// `HttpApiSecurity.bearer` names its scheme "Bearer"; the document has always said "bearer" (the
+// IANA registry's spelling). Credentials are read alike: the scheme is matched ignoring case.
+const bearer = HttpApiSecurity.http({ scheme: "bearer" })
+
+export class AgentAuthentication extends HttpApiMiddleware.Service<AgentAuthentication, { provides: AgentCaller }>()(
+  "task-marketplace/api/AgentAuthentication",
+  {
+    error: Unauthorized,
+    security: {
+      taskToken: bearer.pipe(
+        HttpApiSecurity.annotateMerge(
+          OpenApi.annotations({ description: "The task_token from the 201 response that created the task." })
+        )
+      )
+    }
+  }
+) {}
+
+export class ParticipantAuthentication extends HttpApiMiddleware.Service<
+  ParticipantAuthentication,
+  { provides: ParticipantCaller }
+>()("task-marketplace/api/ParticipantAuthentication", {
+  // 403 when the token's subject is linked to no participant; 503 when the link cannot be read.
+  error: [Unauthorized, Forbidden, ServiceUnavailable],
+  security: {
+    participantAccessToken: bearer.pipe(
+      HttpApiSecurity.annotateMerge(
+        OpenApi.annotations({
+          format: "JWT",
+          description:
+            "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource."
+        })
+      )
+    )
+  }
+}) {}

@@ -1,0 +1,79 @@
+/**
+ * What a party sends with a move on a task, as decoded values: the agent's cancel and review, the
+ * participant's decline and result. Declared once here: the HTTP edge decodes request bodies by
+ * these schemas (published as they are in the OpenAPI document) and the services take what they
+ * decode to, so no service re-validates a member.
+ */
+import * as Schema from "effect/Schema"
+import { Artifact, filledText, moveLimits } from "./task.ts"
+
+/** A reason kept in the task's history: at most `moveLimits.text` characters. */
+const reasonText = (description: string) =>
+  Schema.String.annotate({ message: "reason must be a string" })
+    .check(Schema.isMaxCodePoints(moveLimits.text, { message: `reason must be at most ${moveLimits.text} characters` }))
+    .annotate({ description })
+
+/** An optional reason: absent, null or blank all mean none. */
+export const optionalReason = (description: string) =>
+  Schema.optionalKey(
+    Schema.NullOr(reasonText(description)).annotate({ message: "reason must be a string, or null for none" })
+  )
+
+/** The reason as the history keeps it: trimmed, and none when blank. */
+export const noteOf = (reason: string | null | undefined): string | undefined => {
+  const trimmed = reason?.trim()
+  return trimmed === "" ? undefined : trimmed
+}
+
+const decisionRequired = "decision is required: one of accept, revise, reject"
+
+/** accept may say why; revise and reject must (a reason with something in it). */
+export const ReviewDecision = Schema.Union([
+  Schema.Struct({
+    decision: Schema.Literal("accept").pipe(Schema.annotateKey({ messageMissingKey: decisionRequired })),
+    reason: optionalReason("Optional: kept in the task's history.")
+  }),
+  Schema.Struct({
+    decision: Schema.Literals(["revise", "reject"])
+      .annotate({ message: "decision must be one of accept, revise, reject" })
+      .pipe(Schema.annotateKey({ messageMissingKey: decisionRequired })),
+    reason: reasonText("What to change (revise), or why the result fails the acceptance test (reject).")
+      .check(
+        Schema.isPattern(/\S/u, {
+          message: "reason is required to revise or reject: say what must change, or why the result fails"
+        })
+      )
+      .pipe(
+        Schema.annotateKey({
+          messageMissingKey: "reason is required to revise or reject: say what must change, or why the result fails"
+        })
+      )
+  })
+])
+export type ReviewDecision = typeof ReviewDecision.Type
+
+/**
+ * The structured fields of a result: any JSON object. Its size has no limit of its own (JSON Schema
+ * could not publish one): the request body's 64 KiB bounds it.
+ */
+const ResultFields = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: "The structured fields the brief asked for."
+})
+
+/** A participant's result, as submitted (the service adds when). */
+export const ResultSubmission = Schema.Struct({
+  summary: filledText(moveLimits.text, "summary")
+    .annotate({
+      description: `What was done and found, in a few sentences (≤ ${moveLimits.text} characters).`
+    })
+    .pipe(Schema.annotateKey({ messageMissingKey: "summary is required: what was done and found" })),
+  fields: Schema.optionalKey(ResultFields),
+  artifacts: Schema.optionalKey(
+    Schema.Array(Artifact).check(
+      Schema.isMaxLength(moveLimits.artifacts, {
+        message: `artifacts must be at most ${moveLimits.artifacts} {kind, value, description?}`
+      })
+    )
+  )
+})
+export type ResultSubmission = typeof ResultSubmission.Type

@@ -1,0 +1,46 @@
+/**
+ * Handlers of the agent's moves on its task: cancel and review. The security middleware has read
+ * the task token (AgentCaller); it is checked against the task first, then the body is decoded by
+ * the schema the OpenAPI document publishes, so a wrong token is refused (401) whatever the body.
+ */
+import * as Effect from "effect/Effect"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import { MarketplaceApi } from "../api/api.ts"
+import { CancelRequest, ReviewRequest } from "../api/resources.ts"
+import { AgentCaller } from "../api/security.ts"
+import { AppConfig } from "../config.ts"
+import { TaskActions } from "../services/task_actions.ts"
+import { Tasks } from "../services/tasks.ts"
+import { orActionFailure } from "./failures.ts"
+import { group as handlerGroup } from "./handler_group.ts"
+import { jsonBodyDecoder } from "./json_body.ts"
+
+export const AgentHandlers = handlerGroup(MarketplaceApi, "agent", (handlers) =>
+  Effect.gen(function* () {
+    const { docsUrl: docs } = yield* AppConfig
+    const tasks = yield* Tasks
+    const actions = yield* TaskActions
+    const cancelBody = jsonBodyDecoder(CancelRequest, docs, { optional: true })
+    const reviewBody = jsonBodyDecoder(ReviewRequest, docs)
+
+    // Generators made once, not per request (docs/decisions.md, "Performance").
+    const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
+      const { taskToken } = yield* AgentCaller
+      yield* actions.checkAgent(reference, taskToken).pipe(orActionFailure(docs))
+      const { reason } = yield* cancelBody(request)
+      const task = yield* actions.cancel(reference, taskToken, reason ?? undefined).pipe(orActionFailure(docs))
+      return tasks.view(task)
+    })
+    const review = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
+      const { taskToken } = yield* AgentCaller
+      yield* actions.checkAgent(reference, taskToken).pipe(orActionFailure(docs))
+      const decision = yield* reviewBody(request)
+      const task = yield* actions.review(reference, taskToken, decision).pipe(orActionFailure(docs))
+      return tasks.view(task)
+    })
+
+    return handlers
+      .handleRaw("cancelTask", ({ request, params }) => cancel(request, params.reference))
+      .handleRaw("reviewTask", ({ request, params }) => review(request, params.reference))
+  })
+)

@@ -1,0 +1,50 @@
+/**
+ * The one translation of a schema failure into the envelope: a 400 `invalid_request` naming each
+ * member that failed in `details`. HttpApi's own decoding of path parameters, query parameters and
+ * headers (middleware.ts) and the handlers' decoding of request bodies (json_body.ts) both use it.
+ */
+import * as SchemaIssue from "effect/SchemaIssue"
+import { type ErrorBody, errorBody } from "../api/envelope.ts"
+
+/** The part of a request a schema decoded, as HttpApi names it. */
+export type RequestPart = "Params" | "Query" | "Headers" | "Payload"
+
+const partName: Record<RequestPart, string> = {
+  Params: "A path parameter",
+  Query: "A query parameter",
+  Headers: "A header",
+  Payload: "The request body"
+}
+
+const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** A schema failure as (field, message) pairs, e.g. `q: Expected string, got ["a","b"]`. */
+const schemaProblems = (cause: unknown): ReadonlyArray<{ field: string; message: string }> => {
+  const issue = typeof cause === "object" && cause !== null ? (cause as { issue?: unknown }).issue : undefined
+  if (!SchemaIssue.isIssue(issue)) return [{ field: "request", message: "is invalid" }]
+  return formatStandard(issue).issues.map((i) => ({
+    field: (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".") || "request",
+    message: i.message
+  }))
+}
+
+/** The envelope body for a schema failure (`cause`, a SchemaError) in a part of the request. */
+export const invalidRequest = (docsUrl: string, part: RequestPart, cause: unknown): ErrorBody => {
+  const problems = schemaProblems(cause)
+  return errorBody(
+    docsUrl,
+    "invalid_request",
+    `${partName[part]} is invalid: ${truncate(problems.map((p) => `${p.field}: ${p.message}`).join("; "))}`,
+    {
+      hint:
+        part === "Query"
+          ? "Send each query parameter once, with the type the OpenAPI document at /openapi.json gives."
+          : part === "Payload"
+            ? "Fix each member named in details; the endpoint's request schema is in the OpenAPI document at /openapi.json."
+            : "See the endpoint in the OpenAPI document at /openapi.json.",
+      details: problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
+    }
+  )
+}
+
+const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
