@@ -287,7 +287,10 @@ export class TaskActions extends Context.Service<
           to: "submitted",
           actor: "participant",
           guard: holder(participant),
-          change: () => ({ result: { summary, fields, artifacts, submitted_at: submittedAt } })
+          // `fields` was checked above to be a plain object (JSON's object: string keys).
+          change: () => ({
+            result: { summary, fields: fields as Record<string, unknown>, artifacts, submitted_at: submittedAt }
+          })
         })
       })
 
