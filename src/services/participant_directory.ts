@@ -2,6 +2,7 @@
  * The participant directory: who is available for hire, read through `SqlClient` so SQLite and
  * Postgres share every query.
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -295,7 +296,7 @@ function makeDirectory(settings: DirectoryOptions) {
     const everyone = asStorageCall(Effect.map(current, (snap) => snap.everyone))
 
     const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
-      const now = new Date().toISOString()
+      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* sql.withTransaction(
         Effect.forEach(
           records,
