@@ -6,13 +6,17 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
+import { canMatchAnything, normaliseQuery, ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
+import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
-import { storageCallFor } from "./storage.ts"
+import { decodeEach, storageCallFor, undecodableRow } from "./storage.ts"
 
 export interface ParticipantPage {
   readonly data: ReadonlyArray<ParticipantRecord>
@@ -245,10 +249,17 @@ function makeDirectory(settings: DirectoryOptions) {
       return pageFrom(records, options.limit)
     }, asStorageCall)
 
-    const findBySlug = Effect.fnUntraced(function* (slug: string) {
-      const rows = yield* sql<ParticipantRow>`SELECT ${columns} FROM participants WHERE slug = ${slug}`
-      return rows[0] === undefined ? undefined : fromRow(rows[0])
-    }, asStorageCall)
+    const bySlug = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: StoredParticipant,
+      execute: (slug) => sql`SELECT ${columns} FROM participants WHERE slug = ${slug}`
+    })
+    const findBySlug = (slug: string) =>
+      bySlug(slug).pipe(
+        Effect.map(Option.getOrUndefined),
+        Effect.catchTag("SchemaError", undecodableRow("participants", `slug ${slug}`)),
+        asStorageCall
+      )
 
     /**
      * Every participant, as of a version of the directory, in slug order, with its stored search
@@ -258,9 +269,19 @@ function makeDirectory(settings: DirectoryOptions) {
      */
     let snapshot: Snapshot | undefined
 
-    const directoryVersion = sql<{ version: number | bigint | string }>`
-        SELECT version FROM directory_state WHERE id = 1
-      `.pipe(Effect.map((rows) => Number(rows[0]?.version ?? 0)))
+    const directoryVersion = SqlSchema.findOneOption({
+      Request: Schema.Void,
+      Result: Schema.Struct({ version: IntegerColumn }),
+      execute: () => sql`SELECT version FROM directory_state WHERE id = 1`
+    })(undefined).pipe(
+      Effect.map((row) => (row._tag === "Some" ? row.value.version : 0)),
+      Effect.catchTag("SchemaError", undecodableRow("directory_state", "id 1"))
+    )
+    const decodeIndexed = decodeEach(
+      IndexedParticipant,
+      "participants",
+      (row) => `slug ${(row as { slug?: unknown }).slug}`
+    )
 
     // With the snapshot, the commit mark taken before its version was last read (kept together,
     // set in one step): while the mark stands no process has committed anything, so the snapshot
@@ -277,10 +298,8 @@ function makeDirectory(settings: DirectoryOptions) {
       if (fresh?.version !== version) {
         // The version is read before the rows: a change committed in between only makes the
         // next call read them again, never keeps them stale.
-        const rows = yield* sql<ParticipantRow & { readonly search_text: string }>`
-          SELECT ${columns}, search_text FROM participants ORDER BY slug
-        `
-        fresh = makeSnapshot(version, rows)
+        const rows = yield* sql`SELECT ${columns}, search_text FROM participants ORDER BY slug`
+        fresh = makeSnapshot(version, yield* decodeIndexed(rows))
       }
       snapshot = fresh
       checkedAt = mark
@@ -315,8 +334,14 @@ function makeDirectory(settings: DirectoryOptions) {
       return records.length
     }, asStorageCall)
 
-    const count = sql<{ n: number | bigint | string }>`SELECT COUNT(*) AS n FROM participants`.pipe(
-      Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+    const count = SqlSchema.findOne({
+      Request: Schema.Void,
+      Result: Schema.Struct({ n: IntegerColumn }),
+      execute: () => sql`SELECT COUNT(*) AS n FROM participants`
+    })(undefined).pipe(
+      Effect.map((row) => row.n),
+      Effect.catchTag("SchemaError", undecodableRow("participants", "count(*)")),
+      Effect.orDie,
       asStorageCall,
       Effect.withSpan("ParticipantDirectory.count")
     )
@@ -347,7 +372,7 @@ interface Snapshot {
   readonly frequency: Uint32Array
 }
 
-const makeSnapshot = (version: number, rows: ReadonlyArray<ParticipantRow & { readonly search_text: string }>) => {
+const makeSnapshot = (version: number, rows: ReadonlyArray<IndexedParticipant>) => {
   const starts: Array<number> = []
   let at = 0
   for (const row of rows) {
@@ -358,7 +383,15 @@ const makeSnapshot = (version: number, rows: ReadonlyArray<ParticipantRow & { re
   const haystack = rows.map((row) => row.search_text).join("\u0000")
   const frequency = new Uint32Array(65536)
   for (let i = 0; i < haystack.length; i++) frequency[haystack.charCodeAt(i)]!++
-  return { version, pages: new Map(), keptWeight: 0, everyone: rows.map(fromRow), haystack, starts, frequency }
+  return {
+    version,
+    pages: new Map(),
+    keptWeight: 0,
+    everyone: rows.map(({ search_text, ...record }) => record),
+    haystack,
+    starts,
+    frequency
+  }
 }
 
 /** The first `limit` of `records` (one more was read, to tell whether another page follows). */
@@ -471,6 +504,22 @@ const pageOf = (snap: Snapshot, q: string, after: string | undefined, n: number)
  */
 const inMemoryListing = { sqlite: 10_000, postgres: 250_000 } as const
 
+/** A participant row as either backend returns it: tags and capabilities are JSON text. */
+const StoredParticipant = Schema.Struct({
+  ...ParticipantRecord.fields,
+  tags: Schema.fromJsonString(ParticipantRecord.fields.tags),
+  capabilities: Schema.fromJsonString(ParticipantRecord.fields.capabilities)
+})
+
+/** A participant row with its stored search text, as the snapshot reads it. */
+const IndexedParticipant = Schema.Struct({ ...StoredParticipant.fields, search_text: Schema.String })
+type IndexedParticipant = typeof IndexedParticipant.Type
+
+/**
+ * A row of a listing page read by SQL, read without Schema: decoding costs ~3 µs a row (~0.3 ms
+ * a page of 100) against ~0.4 µs here, on the listing of directories too large to list from
+ * memory (docs/decisions.md, "Rows and time"). The stored text was written from a decoded record.
+ */
 interface ParticipantRow {
   readonly slug: string
   readonly name: string
