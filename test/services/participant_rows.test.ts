@@ -1,21 +1,14 @@
 // Participant rows are decoded by their Schema where they enter memory: a damaged row is logged,
 // left out of the directory's snapshot (everyone else is still matched), and a defect when read alone.
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Exit, Layer, Logger, References } from "effect"
+import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { TestSqlLive } from "../support/database.ts"
+import { captureLogs } from "../support/logs.ts"
 
-const logged: Array<{ readonly message: unknown; readonly annotations: Record<string, unknown> }> = []
-const capture = Logger.layer([
-  Logger.make(({ message, fiber }) => {
-    logged.push({
-      message: Array.isArray(message) ? message[0] : message,
-      annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
-    })
-  })
-])
+const { lines: logged, layer: capture } = captureLogs()
 
 const participant = (slug: string): ParticipantRecord => ({
   slug,

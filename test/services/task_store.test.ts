@@ -3,12 +3,13 @@
 import { randomUUID } from "node:crypto"
 import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Logger, References } from "effect"
+import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../../src/config.ts"
 import { keptVersions, type StoredTask, TaskStore } from "../../src/services/task_store.ts"
 import { DatabaseLive } from "../../src/sql/database.ts"
 import { backend, freshDatabase, onPostgres, statementsOf, TestSqlLive } from "../support/database.ts"
+import { captureLogs } from "../support/logs.ts"
 import { storedTask as sharedStoredTask } from "../support/tasks.ts"
 
 const StoreLive = TaskStore.layer.pipe(Layer.provide(TestSqlLive))
@@ -205,15 +206,7 @@ describe("TaskStore.versionOf across connections", () => {
 })
 
 describe("TaskStore rows that do not decode", () => {
-  const logged: Array<{ readonly message: unknown; readonly annotations: Record<string, unknown> }> = []
-  const capture = Logger.layer([
-    Logger.make(({ message, fiber }) => {
-      logged.push({
-        message: Array.isArray(message) ? message[0] : message,
-        annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
-      })
-    })
-  ])
+  const { lines: logged, layer: capture } = captureLogs()
 
   layer(TaskStore.layer.pipe(Layer.provideMerge(TestSqlLive)))((it) => {
     it.effect("a damaged row read alone is a defect, logged with its table, key and issue", () =>
