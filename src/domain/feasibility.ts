@@ -9,23 +9,25 @@
  * Participants have no availability in this model (no calendar, no active flag: the dispatcher
  * offers to anyone eligible), so "unavailable" cannot be a cause; see docs/decisions.md.
  */
+import * as Schema from "effect/Schema"
 import { nextStepFor, type OutcomeReason, type TaskState } from "./lifecycle.ts"
 import { type EligibilityCounts, eligibilityOf, servingTypes, type TaskProfile } from "./matching.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { type ExecutionMode, executionModes, show, type TaskIssue } from "./task_draft.ts"
 
 /** Recorded with the task at submission (as JSON), so every read can say it without ranking again. */
-export interface Infeasibility {
-  readonly code: "no_eligible_participant" | "participant_ineligible"
+export const Infeasibility = Schema.Struct({
+  code: Schema.Literals(["no_eligible_participant", "participant_ineligible"]),
   /** The draft member to change first. */
-  readonly field: "action" | "execution_mode" | "location" | "participant_slug"
+  field: Schema.Literals(["action", "execution_mode", "location", "participant_slug"]),
   /** The named participant, for participant_ineligible. */
-  readonly participant: string | null
+  participant: Schema.NullOr(Schema.String),
   /** Why, as a clause: `no participant is in "Atlantis" (…)`. */
-  readonly cause: string
+  cause: Schema.String,
   /** What to change, as a clause: `change location to …, or set execution_mode to digital …`. */
-  readonly fix: string
-}
+  fix: Schema.String
+})
+export type Infeasibility = typeof Infeasibility.Type
 
 /** The modes a participant of one of `types` can serve, other than `mode`: "digital", "physical or hybrid". */
 const otherModesServedBy = (types: ReadonlyArray<ExecutionMode>, mode: ExecutionMode): ReadonlyArray<ExecutionMode> =>

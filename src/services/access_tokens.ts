@@ -6,6 +6,7 @@
  * The keys' address is OAUTH_JWKS_URI, or the `jwks_uri` of the issuer's metadata
  * (`/.well-known/oauth-authorization-server`, then `/.well-known/openid-configuration`).
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -48,29 +49,33 @@ export class AccessTokens extends Context.Service<
         throw new Error("the issuer's metadata (with its jwks_uri) could not be read")
       }
 
+      // Expiry is judged at the service's instant (`Clock`), so a test can move time past it.
       const verify = (token: string) =>
-        Effect.tryPromise({
-          try: async () => {
-            if (issuer === undefined) throw new Error("no OAuth issuer is configured (OAUTH_ISSUER)")
-            // A failed discovery is retried on the next request rather than cached.
-            keys ??= discoverKeys().catch((error) => {
-              keys = undefined
-              throw error
-            })
-            const { payload } = await (await jose()).jwtVerify(token, await keys, {
-              issuer,
-              audience: config.oauthAudience,
-              algorithms: ["RS256", "PS256", "ES256", "ES384", "EdDSA"],
-              clockTolerance: 5
-            })
-            if (typeof payload.sub !== "string" || payload.sub === "") throw new Error("the token has no subject")
-            return { subject: payload.sub }
-          },
-          catch: (error) =>
-            new Unauthenticated({
-              reason: error instanceof Error ? error.message.slice(0, 200) : "the access token is not valid"
-            })
-        }).pipe(Effect.withSpan("AccessTokens.verify"))
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.tryPromise({
+            try: async () => {
+              if (issuer === undefined) throw new Error("no OAuth issuer is configured (OAUTH_ISSUER)")
+              // A failed discovery is retried on the next request rather than cached.
+              keys ??= discoverKeys().catch((error) => {
+                keys = undefined
+                throw error
+              })
+              const { payload } = await (await jose()).jwtVerify(token, await keys, {
+                issuer,
+                audience: config.oauthAudience,
+                algorithms: ["RS256", "PS256", "ES256", "ES384", "EdDSA"],
+                clockTolerance: 5,
+                currentDate: new Date(now)
+              })
+              if (typeof payload.sub !== "string" || payload.sub === "") throw new Error("the token has no subject")
+              return { subject: payload.sub }
+            },
+            catch: (error) =>
+              new Unauthenticated({
+                reason: error instanceof Error ? error.message.slice(0, 200) : "the access token is not valid"
+              })
+          })
+        ).pipe(Effect.withSpan("AccessTokens.verify"))
 
       return AccessTokens.of({ verify })
     })

@@ -6,9 +6,11 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { storageCallFor } from "./storage.ts"
+import { storageCallFor, undecodableRow } from "./storage.ts"
 
 export class Accounts extends Context.Service<
   Accounts,
@@ -32,12 +34,17 @@ export class Accounts extends Context.Service<
         `
       }, asStorageCall)
 
-      const participantOf = Effect.fnUntraced(function* (subject: string) {
-        const rows = yield* sql<{ participant_slug: string }>`
-          SELECT participant_slug FROM participant_accounts WHERE subject = ${subject}
-        `
-        return rows[0]?.participant_slug
-      }, asStorageCall)
+      const linkOf = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: Schema.Struct({ participant_slug: Schema.String }),
+        execute: (subject) => sql`SELECT participant_slug FROM participant_accounts WHERE subject = ${subject}`
+      })
+      const participantOf = (subject: string) =>
+        linkOf(subject).pipe(
+          Effect.map((row) => (row._tag === "Some" ? row.value.participant_slug : undefined)),
+          Effect.catchTag("SchemaError", undecodableRow("participant_accounts", `subject ${subject}`)),
+          asStorageCall
+        )
 
       return Accounts.of({ link, participantOf })
     })

@@ -11,13 +11,16 @@
  */
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config.ts"
+import type { StorageUnavailable } from "../domain/errors.ts"
 import { rankTop } from "../domain/matching.ts"
+import type { ParticipantRecord } from "../domain/participant.ts"
 import { deadlinePassed } from "../domain/task_draft.ts"
 import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
@@ -30,123 +33,165 @@ class Stale extends Data.TaggedError("Stale")<{}> {}
 
 const batch = 100
 
+/** A move the service makes on a due task: a transition request, less what every move shares. */
+export type Decision = Omit<TransitionRequest, "reference" | "actor" | "guard" | "read">
+
+/**
+ * What matching decides for a task now: an offer to the best eligible participant who has not
+ * passed it over, or `no_match`.
+ */
+const match = (task: StoredTask, everyone: ReadonlyArray<ParticipantRecord>): Omit<Decision, "followedBy"> => {
+  const [best] = rankTop(
+    {
+      executionMode: task.executionMode,
+      location: task.brief.location ?? undefined,
+      text: `${task.brief.action} ${task.brief.expected_result}`
+    },
+    everyone,
+    { limit: 1, excluding: task.passedOver }
+  ).best
+  return best === undefined
+    ? { to: "declined", reason: "no_match" }
+    : { to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) }
+}
+
+/**
+ * The move a due task needs at `now` (ISO 8601), if any, with `everyone` in the directory to
+ * match it against. Pure: time and the directory are its inputs.
+ */
+export const decide = (
+  task: StoredTask,
+  now: string,
+  everyone: ReadonlyArray<ParticipantRecord>
+): Decision | undefined => {
+  const pastDeadline = task.deadlineAt !== null && deadlinePassed(task.deadlineAt, now)
+  switch (task.state) {
+    case "open":
+      if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
+      if (task.requestedParticipant !== null) {
+        return { to: "awaiting_participant", change: () => ({ participantSlug: task.requestedParticipant }) }
+      }
+      // Matched at once, in the same write: `matching` is in the history, never at rest.
+      return { to: "matching", followedBy: match(task, everyone) }
+    case "matching":
+      if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
+      return match(task, everyone)
+    case "awaiting_participant": {
+      if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
+      if (task.offerExpiresAt === null || task.offerExpiresAt > now) return undefined
+      if (task.requestedParticipant !== null) return { to: "declined", reason: "accept_timeout" }
+      const passedOver = task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
+      return {
+        to: "matching",
+        note: `accept_timeout: ${task.participantSlug} did not accept in time`,
+        change: () => ({ participantSlug: null, passedOver }),
+        followedBy: match({ ...task, passedOver }, everyone)
+      }
+    }
+    case "submitted":
+      return task.reviewDueAt !== null && task.reviewDueAt <= now
+        ? { to: "settled", reason: "auto_accepted" }
+        : undefined
+    default:
+      return undefined
+  }
+}
+
+/** States whose decision may need the directory (an offer or a re-match). */
+const matchingStates: ReadonlySet<string> = new Set(["open", "matching", "awaiting_participant"])
+
+export class Dispatcher extends Context.Service<
+  Dispatcher,
+  {
+    /**
+     * Looks at the tasks due at the current instant (`Clock`), a batch at most, and makes the
+     * moves they need; gives how many were due. A task that changed since it was read is left to
+     * the next sweep.
+     */
+    readonly sweep: Effect.Effect<number, StorageUnavailable | SqlError.SqlError>
+  }
+>()("task-marketplace/services/Dispatcher") {
+  static readonly layer = Layer.effect(
+    Dispatcher,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const store = yield* TaskStore
+      const directory = yield* ParticipantDirectory
+      const lifecycle = yield* Lifecycle
+      const sql = yield* SqlClient.SqlClient
+
+      // Every task passes here at least once (its offer): combinators, not generators made per
+      // task (docs/decisions.md, "Performance").
+
+      // The task as the sweep read it: if it has changed since, its move loses the compare-and-set
+      // (`unchanged`) and the next sweep looks at it again.
+      const handle = (task: StoredTask, now: string, everyone: ReadonlyArray<ParticipantRecord>) => {
+        const decision = decide(task, now, everyone)
+        if (decision === undefined) return Effect.void
+        const unchanged = (current: StoredTask) =>
+          current.version === task.version ? Effect.void : Effect.fail(new Stale())
+        return Effect.asVoid(
+          lifecycle.transition({
+            ...decision,
+            reference: task.reference,
+            actor: "service",
+            guard: unchanged,
+            read: task
+          })
+        ).pipe(
+          // A task that changed meanwhile, or a move the table no longer allows, is someone else's
+          // win; storage trouble waits for the next sweep.
+          Effect.catchTags({
+            Stale: () => Effect.void,
+            InvalidTransition: () => Effect.void,
+            TaskNotFound: () => Effect.void
+          }),
+          Effect.catchCause((cause) =>
+            Effect.logWarning("dispatching a task failed").pipe(
+              Effect.annotateLogs({ reference: task.reference, cause })
+            )
+          )
+        )
+      }
+
+      // On the embedded database a sweep's moves share one transaction, so one commit (one fsync)
+      // instead of one per task; each move is still its own compare-and-set, and nothing of the
+      // sweep is visible to a reader before that commit (the connection is held until it). On
+      // Postgres each move commits alone: a long transaction would hold row locks other processes'
+      // moves and requests wait on.
+      const together: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R> =
+        sql.onDialectOrElse({ sqlite: () => sql.withTransaction, orElse: () => (effect) => effect })
+
+      const sampler = config.tracing?.sampler
+      const sweep = Effect.gen(function* () {
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        // Looking for due tasks is not traced (it runs every TIMER_SWEEP_INTERVAL in every process);
+        // a sweep that has moves to make is, as one trace over them when the sampler keeps it (an
+        // unsampled sweep makes no span at all, like an unsampled request).
+        const due = yield* store.due(now, batch).pipe(Effect.withTracerEnabled(false))
+        if (due.length === 0) return 0
+        // The directory is read once a sweep, and only when a due task may need matching.
+        const everyone = due.some((task) => matchingStates.has(task.state)) ? yield* directory.everyone : []
+        yield* together(Effect.forEach(due, (task) => handle(task, now, everyone), { discard: true })).pipe(
+          sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
+        )
+        return due.length
+      })
+
+      return Dispatcher.of({ sweep })
+    })
+  )
+}
+
+/**
+ * Every process's dispatcher at work: a sweep when woken (`TaskEvents.dueNow`) and every
+ * TIMER_SWEEP_INTERVAL otherwise, at once again while sweeps find full batches.
+ */
 export const DispatcherLive = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
-    const store = yield* TaskStore
-    const directory = yield* ParticipantDirectory
-    const lifecycle = yield* Lifecycle
     const events = yield* TaskEvents
-    const sql = yield* SqlClient.SqlClient
-
-    /**
-     * What matching decides for a task now: an offer to the best eligible participant who has not
-     * passed it over, or `no_match`.
-     */
-    const match = (task: StoredTask) =>
-      Effect.map(directory.everyone, (everyone) => {
-        const [best] = rankTop(
-          {
-            executionMode: task.executionMode,
-            location: task.brief.location ?? undefined,
-            text: `${task.brief.action} ${task.brief.expected_result}`
-          },
-          everyone,
-          { limit: 1, excluding: task.passedOver }
-        ).best
-        return best === undefined
-          ? ({ to: "declined", reason: "no_match" } as const)
-          : ({ to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) } as const)
-      })
-
-    // Every task passes here at least once (its offer): combinators, not generators made per
-    // task (docs/decisions.md, "Performance").
-
-    /** The move a due task needs now, if any. */
-    const decide = (task: StoredTask, now: string) => {
-      const pastDeadline = task.deadlineAt !== null && deadlinePassed(task.deadlineAt, now)
-      const unchanged = (current: StoredTask) =>
-        current.version === task.version ? Effect.void : Effect.fail(new Stale())
-      const move = (request: Omit<TransitionRequest<Stale>, "reference" | "actor" | "guard">) =>
-        ({ ...request, reference: task.reference, actor: "service", guard: unchanged, read: task }) as const
-      const moveNow = (request: Parameters<typeof move>[0]) => Effect.succeed(move(request))
-      switch (task.state) {
-        case "open":
-          if (pastDeadline) return moveNow({ to: "declined", reason: "deadline_passed" })
-          if (task.requestedParticipant !== null) {
-            return moveNow({
-              to: "awaiting_participant",
-              change: () => ({ participantSlug: task.requestedParticipant })
-            })
-          }
-          // Matched at once, in the same write: `matching` is in the history, never at rest.
-          return Effect.map(match(task), (followedBy) => move({ to: "matching", followedBy }))
-        case "matching":
-          if (pastDeadline) return moveNow({ to: "declined", reason: "deadline_passed" })
-          return Effect.map(match(task), move)
-        case "awaiting_participant": {
-          if (pastDeadline) return moveNow({ to: "declined", reason: "deadline_passed" })
-          if (task.offerExpiresAt === null || task.offerExpiresAt > now) return Effect.undefined
-          if (task.requestedParticipant !== null) return moveNow({ to: "declined", reason: "accept_timeout" })
-          const passedOver =
-            task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
-          return Effect.map(match({ ...task, passedOver }), (followedBy) =>
-            move({
-              to: "matching",
-              note: `accept_timeout: ${task.participantSlug} did not accept in time`,
-              change: () => ({ participantSlug: null, passedOver }),
-              followedBy
-            })
-          )
-        }
-        case "submitted":
-          return task.reviewDueAt !== null && task.reviewDueAt <= now
-            ? moveNow({ to: "settled", reason: "auto_accepted" })
-            : Effect.undefined
-        default:
-          return Effect.undefined
-      }
-    }
-
-    // The task as the sweep read it: if it has changed since, its move loses the compare-and-set
-    // (`unchanged`) and the next sweep looks at it again.
-    const handle = (task: StoredTask, now: string) =>
-      Effect.flatMap(decide(task, now), (request) =>
-        request === undefined ? Effect.void : Effect.asVoid(lifecycle.transition(request))
-      ).pipe(
-        // A task that changed meanwhile, or a move the table no longer allows, is someone else's
-        // win; storage trouble waits for the next sweep.
-        Effect.catchTags({
-          Stale: () => Effect.void,
-          InvalidTransition: () => Effect.void,
-          TaskNotFound: () => Effect.void
-        }),
-        Effect.catchCause((cause) =>
-          Effect.logWarning("dispatching a task failed").pipe(Effect.annotateLogs({ reference: task.reference, cause }))
-        )
-      )
-
-    // On the embedded database a sweep's moves share one transaction, so one commit (one fsync)
-    // instead of one per task; each move is still its own compare-and-set, and nothing of the
-    // sweep is visible to a reader before that commit (the connection is held until it). On
-    // Postgres each move commits alone: a long transaction would hold row locks other processes'
-    // moves and requests wait on.
-    const together: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R> =
-      sql.onDialectOrElse({ sqlite: () => sql.withTransaction, orElse: () => (effect) => effect })
-
-    const sampler = config.tracing?.sampler
-    const sweep = Effect.gen(function* () {
-      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-      // Looking for due tasks is not traced (it runs every TIMER_SWEEP_INTERVAL in every process);
-      // a sweep that has moves to make is, as one trace over them when the sampler keeps it (an
-      // unsampled sweep makes no span at all, like an unsampled request).
-      const due = yield* store.due(now, batch).pipe(Effect.withTracerEnabled(false))
-      if (due.length === 0) return 0
-      yield* together(Effect.forEach(due, (task) => handle(task, now), { discard: true })).pipe(
-        sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
-      )
-      return due.length
-    })
+    const { sweep } = yield* Dispatcher
 
     // A sweep that fails (storage down, most often) is logged, and retried at the next interval.
     // While sweeps keep failing, one line a minute says so rather than one every interval; the
@@ -183,4 +228,4 @@ export const DispatcherLive = Layer.effectDiscard(
       }
     }).pipe(Effect.forkScoped)
   })
-)
+).pipe(Layer.provide(Dispatcher.layer))

@@ -6,7 +6,10 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
+import * as SqlSchema from "effect/sql/SqlSchema"
+import { IntegerColumn } from "../sql/columns.ts"
 import { latestMigrationId, migrationsTable } from "../sql/migrations.ts"
 import { storageCallFor } from "./storage.ts"
 
@@ -23,11 +26,14 @@ export class Health extends Context.Service<Health, { readonly readiness: Effect
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const asStorageCall = storageCallFor(sql)
-      const readiness = asStorageCall(
-        sql<{ id: number | bigint | string | null }>`SELECT MAX(migration_id) AS id FROM ${sql(migrationsTable)}`
-      ).pipe(
-        Effect.map((rows): Readiness => {
-          const current = Number(rows[0]?.id ?? 0) >= latestMigrationId
+      const latestApplied = SqlSchema.findOne({
+        Request: Schema.Void,
+        Result: Schema.Struct({ id: Schema.NullOr(IntegerColumn) }),
+        execute: () => sql`SELECT MAX(migration_id) AS id FROM ${sql(migrationsTable)}`
+      })
+      const readiness = asStorageCall(latestApplied(undefined)).pipe(
+        Effect.map(({ id }): Readiness => {
+          const current = (id ?? 0) >= latestMigrationId
           return { ready: current, checks: { database: "ok", migrations: current ? "ok" : "pending" } }
         }),
         Effect.orElseSucceed(

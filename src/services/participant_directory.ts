@@ -1,23 +1,26 @@
 /**
- * The participant directory: who is available for hire, read through `SqlClient` so SQLite and
- * Postgres share every query.
+ * The participant directory: who is available for hire. Its storage is here — rows decoded by
+ * Schema, every query through `SqlClient` so SQLite and Postgres share them, the search paths by
+ * SQL — and its copy in memory (matching, search, small listings) in `directory_snapshot.ts`.
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
+import { canMatchAnything, normaliseQuery, ParticipantRecord, searchTextOf } from "../domain/participant.ts"
 import type { ExecutionMode } from "../domain/task_draft.ts"
+import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
-import { storageCallFor } from "./storage.ts"
+import { keptPage, makeSnapshot, type ParticipantPage, pageFrom, type Snapshot } from "./directory_snapshot.ts"
+import { decodeEach, storageCallFor, undecodableRow } from "./storage.ts"
 
-export interface ParticipantPage {
-  readonly data: ReadonlyArray<ParticipantRecord>
-  /** Slug to continue after, when another page follows. */
-  readonly nextAfter: string | undefined
-}
+export type { ParticipantPage } from "./directory_snapshot.ts"
 
 export interface ListOptions {
   readonly q?: string | undefined
@@ -244,10 +247,17 @@ function makeDirectory(settings: DirectoryOptions) {
       return pageFrom(records, options.limit)
     }, asStorageCall)
 
-    const findBySlug = Effect.fnUntraced(function* (slug: string) {
-      const rows = yield* sql<ParticipantRow>`SELECT ${columns} FROM participants WHERE slug = ${slug}`
-      return rows[0] === undefined ? undefined : fromRow(rows[0])
-    }, asStorageCall)
+    const bySlug = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: StoredParticipant,
+      execute: (slug) => sql`SELECT ${columns} FROM participants WHERE slug = ${slug}`
+    })
+    const findBySlug = (slug: string) =>
+      bySlug(slug).pipe(
+        Effect.map(Option.getOrUndefined),
+        Effect.catchTag("SchemaError", undecodableRow("participants", `slug ${slug}`)),
+        asStorageCall
+      )
 
     /**
      * Every participant, as of a version of the directory, in slug order, with its stored search
@@ -257,9 +267,19 @@ function makeDirectory(settings: DirectoryOptions) {
      */
     let snapshot: Snapshot | undefined
 
-    const directoryVersion = sql<{ version: number | bigint | string }>`
-        SELECT version FROM directory_state WHERE id = 1
-      `.pipe(Effect.map((rows) => Number(rows[0]?.version ?? 0)))
+    const directoryVersion = SqlSchema.findOneOption({
+      Request: Schema.Void,
+      Result: Schema.Struct({ version: IntegerColumn }),
+      execute: () => sql`SELECT version FROM directory_state WHERE id = 1`
+    })(undefined).pipe(
+      Effect.map((row) => (row._tag === "Some" ? row.value.version : 0)),
+      Effect.catchTag("SchemaError", undecodableRow("directory_state", "id 1"))
+    )
+    const decodeIndexed = decodeEach(
+      IndexedParticipant,
+      "participants",
+      (row) => `slug ${(row as { slug?: unknown }).slug}`
+    )
 
     // With the snapshot, the commit mark taken before its version was last read (kept together,
     // set in one step): while the mark stands no process has committed anything, so the snapshot
@@ -276,10 +296,8 @@ function makeDirectory(settings: DirectoryOptions) {
       if (fresh?.version !== version) {
         // The version is read before the rows: a change committed in between only makes the
         // next call read them again, never keeps them stale.
-        const rows = yield* sql<ParticipantRow & { readonly search_text: string }>`
-          SELECT ${columns}, search_text FROM participants ORDER BY slug
-        `
-        fresh = makeSnapshot(version, rows)
+        const rows = yield* sql`SELECT ${columns}, search_text FROM participants ORDER BY slug`
+        fresh = makeSnapshot(version, yield* decodeIndexed(rows))
       }
       snapshot = fresh
       checkedAt = mark
@@ -295,7 +313,7 @@ function makeDirectory(settings: DirectoryOptions) {
     const everyone = asStorageCall(Effect.map(current, (snap) => snap.everyone))
 
     const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
-      const now = new Date().toISOString()
+      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* sql.withTransaction(
         Effect.forEach(
           records,
@@ -314,8 +332,14 @@ function makeDirectory(settings: DirectoryOptions) {
       return records.length
     }, asStorageCall)
 
-    const count = sql<{ n: number | bigint | string }>`SELECT COUNT(*) AS n FROM participants`.pipe(
-      Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+    const count = SqlSchema.findOne({
+      Request: Schema.Void,
+      Result: Schema.Struct({ n: IntegerColumn }),
+      execute: () => sql`SELECT COUNT(*) AS n FROM participants`
+    })(undefined).pipe(
+      Effect.map((row) => row.n),
+      Effect.catchTag("SchemaError", undecodableRow("participants", "count(*)")),
+      Effect.orDie,
       asStorageCall,
       Effect.withSpan("ParticipantDirectory.count")
     )
@@ -326,143 +350,6 @@ function makeDirectory(settings: DirectoryOptions) {
   })
 }
 
-interface Snapshot {
-  readonly version: number
-  /** Pages listed from this snapshot, kept for the next identical request (see `keptPage`). */
-  readonly pages: Map<string, ParticipantPage>
-  /** The kept pages' weight: their records, plus one per page (so empty pages count too). */
-  keptWeight: number
-  /** In slug order. */
-  readonly everyone: ReadonlyArray<ParticipantRecord>
-  /**
-   * The stored `search_text` of everyone, in the same order, joined by NUL (which no q contains,
-   * so no match spans two participants): one string searched natively, eight times faster than
-   * testing 100,000 strings one by one.
-   */
-  readonly haystack: string
-  /** Where each participant's text starts in `haystack`; one more entry, past the end. */
-  readonly starts: ReadonlyArray<number>
-  /** How often each UTF-16 code unit occurs in `haystack`. */
-  readonly frequency: Uint32Array
-}
-
-const makeSnapshot = (version: number, rows: ReadonlyArray<ParticipantRow & { readonly search_text: string }>) => {
-  const starts: Array<number> = []
-  let at = 0
-  for (const row of rows) {
-    starts.push(at)
-    at += row.search_text.length + 1
-  }
-  starts.push(at)
-  const haystack = rows.map((row) => row.search_text).join("\u0000")
-  const frequency = new Uint32Array(65536)
-  for (let i = 0; i < haystack.length; i++) frequency[haystack.charCodeAt(i)]!++
-  return { version, pages: new Map(), keptWeight: 0, everyone: rows.map(fromRow), haystack, starts, frequency }
-}
-
-/** The first `limit` of `records` (one more was read, to tell whether another page follows). */
-const pageFrom = (records: ReadonlyArray<ParticipantRecord>, limit: number): ParticipantPage => {
-  const data = records.slice(0, limit)
-  return { data, nextAfter: records.length > limit ? data[data.length - 1]?.slug : undefined }
-}
-
-/**
- * What a snapshot keeps at most, in records over all its pages plus one per page: about 3 MB of
- * public JSON where the HTTP adapter keeps each page's encoding beside it, and no more than 5,000
- * pages however many distinct queries match nothing.
- */
-const keptWeightPerSnapshot = 5000
-
-const weightOf = (page: ParticipantPage) => page.data.length + 1
-
-/**
- * A listing whose query and cursor are longer than this together is answered without keeping its
- * page: discovery queries are a few words, and the keys of 5,000 kept pages stay small however
- * long a URL a client sends.
- */
-const keptQueryLength = 200
-
-/**
- * A page listed from the snapshot, the same object for the same (q, after, limit) until the
- * directory changes (a change makes a new snapshot, with nothing kept). Agents repeat their
- * discovery queries; a repeated one then costs no search and, in the HTTP adapter, which keeps each
- * page's encoded body by the page object, no new body. Bounded (`keptWeightPerSnapshot`): the
- * least recently listed pages are dropped first.
- */
-const keptPage = (snap: Snapshot, q: string, after: string | undefined, limit: number): ParticipantPage => {
-  // Unambiguous: the limit is digits, and a q that can match anything holds no NUL
-  // (`canMatchAnything`). No cursor and an empty one list the same page.
-  const key = q.length + (after?.length ?? 0) > keptQueryLength ? undefined : `${limit}:${after ?? ""}\u0000${q}`
-  const kept = key === undefined ? undefined : snap.pages.get(key)
-  if (key !== undefined && kept !== undefined) {
-    // Listed again: now the most recent (a Map iterates in insertion order).
-    snap.pages.delete(key)
-    snap.pages.set(key, kept)
-    return kept
-  }
-  const page = pageFrom(pageOf(snap, q, after, limit + 1), limit)
-  if (key === undefined) return page
-  snap.pages.set(key, page)
-  snap.keptWeight += weightOf(page)
-  for (const [oldest, dropped] of snap.pages) {
-    if (snap.keptWeight <= keptWeightPerSnapshot) break
-    snap.pages.delete(oldest)
-    snap.keptWeight -= weightOf(dropped)
-  }
-  return page
-}
-
-/**
- * Where `q` next occurs in the snapshot's haystack at or after `from`, or -1. Searched from its
- * rarest character on (then the part before it checked in place): `indexOf` skips ahead fast to a
- * rare first character but tries every occurrence of a common one — "okafor" over 100,000
- * participants took 7 ms from its "o", under 2 ms from its "k".
- */
-const indexOf = (snap: Snapshot, q: string, from: number) => {
-  const { haystack, frequency } = snap
-  let anchor = 0
-  for (let k = 1; k < q.length; k++) if (frequency[q.charCodeAt(k)]! < frequency[q.charCodeAt(anchor)]!) anchor = k
-  const head = q.slice(0, anchor)
-  const tail = q.slice(anchor)
-  for (let at = haystack.indexOf(tail, from + anchor); at >= 0; at = haystack.indexOf(tail, at + 1)) {
-    if (haystack.startsWith(head, at - anchor)) return at - anchor
-  }
-  return -1
-}
-
-/** The first index in sorted `xs` whose value `above` says is past the point sought. */
-const bisect = <A>(xs: ReadonlyArray<A>, above: (x: A) => boolean) => {
-  let low = 0
-  let high = xs.length
-  while (low < high) {
-    const mid = (low + high) >>> 1
-    if (above(xs[mid]!)) high = mid
-    else low = mid + 1
-  }
-  return low
-}
-
-/**
- * The first `n` participants of the snapshot after `after` whose search text contains `q` (all of
- * them for an empty q): the LIKE of the SQL paths, since both sides are lower-cased already.
- */
-const pageOf = (snap: Snapshot, q: string, after: string | undefined, n: number) => {
-  const { everyone, starts } = snap
-  // Slug order is string order here (see `fromMemory`).
-  const first = after === undefined ? 0 : bisect(everyone, (p) => p.slug > after)
-  if (q === "") return everyone.slice(first, first + n)
-  const page: Array<ParticipantRecord> = []
-  let from = starts[first]!
-  while (page.length < n) {
-    const at = indexOf(snap, q, from)
-    if (at < 0) break
-    const i = bisect(starts, (start) => start > at) - 1
-    page.push(everyone[i]!)
-    from = starts[i + 1]!
-  }
-  return page
-}
-
 /**
  * Up to this many participants, pages are listed from the in-memory directory (see `fromMemory`).
  * SQLite's FTS index answers a rare term in about a millisecond at 100,000, so it keeps the index
@@ -470,6 +357,21 @@ const pageOf = (snap: Snapshot, q: string, after: string | undefined, n: number)
  */
 const inMemoryListing = { sqlite: 10_000, postgres: 250_000 } as const
 
+/** A participant row as either backend returns it: tags and capabilities are JSON text. */
+const StoredParticipant = Schema.Struct({
+  ...ParticipantRecord.fields,
+  tags: Schema.fromJsonString(ParticipantRecord.fields.tags),
+  capabilities: Schema.fromJsonString(ParticipantRecord.fields.capabilities)
+})
+
+/** A participant row with its stored search text, as the snapshot reads it. */
+const IndexedParticipant = Schema.Struct({ ...StoredParticipant.fields, search_text: Schema.String })
+
+/**
+ * A row of a listing page read by SQL, read without Schema: decoding costs ~3 µs a row (~0.3 ms
+ * a page of 100) against ~0.4 µs here, on the listing of directories too large to list from
+ * memory (docs/decisions.md, "Rows and time"). The stored text was written from a decoded record.
+ */
 interface ParticipantRow {
   readonly slug: string
   readonly name: string

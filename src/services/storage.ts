@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
@@ -53,6 +54,46 @@ const inProcess: StorageCall = (effect) => Effect.mapError(effect, asUnavailable
 /** How calls to this database keep the storage promise. */
 export const storageCallFor = (sql: SqlClient.SqlClient): StorageCall =>
   sql.onDialectOrElse({ sqlite: () => inProcess, orElse: () => overNetwork })
+
+/**
+ * A stored row that does not decode holds what the service never writes (a damaged row, a hand
+ * edit, a migration gone wrong). Retrying would not mend it, so it is not `StorageUnavailable`:
+ * it is logged with the table, the row and what failed, and the call dies (a 500 to a client).
+ */
+export const undecodableRow = (table: string, key: string) => (error: Schema.SchemaError) =>
+  Effect.andThen(
+    Effect.logError("a stored row does not decode").pipe(Effect.annotateLogs({ table, key, issue: error.message })),
+    Effect.die(error)
+  )
+
+/**
+ * Rows of a list decoded one by one by `schema`: a row that does not decode is logged as
+ * `undecodableRow` is, and left out, so one damaged row never hides the others (nor stops the
+ * dispatcher's timers for every other task).
+ */
+export const decodeEach = <S extends Schema.ConstraintDecoder<unknown>>(
+  schema: S,
+  table: string,
+  keyOf: (row: unknown) => string
+) => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return (rows: ReadonlyArray<unknown>): Effect.Effect<Array<S["Type"]>> => {
+    const decoded: Array<S["Type"]> = []
+    const failures: Array<Effect.Effect<void>> = []
+    for (const row of rows) {
+      const result = decode(row)
+      if (result._tag === "Success") decoded.push(result.success)
+      else {
+        failures.push(
+          Effect.logError("a stored row does not decode; left out").pipe(
+            Effect.annotateLogs({ table, key: keyOf(row), issue: result.failure.message })
+          )
+        )
+      }
+    }
+    return failures.length === 0 ? Effect.succeed(decoded) : Effect.as(Effect.all(failures, { discard: true }), decoded)
+  }
+}
 
 /** A batch's transaction failed as a whole; its writes are then made one by one. */
 const batchFailed = Symbol("batchFailed")

@@ -6,6 +6,7 @@
  * Signals are hints, never the truth: a waiter always re-reads the task, and also re-checks on a
  * short interval, so a notification lost while a listener reconnects only delays an answer.
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -91,7 +92,7 @@ export class TaskEvents extends Context.Service<
         deadline: number
       ) {
         if (yield* isChanged) return true
-        const remaining = deadline - Date.now()
+        const remaining = deadline - (yield* Clock.currentTimeMillis)
         if (remaining <= 0) return false
         yield* Effect.raceFirst(Deferred.await(signal), Effect.sleep(Math.min(remaining, recheckIntervalMs)))
         return undefined
@@ -103,7 +104,7 @@ export class TaskEvents extends Context.Service<
         isChanged: Effect.Effect<boolean, E>,
         timeoutMs: number
       ) {
-        const deadline = Date.now() + timeoutMs
+        const deadline = (yield* Clock.currentTimeMillis) + timeoutMs
         for (;;) {
           const signal = yield* Deferred.make<void>()
           const set = waiters.get(reference) ?? new Set()

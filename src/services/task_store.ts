@@ -6,45 +6,84 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import { StorageUnavailable } from "../domain/errors.ts"
-import type { Infeasibility } from "../domain/feasibility.ts"
-import type { TaskState } from "../domain/lifecycle.ts"
-import type { Brief, HistoryEntry } from "../domain/task.ts"
-import type { ExecutionMode } from "../domain/task_draft.ts"
+import { Infeasibility } from "../domain/feasibility.ts"
+import { TaskState } from "../domain/lifecycle.ts"
+import { Brief, HistoryEntry, Outcome, TaskResult } from "../domain/task.ts"
+import { ExecutionMode } from "../domain/task_draft.ts"
+import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
-import { groupCommit, storageCallFor } from "./storage.ts"
+import { decodeEach, groupCommit, storageCallFor, undecodableRow } from "./storage.ts"
 
-export interface StoredTask {
-  readonly reference: string
-  readonly state: TaskState
-  readonly executionMode: ExecutionMode
-  readonly participantSlug: string | null
-  readonly agent: string
-  readonly principal: string | null
-  readonly brief: Brief
-  readonly result: unknown
-  readonly outcome: unknown
-  readonly history: ReadonlyArray<HistoryEntry>
-  readonly version: number
-  readonly tokenHash: string
-  readonly idempotencyKey: string | null
-  readonly draftFingerprint: string
-  readonly createdAt: string
-  readonly updatedAt: string
+/** A task as the service keeps it: the row of `tasks`, decoded. */
+export const StoredTask = Schema.Struct({
+  reference: Schema.String,
+  state: TaskState,
+  executionMode: ExecutionMode,
+  participantSlug: Schema.NullOr(Schema.String),
+  agent: Schema.String,
+  principal: Schema.NullOr(Schema.String),
+  brief: Brief,
+  result: Schema.NullOr(TaskResult),
+  outcome: Schema.NullOr(Outcome),
+  history: Schema.Array(HistoryEntry),
+  version: Schema.Number,
+  tokenHash: Schema.String,
+  idempotencyKey: Schema.NullOr(Schema.String),
+  draftFingerprint: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
   /** The participant the draft named (offered only to them), if any. */
-  readonly requestedParticipant: string | null
+  requestedParticipant: Schema.NullOr(Schema.String),
   /** Participants who declined or let an offer lapse: never offered this task again. */
-  readonly passedOver: ReadonlyArray<string>
-  readonly offerExpiresAt: string | null
-  readonly reviewDueAt: string | null
-  readonly deadlineAt: string | null
+  passedOver: Schema.Array(Schema.String),
+  offerExpiresAt: Schema.NullOr(Schema.String),
+  reviewDueAt: Schema.NullOr(Schema.String),
+  deadlineAt: Schema.NullOr(Schema.String),
   /** Why nobody could take the task as submitted, when nobody could: what its reads explain. */
-  readonly infeasibility: Infeasibility | null
-  readonly revisions: number
+  infeasibility: Schema.NullOr(Infeasibility),
+  revisions: Schema.Number,
   /** The earliest instant the service must look at this task again (dispatch or a timer). */
-  readonly nextTimerAt: string | null
-}
+  nextTimerAt: Schema.NullOr(Schema.String)
+})
+export type StoredTask = typeof StoredTask.Type
+
+/**
+ * A row of `tasks` as either backend returns it: JSON members are TEXT columns, integers may come
+ * back as BigInt, column names are snake_case. Decoding it gives the `StoredTask`.
+ */
+export const TaskRow = Schema.Struct({
+  ...StoredTask.fields,
+  brief: Schema.fromJsonString(Brief),
+  result: Schema.NullOr(Schema.fromJsonString(TaskResult)),
+  outcome: Schema.NullOr(Schema.fromJsonString(Outcome)),
+  history: Schema.fromJsonString(Schema.Array(HistoryEntry)),
+  version: IntegerColumn,
+  passedOver: Schema.fromJsonString(Schema.Array(Schema.String)),
+  infeasibility: Schema.NullOr(Schema.fromJsonString(Infeasibility)),
+  revisions: IntegerColumn
+}).pipe(
+  Schema.encodeKeys({
+    executionMode: "execution_mode",
+    participantSlug: "participant_slug",
+    tokenHash: "token_hash",
+    idempotencyKey: "idempotency_key",
+    draftFingerprint: "draft_fingerprint",
+    createdAt: "created_at",
+    updatedAt: "updated_at",
+    requestedParticipant: "requested_participant",
+    passedOver: "passed_over",
+    offerExpiresAt: "offer_expires_at",
+    reviewDueAt: "review_due_at",
+    deadlineAt: "deadline_at",
+    nextTimerAt: "next_timer_at"
+  })
+)
 
 export type InsertOutcome =
   | { readonly _tag: "Created"; readonly task: StoredTask }
@@ -83,7 +122,25 @@ export class TaskStore extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const asStorageCall = storageCallFor(sql)
 
-      const selectByKey = (key: string) => sql<TaskRow>`SELECT * FROM tasks WHERE idempotency_key = ${key}`
+      /** One task by a unique column, decoded; a row that does not decode is a logged defect. */
+      const findOne = (column: "reference" | "idempotency_key") => {
+        const find = SqlSchema.findOneOption({
+          Request: Schema.String,
+          Result: TaskRow,
+          execute: (value) => sql`SELECT * FROM tasks WHERE ${sql(column)} = ${value}`
+        })
+        return (value: string): Effect.Effect<StoredTask | undefined, SqlError.SqlError> =>
+          find(value).pipe(
+            Effect.map(Option.getOrUndefined),
+            Effect.catchTag("SchemaError", undecodableRow("tasks", `${column} ${value}`))
+          )
+      }
+      const selectByKey = findOne("idempotency_key")
+      const decodeRows = decodeEach(
+        TaskRow,
+        "tasks",
+        (row) => `reference ${(row as { reference?: unknown }).reference}`
+      )
 
       const insertOne = Effect.fnUntraced(function* (task: StoredTask) {
         const inserted = yield* sql<{ reference: string }>`
@@ -101,26 +158,20 @@ export class TaskStore extends Context.Service<
           RETURNING reference
         `
         if (inserted.length > 0 || task.idempotencyKey === null) return { _tag: "Created", task } as const
-        const rows = yield* selectByKey(task.idempotencyKey)
-        if (rows[0] === undefined) {
+        const holder = yield* selectByKey(task.idempotencyKey)
+        if (holder === undefined) {
           // The conflicting row vanished between the two statements: tasks are never deleted, so
           // this is storage misbehaving; the caller answers 503 and the agent retries with the key.
           return yield* new StorageUnavailable({ cause: "idempotency row not found after conflict" })
         }
-        return { _tag: "KeyTaken", task: fromRow(rows[0]) } as const
+        return { _tag: "KeyTaken", task: holder } as const
       }, asStorageCall)
       // Concurrent submissions share a commit on the embedded database (see `groupCommit`).
       const insert = yield* groupCommit(sql, insertOne)
 
-      const findByReference = Effect.fnUntraced(function* (reference: string) {
-        const rows = yield* sql<TaskRow>`SELECT * FROM tasks WHERE reference = ${reference}`
-        return rows[0] === undefined ? undefined : fromRow(rows[0])
-      }, asStorageCall)
-
-      const findByIdempotencyKey = Effect.fnUntraced(function* (key: string) {
-        const rows = yield* selectByKey(key)
-        return rows[0] === undefined ? undefined : fromRow(rows[0])
-      }, asStorageCall)
+      const byReference = findOne("reference")
+      const findByReference = (reference: string) => asStorageCall(byReference(reference))
+      const findByIdempotencyKey = (key: string) => asStorageCall(selectByKey(key))
 
       // The read behind every poll: a plain function, not a generator (one fiber frame less). A
       // version read is remembered with the commit mark taken before it, and answered again
@@ -163,19 +214,19 @@ export class TaskStore extends Context.Service<
       }, asStorageCall)
 
       const due = Effect.fnUntraced(function* (now: string, limit: number) {
-        const rows = yield* sql<TaskRow>`
+        const rows = yield* sql`
           SELECT * FROM tasks WHERE next_timer_at <= ${now} ORDER BY next_timer_at LIMIT ${limit}
         `
-        return rows.map(fromRow)
+        return yield* decodeRows(rows)
       }, asStorageCall)
 
       const forParticipant = Effect.fnUntraced(function* (slug: string) {
-        const rows = yield* sql<TaskRow>`
+        const rows = yield* sql`
           SELECT * FROM tasks WHERE participant_slug = ${slug}
             AND state IN ('awaiting_participant', 'accepted', 'in_flight', 'submitted', 'settled', 'declined', 'cancelled')
           ORDER BY created_at DESC LIMIT 200
         `
-        return rows.map(fromRow)
+        return yield* decodeRows(rows)
       }, asStorageCall)
 
       return TaskStore.of({ insert, findByReference, findByIdempotencyKey, versionOf, update, due, forParticipant })
@@ -184,57 +235,3 @@ export class TaskStore extends Context.Service<
 }
 
 const nullableJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
-
-interface TaskRow {
-  readonly reference: string
-  readonly state: TaskState
-  readonly execution_mode: ExecutionMode
-  readonly participant_slug: string | null
-  readonly agent: string
-  readonly principal: string | null
-  readonly brief: string
-  readonly result: string | null
-  readonly outcome: string | null
-  readonly history: string
-  readonly version: number | bigint
-  readonly token_hash: string
-  readonly idempotency_key: string | null
-  readonly draft_fingerprint: string
-  readonly created_at: string
-  readonly updated_at: string
-  readonly requested_participant: string | null
-  readonly passed_over: string
-  readonly offer_expires_at: string | null
-  readonly review_due_at: string | null
-  readonly deadline_at: string | null
-  readonly infeasibility: string | null
-  readonly revisions: number | bigint
-  readonly next_timer_at: string | null
-}
-
-const fromRow = (row: TaskRow): StoredTask => ({
-  reference: row.reference,
-  state: row.state,
-  executionMode: row.execution_mode,
-  participantSlug: row.participant_slug,
-  agent: row.agent,
-  principal: row.principal,
-  brief: JSON.parse(row.brief),
-  result: row.result === null ? null : JSON.parse(row.result),
-  outcome: row.outcome === null ? null : JSON.parse(row.outcome),
-  history: JSON.parse(row.history),
-  version: Number(row.version),
-  tokenHash: row.token_hash,
-  idempotencyKey: row.idempotency_key,
-  draftFingerprint: row.draft_fingerprint,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  requestedParticipant: row.requested_participant,
-  passedOver: JSON.parse(row.passed_over),
-  offerExpiresAt: row.offer_expires_at,
-  reviewDueAt: row.review_due_at,
-  deadlineAt: row.deadline_at,
-  infeasibility: row.infeasibility === null ? null : JSON.parse(row.infeasibility),
-  revisions: Number(row.revisions),
-  nextTimerAt: row.next_timer_at
-})

@@ -7,11 +7,14 @@
  * database so every process sharing it derives the same tokens.
  */
 import { createHmac, hash as oneShotHash, randomBytes, timingSafeEqual } from "node:crypto"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import { AppConfig } from "../config.ts"
 
 export class TaskTokens extends Context.Service<
@@ -53,10 +56,15 @@ const make = (secret: string): TaskTokens["Service"] => {
 const storedSecret = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const candidate = randomBytes(32).toString("base64url")
+  const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
   yield* sql`
-    INSERT INTO service_secrets (name, value, created_at) VALUES ('task_token', ${candidate}, ${new Date().toISOString()})
+    INSERT INTO service_secrets (name, value, created_at) VALUES ('task_token', ${candidate}, ${createdAt})
     ON CONFLICT (name) DO NOTHING
   `
-  const rows = yield* sql<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'task_token'`
-  return rows[0]!.value
+  const { value } = yield* SqlSchema.findOne({
+    Request: Schema.Void,
+    Result: Schema.Struct({ value: Schema.String }),
+    execute: () => sql`SELECT value FROM service_secrets WHERE name = 'task_token'`
+  })(undefined)
+  return value
 }).pipe(Effect.orDie)

@@ -16,7 +16,6 @@ import {
   TaskNotFound
 } from "../domain/errors.ts"
 import { type Infeasibility, infeasibilityOf, nextStepOf, warningOf } from "../domain/feasibility.ts"
-import type { OutcomeReason } from "../domain/lifecycle.ts"
 import {
   type DirectorySearch,
   eligibilityCounts,
@@ -170,18 +169,13 @@ export class Tasks extends Context.Service<
         agent: stored.agent,
         principal: stored.principal,
         brief: stored.brief,
-        result: stored.result as Task["result"],
-        outcome: stored.outcome as Task["outcome"],
+        result: stored.result,
+        outcome: stored.outcome,
         history: stored.history,
         created_at: stored.createdAt,
         updated_at: stored.updatedAt,
         url: `${config.publicBaseUrl}/api/public/v1/tasks/${stored.reference}`,
-        next_step: nextStepOf(
-          stored.state,
-          stored.reference,
-          (stored.outcome as { readonly reason?: OutcomeReason } | null)?.reason,
-          stored.infeasibility
-        )
+        next_step: nextStepOf(stored.state, stored.reference, stored.outcome?.reason, stored.infeasibility)
       })
 
       // A replay answers with the same body as the original 201: the task as it was recorded,

@@ -3,11 +3,13 @@
 import { randomUUID } from "node:crypto"
 import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Exit, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { AppConfig } from "../../src/config.ts"
 import { keptVersions, type StoredTask, TaskStore } from "../../src/services/task_store.ts"
 import { DatabaseLive } from "../../src/sql/database.ts"
 import { backend, freshDatabase, onPostgres, statementsOf, TestSqlLive } from "../support/database.ts"
+import { captureLogs } from "../support/logs.ts"
 import { storedTask as sharedStoredTask } from "../support/tasks.ts"
 
 const StoreLive = TaskStore.layer.pipe(Layer.provide(TestSqlLive))
@@ -42,8 +44,13 @@ describe("TaskStore", () => {
           participantSlug: null,
           principal: null,
           idempotencyKey: null,
-          result: { summary: "done", fields: { n: 1 }, artifacts: [] },
-          outcome: { state: "settled", reason: "accepted" },
+          result: { summary: "done", fields: { n: 1 }, artifacts: [], submitted_at: "2026-11-22T10:00:00.000Z" },
+          outcome: {
+            state: "settled",
+            reason: "accepted",
+            message: "The agent accepted the result.",
+            decided_at: "2026-11-23T10:00:00.000Z"
+          },
           version: 7
         })
         assert.strictEqual((yield* store.insert(task))._tag, "Created")
@@ -196,4 +203,50 @@ describe("TaskStore.versionOf across connections", () => {
       }).pipe(Effect.scoped),
     { timeout: 30_000 }
   )
+})
+
+describe("TaskStore rows that do not decode", () => {
+  const { lines: logged, layer: capture } = captureLogs()
+
+  layer(TaskStore.layer.pipe(Layer.provideMerge(TestSqlLive)))((it) => {
+    it.effect("a damaged row read alone is a defect, logged with its table, key and issue", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const sql = yield* SqlClient.SqlClient
+        const task = storedTask()
+        yield* store.insert(task)
+        yield* sql`UPDATE tasks SET history = ${'{"not":"a list"}'} WHERE reference = ${task.reference}`
+        logged.length = 0
+        const exit = yield* Effect.exit(store.findByReference(task.reference).pipe(Effect.provide(capture)))
+        assert.isTrue(Exit.hasDies(exit), "a defect, not a storage error nor a value")
+        const [line] = logged
+        assert.strictEqual(line?.message, "a stored row does not decode")
+        assert.strictEqual(line?.annotations.table, "tasks")
+        assert.strictEqual(line?.annotations.key, `reference ${task.reference}`)
+        assert.include(String(line?.annotations.issue), "history")
+      })
+    )
+
+    it.effect("a damaged row in a list is logged and left out; the others are read", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const sql = yield* SqlClient.SqlClient
+        const due = "2001-01-01T00:00:00.000Z"
+        const sound = storedTask({ nextTimerAt: due })
+        const damaged = storedTask({ nextTimerAt: due })
+        yield* store.insert(sound)
+        yield* store.insert(damaged)
+        yield* sql`UPDATE tasks SET state = 'lost' WHERE reference = ${damaged.reference}`
+        logged.length = 0
+        const read = yield* store.due("2001-01-01T00:00:00.000Z", 10).pipe(Effect.provide(capture))
+        assert.deepStrictEqual(
+          read.map((t) => t.reference),
+          [sound.reference]
+        )
+        assert.strictEqual(logged[0]?.message, "a stored row does not decode; left out")
+        assert.strictEqual(logged[0]?.annotations.key, `reference ${damaged.reference}`)
+        assert.include(String(logged[0]?.annotations.issue), "state")
+      })
+    )
+  })
 })

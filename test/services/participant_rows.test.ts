@@ -1,0 +1,53 @@
+// Participant rows are decoded by their Schema where they enter memory: a damaged row is logged,
+// left out of the directory's snapshot (everyone else is still matched), and a defect when read alone.
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Exit, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
+import { TestSqlLive } from "../support/database.ts"
+import { captureLogs } from "../support/logs.ts"
+
+const { lines: logged, layer: capture } = captureLogs()
+
+const participant = (slug: string): ParticipantRecord => ({
+  slug,
+  name: slug,
+  discipline: "Photography",
+  location: "Berlin, Germany",
+  task_type: "physical",
+  tags: ["photography"],
+  capabilities: ["camera"],
+  returns: "Photos",
+  boundary: null
+})
+
+describe("participant rows that do not decode", () => {
+  layer(ParticipantDirectory.layer.pipe(Layer.provideMerge(TestSqlLive)))((it) => {
+    it.effect("are left out of the directory and logged; read alone, a logged defect", () =>
+      Effect.gen(function* () {
+        const directory = yield* ParticipantDirectory
+        const sql = yield* SqlClient.SqlClient
+        yield* directory.upsertMany([participant("sound-one"), participant("damaged-one")])
+        yield* sql`UPDATE participants SET tags = ${'"not a list"'} WHERE slug = ${"damaged-one"}`
+        // The snapshot is read again only when the directory's version moves.
+        yield* sql`UPDATE directory_state SET version = version + 1 WHERE id = 1`
+        logged.length = 0
+        const everyone = yield* directory.everyone.pipe(Effect.provide(capture))
+        assert.deepStrictEqual(everyone, [participant("sound-one")])
+        assert.strictEqual(logged[0]?.message, "a stored row does not decode; left out")
+        assert.strictEqual(logged[0]?.annotations.table, "participants")
+        assert.strictEqual(logged[0]?.annotations.key, "slug damaged-one")
+        assert.include(String(logged[0]?.annotations.issue), "tags")
+
+        logged.length = 0
+        const alone = yield* Effect.exit(directory.findBySlug("damaged-one").pipe(Effect.provide(capture)))
+        assert.isTrue(Exit.hasDies(alone))
+        assert.strictEqual(logged[0]?.message, "a stored row does not decode")
+        assert.strictEqual(logged[0]?.annotations.key, "slug damaged-one")
+        assert.deepStrictEqual(yield* directory.findBySlug("sound-one"), participant("sound-one"))
+        assert.strictEqual(yield* directory.count, 2)
+      })
+    )
+  })
+})
