@@ -94,9 +94,9 @@ interface Scenario {
 /**
  * Another process committing to a SQLite database about every millisecond until stopped (one row
  * of a table of its own): a busy marketplace's database moves all the time, and a poll then reads
- * storage rather than answering from what the service remembers (its commit marks,
- * docs/decisions.md). None on Postgres, which gives no marks: there every poll reads, and the
- * scenario is the quiet one again.
+ * storage rather than answering from what the service remembers (its commit marks:
+ * docs/performance.md, "A repeated poll needs no statement"). None on Postgres, which gives no
+ * marks: there every poll reads, and the scenario is the quiet one again.
  */
 const startCommitter = async (databaseUrl: string) => {
   if (!databaseUrl.startsWith("sqlite:")) return undefined

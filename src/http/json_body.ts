@@ -41,7 +41,7 @@ const unreadable =
     )
 
 // Every request with a body passes here: written with combinators, not a generator made per
-// request (docs/decisions.md, "Performance").
+// request (docs/performance.md, "No generator function made per request or per task").
 export const readJsonObject = (
   request: HttpServerRequest.HttpServerRequest,
   docsUrl: string,

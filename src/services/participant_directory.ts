@@ -288,8 +288,9 @@ function makeDirectory(settings: DirectoryOptions) {
     let checkedAt: number | undefined
 
     // Matching reads this for every preflight, search and offer: the common answer (nothing
-    // committed since) needs no generator, and the other's is made once, not per call
-    // (docs/decisions.md, "Performance"). On Postgres, which gives no marks, every call refreshes.
+    // committed since, docs/performance.md, "A repeated poll needs no statement") needs no
+    // generator, and the other's is made once, not per call. On Postgres, which gives no marks,
+    // every call refreshes.
     const refresh = Effect.fnUntraced(function* (mark: number | undefined) {
       const version = yield* directoryVersion
       let fresh = snapshot
