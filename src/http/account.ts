@@ -26,7 +26,7 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
     const actions = yield* TaskActions
     const tasks = yield* Tasks
 
-    // Each handler's generator is made once, here, not per request (docs/performance.md, "No generator function made per request or per task").
+    // Each handler's generator is made once, here, not per request (docs/performance.md, "No generator function made per request").
 
     // The signed-in participant (ParticipantCaller) comes from the security middleware.
     const me = Effect.fnUntraced(function* () {

@@ -23,7 +23,7 @@ export const AgentHandlers = handlerGroup(MarketplaceApi, "agent", (handlers) =>
     const cancelBody = jsonBodyDecoder(CancelRequest, docs, { optional: true })
     const reviewBody = jsonBodyDecoder(ReviewRequest, docs)
 
-    // Generators made once, not per request (docs/performance.md, "No generator function made per request or per task").
+    // Generators made once, not per request (docs/performance.md, "No generator function made per request").
     const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
       const { taskToken } = yield* AgentCaller
       yield* actions.checkAgent(reference, taskToken).pipe(orActionFailure(docs))

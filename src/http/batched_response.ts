@@ -7,7 +7,7 @@
  * as each is answered, every response is a separate write between two requests' work, and each
  * write finds its client asleep and wakes it: on loopback (a proxy or a client on the same host,
  * and this project's benchmark) waking a sleeping process is paid by the writer, and it cost more
- * than the rest of a poll (docs/performance.md, "Writes leave in batches, once per event-loop turn"). Written together at
+ * than the rest of a poll (docs/performance.md, "Writes leave in batches"). Written together at
  * the end of the turn, the first write wakes the client and the rest find it awake. A response
  * waits at most for the requests read in the same turn; an idle server's answers leave at once
  * (the next `setImmediate`, before any timer or socket).

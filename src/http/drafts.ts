@@ -34,7 +34,7 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
     const config = yield* AppConfig
     const tasks = yield* Tasks
 
-    // Made once, not per request (docs/performance.md, "No generator function made per request or per task").
+    // Made once, not per request (docs/performance.md, "No generator function made per request").
     const search = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
       const body = yield* readJsonObject(request, config.docsUrl)
       const invalid = (message: string, field: string) =>

@@ -41,7 +41,7 @@ const unreadable =
     )
 
 // Every request with a body passes here: written with combinators, not a generator made per
-// request (docs/performance.md, "No generator function made per request or per task").
+// request (docs/performance.md, "No generator function made per request").
 export const readJsonObject = (
   request: HttpServerRequest.HttpServerRequest,
   docsUrl: string,

@@ -85,7 +85,7 @@ export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants",
     const invalid = (message: string, hint: string) =>
       envelopeError(config.docsUrl, "invalid_request", message, { hint })
 
-    // Generators made once, not per request (docs/performance.md, "No generator function made per request or per task").
+    // Generators made once, not per request (docs/performance.md, "No generator function made per request").
     const list = Effect.fnUntraced(function* (
       q: string | undefined,
       limitText: string | undefined,

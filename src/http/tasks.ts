@@ -32,7 +32,7 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
     /**
      * A long poll: hold until the task moves past the version the client has (the one its
      * If-None-Match names, else the one current now), or the wait is over. Made once, not per
-     * request (docs/performance.md, "No generator function made per request or per task").
+     * request (docs/performance.md, "No generator function made per request").
      */
     const longPoll = Effect.fnUntraced(function* <E>(
       read: Effect.Effect<{ readonly task: Task; readonly version: number }, E>,
@@ -57,10 +57,10 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
       return answer(current)
     })
 
-    // The agent's moves: generators made once, not per request (docs/performance.md, "No generator function made per request or per task").
+    // The agent's moves: generators made once, not per request (docs/performance.md, "No generator function made per request").
     return (
       handlers
-        // Every submission passes here: combinators, not a generator (docs/performance.md, "No generator function made per request or per task").
+        // Every submission passes here: combinators, not a generator (docs/performance.md, "No generator function made per request").
         .handleRaw("createTask", ({ request }) => {
           // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding blanks).
           const headerKey = request.headers["idempotency-key"]
@@ -149,7 +149,7 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
           if (wait === 0) {
             // A poll (the commonest request) first reads only the version: enough to answer 304,
             // or with the body last served at this version; only otherwise the whole task.
-            // Combinators, not generators made per request (docs/performance.md, "No generator function made per request or per task").
+            // Combinators, not generators made per request (docs/performance.md, "No generator function made per request").
             return Effect.flatMap(tasks.versionOf(reference).pipe(orActionFailure(docs)), (version) => {
               const answer = answerAt(version, () => bodies.get(reference, version))
               return answer === undefined ? Effect.map(read, answerWhole) : Effect.succeed(answer)

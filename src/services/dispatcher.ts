@@ -121,7 +121,7 @@ export class Dispatcher extends Context.Service<
       const sql = yield* SqlClient.SqlClient
 
       // Every task passes here at least once (its offer): combinators, not generators made per
-      // task (docs/performance.md, "No generator function made per request or per task").
+      // task (docs/performance.md, "No generator function made per request").
 
       // The task as the sweep read it: if it has changed since, its move loses the compare-and-set
       // (`unchanged`) and the next sweep looks at it again.

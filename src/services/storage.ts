@@ -32,7 +32,7 @@ const asUnavailable = <E>(error: E) =>
  * deadline holds even while abandoning the query is slow (the driver drains the connection).
  */
 const overNetwork: StorageCall = (effect) =>
-  // Combinators, not a generator made per call (docs/performance.md, "No generator function made per request or per task"): this wraps
+  // Combinators, not a generator made per call (docs/performance.md, "No generator function made per request"): this wraps
   // every storage call on Postgres.
   Effect.flatMap(Effect.forkDetach(Effect.mapError(effect, asUnavailable)), (call) => {
     // Abandoning a query on a connection that went silent can itself take seconds: do it in the
@@ -128,7 +128,7 @@ export const groupCommit = <I, A, E>(
               discard: true
             }
           )
-        // The generators below are made once, not per batch (docs/performance.md, "No generator function made per request or per task").
+        // The generators below are made once, not per batch (docs/performance.md, "No generator function made per request").
         const writeAll = Effect.fnUntraced(function* (batch: ReadonlyArray<Pending>) {
           const exits: Array<Exit.Exit<A, E>> = []
           for (const { item } of batch) {

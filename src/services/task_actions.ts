@@ -67,7 +67,7 @@ export class TaskActions extends Context.Service<
       const tokens = yield* TaskTokens
 
       /** The task token authorises the agent's moves on its own task only. */
-      // Generators made once, not per call (docs/performance.md, "No generator function made per request or per task").
+      // Generators made once, not per call (docs/performance.md, "No generator function made per request").
       const asAgent = Effect.fnUntraced(function* (reference: string, taskToken: string) {
         const task = yield* store.findByReference(reference)
         if (task === undefined) return yield* new TaskNotFound({ reference })

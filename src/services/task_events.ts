@@ -98,7 +98,7 @@ export class TaskEvents extends Context.Service<
         return undefined
       })
 
-      // Generators made once, not per call or per round (docs/performance.md, "No generator function made per request or per task").
+      // Generators made once, not per call or per round (docs/performance.md, "No generator function made per request").
       const waitForChange = Effect.fnUntraced(function* <E>(
         reference: string,
         isChanged: Effect.Effect<boolean, E>,

@@ -103,7 +103,7 @@ export class Tasks extends Context.Service<
       const events = yield* TaskEvents
 
       // Preflight and submission run these on every request: written with combinators, not
-      // generators made per request (as the poll path is, docs/performance.md, "No generator function made per request or per task").
+      // generators made per request (as the poll path is, docs/performance.md, "No generator function made per request").
 
       /**
        * The shared rule set at the service's current instant (a deadline already passed is an
