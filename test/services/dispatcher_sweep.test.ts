@@ -1,11 +1,12 @@
 // A dispatcher sweep that fails (storage down, most often) is logged, not swallowed: one warning
 // while sweeps keep failing (not one per interval), and one line when they work again.
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer, References } from "effect"
 import { makeServices } from "../../src/app.ts"
 import { AppConfig } from "../../src/config.ts"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
+import { captureLogs } from "../support/logs.ts"
 
 /** Whether the store's look-up of due tasks fails. */
 const storage = { down: true, dueCalls: 0 }
@@ -27,12 +28,7 @@ const FlakyStore = Layer.effect(
   })
 ).pipe(Layer.provide(TaskStore.layer))
 
-const lines: Array<{ level: string; message: unknown }> = []
-const capture = Logger.layer([
-  Logger.make(({ logLevel, message }) => {
-    lines.push({ level: logLevel, message: Array.isArray(message) ? message[0] : message })
-  })
-])
+const { lines, layer: capture } = captureLogs()
 
 const services = makeServices({ store: FlakyStore }).pipe(
   Layer.provide(AppConfig.layerWith({ timerSweepMs: 10 })),
