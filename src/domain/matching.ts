@@ -17,7 +17,7 @@ import {
   worldDisplay
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft.ts"
-import { fold, keyOf, keysOf, type Term, termsOf } from "./words.ts"
+import { fold, keyOf, keysOf, readWords, type Term, termsOfWords } from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -197,8 +197,9 @@ const before = (a: Scored, b: Scored): number =>
  * capabilities mention Lagos).
  */
 const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> => {
-  const placeWords = placeWordsIn(text, known)
-  const terms = termsOf(text)
+  const words = readWords(text)
+  const placeWords = placeWordsIn(words, known)
+  const terms = termsOfWords(words.folded)
   return placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
 }
 

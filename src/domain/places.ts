@@ -4,27 +4,13 @@
  * and other names resolved ("Montreal" is Montréal, "Bombay" is Mumbai, "USA" is United States).
  */
 import { cities, countries } from "./gazetteer.ts"
-import { fold, splitWords, stripMarks } from "./words.ts"
+import { readWords, type TextWords } from "./words.ts"
 
 /** A place as matching compares it: folded words joined by single spaces ("sao paulo"). */
 export type Place = string
 
-/** A text's words, as written (accents stripped, case kept) and folded, in step. */
-const wordsWithCase = (text: string) => {
-  const written: Array<string> = []
-  const folded: Array<string> = []
-  for (const word of splitWords(text)) {
-    const plain = stripMarks(word)
-    // A word of marks alone is no word.
-    if (plain === "") continue
-    written.push(plain)
-    folded.push(fold(plain))
-  }
-  return { written, folded }
-}
-
 /** The place a name reads as, words folded: "São Paulo" → "sao paulo". */
-export const placeOf = (name: string): Place => wordsWithCase(name).folded.join(" ")
+export const placeOf = (name: string): Place => readWords(name).folded.join(" ")
 
 interface GazetteerEntry {
   /** The place every name of the entry resolves to. */
@@ -48,7 +34,7 @@ const gazetteer: Gazetteer = (() => {
     for (const raw of names) {
       const name = raw.startsWith("^") ? raw.slice(1) : raw
       const place = placeOf(name)
-      if (raw.startsWith("^")) cased.set(place, wordsWithCase(name).written.join(" "))
+      if (raw.startsWith("^")) cased.set(place, readWords(name).written.join(" "))
       // A country's name is also a city's (Singapore, Hong Kong): the city, listed later, wins.
       byName.set(place, entry)
     }
@@ -118,20 +104,18 @@ export const knownPlaces = (places: Iterable<Place>): KnownPlaces => {
  */
 export const placesNamedIn = (text: string, known: KnownPlaces): ReadonlyArray<Place> => {
   const found: Array<Place> = []
-  for (const { place } of namesIn(text, known).runs) if (!found.includes(place)) found.push(place)
+  for (const { place } of namesIn(readWords(text), known)) if (!found.includes(place)) found.push(place)
   return found
 }
 
-/** The folded words of a text that are part of the places it names (see `placesNamedIn`). */
-export const placeWordsIn = (text: string, known: KnownPlaces): ReadonlySet<string> => {
-  const { folded, runs } = namesIn(text, known)
+/** The folded words of a text (read by `readWords`) that are part of the places it names (see `placesNamedIn`). */
+export const placeWordsIn = (text: TextWords, known: KnownPlaces): ReadonlySet<string> => {
   const words = new Set<string>()
-  for (const { from, end } of runs) for (let i = from; i < end; i++) words.add(folded[i]!)
+  for (const { from, end } of namesIn(text, known)) for (let i = from; i < end; i++) words.add(text.folded[i]!)
   return words
 }
 
-const namesIn = (text: string, known: KnownPlaces) => {
-  const { written, folded } = wordsWithCase(text)
+const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
   const runs: Array<{ place: Place; from: number; end: number }> = []
   let from = 0
   while (from < folded.length) {
@@ -149,7 +133,7 @@ const namesIn = (text: string, known: KnownPlaces) => {
       from = longest.end
     }
   }
-  return { folded, runs }
+  return runs
 }
 
 /** The place a run of words names, if any (see `placesNamedIn`). */

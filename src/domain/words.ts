@@ -32,16 +32,31 @@ const foldedLetters: Record<string, string> = { ø: "o", œ: "oe", æ: "ae", ß:
 export const splitWords = (text: string): ReadonlyArray<string> =>
   text.split(nonAscii.test(text) ? /[^\p{L}\p{M}\p{N}]+/u : /[^A-Za-z0-9]+/).filter(Boolean)
 
-/** The folded words of a text, in order, with repeats. */
-export const wordsOf = (text: string): ReadonlyArray<string> => {
-  const words: Array<string> = []
-  for (const word of splitWords(text)) {
-    const folded = fold(word)
-    // A word of marks alone folds to nothing.
-    if (folded !== "") words.push(folded)
-  }
-  return words
+/** A text's words as written (accents stripped, case kept) and folded, in step. */
+export interface TextWords {
+  readonly written: ReadonlyArray<string>
+  readonly folded: ReadonlyArray<string>
 }
+
+/**
+ * A text read once into words, for everything matching asks of it: its terms (`termsOfWords`)
+ * and the places it names (places.ts) read the same words.
+ */
+export const readWords = (text: string): TextWords => {
+  const written: Array<string> = []
+  const folded: Array<string> = []
+  for (const word of splitWords(text)) {
+    const plain = stripMarks(word)
+    // A word of marks alone is no word.
+    if (plain === "") continue
+    written.push(plain)
+    folded.push(fold(plain))
+  }
+  return { written, folded }
+}
+
+/** The folded words of a text, in order, with repeats. */
+export const wordsOf = (text: string): ReadonlyArray<string> => readWords(text).folded
 
 /**
  * Words that say nothing about the work: grammar, and what every request says ("need someone to",
@@ -67,10 +82,13 @@ export interface Term {
 const maxTerms = 64
 
 /** The distinct keys of a text, in order of first appearance, without stop words. */
-export const termsOf = (text: string): ReadonlyArray<Term> => {
+export const termsOf = (text: string): ReadonlyArray<Term> => termsOfWords(wordsOf(text))
+
+/** `termsOf` over a text's folded words, read already. */
+export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> => {
   const out: Array<Term> = []
   const seen = new Set<string>()
-  for (const word of wordsOf(text)) {
+  for (const word of words) {
     if (word.length < 2 || stopWords.has(word)) continue
     const key = keyOf(word)
     if (seen.has(key)) continue
