@@ -17,7 +17,7 @@ import {
   worldDisplay
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft.ts"
-import { fold, keyOf, keysOf, readWords, type Term, termsOfWords } from "./words.ts"
+import { fold, keyOf, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -764,9 +764,14 @@ export const searchDirectory = (
         ? noMatchHint(executionMode, location, everyone)
         : onlyInReturns(best)
           ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
-          : undefined
+          : onlyByVerb(best)
+            ? `Weak matches only: those listed share nothing with this task but the verb (${best.matched.join(", ")}), which says what is done, not the skill it takes; nobody's work was shown to match the rest. Check them before offering the task, or describe the skill it needs in other words.`
+            : undefined
   }
 }
+
+/** Whether the best match shares only skill-less verbs with the task ("file", "write", "fix"). */
+const onlyByVerb = (match: RankedParticipant) => match.matched.every((word) => skillLessVerbs.has(keyOf(word)))
 
 /** Whether a participant matched only through what they deliver (`returns`), not their work. */
 const onlyInReturns = (match: RankedParticipant) => {

@@ -367,3 +367,39 @@ const synonymOf: ReadonlyMap<string, string> = (() => {
   }
   return map
 })()
+
+/**
+ * Verbs that say what is done to something, not what skill it takes: "file my tax return", "write
+ * a compiler backend", "fix a gas leak". A participant who shares only such a verb with a task
+ * ("file" in a researcher's "file a records request") has not been shown to do that work. Kept
+ * as keys (stems), so every form of the verb counts.
+ */
+export const skillLessVerbs: ReadonlySet<string> = new Set(
+  [
+    "do",
+    "make",
+    "get",
+    "take",
+    "give",
+    "put",
+    "set",
+    "send",
+    "bring",
+    "check",
+    "fix",
+    "file",
+    "write",
+    "create",
+    "prepare",
+    "handle",
+    "provide",
+    "produce",
+    "run",
+    "help",
+    "go",
+    "come",
+    "keep",
+    "start",
+    "finish"
+  ].map((verb) => keyOf(verb))
+)

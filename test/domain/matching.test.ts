@@ -297,4 +297,12 @@ describe("searchDirectory", () => {
     expect(found.hint).toMatch(/^Weak matches only/)
     expect(searchDirectory("Deliver signed documents across Lisbon", sample, 10).hint).toBeUndefined()
   })
+
+  it("flags matches that share only a verb naming no skill (write, file, fix) with the task", () => {
+    const found = searchDirectory("Write a COBOL batch job", sample, 10)
+    expect(found.matches.length).toBeGreaterThan(0)
+    expect(found.hint).toMatch(/^Weak matches only: those listed share nothing with this task but the verb \(write\)/)
+    // The same verb beside the work it names is no weak match.
+    expect(searchDirectory("Write product descriptions for 30 items in our shop", sample, 10).hint).toBeUndefined()
+  })
 })
