@@ -203,6 +203,26 @@ const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> => {
   return placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
 }
 
+/** How many task texts a directory's index remembers the terms of. */
+const rememberedQueries = 1024
+
+/**
+ * `queryOf` over a directory's places, remembered by text: a task's text is read at preflight, at
+ * submission and by the dispatcher's offer (and again at every re-match), each time the same
+ * words against the same directory. Reading it was a third of a submission's ranking (measured
+ * in a profile of POST /tasks). The memory is the index's, so it goes with the directory's
+ * snapshot; past `rememberedQueries` texts it starts afresh.
+ */
+const queryIn = (index: DirectoryIndex, text: string): ReadonlyArray<Term> => {
+  let query = index.queries.get(text)
+  if (query === undefined) {
+    if (index.queries.size >= rememberedQueries) index.queries.clear()
+    query = queryOf(text, index.known)
+    index.queries.set(text, query)
+  }
+  return query
+}
+
 /**
  * A task's first term weighs half as much again as the others (the points are kept doubled, in
  * whole numbers): agents lead with the work ("Translate a contract into German", "Proofread our
@@ -307,7 +327,7 @@ export const rankTop = (
   options: RankOptions
 ): Ranking => {
   const index = directoryIndexOf(everyone)
-  const query = queryOf(task.text, index.known)
+  const query = queryIn(index, task.text)
   const keys = new Set(query.map((t) => t.key))
   const excluded = new Set(options.excluding ?? [])
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
@@ -429,6 +449,8 @@ interface DirectoryIndex {
   /** By place: who has it among their location's places. */
   readonly places: ReadonlyMap<Place, ReadonlyArray<number>>
   readonly known: KnownPlaces
+  /** A task text's terms in this directory (`queryOf`), remembered: see `queryIn`. */
+  readonly queries: Map<string, ReadonlyArray<Term>>
   /** Places that are some participant's city. */
   readonly cities: ReadonlySet<Place>
   /** By place: the first location (in directory order) whose city it is, and a country as written. */
@@ -541,6 +563,7 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
     idf: (key) => idfs.get(key) ?? idfOf(n, 0),
     places,
     known: knownPlaces(places.keys()),
+    queries: new Map(),
     cities,
     locationOfCity,
     regionAsWritten,
@@ -853,6 +876,6 @@ export const eligibilityOf = (
   return {
     servesMode: task.executionMode === undefined || servingTypes[task.executionMode].includes(participant.task_type),
     inPlace: confined === undefined || profile.places.some((place) => confined.has(place)),
-    refusedByBoundary: refuses(profile, new Set(queryOf(task.text, index.known).map((t) => t.key)))
+    refusedByBoundary: refuses(profile, new Set(queryIn(index, task.text).map((t) => t.key)))
   }
 }
