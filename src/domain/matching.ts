@@ -813,7 +813,7 @@ const noMatchHint = (
     : `Nobody in the catalogue can take this task${mode === null ? "" : ` (${mode}${location === null ? "" : `, in ${location}`})`}: no participant's discipline, tags, capabilities or returns match it, or their boundaries rule it out. Describe the skill it needs in other words, or browse GET /api/public/v1/participants?q=…`
 
 // Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations of
-// doomed drafts (src/domain/feasibility.ts on main). Nothing here scores, and ranking never calls it.
+// doomed drafts (src/domain/feasibility.ts). Nothing here scores, and ranking never calls it.
 
 export interface EligibilityCounts {
   /** Participants in the directory, and their task types. */

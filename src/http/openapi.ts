@@ -23,7 +23,7 @@ const foldErrorSchemas = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   return JSON.parse(text)
 }
 
-/** Where an operation's JSON request body lives in the document, if it has one. */
+/** An operation of the document, as far as the transforms below read and change it. */
 type Operation = {
   operationId?: string
   parameters?: Array<unknown>

@@ -115,6 +115,15 @@ describe("infeasibilityOf: nobody eligible", () => {
 })
 
 describe("infeasibilityOf: a named participant who cannot serve the task", () => {
+  it("a boundary that refuses the task: names the boundary and the fix", () => {
+    // jack-thompson takes physical work in Denver, and refuses "gas … work".
+    const profile = { ...task("physical", "Denver, United States", "jack-thompson"), text: "Repair the gas boiler" }
+    const found = explain(profile)
+    expect(found).toMatchObject({ code: "participant_ineligible", participant: "jack-thompson" })
+    expect(found.cause).toContain("rules this kind of task out (their boundary:")
+    expect(found.fix).toContain("choose a participant whose boundary allows it")
+  })
+
   it("the wrong mode: names the participant, the mode they take, and the fixes", () => {
     // jonas-weber is in Berlin but works digitally; lukas-schmidt takes physical work in Berlin.
     const found = explain(task("physical", "Berlin, Germany", "jonas-weber"))
