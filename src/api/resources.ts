@@ -41,11 +41,19 @@ export const searchLimit = { default: 10, max: 50 } as const
 export const searchQueryMax = 4000
 
 export const SearchRequest = Schema.Struct({
-  query: Schema.String.check(Schema.isPattern(/\S/u), Schema.isMaxCodePoints(searchQueryMax)).annotate({
+  query: Schema.String.check(
+    Schema.isPattern(/\S/u, { message: "query must describe the task: it is blank" }),
+    Schema.isMaxCodePoints(searchQueryMax, { message: `query is longer than ${searchQueryMax} characters` })
+  ).annotate({
     description: `A natural-language description of the task: not blank, at most ${searchQueryMax} characters.`
   }),
   limit: Schema.optionalKey(
-    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: searchLimit.max })).annotate({
+    Schema.Int.check(
+      Schema.isBetween(
+        { minimum: 1, maximum: searchLimit.max },
+        { message: `limit must be a whole number from 1 to ${searchLimit.max}` }
+      )
+    ).annotate({
       description: `At most this many participants (1–${searchLimit.max}, default ${searchLimit.default}).`
     })
   )

@@ -10,13 +10,12 @@ import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
-import { envelopeError } from "../api/envelope.ts"
-import { type PreflightResult, type SearchResult, searchLimit, searchQueryMax } from "../api/resources.ts"
+import { type PreflightResult, SearchRequest, type SearchResult, searchLimit } from "../api/resources.ts"
 import { AppConfig } from "../config.ts"
 import { type PreflightOutcome, Tasks } from "../services/tasks.ts"
 import { orStorageUnavailable } from "./failures.ts"
 import { group as handlerGroup } from "./handler_group.ts"
-import { readJsonObject } from "./json_body.ts"
+import { jsonBodyDecoder, readJsonObject } from "./json_body.ts"
 import { presentParticipant } from "./participants.ts"
 
 export const presentPreflight = ({ validation, feasibility }: PreflightOutcome): PreflightResult => ({
@@ -35,25 +34,13 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
     const tasks = yield* Tasks
 
     // Made once, not per request (docs/performance.md, "No generator function made per request").
+    // The body is decoded by SearchRequest, the schema the OpenAPI document publishes: its bounds
+    // are the only statement of the rule.
+    const readSearch = jsonBodyDecoder(SearchRequest, config.docsUrl)
     const search = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
-      const body = yield* readJsonObject(request, config.docsUrl)
-      const invalid = (message: string, field: string) =>
-        envelopeError(config.docsUrl, "invalid_request", message, {
-          hint: 'Send {"query": "what you need done, where and when", "limit": 10}.',
-          details: [{ field, code: "invalid", message }]
-        })
-      const query = typeof body.query === "string" ? body.query.trim() : undefined
-      if (query === undefined || query === "") {
-        return yield* invalid("query is required: a natural-language description of the task.", "query")
-      }
-      // Counted as sent (SearchRequest's bound), not after trimming.
-      if ([...(body.query as string)].length > searchQueryMax) {
-        return yield* invalid(`query is longer than ${searchQueryMax} characters.`, "query")
-      }
-      const limit = body.limit === undefined ? searchLimit.default : body.limit
-      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > searchLimit.max) {
-        return yield* invalid(`limit must be a whole number from 1 to ${searchLimit.max}.`, "limit")
-      }
+      const body = yield* readSearch(request)
+      const query = body.query.trim()
+      const limit = body.limit ?? searchLimit.default
       const outcome = yield* tasks.search(query, limit).pipe(orStorageUnavailable(config.docsUrl))
       const preflight = presentPreflight(outcome.preflight)
       const result: SearchResult = {
