@@ -46,6 +46,14 @@ const main = Effect.gen(function* () {
 
 // SIGTERM/SIGINT interrupt the program: the server stops accepting, drains in-flight requests and
 // closes the database; a shutdown that completes that way is a clean exit (0), not a failure.
+// The same signal often comes twice: Ctrl-C reaches the whole process group, and npm and
+// scripts/node.mjs forward it too. runMain stops listening once the program has ended, and a
+// signal landing between that and the process's exit would kill it by the signal instead of 0;
+// these listeners keep that one from doing so (a second signal never forced an exit: the first one
+// already shuts down).
+const alreadyStopping = () => {}
+process.on("SIGINT", alreadyStopping)
+process.on("SIGTERM", alreadyStopping)
 NodeRuntime.runMain(main, {
   teardown: (exit, onExit) =>
     Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
