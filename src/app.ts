@@ -10,6 +10,7 @@ import type * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive, serveRoutes } from "./http/server.ts"
+import { AgentOperations } from "./operations/agent.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
 import { DispatcherLive } from "./services/dispatcher.ts"
@@ -39,7 +40,8 @@ export interface ServiceOverrides {
 
 /** The transport-free services over the configured database (migrated and, if empty, seeded). */
 export const makeServices = (overrides: ServiceOverrides = {}) =>
-  Layer.mergeAll(TaskActions.layer, Tasks.layer, overrides.dispatcher === false ? Layer.empty : DispatcherLive).pipe(
+  Layer.mergeAll(AgentOperations.layer, overrides.dispatcher === false ? Layer.empty : DispatcherLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer)),
     Layer.provideMerge(Lifecycle.layer),
     Layer.provideMerge(SampleCatalogueLive),
     Layer.provideMerge(

@@ -58,6 +58,7 @@ export const SearchRequest = Schema.Struct({
     })
   )
 }).annotate({ identifier: "SearchRequest" })
+export type SearchRequest = typeof SearchRequest.Type
 
 export const SearchMatch = Schema.Struct({
   participant: Participant,

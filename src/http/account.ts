@@ -9,14 +9,14 @@ import { envelopeError } from "../api/envelope.ts"
 import { DeclineRequest, ResultSubmission } from "../api/resources.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
+import { presentParticipant } from "../operations/agent.ts"
+import { orActionFailure } from "../operations/failures.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import type { StoredTask } from "../services/task_store.ts"
 import { Tasks } from "../services/tasks.ts"
-import { orActionFailure } from "./failures.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { type BodyError, jsonBodyDecoder, readJsonObject } from "./json_body.ts"
-import { presentParticipant } from "./participants.ts"
 
 export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers) =>
   Effect.gen(function* () {

@@ -9,34 +9,29 @@ import { MarketplaceApi } from "../api/api.ts"
 import { CancelRequest, ReviewRequest } from "../api/resources.ts"
 import { AgentCaller } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
-import { TaskActions } from "../services/task_actions.ts"
-import { Tasks } from "../services/tasks.ts"
-import { orActionFailure } from "./failures.ts"
+import { AgentOperations } from "../operations/agent.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { jsonBodyDecoder } from "./json_body.ts"
 
 export const AgentHandlers = handlerGroup(MarketplaceApi, "agent", (handlers) =>
   Effect.gen(function* () {
     const { docsUrl: docs } = yield* AppConfig
-    const tasks = yield* Tasks
-    const actions = yield* TaskActions
+    const operations = yield* AgentOperations
     const cancelBody = jsonBodyDecoder(CancelRequest, docs, { optional: true })
     const reviewBody = jsonBodyDecoder(ReviewRequest, docs)
 
     // Generators made once, not per request (docs/performance.md, "No generator function made per request").
     const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
       const { taskToken } = yield* AgentCaller
-      yield* actions.checkAgent(reference, taskToken).pipe(orActionFailure(docs))
+      yield* operations.checkAgent(reference, taskToken)
       const { reason } = yield* cancelBody(request)
-      const task = yield* actions.cancel(reference, taskToken, reason ?? undefined).pipe(orActionFailure(docs))
-      return tasks.view(task)
+      return yield* operations.cancel(reference, taskToken, reason ?? undefined)
     })
     const review = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
       const { taskToken } = yield* AgentCaller
-      yield* actions.checkAgent(reference, taskToken).pipe(orActionFailure(docs))
+      yield* operations.checkAgent(reference, taskToken)
       const decision = yield* reviewBody(request)
-      const task = yield* actions.review(reference, taskToken, decision).pipe(orActionFailure(docs))
-      return tasks.view(task)
+      return yield* operations.review(reference, taskToken, decision)
     })
 
     return handlers

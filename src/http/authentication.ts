@@ -10,9 +10,9 @@ import { envelopeError, type Forbidden, type ServiceUnavailable, type Unauthoriz
 import { AgentAuthentication, AgentCaller, ParticipantAuthentication, ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
 import { NotPermitted } from "../domain/errors.ts"
+import { orActionFailure } from "../operations/failures.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
-import { orActionFailure } from "./failures.ts"
 
 /** The credential as one token (`Bearer <token>`), or undefined when none, or not one, was sent. */
 const tokenOf = (credential: Redacted.Redacted): string | undefined => {

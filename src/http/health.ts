@@ -5,8 +5,8 @@ import * as Effect from "effect/Effect"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
+import { retryAfterSeconds } from "../operations/failures.ts"
 import { Health } from "../services/health.ts"
-import { retryAfterSeconds } from "./failures.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 
 export const HealthHandlers = handlerGroup(MarketplaceApi, "health", (handlers) =>

@@ -11,7 +11,7 @@ import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Schema from "effect/Schema"
 import { BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
-import { invalidRequest } from "./invalid_request.ts"
+import { invalidRequest } from "../operations/invalid_request.ts"
 
 export const maxBodyBytes = 64 * 1024
 const maxBodySize = ByteSize.bytes(maxBodyBytes)

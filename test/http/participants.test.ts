@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ParticipantList } from "../../src/api/resources.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { makeParticipantJson, presentParticipant } from "../../src/http/participants.ts"
+import { makeParticipantJson } from "../../src/http/participants.ts"
+import { presentParticipant } from "../../src/operations/agent.ts"
 import { expectEnvelope, notExactly, startServer, type TestServer } from "../support/server.ts"
 
 interface SampleParticipant {

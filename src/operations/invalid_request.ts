@@ -1,19 +1,21 @@
 /**
  * The one translation of a schema failure into the envelope: a 400 `invalid_request` naming each
  * member that failed in `details`. HttpApi's own decoding of path parameters, query parameters and
- * headers (middleware.ts) and the handlers' decoding of request bodies (json_body.ts) both use it.
+ * headers (http/middleware.ts), the handlers' decoding of request bodies (http/json_body.ts) and
+ * the MCP tools' decoding of their arguments (mcp/tools.ts) all use it.
  */
 import * as SchemaIssue from "effect/SchemaIssue"
 import { type ErrorBody, errorBody } from "../api/envelope.ts"
 
 /** The part of a request a schema decoded, as HttpApi names it. */
-export type RequestPart = "Params" | "Query" | "Headers" | "Payload"
+export type RequestPart = "Params" | "Query" | "Headers" | "Payload" | "Arguments"
 
 const partName: Record<RequestPart, string> = {
   Params: "A path parameter",
   Query: "A query parameter",
   Headers: "A header",
-  Payload: "The request body"
+  Payload: "The request body",
+  Arguments: "The tool's arguments"
 }
 
 const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -41,7 +43,9 @@ export const invalidRequest = (docsUrl: string, part: RequestPart, cause: unknow
           ? "Send each query parameter once, with the type the OpenAPI document at /openapi.json gives."
           : part === "Payload"
             ? "Fix each member named in details; the endpoint's request schema is in the OpenAPI document at /openapi.json."
-            : "See the endpoint in the OpenAPI document at /openapi.json.",
+            : part === "Arguments"
+              ? "Fix each argument named in details; the tool's inputSchema (tools/list) gives every argument."
+              : "See the endpoint in the OpenAPI document at /openapi.json.",
       details: problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
     }
   )
