@@ -126,6 +126,29 @@ describe("rankEligible", () => {
     expect(plain[0]!.participant.slug).toBe("akiko-tanaka")
   })
 
+  it("reads each item of a coordinated boundary on its own", () => {
+    const refused = (participant: ParticipantRecord, text: string) =>
+      eligibilityOf({ executionMode: undefined, text }, participant, sample).refusedByBoundary
+    const bySlug = (slug: string) => sample.find((p) => p.slug === slug)!
+    // "No certified or sworn translations" (akiko-tanaka), "No sworn court translations" (fatima-zahra-bennani).
+    const sworn = "Sworn translation of a birth certificate for a court"
+    expect(refused(bySlug("akiko-tanaka"), sworn)).toBe(true)
+    expect(refused(bySlug("akiko-tanaka"), "Certified translation of a diploma")).toBe(true)
+    expect(refused(bySlug("fatima-zahra-bennani"), sworn)).toBe(true)
+    expect(refused(bySlug("akiko-tanaka"), "Translate my blog post into Spanish")).toBe(false)
+    expect(refused(bySlug("fatima-zahra-bennani"), "Translate my blog post into Spanish")).toBe(false)
+    // "and/or" is a coordination like "or".
+    const translator = { ...bySlug("akiko-tanaka"), boundary: "No certified and/or sworn translations." }
+    expect(refused(translator, sworn)).toBe(true)
+    expect(refused(translator, "Translate my blog post into Spanish")).toBe(false)
+    // "or" between whole phrases: each refuses on its own, and needs all of its words.
+    const handyman = { ...ann, slug: "han-dy", discipline: "Handyman", boundary: "No heavy lifting or ladders." }
+    expect(refused(handyman, "Carry a sofa upstairs: heavy lifting")).toBe(true)
+    expect(refused(handyman, "Clean the gutters from a ladder")).toBe(true)
+    expect(refused(handyman, "Lift the lid and photograph the meter")).toBe(false)
+    expect(refused(handyman, "Assemble a heavy desk")).toBe(false)
+  })
+
   it("confines a task to the city it names, or to the country when it names no city", () => {
     const placesOf = (location: string) =>
       new Set(
