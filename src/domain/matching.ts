@@ -102,21 +102,41 @@ const profileOf = perObject((participant: ParticipantRecord) => profileWith(part
  * What a `boundary` refuses, as sets of keys: a task whose text has every key of one set is not
  * the participant's (`profileWith` leaves out their own work). Read conservatively, from
  * sentences that say "No …", "Not …" or "never …": each item of such a sentence (split at
- * commas, "or", "and") is one set. An item stating a condition (without, unless, outside, after,
- * during, for…) is the participant's to judge and refuses nothing: "No entry without the owner's
- * consent" does not make them refuse entry.
+ * commas, "or", "and", "nor") is one set, read with a head noun the items share (`sharedHead`).
+ * An item stating a condition (without, unless, outside, after, during, for…) is the
+ * participant's to judge and refuses nothing: "No entry without the owner's consent" does not
+ * make them refuse entry.
  */
 function refusalsOf(boundary: string): ReadonlyArray<ReadonlyArray<string>> {
   const out: Array<ReadonlyArray<string>> = []
   for (const sentence of fold(boundary).split(/[.;:!?]|\band\s+(?=no\b|not\b|never\b)/)) {
     const refusal = /\b(?:no|not|never)\b(.*)$/.exec(sentence)?.[1]
     if (refusal === undefined || conditionWords.test(refusal)) continue
-    for (const item of refusal.split(/,|\bor\b|\band\b|\bnor\b/)) {
-      const keys = keysOf(item).filter((key) => !genericBoundaryKeys.has(key))
-      if (keys.length > 0) out.push(keys)
-    }
+    const items = refusal
+      .split(/,|\bor\b|\band\b|\bnor\b/)
+      .map(keysOf)
+      .filter((keys) => keys.some((key) => !genericBoundaryKeys.has(key)))
+    for (const item of sharedHead(items)) out.push(item.filter((key) => !genericBoundaryKeys.has(key)))
   }
   return out
+}
+
+/**
+ * Coordinated items with the head noun they share: when every item but the last is one word and
+ * the last is more, the last one's final word is the head of them all, so "certified or sworn
+ * translations" is "certified translations" or "sworn translations", and "cash, card or cheque
+ * payments" refuses a card payment, not a birthday card. Any other list is of whole phrases:
+ * "heavy lifting or ladders" refuses ladders alone. Each item still refuses on its own. Reading
+ * the single words alone as well would add nothing but refusals of "certified" or "card"
+ * anywhere: "certified translations" needs more of a task than "certified" does. The cost: an
+ * item like "pets or farm animals" reads as "pet animals", so a pet-sitting task is offered and
+ * the participant declines it, as they do one that a condition of theirs rules out.
+ */
+const sharedHead = (items: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<ReadonlyArray<string>> => {
+  const last = items.at(-1)
+  if (last === undefined || last.length < 2 || items.some((item) => item !== last && item.length > 1)) return items
+  const head = last.at(-1)!
+  return items.map((item) => (item === last ? item : [item[0]!, head]))
 }
 
 const conditionWords =

@@ -126,6 +126,52 @@ describe("rankEligible", () => {
     expect(plain[0]!.participant.slug).toBe("akiko-tanaka")
   })
 
+  it("reads each item of a coordinated boundary on its own", () => {
+    const refused = (participant: ParticipantRecord, text: string) =>
+      eligibilityOf({ executionMode: undefined, text }, participant, sample).refusedByBoundary
+    const bySlug = (slug: string) => sample.find((p) => p.slug === slug)!
+    // "No certified or sworn translations" (akiko-tanaka), "No sworn court translations" (fatima-zahra-bennani).
+    const sworn = "Sworn translation of a birth certificate for a court"
+    expect(refused(bySlug("akiko-tanaka"), sworn)).toBe(true)
+    expect(refused(bySlug("akiko-tanaka"), "Certified translation of a diploma")).toBe(true)
+    expect(refused(bySlug("fatima-zahra-bennani"), sworn)).toBe(true)
+    expect(refused(bySlug("akiko-tanaka"), "Translate my blog post into Spanish")).toBe(false)
+    expect(refused(bySlug("fatima-zahra-bennani"), "Translate my blog post into Spanish")).toBe(false)
+    // "and/or" is a coordination like "or".
+    const translator = { ...bySlug("akiko-tanaka"), boundary: "No certified and/or sworn translations." }
+    expect(refused(translator, sworn)).toBe(true)
+    expect(refused(translator, "Translate my blog post into Spanish")).toBe(false)
+    // "or" between whole phrases: each refuses on its own, and needs all of its words.
+    const handyman = { ...ann, slug: "han-dy", discipline: "Handyman", boundary: "No heavy lifting or ladders." }
+    expect(refused(handyman, "Carry a sofa upstairs: heavy lifting")).toBe(true)
+    expect(refused(handyman, "Clean the gutters from a ladder")).toBe(true)
+    expect(refused(handyman, "Lift the lid and photograph the meter")).toBe(false)
+    expect(refused(handyman, "Assemble a heavy desk")).toBe(false)
+  })
+
+  it("reads one-word items before a longer last one with its head noun", () => {
+    const refused = (boundary: string, text: string) =>
+      eligibilityOf({ executionMode: undefined, text }, { ...ann, boundary }, sample).refusedByBoundary
+    // "X or Y Z" is "X Z" or "Y Z": "certified" alone refuses nothing (translation is not ann's work).
+    const translations = "No certified or sworn translations."
+    expect(refused(translations, "Certified translation of a diploma")).toBe(true)
+    expect(refused(translations, "Sworn translation of a birth certificate for a court")).toBe(true)
+    expect(refused(translations, "Photograph the plaque of a certified organic farm")).toBe(false)
+    expect(refused(translations, "Translate my blog post into Spanish")).toBe(false)
+    expect(refused("No certified and/or sworn translations.", "Photograph a certified organic farm")).toBe(false)
+    expect(refused("No certified and/or sworn translations.", "Sworn translation of a diploma")).toBe(true)
+    // "X, Y or Z W" is "X W", "Y W" or "Z W".
+    const payments = "No cash, card or cheque payments."
+    expect(refused(payments, "Take card payments at our stand")).toBe(true)
+    expect(refused(payments, "Collect a cash payment from the buyer")).toBe(true)
+    expect(refused(payments, "Photograph a birthday card")).toBe(false)
+    // A generic head ("work") adds nothing: "gas" refuses on its own.
+    expect(refused("No gas, structural or licensed electrical work.", "Photograph the gas meter")).toBe(true)
+    // Items of several words stand alone, as does a last item of one word.
+    expect(refused("No penetration testing or security exploitation.", "Penetration testing of our app")).toBe(true)
+    expect(refused("No heavy lifting or ladders.", "Photograph the roof from a ladder")).toBe(true)
+  })
+
   it("confines a task to the city it names, or to the country when it names no city", () => {
     const placesOf = (location: string) =>
       new Set(

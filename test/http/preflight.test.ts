@@ -473,6 +473,26 @@ describe("POST /preflight: doomed drafts (issue 25)", () => {
     expect(result.warnings.filter((w: Issue) => w.code === "no_eligible_participant")).toEqual([])
   })
 
+  it("a named participant whose boundary refuses the task: warning participant_ineligible; a plain task is theirs", async () => {
+    // akiko-tanaka: "No certified or sworn translations."
+    const translation = (action: string) =>
+      digitalDraft({
+        action,
+        participant_slug: "akiko-tanaka",
+        expected_result: "The translated document as a PDF",
+        acceptance_test: "Every page of the source is translated"
+      })
+    const sworn = await preflight(translation("Sworn translation of a Japanese birth certificate for a court"))
+    expect(sworn.valid).toBe(true)
+    expect(sworn.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+    const warning = only(sworn.warnings, "participant_ineligible")
+    expect(warning.field).toBe("participant_slug")
+    expect(warning.message).toContain("No certified or sworn translations.")
+    const plain = await preflight(translation("Translate my blog post from Japanese into English"))
+    expect(plain.warnings).toEqual([])
+    expect(plain.feasibility).toEqual({ eligible_participants: 1, sample: ["akiko-tanaka"] })
+  })
+
   it("a named participant who is not in the task's place: warning participant_ineligible naming where they are", async () => {
     const result = await preflight(validDraft({ participant_slug: "lukas-schmidt", location: "Reykjavik, Iceland" }))
     const warning = only(result.warnings, "participant_ineligible")
