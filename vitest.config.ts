@@ -71,6 +71,7 @@ export default defineConfig(async () => {
                   name: "postgres",
                   include: [
                     "test/http/**/*.test.ts",
+                    "test/mcp/**/*.test.ts",
                     "test/services/**/*.test.ts",
                     "test/process/**/*.test.ts",
                     "test/operator/**/*.test.ts",

@@ -1,5 +1,6 @@
 /**
- * The service's layers composed: configuration → database → services → HTTP routes. `main.ts`
+ * The service's layers composed: configuration → database → services → operations → HTTP routes
+ * (REST and MCP). `main.ts`
  * serves them on Node; `makeFetchHandler` exposes the same app as a web-standard fetch handler.
  */
 
@@ -9,7 +10,8 @@ import * as Layer from "effect/Layer"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
-import { RoutesLive, serveRoutes } from "./http/server.ts"
+import { RoutesLive as RestRoutes, serveRoutes } from "./http/server.ts"
+import { McpRoutes } from "./mcp/server.ts"
 import { AgentOperations } from "./operations/agent.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
@@ -17,6 +19,7 @@ import { DispatcherLive } from "./services/dispatcher.ts"
 import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
 import { Lifecycle } from "./services/lifecycle.ts"
+import { McpSessionStore } from "./services/mcp_session_store.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
@@ -54,13 +57,17 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
         Accounts.layer,
         AccessTokens.layer,
         TaskEvents.layer,
-        RateLimits.layer
+        RateLimits.layer,
+        McpSessionStore.layer
       )
     ),
     Layer.provideMerge(DatabaseLive)
   )
 
 export const ServicesLive = makeServices()
+
+/** Every route: the REST API with its documents, and the MCP interface, on one router. */
+const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes)
 
 /** The HTTP routes with every service they need, given the configuration. */
 export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))

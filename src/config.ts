@@ -29,8 +29,13 @@ export interface AppSettings {
   readonly logLevel: LogLevel
   /** Base of `documentation_url` members; defaults to `<publicBaseUrl>/docs`. */
   readonly docsUrl: string
-  /** Address of the optional MCP interface announced in the service index. */
+  /** Address of the MCP interface; served by this server when it is under publicBaseUrl. */
   readonly mcpUrl: string
+  /**
+   * Browser origins allowed to call the MCP interface (requests without `Origin` always are): the
+   * MCP transport requires the check, against DNS rebinding. Defaults to publicBaseUrl's origin.
+   */
+  readonly mcpAllowedOrigins: ReadonlyArray<string>
   /** OAuth authorization server(s) named by the protected-resource metadata (RFC 9728). */
   readonly oauthIssuer: string | undefined
   /** Secret the task tokens are derived from; when absent one is generated and kept in the database. */
@@ -120,6 +125,7 @@ const testDefaults: AppSettings = {
   logLevel: "None",
   docsUrl: "http://127.0.0.1:8080/docs",
   mcpUrl: "http://127.0.0.1:8080/mcp",
+  mcpAllowedOrigins: ["http://127.0.0.1:8080"],
   oauthIssuer: undefined,
   taskTokenSecret: undefined,
   seedSampleCatalogue: true,
@@ -218,6 +224,29 @@ const isHttpUrl = (value: string) => {
 
 /** An absolute http:// or https:// URL. */
 const HttpUrl = Schema.Trim.check(Schema.makeFilter(isHttpUrl, accepts("an absolute http(s) URL")))
+
+/** `scheme://host[:port]`, as a browser sends it in `Origin`. */
+const originOf = (url: string) => new URL(url).origin
+
+/** Origins separated by commas, each an http(s) origin (no path). */
+const OriginList = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Array(Schema.String),
+    parsing<ReadonlyArray<string>>(
+      (text) => {
+        const origins = text
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== "")
+        return origins.every((o) => isHttpUrl(o) && originOf(o) === o.replace(/\/$/, ""))
+          ? origins.map(originOf)
+          : undefined
+      },
+      (origins: ReadonlyArray<string>) => origins.join(","),
+      "http(s) origins (scheme://host[:port]) separated by commas"
+    )
+  )
+)
 
 /** Text read as it is, trimmed. */
 const Text = Schema.Trim
@@ -413,6 +442,7 @@ const variables = {
   LOG_LEVEL: variable("LOG_LEVEL", LogLevelName, "Info"),
   DOCS_URL: variable("DOCS_URL", HttpUrl, undefined),
   MCP_URL: variable("MCP_URL", HttpUrl, undefined),
+  MCP_ALLOWED_ORIGINS: variable("MCP_ALLOWED_ORIGINS", OriginList, undefined),
   OAUTH_ISSUER: variable("OAUTH_ISSUER", HttpUrl, undefined),
   OAUTH_AUDIENCE: variable("OAUTH_AUDIENCE", Text, undefined),
   OAUTH_JWKS_URI: variable("OAUTH_JWKS_URI", HttpUrl, undefined),
@@ -471,6 +501,7 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
   const logLevel = yield* variables.LOG_LEVEL
   const docsUrl = (yield* variables.DOCS_URL) ?? `${base}/docs`
   const mcpUrl = (yield* variables.MCP_URL) ?? `${base}/mcp`
+  const mcpAllowedOrigins = (yield* variables.MCP_ALLOWED_ORIGINS) ?? [originOf(base)]
   const oauthIssuer = yield* variables.OAUTH_ISSUER
   const taskTokenSecret = yield* variables.TASK_TOKEN_SECRET
   const offerTimeoutMs = yield* variables.OFFER_TIMEOUT
@@ -508,6 +539,7 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     logLevel,
     docsUrl: docsUrl.replace(/\/+$/, ""),
     mcpUrl,
+    mcpAllowedOrigins,
     oauthIssuer,
     taskTokenSecret,
     seedSampleCatalogue,

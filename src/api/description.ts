@@ -3,6 +3,7 @@
  * every error code — built from the same data the service runs on.
  */
 import { errorCodes } from "./envelope.ts"
+import { mcpProtocolVersions, mcpResources, mcpToolNames } from "./mcp.ts"
 
 export const coldStart = [
   "GET /api/public/v1 (this index) and GET /api/public/v1/capabilities for the rules.",
@@ -28,7 +29,23 @@ export const apiDescription = [
   "",
   "## Interfaces",
   "",
-  "This REST interface is the one served. The index also names an MCP (agent-tool) interface, at its `mcp` address: it is planned and not served yet, and its address answers 404 `not_found` saying so until it is.",
+  "Two interfaces serve the same tasks, participants and lifecycle, over the same rules: this REST API, and MCP (Model Context Protocol) for agent hosts, at the index's `mcp` address (`/mcp` on this server by default).",
+  "",
+  `MCP is served over Streamable HTTP (protocol revisions ${mcpProtocolVersions.join(", ")}), with no credential. Tools: ${mcpToolNames.map((name) => `\`${name}\``).join(", ")}; each tool's result (\`structuredContent\`) is exactly the REST response body of the same operation, and a refused call is a result with \`isError: true\` whose \`structuredContent\` is the error envelope below. Resources: ${Object.values(
+    mcpResources
+  )
+    .map((uri) => `\`${uri}\``)
+    .join(
+      ", "
+    )}. Prompt: \`hire_a_human\` (argument \`goal\`). An idempotency key used over REST and then over MCP (or the other way round) names the same task.`,
+  "",
+  "To connect a host to a server running locally (`npm start`), add it to the host's configuration, e.g.:",
+  "",
+  "```json",
+  '{ "mcpServers": { "task-marketplace": { "type": "http", "url": "http://127.0.0.1:8080/mcp" } } }',
+  "```",
+  "",
+  "or try it in the MCP Inspector: `npx @modelcontextprotocol/inspector`, then choose the transport Streamable HTTP and the URL `http://127.0.0.1:8080/mcp`.",
   "",
   "## Errors",
   "",

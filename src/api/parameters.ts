@@ -10,6 +10,9 @@
 import * as Schema from "effect/Schema"
 import { IDEMPOTENCY_KEY_MAX } from "../domain/task_draft.ts"
 
+/** The largest request body accepted (DECISIONS §11): 413 payload_too_large past it. */
+export const maxBodyBytes = 64 * 1024
+
 /** Participants per page of GET /participants. */
 export const pageSize = { default: 100, max: 500 } as const
 

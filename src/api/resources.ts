@@ -158,7 +158,18 @@ export const Capabilities = Schema.Struct({
     participant: Schema.String,
     protected_resource_metadata: Url
   }),
-  interfaces: Schema.Struct({ rest: Url, mcp: Url, openapi: Url }),
+  interfaces: Schema.Struct({
+    rest: Url,
+    mcp: Schema.Struct({
+      endpoint: Url,
+      transport: Schema.Literal("streamable-http"),
+      protocol_versions: Schema.Array(Schema.String),
+      tools: Schema.Array(Schema.String).annotate({ description: "The MCP tools' names." }),
+      resources: Schema.Array(Schema.String).annotate({ description: "Resource URIs and URI templates." }),
+      prompts: Schema.Array(Schema.String)
+    }),
+    openapi: Url
+  }),
   lifecycle: Schema.Struct({
     offer_timeout_seconds: Schema.Number,
     review_window_seconds: Schema.Number,

@@ -11,9 +11,11 @@ import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Schema from "effect/Schema"
 import { BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
+import { maxBodyBytes } from "../api/parameters.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
 
-export const maxBodyBytes = 64 * 1024
+export { maxBodyBytes }
+
 const maxBodySize = ByteSize.bytes(maxBodyBytes)
 
 export type BodyError = BadRequest | PayloadTooLarge | UnsupportedMediaType

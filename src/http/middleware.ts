@@ -5,11 +5,13 @@
  * It also sets `x-request-id` and writes the request's log line.
  */
 import { randomUUID } from "node:crypto"
+import * as ByteSize from "effect/ByteSize"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -18,22 +20,33 @@ import * as Option from "effect/Option"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
+import { maxBodyBytes } from "../api/parameters.ts"
 import { AppConfig, type Sampler } from "../config.ts"
+import { mcpPathOf } from "../mcp/server.ts"
+import { makeSharedSessions } from "../mcp/sessions.ts"
+import { callKind } from "../mcp/tools.ts"
 import { retryAfterSeconds } from "../operations/failures.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
+import { McpSessionStore } from "../services/mcp_session_store.ts"
 import { type LimitState, RateLimits } from "../services/rate_limits.ts"
 import { decidedSampling, isSampled, newTraceId } from "../tracing.ts"
-import { maxBodyBytes } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
 import { routeFor } from "./routes.ts"
+
+const maxMcpBody = ByteSize.bytes(maxBodyBytes)
 
 const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 
 const corsHeaders = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers":
-    "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate, ratelimit-limit, ratelimit-remaining, ratelimit-reset"
+    "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate, ratelimit-limit, ratelimit-remaining, ratelimit-reset, mcp-session-id, mcp-protocol-version"
 }
+
+/** The methods of the MCP endpoint (Streamable HTTP), and what a browser client may send it. */
+const mcpMethods = "GET, POST, DELETE, OPTIONS"
+const mcpRequestHeaders =
+  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-request-id"
 
 const isErrorBody = (u: unknown): u is ErrorBody =>
   typeof u === "object" &&
@@ -76,25 +89,25 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const envelope = (body: ErrorBody, headers: Record<string, string> = {}) =>
       HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
 
-    // The MCP interface the index announces is not served yet: its address (when it is on this
-    // server) says so, rather than "no endpoint" with nothing to explain the index.
-    const mcpPath = config.mcpUrl.startsWith(`${config.publicBaseUrl}/`)
-      ? config.mcpUrl.slice(config.publicBaseUrl.length).split(/[?#]/, 1)[0]!.replace(/\/+$/, "")
-      : undefined
-    const mcpNotServed = envelope(
-      errorBody(
-        docs,
-        "not_found",
-        "The MCP interface is not served yet: it is planned. The REST API offers the same tasks, participants and lifecycle today.",
-        { hint: "Start from the service index, GET /api/public/v1." }
-      )
-    )
+    // The MCP interface, when it is served here (mcp/server.ts): its sessions are shared by every
+    // process (mcp/sessions.ts), its body is read under the same limit as REST's, and its own
+    // answers (MCP's 202, 400, 403, 404, 406) leave as MCP defines them.
+    const mcpPath = mcpPathOf(config)
+    const sharedSessions = makeSharedSessions(yield* McpSessionStore)
+    const isMcp = (path: string) => mcpPath !== undefined && path === mcpPath
 
     const notFound = (request: HttpServerRequest.HttpServerRequest) => {
       const path = request.url.split("?", 1)[0] ?? "/"
       const route = routeFor(request.url)
+      if (route === undefined && isMcp(path)) {
+        return envelope(
+          errorBody(docs, "method_not_allowed", `${truncate(request.method)} is not allowed on ${path}.`, {
+            hint: "The MCP endpoint takes POST (JSON-RPC messages), GET and DELETE (a session), as MCP's Streamable HTTP transport defines."
+          }),
+          { allow: mcpMethods }
+        )
+      }
       if (route === undefined) {
-        if (mcpPath !== undefined && (path === mcpPath || path.startsWith(`${mcpPath}/`))) return mcpNotServed
         return envelope(
           errorBody(docs, "not_found", `No endpoint at ${truncate(path)}.`, {
             hint: "Start from the service index, GET /api/public/v1, which lists every endpoint."
@@ -185,12 +198,13 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const finish = (
       arrival: Arrival,
       limited: LimitState | undefined,
-      answered: HttpServerResponse.HttpServerResponse
+      answered: HttpServerResponse.HttpServerResponse,
+      asAnswered = false
     ) => {
       let response = answered
       // Whatever produced an error response without a JSON body (a framework default such as an
-      // empty 4xx or a text/plain 415), the client still gets the envelope.
-      if (response.status >= 400 && !isJsonResponse(response)) {
+      // empty 4xx or a text/plain 415), the client still gets the envelope — except MCP's own.
+      if (!asAnswered && response.status >= 400 && !isJsonResponse(response)) {
         response = envelope(
           errorBody(docs, codeForStatus(response.status), errorCodes[codeForStatus(response.status)].meaning),
           pickHeaders(response.headers, ["allow", "retry-after"])
@@ -237,6 +251,12 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     /** The request answered: the limiter consulted (when limits are on), then the handler. */
     const respond = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival) => {
       const request = arrival.request
+      if (isMcp(arrival.path)) {
+        // A browser client's CORS preflight is answered here; MCP's own routes take no OPTIONS.
+        return request.method === "OPTIONS"
+          ? Effect.succeed(finish(arrival, undefined, mcpPreflight))
+          : respondMcp(httpEffect, arrival)
+      }
       const handle = (limited: LimitState | undefined) =>
         limited?.retryAfterSeconds !== undefined
           ? Effect.succeed(finish(arrival, limited, rateLimited(limited.limit, limited.retryAfterSeconds)))
@@ -250,6 +270,70 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
           request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" ? "read" : "write"
         ),
         handle
+      )
+    }
+
+    const mcpPreflight = HttpServerResponse.empty({
+      status: 204,
+      headers: {
+        allow: mcpMethods,
+        "access-control-allow-methods": mcpMethods,
+        "access-control-allow-headers": mcpRequestHeaders,
+        "access-control-max-age": "600"
+      }
+    })
+    const payloadTooLarge = envelope(
+      errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`)
+    )
+    const unreadableBody = envelope(errorBody(docs, "invalid_json", "The request body could not be read."))
+    const storageUnavailable = envelope(
+      errorBody(docs, "storage_unavailable", "Storage is unavailable right now; nothing was changed.", {
+        hint: `Retry in ${retryAfterSeconds} seconds.`
+      })
+    )
+
+    /**
+     * An MCP request: its body read under REST's limit, counted by the limiter as REST counts the
+     * same operation (a tool call by its tool; anything else as a read), served with its session
+     * wherever it began.
+     */
+    const respondMcp = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival) => {
+      const request = arrival.request
+      if (Number(request.headers["content-length"]) > maxBodyBytes) {
+        return Effect.succeed(finish(arrival, undefined, payloadTooLarge))
+      }
+      const serve = (body: string) => (limited: LimitState | undefined) =>
+        limited?.retryAfterSeconds !== undefined
+          ? Effect.succeed(finish(arrival, limited, rateLimited(limited.limit, limited.retryAfterSeconds)))
+          : sharedSessions(httpEffect, request, body).pipe(
+              Effect.catchTag("StorageUnavailable", () => Effect.succeed(storageUnavailable)),
+              Effect.catchCause(recover(request, arrival.requestId)),
+              Effect.map((response) => finish(arrival, limited, response, true))
+            )
+      return request.text.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, maxMcpBody),
+        Effect.matchEffect({
+          onFailure: (error) =>
+            Effect.succeed(
+              finish(
+                arrival,
+                undefined,
+                error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+                  ? payloadTooLarge
+                  : unreadableBody
+              )
+            ),
+          onSuccess: (body) =>
+            limitsOn
+              ? Effect.flatMap(
+                  rateLimits.consume(
+                    Option.getOrElse(request.remoteAddress, () => "unknown"),
+                    request.method === "POST" ? callKind(body) : "read"
+                  ),
+                  serve(body)
+                )
+              : serve(body)(undefined)
+        })
       )
     }
 

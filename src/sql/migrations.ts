@@ -197,6 +197,21 @@ const addTaskInfeasibility = Effect.gen(function* () {
   yield* sql`ALTER TABLE tasks ADD COLUMN infeasibility TEXT`
 })
 
+/**
+ * MCP sessions, kept where every process reads them: a client's requests may reach any process
+ * behind one address, and each process re-creates the session from its `initialize` (mcp/sessions.ts).
+ */
+const createMcpSessions = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE mcp_sessions (
+      id TEXT PRIMARY KEY,
+      initialize TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )
+  `
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -207,7 +222,8 @@ const migrations = {
   "7_participant_slug_search_index": addParticipantSlugSearchIndex,
   "8_slug_order_by_code_point": orderSlugsByCodePoint,
   "9_drop_task_state_index": dropTaskStateIndex,
-  "10_add_task_infeasibility": addTaskInfeasibility
+  "10_add_task_infeasibility": addTaskInfeasibility,
+  "11_create_mcp_sessions": createMcpSessions
 }
 
 /** The id of the newest migration: a database that has applied it is current. */

@@ -138,22 +138,25 @@ describe("compression of the docs page and the OpenAPI document", () => {
 })
 
 describe("the MCP interface the index announces", () => {
-  it("is marked as not served yet, and its address says so in the envelope", async () => {
+  it("is served at the index's address, as the index and /capabilities say", async () => {
     const index = JSON.parse((await raw("/api/public/v1")).body.toString())
-    expect(index.interfaces.mcp.note).toMatch(/^Not served yet/)
+    expect(index.interfaces.mcp.note).toMatch(/^Served here: MCP over Streamable HTTP/)
     expect(index.mcp).toBe(`${server.url}/mcp`)
-    for (const [path, method] of [
-      ["/mcp", "POST"],
-      ["/mcp", "GET"],
-      ["/mcp/participant", "POST"]
-    ] as const) {
-      const response = await raw(path, { "content-type": "application/json" }, method)
-      expect(response.status, `${method} ${path}`).toBe(404)
-      const { error } = JSON.parse(response.body.toString())
-      expect(error.code).toBe("not_found")
-      expect(error.message).toContain("MCP interface is not served yet")
-      expect(error.documentation_url).toBe(`${server.url}/docs#error-not_found`)
-    }
+    expect(index.mcp_endpoint).toBe(index.mcp)
+    const caps = JSON.parse((await raw("/api/public/v1/capabilities")).body.toString())
+    expect(caps.interfaces.mcp).toMatchObject({ endpoint: index.mcp, transport: "streamable-http" })
+    const response = await fetch(index.mcp, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+      })
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get("mcp-session-id")).toMatch(/\S/)
     // Only that address: any other unknown path is still "no endpoint".
     const other = JSON.parse((await raw("/mcpx")).body.toString())
     expect(other.error.message).toBe("No endpoint at /mcpx.")

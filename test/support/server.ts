@@ -38,6 +38,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
     publicBaseUrl: url,
     docsUrl: `${url}/docs`,
     mcpUrl: `${url}/mcp`,
+    mcpAllowedOrigins: [url],
     oauthAudience: `${url}/api/public/v1`,
     ...options.settings
   })

@@ -1,0 +1,231 @@
+/**
+ * The MCP interface for agents: Streamable HTTP at the index's `mcp` address, on the same server
+ * and port as REST, with Effect's own MCP server (`effect/ai/McpServer`). Tools (tools.ts),
+ * resources and a prompt, all over the same operations as REST (operations/agent.ts).
+ */
+
+import * as McpProtocol from "effect/ai/McpProtocol"
+import * as McpSchema from "effect/ai/McpSchema"
+import * as McpServer from "effect/ai/McpServer"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { type ErrorBody, ErrorEnvelope } from "../api/envelope.ts"
+import { mcpPromptNames, mcpResources } from "../api/mcp.ts"
+import { AppConfig, type AppSettings } from "../config.ts"
+import { AgentOperations } from "../operations/agent.ts"
+import { capabilities } from "../operations/discovery.ts"
+import { hireAHuman, instructions } from "./guidance.ts"
+import { type CallContext, invalidArguments, type ToolSpec, tools } from "./tools.ts"
+
+/** The protocol revisions served (api/mcp.ts names them). */
+const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
+
+/** The path of the MCP endpoint on this server, or undefined when MCP_URL points elsewhere. */
+export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined => {
+  if (!config.mcpUrl.startsWith(`${config.publicBaseUrl}/`)) return undefined
+  return config.mcpUrl.slice(config.publicBaseUrl.length).split(/[?#]/, 1)[0]!.replace(/\/+$/, "") || undefined
+}
+
+/**
+ * A tool's JSON Schema: an object at the root, as MCP requires, with its named definitions
+ * kept under `$defs` (where the document's `$ref`s point).
+ */
+const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
+  const document = Schema.toJsonSchemaDocument(schema)
+  const root = document.schema as Record<string, unknown>
+  const ref = typeof root.$ref === "string" ? root.$ref.replace("#/$defs/", "") : undefined
+  const inlined = ref === undefined ? root : (document.definitions[ref] as Record<string, unknown>)
+  return Object.keys(document.definitions).length === 0 ? inlined : { ...inlined, $defs: document.definitions }
+}
+
+/**
+ * A tool's output schema: its REST body, or the REST error envelope of a refusal (MCP clients,
+ * the official SDK's among them, check an error result's structuredContent against it too).
+ */
+const outputJsonSchema = (success: Schema.Top): Record<string, unknown> => {
+  const document = Schema.toJsonSchemaDocument(Schema.Union([success, ErrorEnvelope]))
+  return { type: "object", ...(document.schema as Record<string, unknown>), $defs: document.definitions }
+}
+
+/** A refusal as a tool result: the REST envelope, and its message and hint as text for a model. */
+const refusal = (error: ErrorBody) =>
+  new McpSchema.CallToolResult({
+    isError: true,
+    structuredContent: { error },
+    content: [
+      {
+        type: "text",
+        text: `${error.code}: ${error.message}${error.hint === undefined ? "" : ` ${error.hint}`}`
+      }
+    ]
+  })
+
+const success = (body: unknown) =>
+  new McpSchema.CallToolResult({
+    structuredContent: body,
+    content: [{ type: "text", text: JSON.stringify(body) }]
+  })
+
+const Tools = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const server = yield* McpServer.McpServer
+    const operations = yield* AgentOperations
+    const { docsUrl } = yield* AppConfig
+
+    /** The caller as MCP tells it: the client's name, and where progress goes when it asked for it. */
+    const callContext = Effect.map(Effect.serviceOption(McpSchema.McpServerClient), (client): CallContext => {
+      const info = Option.getOrUndefined(client)
+      const token = info?.requestMetadata?.progressToken as string | number | undefined
+      return {
+        docsUrl,
+        client: info === undefined ? undefined : `${info.clientInfo.name}/${info.clientInfo.version} (MCP)`,
+        progress:
+          token === undefined
+            ? () => Effect.void
+            : (progress, total, message) =>
+                Effect.ignore(
+                  server.notifications["notifications/progress"]({
+                    progressToken: token,
+                    progress,
+                    ...(total === undefined ? {} : { total }),
+                    message
+                  })
+                )
+      }
+    })
+
+    const handle = (spec: ToolSpec) => (payload: unknown) =>
+      Effect.flatMap(callContext, (context) =>
+        spec.decode(payload ?? {}).pipe(
+          Effect.mapError((error) => ({ error: invalidArguments(docsUrl, error) })),
+          Effect.flatMap((args) => spec.run(operations, args, context)),
+          Effect.match({ onFailure: ({ error }) => refusal(error), onSuccess: success })
+        )
+      )
+
+    for (const spec of tools) {
+      yield* server.addTool({
+        tool: new McpSchema.Tool({
+          name: spec.name,
+          title: spec.title,
+          description: spec.description,
+          inputSchema: toolJsonSchema(spec.parameters) as McpSchema.Tool["inputSchema"],
+          outputSchema: outputJsonSchema(spec.success) as McpSchema.Tool["outputSchema"],
+          annotations: {
+            title: spec.title,
+            readOnlyHint: spec.hints.readOnly,
+            destructiveHint: spec.hints.destructive,
+            idempotentHint: spec.hints.idempotent,
+            openWorldHint: spec.hints.openWorld
+          }
+        }),
+        annotations: Context.empty(),
+        handle: handle(spec)
+      })
+    }
+  })
+)
+
+/** A resource's JSON contents. */
+const jsonContents = (uri: string, body: unknown): McpSchema.ReadResourceResult =>
+  ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }] }) as McpSchema.ReadResourceResult
+
+/** A refused read of a resource: the envelope's message and hint, the envelope itself as data. */
+const notReadable = ({ error }: { readonly error: ErrorBody }) =>
+  new McpSchema.InvalidParams({
+    message: `${error.message}${error.hint === undefined ? "" : ` ${error.hint}`}`,
+    data: { error }
+  })
+
+const Resources = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const server = yield* McpServer.McpServer
+    const operations = yield* AgentOperations
+    const config = yield* AppConfig
+    const caps = capabilities(config)
+    yield* server.addResource({
+      resource: new McpSchema.Resource({
+        uri: mcpResources.capabilities,
+        name: "capabilities",
+        title: "What the marketplace does",
+        description:
+          "The machine-readable statement of the service (as GET /api/public/v1/capabilities): execution modes, the task lifecycle and its transitions, the draft rules and limits, idempotency, errors.",
+        mimeType: "application/json"
+      }),
+      annotations: Context.empty(),
+      handle: Effect.succeed(jsonContents(mcpResources.capabilities, caps))
+    })
+    yield* server.addResourceTemplate({
+      template: new McpSchema.ResourceTemplate({
+        uriTemplate: mcpResources.participant,
+        name: "participant",
+        title: "A participant",
+        description: "One participant by slug (as GET /api/public/v1/participants/{slug}).",
+        mimeType: "application/json"
+      }),
+      // FindMyWay's form of the template (`::` is a literal colon).
+      routerPath: "marketplace:://participants/:0",
+      completions: {},
+      annotations: Context.empty(),
+      handle: (uri, [slug]) =>
+        operations.getParticipant(slug ?? "").pipe(
+          Effect.map((participant) => jsonContents(uri, participant)),
+          Effect.mapError(notReadable)
+        )
+    })
+    yield* server.addResourceTemplate({
+      template: new McpSchema.ResourceTemplate({
+        uriTemplate: mcpResources.task,
+        name: "task",
+        title: "A task",
+        description: "One task by reference (as GET /api/public/v1/tasks/{reference}).",
+        mimeType: "application/json"
+      }),
+      routerPath: "marketplace:://tasks/:0",
+      completions: {},
+      annotations: Context.empty(),
+      handle: (uri, [reference]) =>
+        operations.read(reference ?? "").pipe(
+          Effect.map(({ task }) => jsonContents(uri, task)),
+          Effect.mapError(notReadable)
+        )
+    })
+  })
+)
+
+const Prompts = McpServer.prompt({
+  name: mcpPromptNames[0],
+  title: "Hire a human for a task",
+  description: "The cold start in the service's own words: from a goal to a delivered, reviewed human result.",
+  parameters: {
+    goal: Schema.String.annotate({ description: "What you need a human to do, in plain words." })
+  },
+  content: ({ goal }) => Effect.succeed(hireAHuman(goal))
+})
+
+/** The MCP endpoint's routes, added to the HTTP router when MCP_URL is on this server. */
+export const McpRoutes = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const path = mcpPathOf(config)
+    if (path === undefined) return Layer.empty
+    return Layer.mergeAll(Tools, Resources, Prompts).pipe(
+      Layer.provide(
+        McpServer.layerHttp({
+          name: "task-marketplace",
+          version: "1.0.0",
+          description: "Hire humans for bounded digital, physical or hybrid tasks, and get a structured result back.",
+          websiteUrl: config.docsUrl,
+          instructions: instructions(config),
+          path: path as `/${string}`,
+          protocols,
+          allowedOrigins: config.mcpAllowedOrigins,
+          allowSessionTermination: true
+        })
+      )
+    )
+  })
+)

@@ -1,0 +1,132 @@
+/**
+ * What the service says about itself: the service index and /capabilities, each built once from
+ * the same definitions the code runs on (the lifecycle table, the draft rules, the limits, the
+ * endpoints, the MCP tools). REST serves them as documents, MCP as resources.
+ */
+import { apiPrefix } from "../api/api.ts"
+import { coldStart } from "../api/description.ts"
+import { endpointSummaries } from "../api/endpoints.ts"
+import { errorCodes } from "../api/envelope.ts"
+import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames } from "../api/mcp.ts"
+import { maxBodyBytes, pageSize } from "../api/parameters.ts"
+import { type Capabilities, type ServiceIndex, searchLimit } from "../api/resources.ts"
+import type { AppSettings } from "../config.ts"
+import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
+import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
+
+export const serviceIndex = (config: AppSettings): ServiceIndex => {
+  const base = config.publicBaseUrl
+  return {
+    object: "service",
+    name: "Task Marketplace",
+    version: "v1",
+    description:
+      "A marketplace where software agents hire humans (participants) for bounded digital, physical or hybrid tasks, and get a structured human result back.",
+    base_url: `${base}${apiPrefix}`,
+    openapi: `${base}/openapi.json`,
+    documentation: config.docsUrl,
+    manifest: `${base}/.well-known/api-catalog`,
+    agent_guidance: `${config.docsUrl}#agent-guidance`,
+    mcp: config.mcpUrl,
+    agent_card: `${base}/.well-known/agent-card.json`,
+    interfaces: {
+      rest: {
+        base_url: `${base}${apiPrefix}`,
+        requires_installation: false,
+        note: "Usable at once over HTTP(S) with any client; no installation, no credential for discovery, preflight, submission or status."
+      },
+      mcp: {
+        endpoint: config.mcpUrl,
+        requires_installation: true,
+        note: `Served here: MCP over Streamable HTTP (protocol ${mcpProtocolVersions.join(", ")}), with no credential. The same tasks, participants and lifecycle as REST, as tools (${mcpToolNames.join(", ")}), resources and the prompt hire_a_human. Add the endpoint to an MCP host's configuration as a streamable-http (or "http") server.`
+      }
+    },
+    cold_start: [...coldStart],
+    authentication: {
+      required: false,
+      anonymous_discovery_supported: true,
+      anonymous_preflight_supported: true,
+      anonymous_task_submission_supported: true,
+      description:
+        "No credential is needed to discover participants, preflight, submit or read tasks. A task's agent-side actions use the task_token from its 201 response as a bearer token; participants use OAuth 2.1 access tokens.",
+      documentation: `${config.docsUrl}#authentication`
+    },
+    execution_modes: [...executionModes],
+    task_states: [...taskStates],
+    mcp_endpoint: config.mcpUrl,
+    endpoints: endpointSummaries,
+    contact: `${base}/docs#contact`
+  }
+}
+
+export const capabilities = (config: AppSettings): Capabilities => ({
+  object: "capabilities",
+  version: "v1",
+  execution_modes: [...executionModes],
+  task_states: [...taskStates],
+  terminal_states: [...terminalStates],
+  transitions: transitions.map((t) => ({
+    from: t.from,
+    to: t.to,
+    actors: [...t.actors],
+    trigger: t.trigger,
+    ...(t.reasons === undefined ? {} : { reasons: [...t.reasons] })
+  })),
+  draft: {
+    required: [...draftRules.required],
+    conditionally_required: [...draftRules.conditionally_required],
+    recommended: [...draftRules.recommended],
+    limits: { ...draftRules.limits },
+    issue_codes: Object.fromEntries(Object.entries(IssueCode).map(([code, meaning]) => [code, String(meaning)]))
+  },
+  idempotency: {
+    header: "idempotency-key",
+    body_member: "idempotency_key",
+    precedence:
+      "Either may be sent; the header is preferred. Both present and equal count as one key; both present and different → 400 idempotency_key_mismatch.",
+    replay:
+      "The same key with the same normalised draft returns the original task: 201, the same body, and the header idempotent-replayed: true. Never a second task.",
+    conflict:
+      "The same key with a different draft → 422 idempotency_key_reused. A submission that fails validation stores nothing under its key.",
+    retention: "For the life of the task (tasks are never deleted).",
+    max_length: draftRules.limits.idempotency_key ?? 255
+  },
+  authentication: {
+    anonymous: ["discovery", "preflight", "search", "task submission", "task status"],
+    task_token: "Authorization: Bearer <task_token> (from the 201 response) for the agent's cancel and review actions.",
+    participant: "OAuth 2.1 access token (Authorization: Bearer) whose subject is linked to a participant.",
+    protected_resource_metadata: `${config.publicBaseUrl}/.well-known/oauth-protected-resource`
+  },
+  interfaces: {
+    rest: `${config.publicBaseUrl}${apiPrefix}`,
+    mcp: {
+      endpoint: config.mcpUrl,
+      transport: "streamable-http",
+      protocol_versions: [...mcpProtocolVersions],
+      tools: [...mcpToolNames],
+      resources: Object.values(mcpResources),
+      prompts: [...mcpPromptNames]
+    },
+    openapi: `${config.publicBaseUrl}/openapi.json`
+  },
+  lifecycle: {
+    offer_timeout_seconds: config.offerTimeoutMs / 1000,
+    review_window_seconds: config.reviewWindowMs / 1000,
+    max_revisions: maxRevisions,
+    long_poll_max_seconds: 60
+  },
+  limits: {
+    max_body_bytes: maxBodyBytes,
+    participants_page: { default: pageSize.default, max: pageSize.max },
+    search_results: { default: searchLimit.default, max: searchLimit.max }
+  },
+  events: {
+    delivery: "polling",
+    description:
+      "State changes are observed by polling GET /api/public/v1/tasks/{reference}: send If-None-Match with the last ETag to get 304 when nothing changed, and ?wait=N (≤ 60 s) to hold the request until the task changes."
+  },
+  errors: Object.fromEntries(
+    Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, meaning: e.meaning }])
+  ),
+  endpoints: endpointSummaries
+})
