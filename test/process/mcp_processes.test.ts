@@ -1,0 +1,110 @@
+// The MCP interface behind one address served by two processes on one database (issue 22): a
+// client's consecutive requests reach one process, then the other, and everything still works —
+// its session (kept in the database) is re-opened by the process that had not seen it, an
+// idempotency key names one task whichever process answers, and a session ended on one process has
+// ended on both. Runs in both vitest projects (SQLite: one WAL file; Postgres: one database).
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { type ServiceProcess, spawnService } from "../support/process.ts"
+import { validDraft } from "../support/server.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+let database: TestDatabase
+let one: ServiceProcess
+let two: ServiceProcess
+
+beforeAll(async () => {
+  database = await freshDatabase()
+  one = await spawnService({ databaseUrl: database.url })
+  two = await spawnService({ databaseUrl: database.url })
+})
+afterAll(async () => {
+  await Promise.all([one?.stop("SIGKILL"), two?.stop("SIGKILL")])
+  await database?.drop()
+})
+
+/** A fetch that sends each request to the next process in turn, as a round-robin balancer does. */
+const balancer = () => {
+  const seen: Array<string> = []
+  let turn = 0
+  const fetchInTurn: typeof fetch = (input, init) => {
+    const target = new URL(String(input instanceof Request ? input.url : input))
+    const process = [one, two][turn++ % 2]!
+    target.port = new URL(process.url).port
+    seen.push(target.port)
+    return fetch(target, init)
+  }
+  return { fetchInTurn, seen }
+}
+
+const connect = async (fetchWith: typeof fetch) => {
+  const client = new Client({ name: "balanced", version: "1.0.0" })
+  const transport = new StreamableHTTPClientTransport(new URL(`${one.url}/mcp`), { fetch: fetchWith })
+  await client.connect(transport)
+  return { client, transport }
+}
+
+describe("MCP across two processes behind one address", () => {
+  it("serves one session from both processes: listing, tools, resources, a replayed submission", async () => {
+    const { fetchInTurn, seen } = balancer()
+    const { client, transport } = await connect(fetchInTurn)
+    try {
+      const { tools } = await client.listTools()
+      expect(tools).toHaveLength(9)
+      for (let i = 0; i < 4; i++) {
+        const read = (await client.callTool({ name: "get_participant", arguments: { slug: "lukas-schmidt" } })) as Json
+        expect(read.isError).toBeUndefined()
+        expect(read.structuredContent.slug).toBe("lukas-schmidt")
+      }
+      const key = randomUUID()
+      const first = (await client.callTool({
+        name: "submit_task",
+        arguments: { draft: validDraft(), idempotency_key: key }
+      })) as Json
+      const again = (await client.callTool({
+        name: "submit_task",
+        arguments: { draft: validDraft(), idempotency_key: key }
+      })) as Json
+      expect(again.structuredContent.reference).toBe(first.structuredContent.reference)
+      expect(again.structuredContent.task_token).toBe(first.structuredContent.task_token)
+      const { contents } = await client.readResource({
+        uri: `marketplace://tasks/${first.structuredContent.reference}`
+      })
+      expect(JSON.parse(String((contents[0] as { text: string }).text)).reference).toBe(
+        first.structuredContent.reference
+      )
+      // Both processes answered requests of this one session.
+      expect(new Set(seen).size).toBe(2)
+      expect(transport.sessionId).toMatch(/\S/)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("a session ended on one process has ended on the other", async () => {
+    const onOne: typeof fetch = (input, init) => fetch(input, init)
+    const { client, transport } = await connect(onOne)
+    const id = transport.sessionId!
+    // The other process serves it first (and so re-opens it), then it is ended on the first.
+    const onTwo = (body: string) =>
+      fetch(`${two.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": id,
+          "mcp-protocol-version": transport.protocolVersion ?? "2025-11-25"
+        },
+        body
+      })
+    expect((await onTwo('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).status).toBe(200)
+    await transport.terminateSession()
+    expect((await onTwo('{"jsonrpc":"2.0","id":2,"method":"tools/list"}')).status).toBe(404)
+    await client.close()
+  })
+})
