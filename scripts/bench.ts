@@ -89,6 +89,10 @@ interface Scenario {
   readonly freshKey?: boolean
   /** Paths taken in turn, one per request, instead of `path` (reads spread over many rows). */
   readonly paths?: ReadonlyArray<string>
+  /** A body made per request (an MCP submission carries its idempotency key in the body). */
+  readonly freshBody?: () => string
+  /** Whether the node:http ceiling and the stack floor are measured too (REST scenarios only). */
+  readonly bounded?: false
 }
 
 /**
@@ -269,7 +273,12 @@ const load = (url: string, scenario: Scenario, clients = connections): Promise<M
                   })
                 }
               : {}),
-            ...(scenario.paths === undefined ? {} : { setupRequest: nextPath(scenario.paths) })
+            ...(scenario.paths === undefined ? {} : { setupRequest: nextPath(scenario.paths) }),
+            ...(scenario.freshBody === undefined
+              ? {}
+              : {
+                  setupRequest: (request: object) => ({ ...request, body: scenario.freshBody!() })
+                })
           }
         ]
       },
@@ -714,6 +723,46 @@ const measureAtScale = async () => {
   )
 }
 
+/**
+ * An MCP session on the service (initialize, then initialized), and how to call a tool in it: the
+ * JSON-RPC body of a tools/call and the headers every request of the session sends. A tool result
+ * is a 200 whether the tool succeeded or refused, so each scenario's call is checked once first.
+ */
+const openMcpSession = async (url: string) => {
+  const base = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+  const opened = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: base,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } }
+    })
+  })
+  await opened.text()
+  const headers = {
+    ...base,
+    "mcp-session-id": opened.headers.get("mcp-session-id")!,
+    "mcp-protocol-version": opened.headers.get("mcp-protocol-version")!
+  }
+  await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })
+  })
+  let id = 1
+  const call = (name: string, args: Record<string, unknown>) =>
+    JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args } })
+  /** Calls a tool once; fails the benchmark when it refuses (a refusal too is a 200). */
+  const check = async (name: string, args: Record<string, unknown>) => {
+    const answer = await fetch(`${url}/mcp`, { method: "POST", headers, body: call(name, args) })
+    const text = await answer.text()
+    if (answer.status !== 200 || text.includes('"isError":true')) throw new Error(`MCP ${name}: ${text.slice(0, 300)}`)
+  }
+  return { headers, call, check }
+}
+
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "tm-bench-"))
   const startups: Array<number> = []
@@ -748,6 +797,9 @@ const main = async () => {
   const taskResponse = await fetch(`${service.url}/api/public/v1/tasks/${reference}`)
   const etag = taskResponse.headers.get("etag")!
   const body = JSON.stringify(draft)
+  const mcp = await openMcpSession(service.url)
+  await mcp.check("get_task", { reference })
+  await mcp.check("submit_task", { draft, idempotency_key: randomUUID() })
 
   const scenarios: ReadonlyArray<Scenario> = [
     { name: "GET task", method: "GET", path: `/api/public/v1/tasks/${reference}` },
@@ -772,12 +824,30 @@ const main = async () => {
       body,
       freshKey: true
     },
-    { name: "GET participants?q", method: "GET", path: "/api/public/v1/participants?q=photo" }
+    { name: "GET participants?q", method: "GET", path: "/api/public/v1/participants?q=photo" },
+    // The same reads and submissions as MCP tool calls, in one session (issue 22).
+    {
+      name: "MCP get_task",
+      method: "POST",
+      path: "/mcp",
+      headers: mcp.headers,
+      body: mcp.call("get_task", { reference }),
+      bounded: false
+    },
+    {
+      name: "MCP submit_task",
+      method: "POST",
+      path: "/mcp",
+      headers: mcp.headers,
+      freshBody: () => mcp.call("submit_task", { draft, idempotency_key: randomUUID() }),
+      bounded: false
+    }
   ]
 
   // Record the real answers, so the ceiling serves the same bytes.
   const answers: Record<string, { status: number; body: string; headers: Record<string, string> }> = {}
   for (const s of scenarios) {
+    if (s.bounded === false) continue
     const response = await fetch(`${service.url}${s.path}`, {
       method: s.method,
       headers: { ...(s.headers ?? {}), ...(s.freshKey ? { "idempotency-key": randomUUID() } : {}) },
@@ -805,22 +875,24 @@ const main = async () => {
     const floor_: Array<Measured> = []
     for (let i = 0; i < runs; i++) {
       service_.push(await load(service.url, scenario))
+      if (scenario.bounded === false) continue
       ceiling_.push(await load(ceiling.url, scenario))
       floor_.push(await load(floor.url, scenario))
     }
     const rps = median(service_.map((m) => m.rps))
-    const ceilingRps = median(ceiling_.map((m) => m.rps))
-    const floorRps = median(floor_.map((m) => m.rps))
+    const ceilingRps = scenario.bounded === false ? undefined : median(ceiling_.map((m) => m.rps))
+    const floorRps = scenario.bounded === false ? undefined : median(floor_.map((m) => m.rps))
     results.push({
       scenario: scenario.name,
       rps: Math.round(rps),
       p50_ms: median(service_.map((m) => m.p50)),
       p99_ms: median(service_.map((m) => m.p99)),
       errors: Math.max(...service_.map((m) => m.non2xx)) > 0 && scenario.name !== "GET task 304" ? "non-2xx seen" : "",
-      ceiling_rps: Math.round(ceilingRps),
-      ratio: Math.round((rps / ceilingRps) * 100) / 100,
-      floor_rps: Math.round(floorRps),
-      floor_ratio: Math.round((floorRps / ceilingRps) * 100) / 100
+      ceiling_rps: ceilingRps === undefined ? null : Math.round(ceilingRps),
+      ratio: ceilingRps === undefined ? null : Math.round((rps / ceilingRps) * 100) / 100,
+      floor_rps: floorRps === undefined ? null : Math.round(floorRps),
+      floor_ratio:
+        floorRps === undefined || ceilingRps === undefined ? null : Math.round((floorRps / ceilingRps) * 100) / 100
     })
   }
   const memory = rssOf(service.child.pid!)
@@ -847,10 +919,10 @@ const main = async () => {
       r.rps,
       r.p50_ms,
       r.p99_ms,
-      r.ceiling_rps,
-      r.ratio,
-      r.floor_rps,
-      r.floor_ratio
+      r.ceiling_rps ?? "—",
+      r.ratio ?? "—",
+      r.floor_rps ?? "—",
+      r.floor_ratio ?? "—"
     ]),
     [
       `start-up to first answered request: ${report.startup_ms_median} ms (runs: ${report.startup_ms_runs.join(", ")})`,
