@@ -19,16 +19,20 @@ import type { McpSessionStore } from "../services/mcp_session_store.ts"
 
 const sessionHeader = "mcp-session-id"
 
-/** What the tools count as a read or a write (by the JSON-RPC method and tool name of a request body). */
-export type Classify = (body: string) => "read" | "write"
-
 /** The request's headers as a plain record (Effect's Headers carry symbol-keyed members too). */
 const plainHeaders = (request: HttpServerRequest.HttpServerRequest): Record<string, string> =>
   Object.fromEntries(Object.entries(request.headers))
 
+/** Sessions this process remembers at most; one forgotten is re-opened from the database when it is next used. */
+const remembered = 10_000
+
 export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
   /** The session id a client holds → this process's own session for it (the same id where it began here). */
   const local = new Map<string, string>()
+  const remember = (held: string, own: string) => {
+    local.set(held, own)
+    if (local.size > remembered) local.delete(local.keys().next().value!)
+  }
 
   /** The request with other headers and the body already read, as the router and MCP server take it. */
   const rebuilt = (
@@ -94,7 +98,7 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
     const recordOpened = HttpEffect.appendPreResponseHandler((_, response) => {
       const opened = response.headers[sessionHeader]
       if (response.status !== 200 || opened === undefined) return Effect.succeed(response)
-      local.set(opened, opened)
+      remember(opened, opened)
       return Effect.as(
         Effect.catch(store.record(opened, body), () => Effect.sync(() => local.delete(opened))),
         response
@@ -119,7 +123,7 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
       if (own === undefined) {
         own = yield* reopen(initialize)
         if (own === undefined) return HttpServerResponse.empty({ status: 404 })
-        local.set(held, own)
+        remember(held, own)
       }
       const response = yield* as(
         own === held
