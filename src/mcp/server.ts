@@ -50,6 +50,10 @@ const outputJsonSchema = (success: Schema.Top): Record<string, unknown> => {
   return { type: "object", ...(document.schema as Record<string, unknown>), $defs: document.definitions }
 }
 
+/** An error's message and hint as prose, for a host that shows text only. */
+const sentences = ({ message, hint }: ErrorBody) =>
+  hint === undefined ? message : `${message}${/[.!?…]$/u.test(message) ? "" : "."} ${hint}`
+
 /** A refusal as a tool result: the REST envelope, and its message and hint as text for a model. */
 const refusal = (error: ErrorBody) =>
   new McpSchema.CallToolResult({
@@ -58,7 +62,7 @@ const refusal = (error: ErrorBody) =>
     content: [
       {
         type: "text",
-        text: `${error.code}: ${error.message}${error.hint === undefined ? "" : ` ${error.hint}`}`
+        text: `${error.code}: ${sentences(error)}`
       }
     ]
   })
@@ -136,7 +140,7 @@ const jsonContents = (uri: string, body: unknown): McpSchema.ReadResourceResult 
 /** A refused read of a resource: the envelope's message and hint, the envelope itself as data. */
 const notReadable = ({ error }: { readonly error: ErrorBody }) =>
   new McpSchema.InvalidParams({
-    message: `${error.message}${error.hint === undefined ? "" : ` ${error.hint}`}`,
+    message: sentences(error),
     data: { error }
   })
 

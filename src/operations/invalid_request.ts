@@ -15,7 +15,7 @@ const partName: Record<RequestPart, string> = {
   Query: "A query parameter",
   Headers: "A header",
   Payload: "The request body",
-  Arguments: "The tool's arguments"
+  Arguments: "An argument of the tool"
 }
 
 const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
