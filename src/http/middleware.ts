@@ -25,11 +25,12 @@ import { AppConfig, type Sampler } from "../config.ts"
 import { mcpPathOf } from "../mcp/server.ts"
 import { makeSharedSessions } from "../mcp/sessions.ts"
 import { callKind } from "../mcp/tools.ts"
-import { retryAfterSeconds } from "../operations/failures.ts"
+import { retryAfterSeconds, storageUnavailable } from "../operations/failures.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
 import { McpSessionStore } from "../services/mcp_session_store.ts"
 import { type LimitState, RateLimits } from "../services/rate_limits.ts"
 import { decidedSampling, isSampled, newTraceId } from "../tracing.ts"
+import { tooLarge } from "./json_body.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
 import { routeFor } from "./routes.ts"
 
@@ -88,6 +89,8 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
 
     const envelope = (body: ErrorBody, headers: Record<string, string> = {}) =>
       HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
+    const payloadTooLarge = envelope(tooLarge(docs).error)
+    const storageUnavailableResponse = envelope(storageUnavailable(docs).error)
 
     // The MCP interface, when it is served here (mcp/server.ts): its sessions are shared by every
     // process (mcp/sessions.ts), its body is read under the same limit as REST's, and its own
@@ -143,9 +146,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         if (reason._tag === "RouteNotFound") return notFound(request)
         if (reason._tag === "RequestParseError") {
           return reason.reason === "BodyTooLarge"
-            ? envelope(
-                errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`)
-              )
+            ? payloadTooLarge
             : envelope(errorBody(docs, "invalid_json", "The request body could not be read."))
         }
       }
@@ -161,9 +162,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         }
       }
       if (tag === "HttpApiPayloadTooLarge") {
-        return envelope(
-          errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`)
-        )
+        return payloadTooLarge
       }
       return undefined
     }
@@ -282,15 +281,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         "access-control-max-age": "600"
       }
     })
-    const payloadTooLarge = envelope(
-      errorBody(docs, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes (64 KiB).`)
-    )
     const unreadableBody = envelope(errorBody(docs, "invalid_json", "The request body could not be read."))
-    const storageUnavailable = envelope(
-      errorBody(docs, "storage_unavailable", "Storage is unavailable right now; nothing was changed.", {
-        hint: `Retry in ${retryAfterSeconds} seconds.`
-      })
-    )
 
     /**
      * An MCP request: its body read under REST's limit, counted by the limiter as REST counts the
@@ -306,7 +297,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         limited?.retryAfterSeconds !== undefined
           ? Effect.succeed(finish(arrival, limited, rateLimited(limited.limit, limited.retryAfterSeconds)))
           : sharedSessions(httpEffect, request, body).pipe(
-              Effect.catchTag("StorageUnavailable", () => Effect.succeed(storageUnavailable)),
+              Effect.catchTag("StorageUnavailable", () => Effect.succeed(storageUnavailableResponse)),
               Effect.catchCause(recover(request, arrival.requestId)),
               Effect.map((response) => finish(arrival, limited, response, true))
             )

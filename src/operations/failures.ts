@@ -17,7 +17,7 @@ import { describeAllowed } from "../domain/lifecycle.ts"
 /** Seconds a client should wait before retrying when storage is unavailable. */
 export const retryAfterSeconds = 2
 
-const storageUnavailable = (docsUrl: string) =>
+export const storageUnavailable = (docsUrl: string) =>
   envelopeError(docsUrl, "storage_unavailable", "Storage is unavailable right now; nothing was changed.", {
     hint: `Retry in ${retryAfterSeconds} seconds.`
   })
