@@ -30,6 +30,7 @@ const variables = [
   "LOG_LEVEL",
   "DOCS_URL",
   "MCP_URL",
+  "MCP_ALLOWED_ORIGINS",
   "OAUTH_ISSUER",
   "OAUTH_AUDIENCE",
   "OAUTH_JWKS_URI",
@@ -72,6 +73,7 @@ describe("configuration", () => {
       logLevel: "Info",
       docsUrl: "http://127.0.0.1:8080/docs",
       mcpUrl: "http://127.0.0.1:8080/mcp",
+      mcpAllowedOrigins: ["http://127.0.0.1:8080"],
       oauthIssuer: undefined,
       taskTokenSecret: undefined,
       seedSampleCatalogue: true,
@@ -139,6 +141,11 @@ describe("configuration", () => {
     [{ LOG_LEVEL: "All" }, { logLevel: "All" }],
     [{ DOCS_URL: "https://docs.example.com/v1/" }, { docsUrl: "https://docs.example.com/v1" }],
     [{ MCP_URL: "https://mcp.example.com/" }, { mcpUrl: "https://mcp.example.com/" }],
+    [
+      { MCP_ALLOWED_ORIGINS: " https://app.example.com, http://localhost:6274/ " },
+      { mcpAllowedOrigins: ["https://app.example.com", "http://localhost:6274"] }
+    ],
+    [{ PUBLIC_BASE_URL: "https://market.example.com/base/" }, { mcpAllowedOrigins: ["https://market.example.com"] }],
     [{ OAUTH_ISSUER: "https://issuer.example.com" }, { oauthIssuer: "https://issuer.example.com" }],
     [{ OAUTH_JWKS_URI: "http://issuer:9000/jwks" }, { oauthJwksUri: "http://issuer:9000/jwks" }],
     [{ OAUTH_AUDIENCE: " urn:task-marketplace " }, { oauthAudience: "urn:task-marketplace" }],
@@ -195,6 +202,12 @@ describe("configuration", () => {
     ["LOG_LEVEL", "loud", "expected one of All, Trace, Debug, Info, Warn, Error, Fatal, None"],
     ["DOCS_URL", "docs", "expected an absolute http(s) URL"],
     ["MCP_URL", "ws://mcp.example.com", "expected an absolute http(s) URL"],
+    [
+      "MCP_ALLOWED_ORIGINS",
+      "https://app.example.com/path",
+      "expected http(s) origins (scheme://host[:port]) separated by commas"
+    ],
+    ["MCP_ALLOWED_ORIGINS", "*", "expected http(s) origins (scheme://host[:port]) separated by commas"],
     ["OAUTH_ISSUER", "issuer.example.com", "expected an absolute http(s) URL"],
     ["OAUTH_JWKS_URI", "file:///jwks.json", "expected an absolute http(s) URL"],
     ["TASK_TOKEN_SECRET", "short", "expected at least 32 characters"],

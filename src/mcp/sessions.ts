@@ -26,6 +26,65 @@ const plainHeaders = (request: HttpServerRequest.HttpServerRequest): Record<stri
 /** Sessions this process remembers at most; one forgotten is re-opened from the database when it is next used. */
 const remembered = 10_000
 
+type Serve<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+
+/** `serveRoute` (the router's handling of a request) run for `request`. */
+const serveAs = <E, R>(serveRoute: Serve<E, R>, request: HttpServerRequest.HttpServerRequest) =>
+  Effect.provideService(serveRoute, HttpServerRequest.HttpServerRequest, request)
+
+/**
+ * A request of this process's own, answered apart from the client's: as a request of its own
+ * (HttpEffect.toHandled), whose response headers — the session id MCP sets as the response
+ * leaves — are the final ones, and none of which reach the client's response.
+ */
+const aside = <E, R>(serveRoute: Serve<E, R>, request: HttpServerRequest.HttpServerRequest) => {
+  let answered: HttpServerResponse.HttpServerResponse | undefined
+  const keep = (_: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
+    Effect.sync(() => {
+      answered = response
+    })
+  return Effect.map(
+    Effect.provideService(HttpEffect.toHandled(serveRoute, keep), HttpServerRequest.HttpServerRequest, request),
+    () => answered
+  )
+}
+
+/** The request with other headers and the body already read, as the router and MCP server take it. */
+const rebuilt = (
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Record<string, string>,
+  method: string,
+  body: string | undefined
+) => {
+  const { "content-length": _length, ...rest } = headers
+  return HttpServerRequest.fromWeb(
+    new Request(`http://mcp.local${request.url}`, { method, headers: rest, ...(body === undefined ? {} : { body }) })
+  )
+}
+
+/** Opens this process's own session from a stored `initialize`; its id, or undefined if refused. */
+const reopen = Effect.fnUntraced(function* <E, R>(
+  serveRoute: Serve<E, R>,
+  request: HttpServerRequest.HttpServerRequest,
+  initialize: string
+) {
+  const { [sessionHeader]: _held, ...sent } = plainHeaders(request)
+  const headers = { ...sent, "content-type": "application/json", accept: "application/json, text/event-stream" }
+  const opened = yield* aside(serveRoute, rebuilt(request, headers, "POST", initialize))
+  const id = opened?.headers[sessionHeader]
+  if (opened?.status !== 200 || id === undefined) return undefined
+  yield* aside(
+    serveRoute,
+    rebuilt(
+      request,
+      { ...headers, [sessionHeader]: id, "mcp-protocol-version": opened.headers["mcp-protocol-version"] ?? "" },
+      "POST",
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+    )
+  )
+  return id
+})
+
 export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
   /** The session id a client holds → this process's own session for it (the same id where it began here). */
   const local = new Map<string, string>()
@@ -34,112 +93,67 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
     if (local.size > remembered) local.delete(local.keys().next().value!)
   }
 
-  /** The request with other headers and the body already read, as the router and MCP server take it. */
-  const rebuilt = (
-    request: HttpServerRequest.HttpServerRequest,
-    headers: Record<string, string>,
-    method: string,
-    body: string | undefined
-  ) => {
-    const { "content-length": _length, ...rest } = headers
-    return HttpServerRequest.fromWeb(
-      new Request(`http://mcp.local${request.url}`, { method, headers: rest, ...(body === undefined ? {} : { body }) })
-    )
-  }
+  /** Once the response of a new session's `initialize` is final: the session kept for every process. */
+  const recordOpened = (initialize: string) =>
+    HttpEffect.appendPreResponseHandler((_, response) => {
+      const opened = response.headers[sessionHeader]
+      if (response.status !== 200 || opened === undefined) return Effect.succeed(response)
+      remember(opened, opened)
+      return Effect.as(
+        Effect.catch(store.record(opened, initialize), () => Effect.sync(() => local.delete(opened))),
+        response
+      )
+    })
 
+  // Made once, not per request (docs/performance.md, "No generator function made per request").
+  const serve = Effect.fnUntraced(function* <E, R>(
+    serveRoute: Serve<E, R>,
+    request: HttpServerRequest.HttpServerRequest,
+    body: string
+  ) {
+    const held = request.headers[sessionHeader]
+    if (held === undefined) {
+      // A new session may begin here (else MCP refuses the request, as it says, with no session).
+      const response = yield* serveAs(serveRoute, request)
+      yield* recordOpened(body)
+      return response
+    }
+    const initialize = yield* store.find(held)
+    if (initialize === undefined) {
+      // Ended, expired or never issued: 404, and the client starts a new session (MCP's rule).
+      local.delete(held)
+      return HttpServerResponse.empty({ status: 404 })
+    }
+    let own = local.get(held)
+    if (own === undefined) {
+      own = yield* reopen(serveRoute, request, initialize)
+      if (own === undefined) return HttpServerResponse.empty({ status: 404 })
+      remember(held, own)
+    }
+    const response = yield* serveAs(
+      serveRoute,
+      own === held
+        ? request
+        : rebuilt(
+            request,
+            { ...plainHeaders(request), [sessionHeader]: own },
+            request.method,
+            request.method === "POST" ? body : undefined
+          )
+    )
+    if (request.method === "DELETE" && response.status < 300) {
+      yield* store.remove(held)
+      local.delete(held)
+    }
+    return response
+  })
   return <E, R>(
-    serveRoute: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+    serveRoute: Serve<E, R>,
     request: HttpServerRequest.HttpServerRequest,
     body: string
   ): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     E | StorageUnavailable,
     R | HttpServerRequest.HttpServerRequest
-  > => {
-    const as = (req: HttpServerRequest.HttpServerRequest) =>
-      Effect.provideService(serveRoute, HttpServerRequest.HttpServerRequest, req)
-
-    /**
-     * A request of this process's own, answered apart from the client's: as a request of its own
-     * (HttpEffect.toHandled), whose response headers — the session id MCP sets as the response
-     * leaves — are the final ones, and none of which reach the client's response.
-     */
-    const aside = (req: HttpServerRequest.HttpServerRequest) => {
-      let answered: HttpServerResponse.HttpServerResponse | undefined
-      const keep = (_: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
-        Effect.sync(() => {
-          answered = response
-        })
-      return Effect.map(
-        Effect.provideService(HttpEffect.toHandled(serveRoute, keep), HttpServerRequest.HttpServerRequest, req),
-        () => answered
-      )
-    }
-
-    /** Opens this process's own session from a stored `initialize`; its id, or undefined if refused. */
-    const reopen = Effect.fnUntraced(function* (initialize: string) {
-      const { [sessionHeader]: _held, ...sent } = plainHeaders(request)
-      const headers = { ...sent, "content-type": "application/json", accept: "application/json, text/event-stream" }
-      const opened = yield* aside(rebuilt(request, headers, "POST", initialize))
-      const id = opened?.headers[sessionHeader]
-      if (opened?.status !== 200 || id === undefined) return undefined
-      yield* aside(
-        rebuilt(
-          request,
-          { ...headers, [sessionHeader]: id, "mcp-protocol-version": opened.headers["mcp-protocol-version"] ?? "" },
-          "POST",
-          '{"jsonrpc":"2.0","method":"notifications/initialized"}'
-        )
-      )
-      return id
-    })
-
-    /** Once the response of a new session's `initialize` is final: the session kept for every process. */
-    const recordOpened = HttpEffect.appendPreResponseHandler((_, response) => {
-      const opened = response.headers[sessionHeader]
-      if (response.status !== 200 || opened === undefined) return Effect.succeed(response)
-      remember(opened, opened)
-      return Effect.as(
-        Effect.catch(store.record(opened, body), () => Effect.sync(() => local.delete(opened))),
-        response
-      )
-    })
-
-    return Effect.gen(function* () {
-      const held = request.headers[sessionHeader]
-      if (held === undefined) {
-        // A new session may begin here (else MCP refuses the request, as it says, with no session).
-        const response = yield* as(request)
-        yield* recordOpened
-        return response
-      }
-      const initialize = yield* store.find(held)
-      if (initialize === undefined) {
-        // Ended, expired or never issued: 404, and the client starts a new session (MCP's rule).
-        local.delete(held)
-        return HttpServerResponse.empty({ status: 404 })
-      }
-      let own = local.get(held)
-      if (own === undefined) {
-        own = yield* reopen(initialize)
-        if (own === undefined) return HttpServerResponse.empty({ status: 404 })
-        remember(held, own)
-      }
-      const response = yield* as(
-        own === held
-          ? request
-          : rebuilt(
-              request,
-              { ...plainHeaders(request), [sessionHeader]: own },
-              request.method,
-              request.method === "POST" ? body : undefined
-            )
-      )
-      if (request.method === "DELETE" && response.status < 300) {
-        yield* store.remove(held)
-        local.delete(held)
-      }
-      return response
-    })
-  }
+  > => serve(serveRoute, request, body)
 }

@@ -282,24 +282,23 @@ const decodeDecisionWith = Schema.decodeUnknownEffect(ReviewDecision)
 const decodeDecision = (docsUrl: string, input: unknown) =>
   Effect.mapError(decodeDecisionWith(input), (error) => ({ error: invalidArguments(docsUrl, error) }))
 
-const waitForTask = (
+/** A long wait (made once: docs/performance.md, "No generator function made per request"). */
+const waitForTask = Effect.fnUntraced(function* (
   operations: AgentOperations["Service"],
   args: { readonly reference: string; readonly since?: string; readonly wait_seconds?: number },
   context: CallContext
-) => {
+) {
   const since = args.since === undefined ? undefined : Date.parse(args.since)
   const waitSeconds = args.wait_seconds ?? maxWaitSeconds
   const answerNow = (first: { readonly task: Task }) => since !== undefined && Date.parse(first.task.updated_at) > since
   // Progress must grow from one notification to the next: none for a wait of no time.
   const progress = waitSeconds > 0 ? context.progress : () => Effect.void
-  return Effect.gen(function* () {
-    yield* progress(0, waitSeconds, `waiting up to ${waitSeconds} s for task ${args.reference} to change`)
-    const current = yield* operations.waitForChange(args.reference, answerNow, waitSeconds * 1000)
-    // The wait is over, whether the task changed or the time ran out.
-    yield* progress(waitSeconds, waitSeconds, `task ${args.reference} is ${current.task.state}`)
-    return current.task
-  })
-}
+  yield* progress(0, waitSeconds, `waiting up to ${waitSeconds} s for task ${args.reference} to change`)
+  const current = yield* operations.waitForChange(args.reference, answerNow, waitSeconds * 1000)
+  // The wait is over, whether the task changed or the time ran out.
+  yield* progress(waitSeconds, waitSeconds, `task ${args.reference} is ${current.task.state}`)
+  return current.task
+})
 
 /** A schema failure of a tool's arguments, as the REST envelope names a failed request member. */
 export const invalidArguments = (docsUrl: string, error: Schema.SchemaError): ErrorBody =>
