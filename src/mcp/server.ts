@@ -162,41 +162,46 @@ const Resources = Layer.effectDiscard(
       annotations: Context.empty(),
       handle: Effect.succeed(jsonContents(mcpResources.capabilities, caps))
     })
-    yield* server.addResourceTemplate({
-      template: new McpSchema.ResourceTemplate({
-        uriTemplate: mcpResources.participant,
-        name: "participant",
-        title: "A participant",
-        description: "One participant by slug (as GET /api/public/v1/participants/{slug}).",
-        mimeType: "application/json"
-      }),
-      // FindMyWay's form of the template (`::` is a literal colon).
-      routerPath: "marketplace:://participants/:0",
-      completions: {},
-      annotations: Context.empty(),
-      handle: (uri, [slug]) =>
-        operations.getParticipant(slug ?? "").pipe(
-          Effect.map((participant) => jsonContents(uri, participant)),
-          Effect.mapError(notReadable)
-        )
-    })
-    yield* server.addResourceTemplate({
-      template: new McpSchema.ResourceTemplate({
-        uriTemplate: mcpResources.task,
-        name: "task",
-        title: "A task",
-        description: "One task by reference (as GET /api/public/v1/tasks/{reference}).",
-        mimeType: "application/json"
-      }),
-      routerPath: "marketplace:://tasks/:0",
-      completions: {},
-      annotations: Context.empty(),
-      handle: (uri, [reference]) =>
-        operations.read(reference ?? "").pipe(
-          Effect.map(({ task }) => jsonContents(uri, task)),
-          Effect.mapError(notReadable)
-        )
-    })
+    /** A resource template of one thing by its key: `marketplace://<kind>/{key}`, read as REST reads it. */
+    const byKey = (
+      uriTemplate: string,
+      name: string,
+      title: string,
+      description: string,
+      read: (key: string) => Effect.Effect<unknown, { readonly error: ErrorBody }>
+    ) =>
+      server.addResourceTemplate({
+        template: new McpSchema.ResourceTemplate({
+          uriTemplate,
+          name,
+          title,
+          description,
+          mimeType: "application/json"
+        }),
+        // FindMyWay's form of the template (`::` is a literal colon; `:0` the key).
+        routerPath: uriTemplate.replace(":", "::").replace(/\{\w+\}$/, ":0"),
+        completions: {},
+        annotations: Context.empty(),
+        handle: (uri, [key]) =>
+          read(key ?? "").pipe(
+            Effect.map((body) => jsonContents(uri, body)),
+            Effect.mapError(notReadable)
+          )
+      })
+    yield* byKey(
+      mcpResources.participant,
+      "participant",
+      "A participant",
+      "One participant by slug (as GET /api/public/v1/participants/{slug}).",
+      operations.getParticipant
+    )
+    yield* byKey(
+      mcpResources.task,
+      "task",
+      "A task",
+      "One task by reference (as GET /api/public/v1/tasks/{reference}).",
+      (reference) => Effect.map(operations.read(reference), ({ task }) => task)
+    )
   })
 )
 

@@ -8,6 +8,7 @@ import { request } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { preferredEncoding, prefersHtml } from "../../src/http/negotiation.ts"
+import { initializeMessage, postMcp } from "../support/mcp.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 
 let server: TestServer
@@ -145,16 +146,7 @@ describe("the MCP interface the index announces", () => {
     expect(index.mcp_endpoint).toBe(index.mcp)
     const caps = JSON.parse((await raw("/api/public/v1/capabilities")).body.toString())
     expect(caps.interfaces.mcp).toMatchObject({ endpoint: index.mcp, transport: "streamable-http" })
-    const response = await fetch(index.mcp, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }
-      })
-    })
+    const response = await postMcp(index.mcp, initializeMessage())
     expect(response.status).toBe(200)
     expect(response.headers.get("mcp-session-id")).toMatch(/\S/)
     // Only that address: any other unknown path is still "no endpoint".

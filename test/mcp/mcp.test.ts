@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { mcpPromptNames, mcpResources, mcpToolNames } from "../../src/api/mcp.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { initializeMessage, postMcp } from "../support/mcp.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -70,16 +71,7 @@ describe("connecting", () => {
   })
 
   it("serves 2025-06-18 to a client that asks for it", async () => {
-    const response = await fetch(`${env.server.url}/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } }
-      })
-    })
+    const response = await postMcp(`${env.server.url}/mcp`, initializeMessage("2025-06-18"))
     expect(response.status).toBe(200)
     expect(response.headers.get("mcp-session-id")).toMatch(/\S/)
     const text = await response.text()
@@ -315,18 +307,9 @@ describe("resources and the prompt", () => {
 
 describe("the transport", () => {
   it("refuses a browser origin not allowed (403) and lets an allowed one through; answers CORS preflight", async () => {
-    const init = (origin: string) => ({
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } }
-      })
-    })
-    expect((await fetch(`${env.server.url}/mcp`, init("https://evil.example"))).status).toBe(403)
-    expect((await fetch(`${env.server.url}/mcp`, init(env.server.url))).status).toBe(200)
+    const endpoint = `${env.server.url}/mcp`
+    expect((await postMcp(endpoint, initializeMessage(), { origin: "https://evil.example" })).status).toBe(403)
+    expect((await postMcp(endpoint, initializeMessage(), { origin: env.server.url })).status).toBe(200)
     const preflight = await fetch(`${env.server.url}/mcp`, { method: "OPTIONS" })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get("access-control-allow-headers")).toContain("mcp-session-id")
@@ -335,12 +318,7 @@ describe("the transport", () => {
   })
 
   it("an unknown session is 404 (start again, as MCP says); a body over 64 KiB is 413 in the envelope", async () => {
-    const post = (headers: Record<string, string>, body: string) =>
-      fetch(`${env.server.url}/mcp`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-        body
-      })
+    const post = (headers: Record<string, string>, body: string) => postMcp(`${env.server.url}/mcp`, body, headers)
     const unknown = await post({ "mcp-session-id": randomUUID() }, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
     expect(unknown.status).toBe(404)
     const large = await post({}, JSON.stringify({ pad: "x".repeat(70_000) }))
@@ -352,15 +330,9 @@ describe("the transport", () => {
     const other = await connect("ending")
     const id = other.transport.sessionId!
     await other.transport.terminateSession()
-    const after = await fetch(`${env.server.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": id,
-        "mcp-protocol-version": "2025-11-25"
-      },
-      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+    const after = await postMcp(`${env.server.url}/mcp`, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', {
+      "mcp-session-id": id,
+      "mcp-protocol-version": "2025-11-25"
     })
     expect(after.status).toBe(404)
     await other.client.close()

@@ -3,6 +3,7 @@
 // read spends the reads, and the rest of MCP (initialize, listings) counts as reads. Past the limit
 // the HTTP answer is REST's 429 rate_limited with Retry-After, before MCP reads the request.
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { initializeMessage, postMcp } from "../support/mcp.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 
 let server: TestServer
@@ -12,15 +13,11 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const post = (body: unknown, session?: string) =>
-  fetch(`${server.url}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...(session === undefined ? {} : { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" })
-    },
-    body: JSON.stringify(body)
-  })
+  postMcp(
+    `${server.url}/mcp`,
+    body,
+    session === undefined ? {} : { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }
+  )
 
 const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
   jsonrpc: "2.0",
@@ -31,12 +28,7 @@ const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
 
 describe("MCP and the rate limits", () => {
   it("counts tool calls as reads or writes, and refuses past the limit with REST's 429", async () => {
-    const opened = await post({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "limits", version: "1" } }
-    })
+    const opened = await post(initializeMessage("2025-11-25", 0))
     expect(opened.headers.get("ratelimit-limit")).toBe("50")
     const session = opened.headers.get("mcp-session-id")!
     await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { postMcp } from "../support/mcp.ts"
 import { type ServiceProcess, spawnService } from "../support/process.ts"
 import { validDraft } from "../support/server.ts"
 
@@ -92,15 +93,9 @@ describe("MCP across two processes behind one address", () => {
     const id = transport.sessionId!
     // The other process serves it first (and so re-opens it), then it is ended on the first.
     const onTwo = (body: string) =>
-      fetch(`${two.url}/mcp`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-session-id": id,
-          "mcp-protocol-version": transport.protocolVersion ?? "2025-11-25"
-        },
-        body
+      postMcp(`${two.url}/mcp`, body, {
+        "mcp-session-id": id,
+        "mcp-protocol-version": transport.protocolVersion ?? "2025-11-25"
       })
     expect((await onTwo('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).status).toBe(200)
     await transport.terminateSession()
