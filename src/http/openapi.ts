@@ -37,19 +37,31 @@ const operationsOf = (paths: Record<string, Record<string, Operation>>) =>
 /**
  * Request bodies are open: the service ignores members it does not know (a draft reports each as
  * an `unrecognized` warning), while Effect's OpenAPI derivation closes every object with
- * `additionalProperties: false`. Every schema a request body refers to is opened, so the document
- * does not call invalid what the service accepts.
+ * `additionalProperties: false`. Every schema a request body reaches — its members, items and
+ * branches, and the components they refer to (a result's `Artifact`) — is opened, so the document
+ * does not call invalid what the service accepts. A component shared with a response (`Artifact`)
+ * is open there too, which stays true of every response.
  */
 const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   const schemas = structuredClone(spec.components.schemas) as Record<string, Record<string, unknown>>
-  const open = (schema: Record<string, unknown>) => {
+  const opened = new Set<Record<string, unknown>>()
+  const open = (schema: Record<string, unknown> | undefined) => {
+    if (schema === undefined || opened.has(schema)) return
+    opened.add(schema)
     if (schema.additionalProperties === false) delete schema.additionalProperties
-    for (const branch of (schema.anyOf ?? schema.oneOf ?? []) as Array<Record<string, unknown>>) open(branch)
+    const ref = typeof schema.$ref === "string" ? schema.$ref.replace("#/components/schemas/", "") : undefined
+    if (ref !== undefined) open(schemas[ref])
+    const nested = [
+      ...Object.values((schema.properties ?? {}) as Record<string, Record<string, unknown>>),
+      ...((schema.anyOf ?? []) as Array<Record<string, unknown>>),
+      ...((schema.oneOf ?? []) as Array<Record<string, unknown>>),
+      ...((schema.allOf ?? []) as Array<Record<string, unknown>>),
+      ...(typeof schema.items === "object" && schema.items !== null ? [schema.items as Record<string, unknown>] : [])
+    ]
+    for (const child of nested) open(child)
   }
   for (const operation of operationsOf(spec.paths as never)) {
-    const ref = operation.requestBody?.content?.["application/json"]?.schema?.$ref
-    const schema = ref === undefined ? undefined : schemas[ref.replace("#/components/schemas/", "")]
-    if (schema !== undefined) open(schema)
+    open(operation.requestBody?.content?.["application/json"]?.schema as Record<string, unknown> | undefined)
   }
   return { ...spec, components: { ...spec.components, schemas: schemas as never } }
 }
