@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { mcpPromptNames, mcpResources, mcpToolNames } from "../../src/api/mcp.ts"
+import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames } from "../../src/api/mcp.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { initializeMessage, postMcp } from "../support/mcp.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
@@ -70,13 +70,15 @@ describe("connecting", () => {
     expect(client.getInstructions()).toContain("submit_task")
   })
 
-  it("serves 2025-06-18 to a client that asks for it", async () => {
-    const response = await postMcp(`${env.server.url}/mcp`, initializeMessage("2025-06-18"))
-    expect(response.status).toBe(200)
-    expect(response.headers.get("mcp-session-id")).toMatch(/\S/)
-    const text = await response.text()
-    const message = JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{")))
-    expect(message.result.protocolVersion).toBe("2025-06-18")
+  it("serves every protocol revision it announces, to a client that asks for it", async () => {
+    for (const version of mcpProtocolVersions) {
+      const response = await postMcp(`${env.server.url}/mcp`, initializeMessage(version))
+      expect(response.status, version).toBe(200)
+      expect(response.headers.get("mcp-session-id")).toMatch(/\S/)
+      const text = await response.text()
+      const message = JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{")))
+      expect(message.result.protocolVersion).toBe(version)
+    }
   })
 })
 
