@@ -22,6 +22,7 @@ import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { maxBodyBytes } from "../api/parameters.ts"
 import { AppConfig, type Sampler } from "../config.ts"
+import { explained } from "../mcp/refusals.ts"
 import { mcpPathOf } from "../mcp/server.ts"
 import { makeSharedSessions } from "../mcp/sessions.ts"
 import { callKind } from "../mcp/tools.ts"
@@ -299,7 +300,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
           : sharedSessions(httpEffect, request, body).pipe(
               Effect.catchTag("StorageUnavailable", () => Effect.succeed(storageUnavailableResponse)),
               Effect.catchCause(recover(request, arrival.requestId)),
-              Effect.map((response) => finish(arrival, limited, response, true))
+              Effect.map((response) => finish(arrival, limited, explained(response), true))
             )
       return request.text.pipe(
         Effect.provideService(HttpIncomingMessage.MaxBodySize, maxMcpBody),

@@ -310,7 +310,9 @@ describe("resources and the prompt", () => {
 describe("the transport", () => {
   it("refuses a browser origin not allowed (403) and lets an allowed one through; answers CORS preflight", async () => {
     const endpoint = `${env.server.url}/mcp`
-    expect((await postMcp(endpoint, initializeMessage(), { origin: "https://evil.example" })).status).toBe(403)
+    const refused = await postMcp(endpoint, initializeMessage(), { origin: "https://evil.example" })
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).error.message).toMatch(/Origin/)
     expect((await postMcp(endpoint, initializeMessage(), { origin: env.server.url })).status).toBe(200)
     const preflight = await fetch(`${env.server.url}/mcp`, { method: "OPTIONS" })
     expect(preflight.status).toBe(204)
@@ -323,6 +325,22 @@ describe("the transport", () => {
     const post = (headers: Record<string, string>, body: string) => postMcp(`${env.server.url}/mcp`, body, headers)
     const unknown = await post({ "mcp-session-id": randomUUID() }, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
     expect(unknown.status).toBe(404)
+    // MCP's status, with a JSON-RPC error saying what to do (the body was empty).
+    expect(await unknown.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32001, message: expect.stringMatching(/Send initialize/) }
+    })
+    const noAccept = await fetch(`${env.server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(initializeMessage())
+    })
+    expect(noAccept.status).toBe(406)
+    expect((await noAccept.json()).error.message).toContain("Accept: application/json, text/event-stream")
+    const get = await fetch(`${env.server.url}/mcp`, { headers: { accept: "text/event-stream" } })
+    expect(get.status).toBe(405)
+    expect((await get.json()).error.message).toMatch(/^Method not allowed/)
     const large = await post({}, JSON.stringify({ pad: "x".repeat(70_000) }))
     expect(large.status).toBe(413)
     expect((await large.json()).error.code).toBe("payload_too_large")
