@@ -21,13 +21,21 @@ const partName: Record<RequestPart, string> = {
 const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /** A schema failure as (field, message) pairs, e.g. `q: Expected string, got ["a","b"]`. */
-const schemaProblems = (cause: unknown): ReadonlyArray<{ field: string; message: string }> => {
+const schemaProblems = (
+  cause: unknown
+): ReadonlyArray<{ field: string; code: "required" | "invalid"; message: string }> => {
   const issue = typeof cause === "object" && cause !== null ? (cause as { issue?: unknown }).issue : undefined
-  if (!SchemaIssue.isIssue(issue)) return [{ field: "request", message: "is invalid" }]
-  return formatStandard(issue).issues.map((i) => ({
-    field: (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".") || "request",
-    message: i.message
-  }))
+  if (!SchemaIssue.isIssue(issue)) return [{ field: "request", code: "invalid", message: "is invalid" }]
+  return formatStandard(issue).issues.map((i) => {
+    const field = (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".")
+    // Schema's own words for an absent member, said as the member's rule.
+    const missing = i.message === "Missing key"
+    return {
+      field: field || "request",
+      code: missing ? ("required" as const) : ("invalid" as const),
+      message: missing ? `${field || "it"} is required` : i.message
+    }
+  })
 }
 
 /** The envelope body for a schema failure (`cause`, a SchemaError) in a part of the request. */
@@ -46,7 +54,7 @@ export const invalidRequest = (docsUrl: string, part: RequestPart, cause: unknow
             : part === "Arguments"
               ? "Fix each argument named in details; the tool's inputSchema (tools/list) gives every argument."
               : "See the endpoint in the OpenAPI document at /openapi.json.",
-      details: problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
+      details: problems.map((p) => ({ field: p.field, code: p.code, message: p.message }))
     }
   )
 }

@@ -253,7 +253,12 @@ describe("tools", () => {
     expect(bad.structuredContent.error.details.map((d: Json) => d.field).sort()).toEqual(["cursor", "limit"])
 
     const noKey = await call("submit_task", { draft: validDraft() })
-    expect(noKey.structuredContent.error.details.map((d: Json) => d.field)).toEqual(["idempotency_key"])
+    expect(noKey.structuredContent.error.details).toEqual([
+      { field: "idempotency_key", code: "required", message: "idempotency_key is required" }
+    ])
+    // The same words as REST's for a member it lacks.
+    const restMissing = await restJson("/search", json({}))
+    expect(restMissing.body.error.details).toEqual([{ field: "query", code: "required", message: "query is required" }])
     const notObject = await call("preflight", { draft: "fix my tap" })
     expect(notObject.structuredContent.error.details.map((d: Json) => d.field)).toEqual(["draft"])
 
