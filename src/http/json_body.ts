@@ -14,8 +14,6 @@ import { BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaT
 import { maxBodyBytes } from "../api/parameters.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
 
-export { maxBodyBytes }
-
 const maxBodySize = ByteSize.bytes(maxBodyBytes)
 
 export type BodyError = BadRequest | PayloadTooLarge | UnsupportedMediaType
