@@ -170,11 +170,12 @@ export class Dispatcher extends Context.Service<
         // unsampled sweep makes no span at all, like an unsampled request).
         const due = yield* store.due(now, batch).pipe(Effect.withTracerEnabled(false))
         if (due.length === 0) return 0
-        // The directory is read once a sweep, and only when a due task may need matching.
-        const everyone = due.some((task) => matchingStates.has(task.state)) ? yield* directory.everyone : []
-        yield* together(Effect.forEach(due, (task) => handle(task, now, everyone), { discard: true })).pipe(
-          sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } })
-        )
+        // The directory is read once a sweep, and only when a due task may need matching: inside the
+        // sweep's root, so that its statements are traced only with the sweep (never a span alone).
+        const needsDirectory = due.some((task) => matchingStates.has(task.state))
+        yield* Effect.flatMap(needsDirectory ? directory.everyone : Effect.succeed([]), (everyone) =>
+          together(Effect.forEach(due, (task) => handle(task, now, everyone), { discard: true }))
+        ).pipe(sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } }))
         return due.length
       })
 

@@ -333,14 +333,14 @@ function makeDirectory(settings: DirectoryOptions) {
       return records.length
     }, asStorageCall)
 
-    const count = SqlSchema.findOne({
+    // COUNT(*) always answers one row; none would be 0 all the same.
+    const count = SqlSchema.findOneOption({
       Request: Schema.Void,
       Result: Schema.Struct({ n: IntegerColumn }),
       execute: () => sql`SELECT COUNT(*) AS n FROM participants`
     })(undefined).pipe(
-      Effect.map((row) => row.n),
+      Effect.map((row) => (row._tag === "Some" ? row.value.n : 0)),
       Effect.catchTag("SchemaError", undecodableRow("participants", "count(*)")),
-      Effect.orDie,
       asStorageCall,
       Effect.withSpan("ParticipantDirectory.count")
     )

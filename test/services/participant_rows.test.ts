@@ -1,8 +1,9 @@
 // Participant rows are decoded by their Schema where they enter memory: a damaged row is logged,
 // left out of the directory's snapshot (everyone else is still matched), and a defect when read alone.
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { StorageUnavailable } from "../../src/domain/errors.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { TestSqlLive } from "../support/database.ts"
@@ -47,6 +48,21 @@ describe("participant rows that do not decode", () => {
         assert.strictEqual(logged[0]?.annotations.key, "slug damaged-one")
         assert.deepStrictEqual(yield* directory.findBySlug("sound-one"), participant("sound-one"))
         assert.strictEqual(yield* directory.count, 2)
+      })
+    )
+
+    it.effect("storage that fails is StorageUnavailable, not a defect, for a count as for a read", () =>
+      Effect.gen(function* () {
+        const directory = yield* ParticipantDirectory
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`ALTER TABLE participants RENAME TO participants_away`
+        const counted = yield* Effect.exit(directory.count)
+        const read = yield* Effect.exit(directory.findBySlug("sound-one"))
+        yield* sql`ALTER TABLE participants_away RENAME TO participants`
+        for (const exit of [counted, read]) {
+          assert.isTrue(Exit.isFailure(exit) && !Exit.hasDies(exit))
+          if (Exit.isFailure(exit)) assert.strictEqual(Cause.squash(exit.cause) instanceof StorageUnavailable, true)
+        }
       })
     )
   })
