@@ -3,7 +3,7 @@
  * every error code — built from the same data the service runs on.
  */
 import { errorCodes } from "./envelope.ts"
-import { mcpProtocolVersions, mcpResources, mcpToolNames } from "./mcp.ts"
+import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames } from "./mcp.ts"
 
 export const coldStart = [
   "GET /api/public/v1 (this index) and GET /api/public/v1/capabilities for the rules.",
@@ -37,7 +37,7 @@ export const apiDescription = [
     .map((uri) => `\`${uri}\``)
     .join(
       ", "
-    )}. Prompt: \`hire_a_human\` (argument \`goal\`). An idempotency key used over REST and then over MCP (or the other way round) names the same task.`,
+    )}. Prompt: \`${mcpPromptNames[0]}\` (argument \`goal\`). An idempotency key used over REST and then over MCP (or the other way round) names the same task.`,
   "",
   "To connect a host to a server running locally (`npm start`), add it to the host's configuration, e.g.:",
   "",

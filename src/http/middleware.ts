@@ -45,8 +45,11 @@ const corsHeaders = {
     "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate, ratelimit-limit, ratelimit-remaining, ratelimit-reset, mcp-session-id, mcp-protocol-version"
 }
 
-/** The methods of the MCP endpoint (Streamable HTTP), and what a browser client may send it. */
-const mcpMethods = "GET, POST, DELETE, OPTIONS"
+/**
+ * The methods of the MCP endpoint (Streamable HTTP), and what a browser client may send it. No GET:
+ * this server sends nothing unprompted, so it opens no server-initiated stream (MCP allows a 405).
+ */
+const mcpMethods = "POST, DELETE, OPTIONS"
 const mcpRequestHeaders =
   "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-request-id"
 
@@ -106,7 +109,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       if (route === undefined && isMcp(path)) {
         return envelope(
           errorBody(docs, "method_not_allowed", `${truncate(request.method)} is not allowed on ${path}.`, {
-            hint: "The MCP endpoint takes POST (JSON-RPC messages), GET and DELETE (a session), as MCP's Streamable HTTP transport defines."
+            hint: "The MCP endpoint takes POST (JSON-RPC messages) and DELETE (ending a session), as MCP's Streamable HTTP transport defines."
           }),
           { allow: mcpMethods }
         )

@@ -4,7 +4,7 @@
  */
 import type { AppSettings } from "../config.ts"
 
-export const coldStartWithTools = [
+const coldStartWithTools = [
   "search: describe the task in plain words; read the ranked participants and the assessment (what a draft still lacks).",
   "Build a draft: action, execution_mode (digital | physical | hybrid), expected_result, acceptance_test; location for physical and hybrid; add timing, principal and agent; name a participant with participant_slug to hire that one.",
   "preflight the draft until valid is true: fix every issue; warnings no_eligible_participant and participant_ineligible mean nobody can take the task as drafted, and say what to change.",

@@ -23,7 +23,10 @@ const sessionHeader = "mcp-session-id"
 const plainHeaders = (request: HttpServerRequest.HttpServerRequest): Record<string, string> =>
   Object.fromEntries(Object.entries(request.headers))
 
-/** Sessions this process remembers at most; one forgotten is re-opened from the database when it is next used. */
+/**
+ * Sessions this process remembers at most: the oldest is then forgotten and its own session ended;
+ * it is re-opened from the database when it is next used.
+ */
 const remembered = 10_000
 
 type Serve<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -85,23 +88,48 @@ const reopen = Effect.fnUntraced(function* <E, R>(
   return id
 })
 
+/**
+ * Ends this process's own session (Effect keeps every session until it is ended): one the
+ * database no longer has, or one this process stops remembering.
+ */
+const endOwn = <E, R>(serveRoute: Serve<E, R>, request: HttpServerRequest.HttpServerRequest, own: string) =>
+  Effect.asVoid(aside(serveRoute, rebuilt(request, { [sessionHeader]: own }, "DELETE", undefined)))
+
 export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
   /** The session id a client holds → this process's own session for it (the same id where it began here). */
   const local = new Map<string, string>()
-  const remember = (held: string, own: string) => {
-    local.set(held, own)
-    if (local.size > remembered) local.delete(local.keys().next().value!)
+  /**
+   * Past the bound, the oldest sessions are forgotten and their own sessions ended (each request
+   * checks first, so the map never holds more than one new entry past it).
+   */
+  const trim = <E, R>(serveRoute: Serve<E, R>, request: HttpServerRequest.HttpServerRequest) => {
+    if (local.size <= remembered) return Effect.void
+    const [oldest, itsOwn] = local.entries().next().value!
+    local.delete(oldest)
+    return endOwn(serveRoute, request, itsOwn)
+  }
+  /** Forgets a session the database no longer has, and ends this process's own for it. */
+  const forget = <E, R>(serveRoute: Serve<E, R>, request: HttpServerRequest.HttpServerRequest, held: string) => {
+    const own = local.get(held)
+    if (own === undefined) return Effect.void
+    local.delete(held)
+    return endOwn(serveRoute, request, own)
   }
 
   /** Once the response of a new session's `initialize` is final: the session kept for every process. */
-  const recordOpened = (initialize: string) =>
+  const recordOpened = (body: string) =>
     HttpEffect.appendPreResponseHandler((_, response) => {
       const opened = response.headers[sessionHeader]
       if (response.status !== 200 || opened === undefined) return Effect.succeed(response)
-      remember(opened, opened)
-      return Effect.as(
-        Effect.catch(store.record(opened, initialize), () => Effect.sync(() => local.delete(opened))),
-        response
+      return store.record(opened, body).pipe(
+        Effect.tap(() =>
+          Effect.sync(() => {
+            local.set(opened, opened)
+          })
+        ),
+        // Not kept: other processes will not know it (404 there, and the client starts again).
+        Effect.catch(() => Effect.void),
+        Effect.as(response)
       )
     })
 
@@ -111,6 +139,7 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
     request: HttpServerRequest.HttpServerRequest,
     body: string
   ) {
+    yield* trim(serveRoute, request)
     const held = request.headers[sessionHeader]
     if (held === undefined) {
       // A new session may begin here (else MCP refuses the request, as it says, with no session).
@@ -121,15 +150,18 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
     const initialize = yield* store.find(held)
     if (initialize === undefined) {
       // Ended, expired or never issued: 404, and the client starts a new session (MCP's rule).
-      local.delete(held)
+      yield* forget(serveRoute, request, held)
       return HttpServerResponse.empty({ status: 404 })
     }
     let own = local.get(held)
     if (own === undefined) {
       own = yield* reopen(serveRoute, request, initialize)
       if (own === undefined) return HttpServerResponse.empty({ status: 404 })
-      remember(held, own)
+      local.set(held, own)
     }
+    // Ended in the database first: should that fail, the session still stands everywhere, as the
+    // client's retry will find it; ended the other way round, other processes would go on serving it.
+    if (request.method === "DELETE") yield* store.remove(held)
     const response = yield* serveAs(
       serveRoute,
       own === held
@@ -141,10 +173,7 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
             request.method === "POST" ? body : undefined
           )
     )
-    if (request.method === "DELETE" && response.status < 300) {
-      yield* store.remove(held)
-      local.delete(held)
-    }
+    if (request.method === "DELETE") local.delete(held)
     return response
   })
   return <E, R>(

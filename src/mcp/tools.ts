@@ -10,8 +10,8 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ErrorBody } from "../api/envelope.ts"
 import type { McpToolName } from "../api/mcp.ts"
-import { maxWaitSeconds, pageSize } from "../api/parameters.ts"
-import { ParticipantList, PreflightResult, SearchRequest, SearchResult } from "../api/resources.ts"
+import { maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
+import { CancelRequest, ParticipantList, PreflightResult, SearchRequest, SearchResult } from "../api/resources.ts"
 import { ReviewDecision } from "../domain/moves.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
@@ -95,6 +95,16 @@ const AnyDraft = Schema.Record(Schema.String, Schema.Unknown).annotate({
 const draftDescription =
   "The task brief: a TaskDraft object, as POST /api/public/v1/preflight and /tasks take it (action, execution_mode, acceptance_criteria, result, … — see the marketplace://capabilities resource for the rules)."
 
+/**
+ * How long `wait_for_task` waits when not told: under the 60 s an MCP client commonly allows a
+ * call (the official SDK's default request timeout), so a default wait ends as a result, not as
+ * the client's timeout.
+ */
+export const defaultWaitSeconds = 30
+
+/** How often a long wait reports that it is still waiting. */
+const progressEverySeconds = 10
+
 const readOnly: Hints = { readOnly: true, destructive: false, idempotent: true, openWorld: false }
 
 const SubmitArguments = {
@@ -147,9 +157,7 @@ export const tools: ReadonlyArray<ToolSpec> = [
           )
         ).annotate({ description: `Page size, 1–${pageSize.max} (default ${pageSize.default}).` })
       ),
-      cursor: Schema.optionalKey(
-        Schema.String.annotate({ description: "The next_cursor of the previous page, unchanged." })
-      )
+      cursor: Schema.optionalKey(PageCursor)
     }),
     success: ParticipantList,
     hints: readOnly,
@@ -211,7 +219,7 @@ export const tools: ReadonlyArray<ToolSpec> = [
   spec({
     name: "wait_for_task",
     title: "Wait for a task to change",
-    description: `Waits until the task changes, then returns it: at once if it is already newer than since (the updated_at you last saw), else as soon as it changes, or when wait_seconds (at most ${maxWaitSeconds}, default ${maxWaitSeconds}) are over — then it returns the task unchanged; call again to keep waiting. Sends progress notifications while it waits when the call carries a progress token.`,
+    description: `Waits until the task changes, then returns it: at once if it is already newer than since (the updated_at you last saw), else as soon as it changes, or when wait_seconds (at most ${maxWaitSeconds}, default ${defaultWaitSeconds}) are over — then it returns the task unchanged; call again to keep waiting. Sends a progress notification when it starts, every 10 s while it waits and when it ends, when the call carries a progress token.`,
     parameters: Schema.Struct({
       reference,
       since: Schema.optionalKey(
@@ -228,7 +236,7 @@ export const tools: ReadonlyArray<ToolSpec> = [
             { message: `wait_seconds must be a number from 0 to ${maxWaitSeconds}` }
           )
         ).annotate({
-          description: `How long to wait at most, 0–${maxWaitSeconds} seconds (default ${maxWaitSeconds}).`
+          description: `How long to wait at most, 0–${maxWaitSeconds} seconds (default ${defaultWaitSeconds}).`
         })
       )
     }),
@@ -242,18 +250,13 @@ export const tools: ReadonlyArray<ToolSpec> = [
     title: "Cancel a task",
     description:
       "Cancels a task that is not finished yet (the human stops; nothing is delivered). It cannot be undone. Use it when the task is no longer needed. Needs the task_token from submit_task.",
-    parameters: Schema.Struct({
-      reference,
-      task_token: taskToken,
-      reason: Schema.optionalKey(Schema.String.annotate({ description: "Why (kept in the task's history)." }))
-    }),
+    // The reason by REST's own rule (CancelRequest: at most 4,000 characters, or null for none).
+    parameters: Schema.Struct({ reference, task_token: taskToken, ...CancelRequest.fields }),
     success: Task,
     hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     kind: "write",
-    run: (operations, args) =>
-      Effect.andThen(operations.checkAgent(args.reference, args.task_token), () =>
-        operations.cancel(args.reference, args.task_token, args.reason)
-      )
+    // The move checks the token itself; nothing is decoded in between to order refusals around.
+    run: (operations, args) => operations.cancel(args.reference, args.task_token, args.reason ?? undefined)
   }),
   spec({
     name: "review_task",
@@ -289,12 +292,25 @@ const waitForTask = Effect.fnUntraced(function* (
   context: CallContext
 ) {
   const since = args.since === undefined ? undefined : Date.parse(args.since)
-  const waitSeconds = args.wait_seconds ?? maxWaitSeconds
+  const waitSeconds = args.wait_seconds ?? defaultWaitSeconds
   const answerNow = (first: { readonly task: Task }) => since !== undefined && Date.parse(first.task.updated_at) > since
   // Progress must grow from one notification to the next: none for a wait of no time.
   const progress = waitSeconds > 0 ? context.progress : () => Effect.void
   yield* progress(0, waitSeconds, `waiting up to ${waitSeconds} s for task ${args.reference} to change`)
-  const current = yield* operations.waitForChange(args.reference, answerNow, waitSeconds * 1000)
+  // While it waits, every ten seconds: still waiting (ended when the wait is).
+  let waited = 0
+  const stillWaiting = Effect.forever(
+    Effect.andThen(Effect.sleep(`${progressEverySeconds} seconds`), () => {
+      waited += progressEverySeconds
+      return waited < waitSeconds
+        ? progress(waited, waitSeconds, `still waiting for task ${args.reference} (${waited} s)`)
+        : Effect.void
+    })
+  )
+  const current = yield* Effect.raceFirst(
+    operations.waitForChange(args.reference, answerNow, waitSeconds * 1000),
+    Effect.andThen(stillWaiting, Effect.never)
+  )
   // The wait is over, whether the task changed or the time ran out.
   yield* progress(waitSeconds, waitSeconds, `task ${args.reference} is ${current.task.state}`)
   return current.task

@@ -42,7 +42,7 @@ export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Parti
   url: `${baseUrl}/api/public/v1/participants/${p.slug}`
 })
 
-export const presentPreflight = ({ validation, feasibility }: PreflightOutcome): PreflightResult => ({
+const presentPreflight = ({ validation, feasibility }: PreflightOutcome): PreflightResult => ({
   object: "preflight",
   valid: validation.valid,
   state: validation.valid ? "draft" : "preflight_failed",

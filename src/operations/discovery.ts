@@ -8,7 +8,7 @@ import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
 import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames } from "../api/mcp.ts"
-import { maxBodyBytes, pageSize } from "../api/parameters.ts"
+import { maxBodyBytes, maxWaitSeconds, pageSize } from "../api/parameters.ts"
 import { type Capabilities, type ServiceIndex, searchLimit } from "../api/resources.ts"
 import type { AppSettings } from "../config.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
@@ -113,7 +113,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     offer_timeout_seconds: config.offerTimeoutMs / 1000,
     review_window_seconds: config.reviewWindowMs / 1000,
     max_revisions: maxRevisions,
-    long_poll_max_seconds: 60
+    long_poll_max_seconds: maxWaitSeconds
   },
   limits: {
     max_body_bytes: maxBodyBytes,

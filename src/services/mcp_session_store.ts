@@ -12,7 +12,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import { StorageUnavailable } from "../domain/errors.ts"
 
 /** Sessions nobody ended are forgotten after this long (a client then starts a new one, as MCP asks). */
-export const sessionLifetimeMs = 7 * 24 * 3600_000
+const sessionLifetimeMs = 7 * 24 * 3600_000
 
 export class McpSessionStore extends Context.Service<
   McpSessionStore,

@@ -210,6 +210,8 @@ const createMcpSessions = Effect.gen(function* () {
       created_at TEXT NOT NULL
     )
   `
+  // Each new session clears out the expired ones: by this index, not a scan of the table.
+  yield* sql`CREATE INDEX mcp_sessions_created_at_idx ON mcp_sessions (created_at)`
 })
 
 const migrations = {

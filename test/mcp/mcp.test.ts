@@ -203,6 +203,11 @@ describe("tools", () => {
     expect(wrong.structuredContent.error.code).toBe("unauthorized")
     expect((await restJson(`/tasks/${reference}`)).body.state).toBe(waited.structuredContent.state)
 
+    // The reason by REST's rule: at most 4,000 characters (refused, and nothing changes).
+    const tooLong = await call("cancel_task", { reference, task_token: rest.body.task_token, reason: "x".repeat(4001) })
+    expect(tooLong.structuredContent.error.details.map((d: Json) => d.field)).toEqual(["reason"])
+    expect((await restJson(`/tasks/${reference}`)).body.state).toBe(waited.structuredContent.state)
+
     const cancelled = await call("cancel_task", {
       reference,
       task_token: rest.body.task_token,
@@ -323,6 +328,9 @@ describe("the transport", () => {
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get("access-control-allow-headers")).toContain("mcp-session-id")
     expect(preflight.headers.get("access-control-allow-methods")).toContain("DELETE")
+    // No server-initiated stream is offered, so GET is not among the methods announced.
+    expect(preflight.headers.get("access-control-allow-methods")).not.toContain("GET")
+    expect(preflight.headers.get("allow")).not.toContain("GET")
     expect((await fetch(`${env.server.url}/mcp`, { method: "PUT" })).status).toBe(405)
   })
 
@@ -362,4 +370,23 @@ describe("the transport", () => {
     expect(after.status).toBe(404)
     await other.client.close()
   })
+})
+
+describe("a long wait with its defaults", () => {
+  it("ends as a result before the SDK's default request timeout, reporting progress while it waits", async () => {
+    const created = await call("submit_task", { draft: validDraft(), idempotency_key: randomUUID() })
+    const { reference, task_token } = created.structuredContent
+    // Cancelled: nothing will change it, so the wait runs its whole default length.
+    await call("cancel_task", { reference, task_token })
+    const progress: Array<{ progress: number; message?: string | undefined }> = []
+    const started = Date.now()
+    const waited = (await client.callTool({ name: "wait_for_task", arguments: { reference } }, undefined, {
+      onprogress: (p) => progress.push(p)
+    })) as Json
+    expect(waited.isError).toBeUndefined()
+    expect(waited.structuredContent.state).toBe("cancelled")
+    expect(Date.now() - started).toBeGreaterThanOrEqual(29_000)
+    // At the start, every 10 s while waiting, and at the end, each further than the one before.
+    expect(progress.map((p) => p.progress)).toEqual([0, 10, 20, 30])
+  }, 60_000)
 })
