@@ -67,7 +67,8 @@ export const jsonBodyDecoder = <S extends Schema.ConstraintDecoder<unknown>>(
   docsUrl: string,
   options: { readonly optional?: boolean } = {}
 ) => {
-  const decode = Schema.decodeUnknownEffect(schema)
+  // Every member that fails is named, not only the first (as the MCP tools name every argument).
+  const decode = Schema.decodeUnknownEffect(schema, { errors: "all" })
   const refuse = (error: Schema.SchemaError) =>
     Effect.fail(new BadRequest({ error: invalidRequest(docsUrl, "Payload", error) }))
   return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<S["Type"], BodyError> =>

@@ -20,21 +20,29 @@ const partName: Record<RequestPart, string> = {
 
 const formatStandard = SchemaIssue.makeFormatterStandardSchemaV1()
 
-/** A schema failure as (field, message) pairs, e.g. `q: Expected string, got ["a","b"]`. */
+/**
+ * A schema failure as (field, message) pairs, e.g. `q: Expected string, got ["a","b"]`: one per
+ * member, the first thing wrong with it (a value may fail several checks; one is enough to fix).
+ */
 const schemaProblems = (
   cause: unknown
 ): ReadonlyArray<{ field: string; code: "required" | "invalid"; message: string }> => {
   const issue = typeof cause === "object" && cause !== null ? (cause as { issue?: unknown }).issue : undefined
   if (!SchemaIssue.isIssue(issue)) return [{ field: "request", code: "invalid", message: "is invalid" }]
-  return formatStandard(issue).issues.map((i) => {
+  const seen = new Set<string>()
+  return formatStandard(issue).issues.flatMap((i) => {
     const field = (i.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".")
     // Schema's own words for an absent member, said as the member's rule.
     const missing = i.message === "Missing key"
-    return {
-      field: field || "request",
-      code: missing ? ("required" as const) : ("invalid" as const),
-      message: missing ? `${field || "it"} is required` : i.message
-    }
+    if (seen.has(field)) return []
+    seen.add(field)
+    return [
+      {
+        field: field || "request",
+        code: missing ? ("required" as const) : ("invalid" as const),
+        message: missing ? `${field || "it"} is required` : i.message
+      }
+    ]
   })
 }
 

@@ -261,6 +261,17 @@ describe("tools", () => {
     expect(noKey.structuredContent.error.details).toEqual([
       { field: "idempotency_key", code: "required", message: "idempotency_key is required" }
     ])
+    // Every failing member named, once each, with the same details over REST and MCP (the message
+    // and hint name the part that failed: the request body, or the tool's arguments).
+    const twoBad = { query: "", limit: 0 }
+    const restTwoBad = (await restJson("/search", json(twoBad))).body.error
+    expect(restTwoBad.details.map((d: Json) => d.field)).toEqual(["query", "limit"])
+    const mcpTwoBad = (await call("search", twoBad)).structuredContent.error
+    expect({ ...mcpTwoBad, message: undefined, hint: undefined }).toEqual({
+      ...restTwoBad,
+      message: undefined,
+      hint: undefined
+    })
     // The same words as REST's for a member it lacks.
     const restMissing = await restJson("/search", json({}))
     expect(restMissing.body.error.details).toEqual([{ field: "query", code: "required", message: "query is required" }])
