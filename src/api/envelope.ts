@@ -111,7 +111,11 @@ export type ErrorStatus = keyof typeof byStatus
 /** Every error code the service emits, its status and meaning: the docs page and /capabilities read this. */
 export const errorCodes = {
   invalid_json: { status: 400, meaning: "The body cannot be parsed as JSON." },
-  invalid_request: { status: 400, meaning: "The body is not a JSON object, or a query parameter is invalid." },
+  invalid_request: {
+    status: 400,
+    meaning:
+      "The body is not a JSON object, or a body member, parameter, header or tool argument is invalid; details names each."
+  },
   idempotency_key_mismatch: { status: 400, meaning: "The idempotency-key header and body idempotency_key differ." },
   unauthorized: { status: 401, meaning: "Missing or invalid credentials." },
   forbidden: { status: 403, meaning: "The credentials do not allow this action." },

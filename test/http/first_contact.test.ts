@@ -1,7 +1,7 @@
 /**
  * First contact over HTTP: `GET /` leads a browser to the docs and anyone else to the index; the
  * large static documents (docs page, OpenAPI) are compressed for clients that accept it, and sent
- * as they are to those that do not; the MCP address the index announces says it is not served yet.
+ * as they are to those that do not; the MCP address the index announces answers MCP.
  * (The docs page in a real browser: test/browser/docs_page.test.ts.)
  */
 import { request } from "node:http"
