@@ -42,7 +42,8 @@ export const apiDescription = [
   "To connect a host to a server running locally (`npm start`), add it to the host's configuration, e.g.:",
   "",
   "```json",
-  '{ "mcpServers": { "task-marketplace": { "type": "http", "url": "http://127.0.0.1:8080/mcp" } } }',
+  // One member a line: the docs page's column is narrow, and a long line scrolls out of sight.
+  JSON.stringify({ mcpServers: { "task-marketplace": { type: "http", url: "http://127.0.0.1:8080/mcp" } } }, null, 2),
   "```",
   "",
   "or try it in the MCP Inspector: `npx @modelcontextprotocol/inspector`, then choose the transport Streamable HTTP and the URL `http://127.0.0.1:8080/mcp`.",

@@ -2,7 +2,8 @@
  * The docs page in a real browser (headless Chromium, through playwright-core): its first screen
  * shows the API's title and the agent guidance (one Scalar app, no empty one before it), and every
  * anchor the API hands out — the index's `#agent-guidance`, `#authentication`, `#contact`, and the
- * `documentation_url` of every error code — opens at its own section.
+ * `documentation_url` of every error code — opens at its own section; its Interfaces section shows
+ * how to connect an MCP host.
  *
  * vitest.config.ts runs this file only where Chromium is installed (CHROMIUM_PATH, default
  * /usr/bin/chromium): elsewhere it leaves it out with a loud warning, and under CI=true a missing
@@ -12,6 +13,7 @@ import { mkdirSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Browser, chromium, type Locator, type Page } from "playwright-core"
 import { errorCodes } from "../../src/api/envelope.ts"
+import { mcpToolNames } from "../../src/api/mcp.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
@@ -119,6 +121,24 @@ describe("the docs page in a browser", () => {
       }
     })
   }
+
+  it("shows an agent how to connect an MCP host, in its Interfaces section", async () => {
+    const page = await open(`${server.url}/docs#interfaces`)
+    try {
+      expect(await landsOn(page, heading("interfaces"))).toBe(true)
+      await page.screenshot({ path: `${screenshots}docs-interfaces.png` })
+      // The host configuration, as a code block a developer can copy.
+      const config = page.locator("pre", { hasText: '"mcpServers"' })
+      expect(await config.count()).toBe(1)
+      expect(await config.textContent()).toContain("/mcp")
+      // All of it in sight: nothing scrolls out of the column sideways.
+      expect(await config.evaluate((pre) => pre.scrollWidth <= pre.clientWidth)).toBe(true)
+      for (const tool of mcpToolNames) expect(await page.locator("code", { hasText: tool }).count()).toBeGreaterThan(0)
+      expect(await page.locator("code", { hasText: "npx @modelcontextprotocol/inspector" }).count()).toBe(1)
+    } finally {
+      await page.close()
+    }
+  })
 
   it("opens an error's documentation_url at that error, marked", async () => {
     const answer = await (await fetch(server.api("/tasks/no-such-task"))).json()
