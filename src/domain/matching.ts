@@ -258,6 +258,14 @@ const ranked = (s: Scored): RankedParticipant => ({
 
 // Eligibility -------------------------------------------------------------------------------------
 
+/**
+ * The words a task is ranked by: what is to be done and what comes back. Preflight, submission and
+ * the dispatcher's offer all read a task through this, so they rank it alike (and the index's
+ * memory of a text's terms, keyed by the text, serves all three).
+ */
+export const taskTextOf = (action: string | undefined, expectedResult: string | undefined) =>
+  [action, expectedResult].filter((part) => part !== undefined).join(" ")
+
 export interface TaskProfile {
   /** Undefined when the task's mode is unknown: every participant's type may serve it. */
   readonly executionMode: ExecutionMode | undefined

@@ -19,7 +19,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { rankTop } from "../domain/matching.ts"
+import { rankTop, taskTextOf } from "../domain/matching.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { deadlinePassed } from "../domain/task_draft.ts"
 import { sampledRoot } from "../tracing.ts"
@@ -45,7 +45,7 @@ const match = (task: StoredTask, everyone: ReadonlyArray<ParticipantRecord>): Om
     {
       executionMode: task.executionMode,
       location: task.brief.location ?? undefined,
-      text: `${task.brief.action} ${task.brief.expected_result}`
+      text: taskTextOf(task.brief.action, task.brief.expected_result)
     },
     everyone,
     { limit: 1, excluding: task.passedOver }

@@ -21,7 +21,8 @@ import {
   eligibilityCounts,
   rankTop,
   searchDirectory,
-  type TaskProfile
+  type TaskProfile,
+  taskTextOf
 } from "../domain/matching.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
@@ -141,7 +142,7 @@ export class Tasks extends Context.Service<
             // Ranking leaves the place out of a digital task itself; a task of unknown mode is
             // still confined to the place it names.
             location: task.location,
-            text: [task.action, task.expected_result].filter((s) => s !== undefined).join(" "),
+            text: taskTextOf(task.action, task.expected_result),
             participantSlug: task.participant_slug
           }
           const { eligible, best } = rankTop(profile, everyone, { limit: 5 })
