@@ -36,8 +36,15 @@ export interface AppSettings {
    * MCP transport requires the check, against DNS rebinding. Defaults to publicBaseUrl's origin.
    */
   readonly mcpAllowedOrigins: ReadonlyArray<string>
-  /** OAuth authorization server(s) named by the protected-resource metadata (RFC 9728). */
+  /**
+   * An external OAuth authorization server, when one is set (OAUTH_ISSUER); when unset the service
+   * runs its own, embedded at `<publicBaseUrl>/oauth` (`issuerOf`).
+   */
   readonly oauthIssuer: string | undefined
+  /** How long the embedded server's access tokens last (at most 10 minutes: a JWT outlives a revocation). */
+  readonly oauthAccessTokenTtlMs: number
+  /** Dynamic client registrations the embedded server accepts per client address and hour. */
+  readonly oauthRegistrationsPerHour: number
   /** Secret the task tokens are derived from; when absent one is generated and kept in the database. */
   readonly taskTokenSecret: Redacted.Redacted<string> | undefined
   /** Whether to load the sample catalogue into an empty participant directory. */
@@ -106,6 +113,14 @@ export interface RateLimitSettings {
   readonly windowMs: number
 }
 
+/** The issuer participants' access tokens come from: the external one, or the embedded server at `/oauth`. */
+export const issuerOf = (settings: Pick<AppSettings, "oauthIssuer" | "publicBaseUrl">): string =>
+  settings.oauthIssuer ?? `${settings.publicBaseUrl}/oauth`
+
+/** Whether this service runs the authorization server itself (OAUTH_ISSUER unset). */
+export const isEmbeddedIssuer = (settings: Pick<AppSettings, "oauthIssuer">): boolean =>
+  settings.oauthIssuer === undefined
+
 export class AppConfig extends Context.Service<AppConfig, AppSettings>()("task-marketplace/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -127,6 +142,8 @@ const testDefaults: AppSettings = {
   mcpUrl: "http://127.0.0.1:8080/mcp",
   mcpAllowedOrigins: ["http://127.0.0.1:8080"],
   oauthIssuer: undefined,
+  oauthAccessTokenTtlMs: 10 * 60_000,
+  oauthRegistrationsPerHour: 100,
   taskTokenSecret: undefined,
   seedSampleCatalogue: true,
   oauthAudience: "http://127.0.0.1:8080/api/public/v1",
@@ -446,6 +463,8 @@ const variables = {
   OAUTH_ISSUER: variable("OAUTH_ISSUER", HttpUrl, undefined),
   OAUTH_AUDIENCE: variable("OAUTH_AUDIENCE", Text, undefined),
   OAUTH_JWKS_URI: variable("OAUTH_JWKS_URI", HttpUrl, undefined),
+  OAUTH_ACCESS_TOKEN_TTL: variable("OAUTH_ACCESS_TOKEN_TTL", DurationBetween(second, 10 * minute), 10 * minute),
+  OAUTH_REGISTRATIONS_PER_HOUR: variable("OAUTH_REGISTRATIONS_PER_HOUR", Requests, 100),
   TASK_TOKEN_SECRET: variable("TASK_TOKEN_SECRET", Secret(32), undefined),
   SEED_SAMPLE_CATALOGUE: variable("SEED_SAMPLE_CATALOGUE", Switch, true),
   // No timer here is meant to run for more than a year; and an offer's or a review's deadline must stay
@@ -509,6 +528,8 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
   const timerSweepMs = yield* variables.TIMER_SWEEP_INTERVAL
   const oauthAudience = (yield* variables.OAUTH_AUDIENCE) ?? `${base}/api/public/v1`
   const oauthJwksUri = yield* variables.OAUTH_JWKS_URI
+  const oauthAccessTokenTtlMs = yield* variables.OAUTH_ACCESS_TOKEN_TTL
+  const oauthRegistrationsPerHour = yield* variables.OAUTH_REGISTRATIONS_PER_HOUR
   // The limits are read only when they apply.
   const rateLimit: RateLimitSettings | undefined = (yield* variables.RATE_LIMIT)
     ? {
@@ -541,6 +562,8 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     mcpUrl,
     mcpAllowedOrigins,
     oauthIssuer,
+    oauthAccessTokenTtlMs,
+    oauthRegistrationsPerHour,
     taskTokenSecret,
     seedSampleCatalogue,
     oauthAudience,

@@ -214,6 +214,79 @@ const createMcpSessions = Effect.gen(function* () {
   yield* sql`CREATE INDEX mcp_sessions_created_at_idx ON mcp_sessions (created_at)`
 })
 
+/**
+ * Participants' own sign-in (the embedded authorization server, docs/decisions.md "Accounts"):
+ * - `participant_logins`: one per participant, the OAuth subject (`id`), an email unique whatever
+ *   its case (`email_key`), a password hash once one is chosen;
+ * - `login_links`: one-time links to choose a password (invitation, reset), kept as a hash;
+ * - `sign_in_attempts`: failures counted per account and per address (throttling), shared by
+ *   every process;
+ * - `oauth_records`: what the authorization server stores (clients, grants, codes, sessions,
+ *   refresh tokens…), one row per model and id, with the columns it looks rows up by;
+ * - `oauth_signing_keys`: the keys its tokens are signed with, made at first start, rotated by the
+ *   operator; a retired key stays published until the tokens it signed have expired.
+ */
+const createAccountsAndOAuth = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE participant_logins (
+      id TEXT PRIMARY KEY,
+      email TEXT NOT NULL,
+      email_key TEXT NOT NULL UNIQUE,
+      participant_slug TEXT NOT NULL UNIQUE,
+      password_hash TEXT,
+      password_changed_at TEXT,
+      created_at TEXT NOT NULL
+    )
+  `
+  yield* sql`
+    CREATE TABLE login_links (
+      token_hash TEXT PRIMARY KEY,
+      login_id TEXT NOT NULL,
+      purpose TEXT NOT NULL,
+      expires_at TEXT NOT NULL,
+      used_at TEXT,
+      created_at TEXT NOT NULL
+    )
+  `
+  yield* sql`CREATE INDEX login_links_login_id_idx ON login_links (login_id)`
+  yield* sql`
+    CREATE TABLE sign_in_attempts (
+      key TEXT PRIMARY KEY,
+      failures INTEGER NOT NULL,
+      window_started_at TEXT NOT NULL
+    )
+  `
+  yield* sql`
+    CREATE TABLE oauth_records (
+      model TEXT NOT NULL,
+      id TEXT NOT NULL,
+      payload TEXT NOT NULL,
+      grant_id TEXT,
+      uid TEXT,
+      user_code TEXT,
+      account_id TEXT,
+      client_id TEXT,
+      expires_at TEXT,
+      consumed_at TEXT,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (model, id)
+    )
+  `
+  yield* sql`CREATE INDEX oauth_records_grant_id_idx ON oauth_records (grant_id)`
+  yield* sql`CREATE INDEX oauth_records_uid_idx ON oauth_records (uid)`
+  yield* sql`CREATE INDEX oauth_records_expires_at_idx ON oauth_records (expires_at)`
+  yield* sql`CREATE INDEX oauth_records_account_client_idx ON oauth_records (account_id, client_id)`
+  yield* sql`
+    CREATE TABLE oauth_signing_keys (
+      kid TEXT PRIMARY KEY,
+      private_jwk TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      retired_at TEXT
+    )
+  `
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -225,7 +298,8 @@ const migrations = {
   "8_slug_order_by_code_point": orderSlugsByCodePoint,
   "9_drop_task_state_index": dropTaskStateIndex,
   "10_add_task_infeasibility": addTaskInfeasibility,
-  "11_create_mcp_sessions": createMcpSessions
+  "11_create_mcp_sessions": createMcpSessions,
+  "12_create_accounts_and_oauth": createAccountsAndOAuth
 }
 
 /** The id of the newest migration: a database that has applied it is current. */
