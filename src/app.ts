@@ -23,6 +23,7 @@ import { McpSessionStore } from "./services/mcp_session_store.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
+import { SigningKeys } from "./services/signing_keys.ts"
 import { TaskActions } from "./services/task_actions.ts"
 import { TaskEvents } from "./services/task_events.ts"
 import { TaskStore } from "./services/task_store.ts"
@@ -55,7 +56,7 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
         Ids.layer,
         Health.layer,
         Accounts.layer,
-        AccessTokens.layer,
+        AccessTokens.layer.pipe(Layer.provideMerge(SigningKeys.layer)),
         TaskEvents.layer,
         RateLimits.layer,
         McpSessionStore.layer

@@ -42,7 +42,7 @@ export const AgentAuthenticationLive = Layer.effect(
 export const ParticipantAuthenticationLive = Layer.effect(
   ParticipantAuthentication,
   Effect.gen(function* () {
-    const { docsUrl } = yield* AppConfig
+    const { docsUrl, oauthAudience } = yield* AppConfig
     const accessTokens = yield* AccessTokens
     const accounts = yield* Accounts
 
@@ -59,7 +59,7 @@ export const ParticipantAuthenticationLive = Layer.effect(
           }
         )
       }
-      const { subject } = yield* accessTokens.verify(token)
+      const { subject } = yield* accessTokens.verify(token, oauthAudience)
       const slug = yield* accounts.participantOf(subject)
       if (slug === undefined) return yield* new NotPermitted({ reason: "your account is not linked to a participant" })
       return { subject, slug }

@@ -1,0 +1,145 @@
+/**
+ * The embedded authorization server's signing keys (RS256), kept in the database so every process
+ * signs and verifies with the same ones.
+ *
+ * - A key is made at first start (`ensure`). Two processes starting at once may each make one:
+ *   harmless, both are published and the newest signs.
+ * - `rotate` (the operator's `keys rotate`) adds a new key and retires the others. A retired key
+ *   stays published — so the tokens it signed still verify — for `retiredKeyRetention`, longer
+ *   than any token it can have signed lives; then `sweep` deletes it.
+ * - `version` names the published set, so a process notices a rotation made elsewhere and reloads.
+ */
+import { generateKeyPair, type JsonWebKey, randomBytes } from "node:crypto"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import * as SqlSchema from "effect/sql/SqlSchema"
+import type { StorageUnavailable } from "../domain/errors.ts"
+import { storageCallFor, undecodableRow } from "./storage.ts"
+
+/** Longer than any token a key signs lives (access and ID tokens: at most 10 minutes), with margin. */
+export const retiredKeyRetention = 30 * 60_000
+
+/** A private RSA key as a JWK, with its `kid`, `alg` and `use`. */
+export type PrivateJwk = JsonWebKey & {
+  readonly kty: "RSA"
+  readonly n: string
+  readonly e: string
+  readonly kid: string
+  readonly alg: "RS256"
+  readonly use: "sig"
+}
+
+export interface KeySet {
+  /** Newest first: the first signs, every one verifies. */
+  readonly keys: ReadonlyArray<PrivateJwk>
+  /** Changes whenever a key is added or leaves the set. */
+  readonly version: string
+}
+
+/** The public half of a private JWK (what a JWKS publishes). */
+export const publicJwk = (key: PrivateJwk) => ({
+  kty: key.kty,
+  n: key.n,
+  e: key.e,
+  kid: key.kid,
+  alg: key.alg,
+  use: key.use
+})
+
+const KeyRow = Schema.Struct({
+  kid: Schema.String,
+  private_jwk: Schema.String,
+  created_at: Schema.String,
+  retired_at: Schema.NullOr(Schema.String)
+})
+
+const newKey = () =>
+  Effect.callback<PrivateJwk>((resume) => {
+    generateKeyPair("rsa", { modulusLength: 2048 }, (error, _publicKey, privateKey) => {
+      if (error !== null) return resume(Effect.die(error))
+      const kid = randomBytes(12).toString("base64url")
+      resume(Effect.succeed({ ...privateKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" } as PrivateJwk))
+    })
+  })
+
+export class SigningKeys extends Context.Service<
+  SigningKeys,
+  {
+    /** Makes the first key when there is none in use. */
+    readonly ensure: Effect.Effect<void, StorageUnavailable>
+    /** The published keys, newest first. */
+    readonly current: Effect.Effect<KeySet, StorageUnavailable>
+    /** Adds a key that signs from now on; the others stay published until `retiredKeyRetention` has passed. */
+    readonly rotate: Effect.Effect<{ readonly kid: string; readonly retired: ReadonlyArray<string> }, StorageUnavailable>
+    /** Deletes retired keys past their retention; returns how many. */
+    readonly sweep: Effect.Effect<number, StorageUnavailable>
+  }
+>()("task-marketplace/services/SigningKeys") {
+  static readonly layer = Layer.effect(
+    SigningKeys,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const asStorageCall = storageCallFor(sql)
+      const iso = (ms: number) => new Date(ms).toISOString()
+
+      const insert = Effect.fnUntraced(function* (key: PrivateJwk) {
+        const now = iso(yield* Clock.currentTimeMillis)
+        yield* sql`
+          INSERT INTO oauth_signing_keys (kid, private_jwk, created_at) VALUES (${key.kid}, ${JSON.stringify(key)}, ${now})
+        `
+      })
+
+      const rows = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: KeyRow,
+        execute: (since) => sql`
+          SELECT kid, private_jwk, created_at, retired_at FROM oauth_signing_keys
+          WHERE retired_at IS NULL OR retired_at > ${since}
+          ORDER BY retired_at IS NOT NULL, created_at DESC, kid DESC
+        `
+      })
+
+      const current = Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const found = yield* rows(iso(now - retiredKeyRetention)).pipe(
+          Effect.catchTag("SchemaError", undecodableRow("oauth_signing_keys", "a key"))
+        )
+        const keys = found.map((row) => JSON.parse(row.private_jwk) as PrivateJwk)
+        return { keys, version: found.map((row) => `${row.kid}:${row.retired_at ?? ""}`).join(",") }
+      }).pipe(asStorageCall)
+
+      const ensure = Effect.gen(function* () {
+        const inUse = yield* sql<{ kid: string }>`SELECT kid FROM oauth_signing_keys WHERE retired_at IS NULL LIMIT 1`
+        if (inUse.length === 0) yield* insert(yield* newKey())
+      }).pipe(asStorageCall)
+
+      const rotate = Effect.gen(function* () {
+        const key = yield* newKey()
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const now = iso(yield* Clock.currentTimeMillis)
+            const retired = yield* sql<{ kid: string }>`
+              UPDATE oauth_signing_keys SET retired_at = ${now} WHERE retired_at IS NULL RETURNING kid
+            `
+            yield* insert(key)
+            return { kid: key.kid, retired: retired.map((row) => row.kid) }
+          })
+        )
+      }).pipe(asStorageCall)
+
+      const sweep = Effect.gen(function* () {
+        const cutoff = iso((yield* Clock.currentTimeMillis) - retiredKeyRetention)
+        const deleted = yield* sql<{ kid: string }>`
+          DELETE FROM oauth_signing_keys WHERE retired_at IS NOT NULL AND retired_at <= ${cutoff} RETURNING kid
+        `
+        return deleted.length
+      }).pipe(asStorageCall)
+
+      return SigningKeys.of({ ensure, current, rotate, sweep })
+    })
+  )
+}
