@@ -74,7 +74,10 @@ export class SigningKeys extends Context.Service<
     /** The published keys, newest first. */
     readonly current: Effect.Effect<KeySet, StorageUnavailable>
     /** Adds a key that signs from now on; the others stay published until `retiredKeyRetention` has passed. */
-    readonly rotate: Effect.Effect<{ readonly kid: string; readonly retired: ReadonlyArray<string> }, StorageUnavailable>
+    readonly rotate: Effect.Effect<
+      { readonly kid: string; readonly retired: ReadonlyArray<string> },
+      StorageUnavailable
+    >
     /** Deletes retired keys past their retention; returns how many. */
     readonly sweep: Effect.Effect<number, StorageUnavailable>
   }
