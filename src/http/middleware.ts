@@ -21,11 +21,12 @@ import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { maxBodyBytes } from "../api/parameters.ts"
-import { AppConfig, type Sampler } from "../config.ts"
+import { AppConfig, isEmbeddedIssuer, type Sampler } from "../config.ts"
 import { explained } from "../mcp/refusals.ts"
 import { mcpPathOf } from "../mcp/server.ts"
 import { makeSharedSessions } from "../mcp/sessions.ts"
 import { callKind } from "../mcp/tools.ts"
+import { isOAuthPath } from "../oauth/server.ts"
 import { retryAfterSeconds, storageUnavailable } from "../operations/failures.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
 import { McpSessionStore } from "../services/mcp_session_store.ts"
@@ -102,6 +103,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const mcpPath = mcpPathOf(config)
     const sharedSessions = makeSharedSessions(yield* McpSessionStore)
     const isMcp = (path: string) => mcpPath !== undefined && path === mcpPath
+    const embeddedIssuer = isEmbeddedIssuer(config)
 
     const notFound = (request: HttpServerRequest.HttpServerRequest) => {
       const path = request.url.split("?", 1)[0] ?? "/"
@@ -214,7 +216,11 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         )
       }
       // Every header the envelope adds, set in one copy of the response.
-      const headers: Record<string, string> = { ...corsHeaders, "x-request-id": arrival.requestId }
+      // The authorization server's pages are for its own origin: no CORS on them.
+      const cors = !(embeddedIssuer && isOAuthPath(arrival.path))
+      const headers: Record<string, string> = cors
+        ? { ...corsHeaders, "x-request-id": arrival.requestId }
+        : { "x-request-id": arrival.requestId }
       if (response.status === 401) headers["www-authenticate"] = wwwAuthenticate
       if (response.status === 503 && response.headers["retry-after"] === undefined) {
         headers["retry-after"] = String(retryAfterSeconds)
@@ -254,6 +260,11 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     /** The request answered: the limiter consulted (when limits are on), then the handler. */
     const respond = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival) => {
       const request = arrival.request
+      if (embeddedIssuer && isOAuthPath(arrival.path)) {
+        return Effect.map(Effect.catchCause(httpEffect, recover(request, arrival.requestId)), (response) =>
+          finish(arrival, undefined, response, true)
+        )
+      }
       if (isMcp(arrival.path)) {
         // A browser client's CORS preflight is answered here; MCP's own routes take no OPTIONS.
         return request.method === "OPTIONS"

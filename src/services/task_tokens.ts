@@ -6,16 +6,13 @@
  * The secret comes from TASK_TOKEN_SECRET; when unset, one is generated once and kept in the
  * database so every process sharing it derives the same tokens.
  */
-import { createHmac, hash as oneShotHash, randomBytes, timingSafeEqual } from "node:crypto"
-import * as Clock from "effect/Clock"
+import { createHmac, hash as oneShotHash, timingSafeEqual } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
-import * as SqlClient from "effect/sql/SqlClient"
-import * as SqlSchema from "effect/sql/SqlSchema"
 import { AppConfig } from "../config.ts"
+import { storedSecret } from "./service_secrets.ts"
 
 export class TaskTokens extends Context.Service<
   TaskTokens,
@@ -32,7 +29,10 @@ export class TaskTokens extends Context.Service<
     TaskTokens,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const secret = config.taskTokenSecret === undefined ? yield* storedSecret : Redacted.value(config.taskTokenSecret)
+      const secret =
+        config.taskTokenSecret === undefined
+          ? yield* Effect.orDie(storedSecret("task_token"))
+          : Redacted.value(config.taskTokenSecret)
       return TaskTokens.of(make(secret))
     })
   )
@@ -51,20 +51,3 @@ const make = (secret: string): TaskTokens["Service"] => {
     }
   }
 }
-
-/** The generated secret, created by whichever process gets there first. */
-const storedSecret = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const candidate = randomBytes(32).toString("base64url")
-  const createdAt = new Date(yield* Clock.currentTimeMillis).toISOString()
-  yield* sql`
-    INSERT INTO service_secrets (name, value, created_at) VALUES ('task_token', ${candidate}, ${createdAt})
-    ON CONFLICT (name) DO NOTHING
-  `
-  const { value } = yield* SqlSchema.findOne({
-    Request: Schema.Void,
-    Result: Schema.Struct({ value: Schema.String }),
-    execute: () => sql`SELECT value FROM service_secrets WHERE name = 'task_token'`
-  })(undefined)
-  return value
-}).pipe(Effect.orDie)

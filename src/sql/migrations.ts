@@ -222,7 +222,8 @@ const createMcpSessions = Effect.gen(function* () {
  * - `sign_in_attempts`: failures counted per account and per address (throttling), shared by
  *   every process;
  * - `oauth_records`: what the authorization server stores (clients, grants, codes, sessions,
- *   refresh tokens…), one row per model and id, with the columns it looks rows up by;
+ *   refresh tokens…), one row per model and id, with the columns it looks rows up by (`used_at`:
+ *   when a registered client first completed a flow; the ones that never do are collected);
  * - `oauth_signing_keys`: the keys its tokens are signed with, made at first start, rotated by the
  *   operator; a retired key stays published until the tokens it signed have expired.
  */
@@ -269,6 +270,7 @@ const createAccountsAndOAuth = Effect.gen(function* () {
       client_id TEXT,
       expires_at TEXT,
       consumed_at TEXT,
+      used_at TEXT,
       created_at TEXT NOT NULL,
       PRIMARY KEY (model, id)
     )

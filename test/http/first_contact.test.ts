@@ -7,7 +7,8 @@
 import { request } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { preferredEncoding, prefersHtml } from "../../src/http/negotiation.ts"
+import { preferredEncoding } from "../../src/http/negotiation.ts"
+import { prefersHtml } from "../../src/pages/accept.ts"
 import { initializeMessage, postMcp } from "../support/mcp.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 

@@ -1,0 +1,210 @@
+/**
+ * The embedded OAuth 2.1 authorization server: oidc-provider (a certified OpenID Provider),
+ * configured for this marketplace. Its module is imported with the first request that needs it,
+ * never at start-up (it costs a few hundred milliseconds and ~25 MiB).
+ *
+ * What it offers, and why (docs/decisions.md, "The embedded authorization server"):
+ * - the authorization code flow only, PKCE with S256 required (the library knows no `plain`);
+ * - dynamic client registration (RFC 7591) and Client ID Metadata Documents (an https `client_id`
+ *   whose document the library fetches through its SSRF-safe agent, 5 KiB at most);
+ * - two resources (RFC 8707): the REST API and the participant MCP endpoint. An access token is
+ *   a JWT (`at+jwt`) for one of them (`aud`), short-lived, verified by the resource in-process;
+ * - refresh tokens rotated on each use; a reused one revokes its whole grant;
+ * - consent remembered per account and client (an existing grant covering the request skips it).
+ */
+import type * as Context from "effect/Context"
+import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider"
+import type { AppSettings } from "../config.ts"
+import type { OAuthRecords } from "../services/oauth_records.ts"
+import type { KeySet } from "../services/signing_keys.ts"
+import { adapterFor } from "./adapter.ts"
+
+/** Scopes, as the published contract names them. */
+export const oauthScopes = ["openid", "email", "profile"] as const
+
+/** Where oidc-provider sends a browser that must sign in or consent (routes in interactions.ts). */
+export const interactionPath = (basePath: string, uid: string) => `${basePath}/oauth/interaction/${uid}`
+
+/** What a person's account gives the ID token and userinfo. */
+export interface AccountProfile {
+  readonly id: string
+  readonly email: string
+  readonly name: string
+  readonly participantSlug: string
+}
+
+/** The pages the library renders itself (sign-out, errors), as the HTML and status to answer. */
+export interface ProviderPages {
+  signOut(input: { formHtml: string; clientName: string | undefined }): { status: number; html: string }
+  signedOut(input: { clientName: string | undefined }): { status: number; html: string }
+  error(input: { status: number; title: string; message: string; hint?: string }): { status: number; html: string }
+  /** The headers every page carries (CSP, frame-ancestors, no-store…). */
+  headers: Readonly<Record<string, string>>
+}
+
+export interface ProviderInputs {
+  readonly settings: AppSettings
+  /** The issuer identifier: `<publicBaseUrl>/oauth`. */
+  readonly issuer: string
+  /** The resources a token may be for: the REST API and the participant MCP endpoint. */
+  readonly resources: ReadonlyArray<string>
+  readonly keys: KeySet
+  /** Secrets signing the library's cookies, newest first. */
+  readonly cookieKeys: ReadonlyArray<string>
+  readonly records: Context.Context<OAuthRecords>
+  readonly findAccount: (id: string) => Promise<AccountProfile | undefined>
+  /** The grant an account gave a client before, if any. */
+  readonly grantIdFor: (accountId: string, clientId: string) => Promise<string | undefined>
+  readonly pages: ProviderPages
+}
+
+/** Lifetimes, in seconds. */
+const ttl = {
+  AuthorizationCode: 60,
+  IdToken: 600,
+  Interaction: 3600,
+  Session: 14 * 24 * 3600,
+  Grant: 365 * 24 * 3600,
+  RefreshToken: 30 * 24 * 3600
+}
+
+const wantsJson = (ctx: KoaContextWithOIDC) => {
+  const accept = ctx.get("accept")
+  return accept.includes("json") && !accept.includes("text/html")
+}
+
+/** Builds a provider for the current keys (a new one is built when they change: oauth/host.ts). */
+export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> => {
+  const { default: ProviderClass, errors } = await import("oidc-provider")
+  const { settings, pages } = inputs
+  const secure = settings.publicBaseUrl.startsWith("https:")
+  const basePath = new URL(settings.publicBaseUrl).pathname.replace(/\/+$/, "")
+  const accessTokenTTL = Math.floor(settings.oauthAccessTokenTtlMs / 1000)
+
+  const render = (ctx: KoaContextWithOIDC, page: { status: number; html: string }) => {
+    ctx.status = page.status
+    ctx.set(pages.headers as Record<string, string>)
+    ctx.body = page.html
+  }
+
+  const configuration: Configuration = {
+    adapter: adapterFor(inputs.records, () => new errors.InvalidGrant("grant request is invalid")),
+    jwks: { keys: inputs.keys.keys.map((key) => ({ ...key })) },
+    cookies: {
+      keys: [...inputs.cookieKeys],
+      long: { httpOnly: true, sameSite: "lax", secure },
+      short: { httpOnly: true, sameSite: "lax", secure }
+    },
+    scopes: [...oauthScopes, "offline_access"],
+    claims: {
+      openid: ["sub"],
+      email: ["email", "email_verified"],
+      profile: ["name", "preferred_username"]
+    },
+    conformIdTokenClaims: false,
+    responseTypes: ["code"],
+    pkce: { required: () => true },
+    clientDefaults: {
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      id_token_signed_response_alg: "RS256"
+    },
+    ttl,
+    rotateRefreshToken: true,
+    // Any client allowed the refresh_token grant gets one, without asking for offline_access:
+    // an assistant must keep working after the access token's few minutes.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    findAccount: async (_ctx, id) => {
+      const account = await inputs.findAccount(id)
+      if (account === undefined) return undefined
+      return {
+        accountId: account.id,
+        claims: async () => ({
+          sub: account.id,
+          email: account.email,
+          // The operator typed the address; nobody has proved they receive mail there.
+          email_verified: false,
+          name: account.name,
+          preferred_username: account.participantSlug
+        })
+      }
+    },
+    // Consent is remembered per account and client, not per browser session.
+    loadExistingGrant: async (ctx) => {
+      const session = ctx.oidc.session
+      const client = ctx.oidc.client
+      if (session?.accountId === undefined || client === undefined) return undefined
+      const grantId =
+        (ctx.oidc.result?.consent as { grantId?: string } | undefined)?.grantId ??
+        session.grantIdFor(client.clientId) ??
+        (await inputs.grantIdFor(session.accountId, client.clientId))
+      return grantId === undefined ? undefined : ctx.oidc.provider.Grant.find(grantId)
+    },
+    interactions: { url: (_ctx, interaction) => interactionPath(basePath, interaction.uid) },
+    features: {
+      devInteractions: { enabled: false },
+      // Tokens are bearer tokens: the resources verify no DPoP proof, so none is bound.
+      dPoP: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) =>
+          render(ctx, pages.signOut({ formHtml: form, clientName: ctx.oidc.client?.clientName })),
+        postLogoutSuccessSource: (ctx) => render(ctx, pages.signedOut({ clientName: ctx.oidc.client?.clientName }))
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: "draft-02",
+        // Only a plain https URL naming a host; the library's own agent refuses private,
+        // loopback and link-local addresses, times out after 2.5 s and reads at most 5 KiB.
+        allowFetch: async (_ctx, clientId) => {
+          const url = new URL(clientId)
+          return url.protocol === "https:" && url.port === "" && !/^\[|^\d+\.\d+\.\d+\.\d+$/.test(url.hostname)
+        }
+      },
+      resourceIndicators: {
+        enabled: true,
+        // No resource asked for: the REST API (what an OAuth client that knows nothing of
+        // resource indicators means by "the service").
+        defaultResource: async (_ctx, _client, oneOf) => (oneOf !== undefined ? oneOf[0] : inputs.resources[0]),
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resource) => {
+          if (!inputs.resources.includes(resource)) throw new errors.InvalidTarget()
+          return {
+            scope: oauthScopes.join(" "),
+            audience: resource,
+            accessTokenTTL,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "RS256" } }
+          }
+        }
+      }
+    },
+    renderError: (ctx, out, error) => {
+      const status = (error as { statusCode?: number }).statusCode ?? 400
+      if (wantsJson(ctx)) {
+        ctx.status = status
+        ctx.type = "application/json"
+        ctx.body = { error: out.error, error_description: out.error_description }
+        return
+      }
+      render(
+        ctx,
+        pages.error({
+          status,
+          title: "This sign-in cannot go on",
+          message: out.error_description ?? "The request is not valid.",
+          hint: "Go back to the app or assistant that sent you here and start again."
+        })
+      )
+    }
+  }
+
+  const provider = new ProviderClass(inputs.issuer, configuration)
+  // Every request reaches the provider with Host and X-Forwarded-* set from the configured base
+  // URL (host.ts), never from what the client sent: its endpoints' addresses follow PUBLIC_BASE_URL.
+  provider.proxy = true
+  return provider
+}

@@ -1,0 +1,129 @@
+/**
+ * The embedded authorization server's routes, on the service's own HTTP server (only when
+ * OAUTH_ISSUER is unset):
+ * - `/oauth/*`: oidc-provider's endpoints (authorization, token, registration, JWKS, userinfo,
+ *   revocation, sign-out, its metadata under `/oauth/.well-known/…`);
+ * - the RFC 8414 and OpenID addresses of that metadata for an issuer with a path
+ *   (`/.well-known/oauth-authorization-server/oauth`, `/.well-known/openid-configuration/oauth`);
+ * - the pages a person meets on the way (interactions.ts): sign in, consent, choose a password.
+ * A background fiber sweeps what has expired.
+ */
+import * as Effect from "effect/Effect"
+import * as HttpRouter from "effect/http/HttpRouter"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Schedule from "effect/Schedule"
+import { AppConfig, isEmbeddedIssuer, issuerOf } from "../config.ts"
+import { prefersHtml } from "../pages/accept.ts"
+import { OAuthRecords } from "../services/oauth_records.ts"
+import { storedSecret } from "../services/service_secrets.ts"
+import { SigningKeys } from "../services/signing_keys.ts"
+import { makeProviderHost } from "./host.ts"
+import { type AccountProfile, makeProvider, type ProviderPages } from "./provider.ts"
+
+/** The issuer's path on this server. */
+export const oauthPath = "/oauth"
+
+/** The library's own endpoints, as paths under the issuer; anything else under /oauth is ours or unknown. */
+const providerRoutes = [
+  "/auth",
+  "/token",
+  "/reg",
+  "/jwks",
+  "/me",
+  "/token/revocation",
+  "/session/end",
+  "/.well-known/oauth-authorization-server",
+  "/.well-known/openid-configuration"
+]
+const isProviderPath = (path: string) => providerRoutes.some((route) => path === route || path.startsWith(`${route}/`))
+
+const metadataPaths = ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"].map(
+  (metadata) => `${metadata}${oauthPath}`
+)
+
+/**
+ * Whether a path is the authorization server's: its answers (pages, OAuth's own JSON, redirects)
+ * leave as it wrote them, and the API's request limits do not apply (RATE_LIMIT is the API's
+ * switch; sign-in and registration have their own limits, always on).
+ */
+export const isOAuthPath = (path: string) =>
+  path === oauthPath || path.startsWith(`${oauthPath}/`) || metadataPaths.includes(path)
+
+/** How often expired records and retired keys are swept. */
+const sweepInterval = "1 minute"
+
+export const makeOAuthRoutes = (options: {
+  readonly pages: ProviderPages
+  readonly findAccount: (id: string) => Promise<AccountProfile | undefined>
+}) =>
+  HttpRouter.use(
+    Effect.fnUntraced(function* (router) {
+      const config = yield* AppConfig
+      if (!isEmbeddedIssuer(config)) return
+      const keys = yield* SigningKeys
+      const records = yield* OAuthRecords
+      const recordsContext = yield* Effect.context<OAuthRecords>()
+      yield* keys.ensure
+      const cookieKey = yield* storedSecret("oauth_cookies").pipe(Effect.orDie)
+      const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "")
+      const run = Effect.runPromiseWith(yield* Effect.context<never>())
+
+      const host = makeProviderHost({
+        publicBaseUrl: config.publicBaseUrl,
+        mountPath: `${basePath}${oauthPath}`,
+        currentKeys: () => run(keys.current),
+        build: (set) =>
+          makeProvider({
+            settings: config,
+            issuer: issuerOf(config),
+            resources: [config.oauthAudience, `${config.mcpUrl}/participant`],
+            keys: set,
+            cookieKeys: [cookieKey],
+            records: recordsContext,
+            findAccount: options.findAccount,
+            grantIdFor: (accountId, clientId) => run(records.grantIdFor(accountId, clientId)),
+            pages: options.pages
+          })
+      })
+
+      /** An address under /oauth nobody serves: a page for a browser, JSON for any other client. */
+      const notFound = (request: HttpServerRequest.HttpServerRequest) => {
+        if (prefersHtml(request.headers.accept)) {
+          const page = options.pages.error({
+            status: 404,
+            title: "Page not found",
+            message: "There is no page at this address.",
+            hint: "Go back to the app or assistant that sent you here and start again."
+          })
+          return HttpServerResponse.html(page.html).pipe(
+            HttpServerResponse.setStatus(page.status),
+            HttpServerResponse.setHeaders(options.pages.headers)
+          )
+        }
+        return HttpServerResponse.jsonUnsafe(
+          { error: "not_found", error_description: "No endpoint of the authorization server at this address." },
+          { status: 404 }
+        )
+      }
+
+      const toProvider = (request: HttpServerRequest.HttpServerRequest) => {
+        const path = request.url.split("?", 1)[0]!.slice(oauthPath.length) || "/"
+        return isProviderPath(path) ? host.serve(request, path) : Effect.succeed(notFound(request))
+      }
+      yield* router.add("*", `${oauthPath}/*`, toProvider)
+      for (const path of metadataPaths) {
+        const metadata = path.slice(0, -oauthPath.length)
+        yield* router.add("GET", path as `/${string}`, (request) => host.serve(request, metadata))
+      }
+
+      yield* Effect.forkScoped(
+        Effect.all([records.sweep, keys.sweep]).pipe(
+          Effect.catchCause((cause) =>
+            Effect.logWarning("the OAuth sweep failed").pipe(Effect.annotateLogs({ cause }))
+          ),
+          Effect.repeat(Schedule.spaced(sweepInterval))
+        )
+      )
+    })
+  )
