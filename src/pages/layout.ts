@@ -42,6 +42,8 @@ body {
 .brand { display: flex; align-items: center; gap: 0.5rem; margin: 0 0 1rem; font-weight: 600; color: var(--muted); }
 .brand svg { flex: none; }
 main { background: var(--card); border: 1px solid var(--border); border-radius: 12px; padding: 1.5rem 1.25rem; }
+main > :last-child { margin-bottom: 0; }
+@media (min-width: 40rem) { .shell { padding-top: 3rem; } main { padding: 2rem; } }
 h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 0.5rem; }
 h2 { font-size: 1rem; margin: 1.5rem 0 0.5rem; }
 p { margin: 0 0 1rem; }
@@ -58,7 +60,7 @@ input:not([type="hidden"]) {
   border: 1px solid var(--field-border); border-radius: 8px;
 }
 input[aria-invalid="true"] { border-color: var(--alert-border); border-width: 2px; }
-.hint { font-size: 0.875rem; color: var(--muted); margin: 0.375rem 0 0; }
+.hint { font-size: 0.875rem; color: var(--muted); margin: 0 0 0.5rem; }
 .alert {
   margin: 0 0 1.25rem; padding: 0.75rem 1rem; border: 1px solid var(--alert-border); border-left-width: 4px;
   border-radius: 8px; background: var(--alert-bg); color: var(--alert-text); font-weight: 500;
@@ -134,19 +136,25 @@ export interface PageHeadersOptions {
 
 // CSP's host-source and scheme-source, as narrow as origins need: a WHATWG URL's host may hold `;`
 // or `,` (`https://a.example;script-src` parses), which in the header would start a new directive.
-const hostSource = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/
+const hostSource = /^https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::[0-9]{1,5})?$/
+const ipv6Origin = /^(https?:)\/\/\[[0-9a-f:.]+\](?::[0-9]{1,5})?$/
 const schemeSource = /^[a-z][a-z0-9+.-]*:$/
 const neverAllowed = new Set(["javascript:", "data:", "blob:", "file:", "filesystem:"])
 
 /**
  * One `form-action` source for a URI or origin: an http(s) URI's origin, another scheme's scheme
  * (`com.example.app:` for a native app's redirect URI), or undefined for anything else — which is
- * left out rather than let into the header.
+ * left out rather than let into the header. An IPv6 literal (`http://[::1]:53211`, a loopback
+ * redirect URI) becomes its scheme: Chromium ignores such a host as an invalid source, and would
+ * then stop the redirect to it.
  */
 export const formActionSourceOf = (uriOrOrigin: string): string | undefined => {
   if (!URL.canParse(uriOrOrigin)) return undefined
   const url = new URL(uriOrOrigin)
-  if (url.protocol === "https:" || url.protocol === "http:") return hostSource.test(url.origin) ? url.origin : undefined
+  if (url.protocol === "https:" || url.protocol === "http:") {
+    if (hostSource.test(url.origin)) return url.origin
+    return ipv6Origin.test(url.origin) ? url.protocol : undefined
+  }
   return schemeSource.test(url.protocol) && !neverAllowed.has(url.protocol) ? url.protocol : undefined
 }
 

@@ -73,4 +73,11 @@ describe("pageHeaders", () => {
     )
     expect(formActionSourceOf("https://Bücher.example/cb")).toBe("https://xn--bcher-kva.example")
   })
+
+  it("names an IPv6 loopback redirect by its scheme, as Chromium ignores an IPv6 host in a source", () => {
+    expect(formActionSourceOf("http://[::1]:53211/callback")).toBe("http:")
+    expect(contentSecurityPolicy({ formActionOrigins: ["http://[::1]:53211/callback"] })).toMatch(
+      /; form-action 'self' http:$/
+    )
+  })
 })
