@@ -2,7 +2,8 @@
  * Two projects: every test on the embedded SQLite default, and the storage and HTTP tests again on
  * Postgres (TEST_POSTGRES_URL, default the local server). Without a reachable Postgres the second
  * project is left out with a loud warning — and under CI=true that is a failure, never a skip. The
- * same holds for Redis (the shared rate-limit test) and Chromium (the docs page's browser test).
+ * same holds for Redis (the shared rate-limit test) and Chromium (the browser tests: the docs page, the
+ * authorization server's pages).
  */
 import { existsSync } from "node:fs"
 import { connect } from "node:net"
@@ -37,11 +38,11 @@ export default defineConfig(async () => {
     if (process.env.CI) throw new Error(`CI=true: ${message}`)
     process.stderr.write(`\n*** WARNING: ${message} ***\n\n`)
   }
-  // The docs page's browser test (test/browser/) needs Chromium; the machine's, not a download.
+  // The browser tests (test/browser/: the docs page, the OAuth pages) need Chromium; the machine's, not a download.
   const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
   const withChromium = existsSync(chromiumPath)
   if (!withChromium) {
-    const message = `Chromium is not installed at ${chromiumPath}: the docs page's browser test cannot run. Install it (apt-get install chromium), or point CHROMIUM_PATH at one.`
+    const message = `Chromium is not installed at ${chromiumPath}: the browser tests (test/browser/) cannot run. Install it (apt-get install chromium), or point CHROMIUM_PATH at one.`
     if (process.env.CI) throw new Error(`CI=true: ${message}`)
     process.stderr.write(`\n*** WARNING: ${message} ***\n\n`)
   }
