@@ -90,15 +90,14 @@ export type LinkUnusableReason = "unknown" | "used" | "expired"
 /** A one-time link that cannot be used (reading it, or choosing a password with it). */
 export class LinkNotUsable extends Data.TaggedError("LinkNotUsable")<{ readonly reason: LinkUnusableReason }> {
   override get message() {
-    switch (this.reason) {
-      case "unknown":
-        return "This link is not valid (a newer one may have replaced it). Ask for a new one."
-      case "used":
-        return "This link has already been used. Ask for a new one if you need to choose a password again."
-      case "expired":
-        return "This link has expired. Ask for a new one."
-    }
+    return linkUnusableMessages[this.reason]
   }
+}
+
+const linkUnusableMessages: Record<LinkUnusableReason, string> = {
+  unknown: "This link is not valid (a newer one may have replaced it). Ask for a new one.",
+  used: "This link has already been used. Ask for a new one if you need to choose a password again.",
+  expired: "This link has expired. Ask for a new one."
 }
 
 /** The password breaks the password rule (domain/login.ts, `passwordProblem`); nothing changed. */
@@ -123,7 +122,8 @@ export class SignInRefused extends Data.TaggedError("SignInRefused")<{
   readonly retryAfterSeconds?: number
 }> {
   static readonly wrongCredentials = () => new SignInRefused({ reason: "wrong_credentials" })
-  static readonly throttled = (retryAfterSeconds: number) => new SignInRefused({ reason: "throttled", retryAfterSeconds })
+  static readonly throttled = (retryAfterSeconds: number) =>
+    new SignInRefused({ reason: "throttled", retryAfterSeconds })
 
   override get message() {
     return this.reason === "throttled"
