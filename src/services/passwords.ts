@@ -31,7 +31,7 @@ export const currentParameters: ScryptParameters = { log2N: 15, r: 8, p: 1 }
 const saltBytes = 16
 const keyBytes = 32
 
-/** The most memory a stored hash may ask for: a damaged or edited row must not make one check take gigabytes. */
+/** The most memory a stored hash may ask for. */
 const maximumMemoryBytes = 512 * 1024 * 1024
 
 /** What scrypt allocates for these parameters (OpenSSL's own estimate: V and B). */
@@ -54,7 +54,8 @@ const parse = (stored: string): StoredHash | undefined => {
   if (!smallInteger.test(log2N) || !smallInteger.test(r) || !smallInteger.test(p)) return undefined
   if (!base64url.test(salt) || !base64url.test(hash)) return undefined
   const parameters = { log2N: Number(log2N), r: Number(r), p: Number(p) }
-  if (parameters.log2N > 30 || memoryOf(parameters) > maximumMemoryBytes) return undefined
+  // Bounded so a damaged or edited row cannot make one check take gigabytes, or minutes (p runs N × r p times).
+  if (parameters.log2N > 30 || parameters.p > 16 || memoryOf(parameters) > maximumMemoryBytes) return undefined
   const decodedHash = Buffer.from(hash, "base64url")
   return decodedHash.length < 16 ? undefined : { parameters, salt: Buffer.from(salt, "base64url"), hash: decodedHash }
 }

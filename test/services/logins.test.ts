@@ -188,7 +188,9 @@ describe("Passwords", () => {
         "",
         "plain text",
         "scrypt$15$8$1$c2FsdA$",
-        "scrypt$31$8$1$c2FsdA$aGFzaGhhc2hoYXNoaGFzaA"
+        "scrypt$31$8$1$c2FsdA$aGFzaGhhc2hoYXNoaGFzaA",
+        "scrypt$15$8$99$c2FsdA$aGFzaGhhc2hoYXNoaGFzaA",
+        "scrypt$20$64$1$c2FsdA$aGFzaGhhc2hoYXNoaGFzaA"
       ]) {
         const exit = yield* Effect.exit(passwords.verify(password, damaged))
         assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause), damaged)
