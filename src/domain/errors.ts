@@ -42,3 +42,95 @@ export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{ reado
 
 /** Valid credentials of the wrong party: 403 forbidden. */
 export class NotPermitted extends Data.TaggedError("NotPermitted")<{ readonly reason: string }> {}
+
+// ---------------------------------------------------------------------------------------------------
+// Participant logins (services/logins.ts). Each message is a sentence an operator or a sign-in
+// page can show as it is.
+// ---------------------------------------------------------------------------------------------------
+
+/** The address given for a login is not one (domain/login.ts, `emailProblem`). */
+export class InvalidEmail extends Data.TaggedError("InvalidEmail")<{
+  readonly email: string
+  /** What is wrong, as a sentence. */
+  readonly problem: string
+}> {
+  override get message() {
+    return `${JSON.stringify(this.email)} cannot be a login's address. ${this.problem}`
+  }
+}
+
+/** Another participant's login already has this address (case aside). */
+export class EmailTaken extends Data.TaggedError("EmailTaken")<{
+  readonly email: string
+  /** The participant whose login has it. */
+  readonly participantSlug: string
+}> {
+  override get message() {
+    return `${this.email} is already the login of participant ${this.participantSlug}`
+  }
+}
+
+/** The participant's login has a password already: an invitation cannot replace it, a reset can. */
+export class LoginAlreadyActive extends Data.TaggedError("LoginAlreadyActive")<{ readonly participantSlug: string }> {
+  override get message() {
+    return `participant ${this.participantSlug} has already chosen a password; send a reset link instead`
+  }
+}
+
+/** The participant has no login (they were never invited). */
+export class LoginNotFound extends Data.TaggedError("LoginNotFound")<{ readonly participantSlug: string }> {
+  override get message() {
+    return `participant ${this.participantSlug} has no login yet; invite them first`
+  }
+}
+
+/** Why a one-time link cannot be used: no such link (or one replaced by a newer), used, expired. */
+export type LinkUnusableReason = "unknown" | "used" | "expired"
+
+/** A one-time link that cannot be used (reading it, or choosing a password with it). */
+export class LinkNotUsable extends Data.TaggedError("LinkNotUsable")<{ readonly reason: LinkUnusableReason }> {
+  override get message() {
+    return linkUnusableMessages[this.reason]
+  }
+}
+
+const linkUnusableMessages: Record<LinkUnusableReason, string> = {
+  unknown: "This link is not valid (a newer one may have replaced it). Ask for a new one.",
+  used: "This link has already been used. Ask for a new one if you need to choose a password again.",
+  expired: "This link has expired. Ask for a new one."
+}
+
+/** The password breaks the password rule (domain/login.ts, `passwordProblem`); nothing changed. */
+export class PasswordRejected extends Data.TaggedError("PasswordRejected")<{
+  /** What is wrong, as a sentence. */
+  readonly problem: string
+}> {
+  override get message() {
+    return this.problem
+  }
+}
+
+/**
+ * A sign-in refused: `wrong_credentials` whatever was wrong (unknown address, no password chosen
+ * yet, wrong password), so the answer never tells which addresses have logins; `throttled` when
+ * too many sign-ins failed lately, for the account or the client address (the password was not
+ * even checked), with how long to wait.
+ */
+export class SignInRefused extends Data.TaggedError("SignInRefused")<{
+  readonly reason: "wrong_credentials" | "throttled"
+  /** Present when throttled: whole seconds until a sign-in is counted again (at least 1). */
+  readonly retryAfterSeconds?: number
+}> {
+  static readonly wrongCredentials = () => new SignInRefused({ reason: "wrong_credentials" })
+  static readonly throttled = (retryAfterSeconds: number) =>
+    new SignInRefused({ reason: "throttled", retryAfterSeconds })
+
+  override get message() {
+    return this.reason === "throttled"
+      ? `Too many failed sign-ins. Try again in ${waitText(this.retryAfterSeconds ?? 1)}.`
+      : "The email address or the password is not right."
+  }
+}
+
+const waitText = (seconds: number) =>
+  seconds < 90 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minutes`

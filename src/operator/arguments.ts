@@ -1,13 +1,16 @@
 /**
  * The operator tool's command line (DECISIONS §6, "Operator"): what each command is called, what it
- * takes, and the usage text. Parsed before anything else is loaded (this module imports nothing),
- * so a mistyped command answers at once and changes nothing.
+ * takes, and the usage text. Parsed before anything else is loaded (this module imports only the
+ * login rules, which import nothing), so a mistyped command answers at once and changes nothing.
  */
+import { inviteLinkLifetimeMs, resetLinkLifetimeMs } from "../domain/login.ts"
 
 /** A command to run against the database. */
 export type Command =
   | { readonly _tag: "ImportParticipants"; readonly file: string }
   | { readonly _tag: "LinkAccount"; readonly slug: string; readonly subject: string }
+  | { readonly _tag: "InviteParticipant"; readonly slug: string; readonly email: string }
+  | { readonly _tag: "ResetPassword"; readonly slug: string }
   | { readonly _tag: "ShowTask"; readonly reference: string }
   | { readonly _tag: "CancelTask"; readonly reference: string; readonly reason: string }
 
@@ -22,7 +25,8 @@ export interface UsageProblem {
 interface CommandSpec {
   readonly words: readonly [string, string]
   readonly positionals: ReadonlyArray<string>
-  readonly flags?: ReadonlyArray<string>
+  /** Each option the command takes, with what its value is called in the usage. */
+  readonly flags?: Readonly<Record<string, string>>
   readonly summary: string
   readonly example: string
   readonly build: (positionals: ReadonlyArray<string>, flags: Readonly<Record<string, string>>) => Command | string
@@ -30,6 +34,12 @@ interface CommandSpec {
 
 /** Longest reason a cancellation may record, as for the agent's own cancel. */
 export const maxReasonLength = 4000
+
+/** "7 days", "1 hour": a lifetime as the usage says it. */
+const lifetime = (ms: number) => {
+  const [size, unit] = ms % 86_400_000 === 0 ? [ms / 86_400_000, "day"] : [ms / 3_600_000, "hour"]
+  return `${size} ${unit}${size === 1 ? "" : "s"}`
+}
 
 const commands: ReadonlyArray<CommandSpec> = [
   {
@@ -50,6 +60,26 @@ const commands: ReadonlyArray<CommandSpec> = [
         : { _tag: "LinkAccount", slug: slug ?? "", subject }
   },
   {
+    words: ["participants", "invite"],
+    positionals: ["slug"],
+    flags: { email: "address" },
+    summary: `Give the participant a login with this address; prints a one-time link (valid ${lifetime(inviteLinkLifetimeMs)}) to send them, to choose a password.`,
+    example: "participants invite amara-okafor --email amara@example.com",
+    build: ([slug], flags) => {
+      const email = flags.email?.trim()
+      if (email === undefined) return "participants invite needs --email <address>: the address they will sign in with"
+      if (email === "") return "--email must not be empty"
+      return { _tag: "InviteParticipant", slug: slug ?? "", email }
+    }
+  },
+  {
+    words: ["participants", "reset"],
+    positionals: ["slug"],
+    summary: `Print a one-time link (valid ${lifetime(resetLinkLifetimeMs)}) for the participant to choose a new password; their sessions end when they do.`,
+    example: "participants reset amara-okafor",
+    build: ([slug]) => ({ _tag: "ResetPassword", slug: slug ?? "" })
+  },
+  {
     words: ["tasks", "show"],
     positionals: ["reference"],
     summary: "Print a task as the API shows it (JSON).",
@@ -59,7 +89,7 @@ const commands: ReadonlyArray<CommandSpec> = [
   {
     words: ["tasks", "cancel"],
     positionals: ["reference"],
-    flags: ["reason"],
+    flags: { reason: "text" },
     summary: "Cancel a task that has not started (reason cancelled_by_operator); --reason is recorded in its history.",
     example: 'tasks cancel tsk_7k2m4q6s3u2w4y6a3c5e7g2i4k --reason "duplicate of tsk_…; asked by the principal"',
     build: ([reference], flags) => {
@@ -73,7 +103,11 @@ const commands: ReadonlyArray<CommandSpec> = [
 ]
 
 const synopsis = (spec: CommandSpec) =>
-  [...spec.words, ...spec.positionals.map((p) => `<${p}>`), ...(spec.flags ?? []).map((f) => `--${f} <text>`)].join(" ")
+  [
+    ...spec.words,
+    ...spec.positionals.map((p) => `<${p}>`),
+    ...Object.entries(spec.flags ?? {}).map(([flag, value]) => `--${flag} <${value}>`)
+  ].join(" ")
 
 export const usage = (program = "npm run operator --"): string => {
   const lines = [
@@ -126,7 +160,7 @@ export const parseArguments = (argv: ReadonlyArray<string>): Invocation | UsageP
     }
     const equals = arg.indexOf("=")
     const flag = arg.slice(2, equals < 0 ? undefined : equals)
-    if (!(spec.flags ?? []).includes(flag)) return problem(`${spec.words.join(" ")} has no option --${flag}`)
+    if (!Object.hasOwn(spec.flags ?? {}, flag)) return problem(`${spec.words.join(" ")} has no option --${flag}`)
     const value = equals < 0 ? rest[++i] : arg.slice(equals + 1)
     if (value === undefined) return problem(`--${flag} needs a value`)
     if (flags[flag] !== undefined) return problem(`--${flag} is given twice`)

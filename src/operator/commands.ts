@@ -16,7 +16,11 @@ import * as Option from "effect/Option"
 import * as References from "effect/References"
 import { AppConfig, type AppSettings, type InvalidConfig, loadSettings } from "../config.ts"
 import {
+  type EmailTaken,
+  type InvalidEmail,
   type InvalidTransition,
+  type LoginAlreadyActive,
+  type LoginNotFound,
   ParticipantNotFound,
   type StorageUnavailable,
   type TaskNotFound
@@ -24,6 +28,7 @@ import {
 import { describeAllowed } from "../domain/lifecycle.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { Accounts } from "../services/accounts.ts"
+import { type IssuedLink, Logins } from "../services/logins.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { Tasks } from "../services/tasks.ts"
@@ -59,6 +64,20 @@ export const linkAccount = Effect.fn("Operator.linkAccount")(function* (slug: st
     : `linked subject ${JSON.stringify(subject)} to participant ${slug} (it was linked to ${before})`
 })
 
+/** A one-time link as printed: the URL alone on the first line (for scripts), then for whom and until when. */
+const printedLink = ({ url, expiresAt, login }: IssuedLink, what: string) =>
+  `${url}\n${what} for participant ${login.participantSlug} (${login.email}); usable once, until ${expiresAt}`
+
+export const inviteParticipant = Effect.fn("Operator.inviteParticipant")(function* (slug: string, email: string) {
+  const logins = yield* Logins
+  return printedLink(yield* logins.invite(slug, email), "one-time link to choose a password")
+})
+
+export const resetPassword = Effect.fn("Operator.resetPassword")(function* (slug: string) {
+  const logins = yield* Logins
+  return printedLink(yield* logins.reset(slug), "one-time link to choose a new password")
+})
+
 export const showTask = Effect.fn("Operator.showTask")(function* (reference: string) {
   const tasks = yield* Tasks
   const { task } = yield* tasks.read(reference)
@@ -80,6 +99,10 @@ type CommandFailure =
   | InvalidParticipantFile
   | InvalidConfig
   | OperatorFailure
+  | InvalidEmail
+  | EmailTaken
+  | LoginAlreadyActive
+  | LoginNotFound
 
 /** A failure as the one line the operator reads. */
 const describeFailure = (error: CommandFailure): string => {
@@ -92,6 +115,10 @@ const describeFailure = (error: CommandFailure): string => {
       const why = error.detail ?? `the ${error.actor} cannot move it to ${error.to}`
       return `cannot cancel ${error.reference}: the task is ${error.from} and ${why}. From ${error.from} the lifecycle allows: ${describeAllowed(error.from)}.`
     }
+    case "LoginAlreadyActive":
+      return `${error.message}: npm run operator -- participants reset ${error.participantSlug}`
+    case "LoginNotFound":
+      return `${error.message}: npm run operator -- participants invite ${error.participantSlug} --email <address>`
     case "StorageUnavailable":
       return `the database did not answer: ${oneLine(causeText(error.cause))}; nothing was changed, try again`
     default:
@@ -122,6 +149,10 @@ const prepare = (
       return Effect.map(readParticipantFile(invocation.file), (records) => importParticipants(invocation.file, records))
     case "LinkAccount":
       return Effect.succeed(linkAccount(invocation.slug, invocation.subject))
+    case "InviteParticipant":
+      return Effect.succeed(inviteParticipant(invocation.slug, invocation.email))
+    case "ResetPassword":
+      return Effect.succeed(resetPassword(invocation.slug))
     case "ShowTask":
       return Effect.succeed(showTask(invocation.reference))
     case "CancelTask":

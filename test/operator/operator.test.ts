@@ -2,12 +2,13 @@
 // process, configured by DATABASE_URL, next to a running server on the same database — what the
 // tool writes, the API shows.
 import { execFile } from "node:child_process"
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, it } from "@effect/vitest"
-import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
 import { json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -92,6 +93,25 @@ const offeredTask = async (): Promise<string> => {
   throw new Error(`task ${created.reference} was never offered`)
 }
 
+const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url")
+
+/** The one-time links of a login, as stored. */
+const linksOf = async (loginId: string) =>
+  (await database.rows(`SELECT token_hash, purpose FROM login_links WHERE login_id = '${loginId}'`)).map((r) => ({
+    ...r
+  }))
+
+/** Changes rows behind the services' back (what no command can do yet: choose a password). */
+const write = async (statement: string) => {
+  if (backend === "postgres") return void (await onPostgres(database.url, (sql) => sql.unsafe(statement)))
+  const db = new DatabaseSync(database.config._tag === "Sqlite" ? database.config.filename : "")
+  try {
+    db.exec(statement)
+  } finally {
+    db.close()
+  }
+}
+
 const readTask = async (reference: string): Promise<Json> => (await fetch(server.api(`/tasks/${reference}`))).json()
 
 // One at a time: each run is a Node process loading the services (~1 s of CPU), and running them
@@ -102,10 +122,18 @@ describe("operator tool", () => {
       const run = await operator(...help)
       expect(run.code).toBe(0)
       expect(run.stderr).toBe("")
-      for (const command of ["participants import", "participants link", "tasks show", "tasks cancel", "help"]) {
+      for (const command of [
+        "participants import",
+        "participants link",
+        "participants invite <slug> --email <address>",
+        "participants reset <slug>",
+        "tasks show",
+        "tasks cancel",
+        "help"
+      ]) {
         expect(run.stdout).toContain(command)
       }
-      expect(run.stdout.match(/e\.g\. npm run operator -- /g)).toHaveLength(4)
+      expect(run.stdout.match(/e\.g\. npm run operator -- /g)).toHaveLength(6)
     }
   })
 
@@ -219,6 +247,109 @@ describe("operator tool", () => {
     expect(run.code).toBe(1)
     expect(run.stderr.trim()).toBe("error: no participant nobody-by-that-slug")
     expect(await database.rows(`SELECT * FROM participant_accounts WHERE subject = '${subject}'`)).toEqual([])
+  })
+
+  it("participants invite prints a one-time link, the URL alone on the first line; the login is the participant's subject", async ({
+    expect
+  }) => {
+    const run = await operator("participants", "invite", "akiko-tanaka", "--email", " Akiko.Tanaka@Example.com ")
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    const [url, about, ...rest] = run.stdout.split("\n")
+    expect(rest).toEqual([""])
+    expect(url).toMatch(new RegExp(`^${server.url}/oauth/password\\?token=[A-Za-z0-9_-]{43}$`))
+    expect(about).toMatch(
+      /^one-time link to choose a password for participant akiko-tanaka \(Akiko\.Tanaka@Example\.com\); usable once, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
+    )
+    const until = Date.parse(about?.split("until ")[1] ?? "")
+    expect(until - Date.now()).toBeGreaterThan(7 * 24 * 3600_000 - 120_000)
+    expect(until - Date.now()).toBeLessThanOrEqual(7 * 24 * 3600_000)
+
+    const [login] = await database.rows(
+      "SELECT id, email, email_key, password_hash FROM participant_logins WHERE participant_slug = 'akiko-tanaka'"
+    )
+    expect(login).toMatchObject({ email: "Akiko.Tanaka@Example.com", email_key: "akiko.tanaka@example.com" })
+    expect(login?.password_hash).toBeNull()
+    expect(String(login?.id)).toMatch(/^acct_[A-Za-z0-9_-]{22}$/)
+    const accounts = await database.rows(
+      `SELECT participant_slug FROM participant_accounts WHERE subject = '${login?.id}'`
+    )
+    expect(accounts.map((r) => r.participant_slug)).toEqual(["akiko-tanaka"])
+    const token = new URL(url ?? "").searchParams.get("token") ?? ""
+    expect(await linksOf(String(login?.id))).toEqual([{ token_hash: sha256(token), purpose: "invite" }])
+
+    // Invited again before choosing a password: the same login, a new link, the first one gone.
+    const again = await operator("participants", "invite", "akiko-tanaka", "--email=akiko@example.com")
+    expect(again).toMatchObject({ code: 0, stderr: "" })
+    const second = new URL(again.stdout.split("\n")[0] ?? "").searchParams.get("token") ?? ""
+    expect(second).not.toBe(token)
+    expect(await linksOf(String(login?.id))).toEqual([{ token_hash: sha256(second), purpose: "invite" }])
+  })
+
+  it("participants invite refuses with one line: unknown participant, invalid or taken address, a chosen password", async ({
+    expect
+  }) => {
+    const failing = async (args: ReadonlyArray<string>, message: string) => {
+      const run = await operator("participants", "invite", ...args)
+      expect(run).toEqual({ code: 1, stdout: "", stderr: `error: ${message}\n` })
+    }
+    await failing(["nobody-by-that-slug", "--email", "someone@example.com"], "no participant nobody-by-that-slug")
+    await failing(
+      ["camille-tremblay", "--email", "camille@"],
+      '"camille@" cannot be a login\'s address. Enter an email address such as name@example.com.'
+    )
+    expect(
+      await operator("participants", "invite", "camille-tremblay", "--email", "camille@example.com")
+    ).toMatchObject({
+      code: 0
+    })
+    await failing(
+      ["chen-wei", "--email", "CAMILLE@example.com"],
+      "CAMILLE@example.com is already the login of participant camille-tremblay"
+    )
+    await write(
+      "UPDATE participant_logins SET password_hash = 'scrypt$x', password_changed_at = '2026-11-27T10:00:00.000Z' WHERE participant_slug = 'camille-tremblay'"
+    )
+    await failing(
+      ["camille-tremblay", "--email", "camille@example.com"],
+      "participant camille-tremblay has already chosen a password; send a reset link instead: npm run operator -- participants reset camille-tremblay"
+    )
+    expect(await database.rows("SELECT id FROM participant_logins WHERE participant_slug = 'chen-wei'")).toEqual([])
+
+    const missing = await operator("participants", "invite", "chen-wei")
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain("participants invite needs --email <address>")
+    expect(missing.stdout).toContain("Usage:")
+  })
+
+  it("participants reset prints a one-hour link for the login; without a login it says to invite", async ({
+    expect
+  }) => {
+    const none = await operator("participants", "reset", "chidinma-eze")
+    expect(none).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "error: participant chidinma-eze has no login yet; invite them first: npm run operator -- participants invite chidinma-eze --email <address>\n"
+    })
+    const unknown = await operator("participants", "reset", "nobody-by-that-slug")
+    expect(unknown).toMatchObject({ code: 1, stderr: "error: no participant nobody-by-that-slug\n" })
+
+    expect(await operator("participants", "invite", "chidinma-eze", "--email", "chidinma@example.com")).toMatchObject({
+      code: 0
+    })
+    const run = await operator("participants", "reset", "chidinma-eze")
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    const [url, about] = run.stdout.split("\n")
+    expect(about).toMatch(
+      /^one-time link to choose a new password for participant chidinma-eze \(chidinma@example\.com\); usable once, until /
+    )
+    const until = Date.parse(about?.split("until ")[1] ?? "")
+    expect(until - Date.now()).toBeGreaterThan(3600_000 - 120_000)
+    expect(until - Date.now()).toBeLessThanOrEqual(3600_000)
+    const [login] = await database.rows("SELECT id FROM participant_logins WHERE participant_slug = 'chidinma-eze'")
+    const token = new URL(url ?? "").searchParams.get("token") ?? ""
+    // The reset link replaced the invitation's.
+    expect(await linksOf(String(login?.id))).toEqual([{ token_hash: sha256(token), purpose: "reset" }])
   })
 
   it("tasks show prints the task exactly as the API reads it", async ({ expect }) => {
