@@ -59,7 +59,7 @@ export default defineConfig(async () => {
             exclude: [
               "test/postgres/**",
               ...(withRedis ? [] : ["test/redis/**"]),
-              ...(withChromium ? [] : ["test/browser/**"])
+              ...(withChromium ? [] : ["test/browser/**", "test/oauth/flow.test.ts"])
             ],
             env: { TEST_BACKEND: "sqlite", TEST_REDIS_URL: redisUrl, CHROMIUM_PATH: chromiumPath }
           }
@@ -76,9 +76,11 @@ export default defineConfig(async () => {
                     "test/services/**/*.test.ts",
                     "test/process/**/*.test.ts",
                     "test/operator/**/*.test.ts",
-                    "test/postgres/**/*.test.ts"
+                    "test/postgres/**/*.test.ts",
+                    "test/oauth/**/*.test.ts"
                   ],
-                  env: { TEST_BACKEND: "postgres", TEST_POSTGRES_URL: postgresUrl }
+                  exclude: withChromium ? [] : ["test/oauth/flow.test.ts"],
+                  env: { TEST_BACKEND: "postgres", TEST_POSTGRES_URL: postgresUrl, CHROMIUM_PATH: chromiumPath }
                 }
               }
             ]

@@ -12,15 +12,20 @@ import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive as RestRoutes, serveRoutes } from "./http/server.ts"
 import { McpRoutes } from "./mcp/server.ts"
+import { OAuthRoutes } from "./oauth/server.ts"
 import { AgentOperations } from "./operations/agent.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
+import { AttemptLimits } from "./services/attempt_limits.ts"
 import { DispatcherLive } from "./services/dispatcher.ts"
 import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
 import { Lifecycle } from "./services/lifecycle.ts"
+import { Logins } from "./services/logins.ts"
 import { McpSessionStore } from "./services/mcp_session_store.ts"
+import { OAuthRecords } from "./services/oauth_records.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
+import { Passwords } from "./services/passwords.ts"
 import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
 import { SigningKeys } from "./services/signing_keys.ts"
@@ -42,10 +47,13 @@ export interface ServiceOverrides {
   readonly dispatcher?: boolean
 }
 
+/** Participants' logins, with the password hashing and attempt limits they are built on. */
+const LoginsLive = Logins.layer.pipe(Layer.provideMerge(Layer.mergeAll(Passwords.layer, AttemptLimits.layer)))
+
 /** The transport-free services over the configured database (migrated and, if empty, seeded). */
 export const makeServices = (overrides: ServiceOverrides = {}) =>
   Layer.mergeAll(AgentOperations.layer, overrides.dispatcher === false ? Layer.empty : DispatcherLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer)),
+    Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer, LoginsLive)),
     Layer.provideMerge(Lifecycle.layer),
     Layer.provideMerge(SampleCatalogueLive),
     Layer.provideMerge(
@@ -59,7 +67,8 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
         AccessTokens.layer.pipe(Layer.provideMerge(SigningKeys.layer)),
         TaskEvents.layer,
         RateLimits.layer,
-        McpSessionStore.layer
+        McpSessionStore.layer,
+        OAuthRecords.layer
       )
     ),
     Layer.provideMerge(DatabaseLive)
@@ -67,8 +76,11 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
 
 export const ServicesLive = makeServices()
 
-/** Every route: the REST API with its documents, and the MCP interface, on one router. */
-const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes)
+/**
+ * Every route: the REST API with its documents, the MCP interface, and the embedded authorization
+ * server with its pages, on one router.
+ */
+const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes, OAuthRoutes)
 
 /** The HTTP routes with every service they need, given the configuration. */
 export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))

@@ -15,9 +15,11 @@
 import type * as Context from "effect/Context"
 import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider"
 import type { AppSettings } from "../config.ts"
+import { pageHeaders } from "../pages/layout.ts"
 import type { OAuthRecords } from "../services/oauth_records.ts"
 import type { KeySet } from "../services/signing_keys.ts"
 import { adapterFor } from "./adapter.ts"
+import { errorPage, errorPages, type RenderedPage, signedOutPage, signOutPage } from "./pages.ts"
 
 /** Scopes, as the published contract names them. */
 export const oauthScopes = ["openid", "email", "profile"] as const
@@ -33,15 +35,6 @@ export interface AccountProfile {
   readonly participantSlug: string
 }
 
-/** The pages the library renders itself (sign-out, errors), as the HTML and status to answer. */
-export interface ProviderPages {
-  signOut(input: { formHtml: string; clientName: string | undefined }): { status: number; html: string }
-  signedOut(input: { clientName: string | undefined }): { status: number; html: string }
-  error(input: { status: number; title: string; message: string; hint?: string }): { status: number; html: string }
-  /** The headers every page carries (CSP, frame-ancestors, no-store…). */
-  headers: Readonly<Record<string, string>>
-}
-
 export interface ProviderInputs {
   readonly settings: AppSettings
   /** The issuer identifier: `<publicBaseUrl>/oauth`. */
@@ -55,7 +48,6 @@ export interface ProviderInputs {
   readonly findAccount: (id: string) => Promise<AccountProfile | undefined>
   /** The grant an account gave a client before, if any. */
   readonly grantIdFor: (accountId: string, clientId: string) => Promise<string | undefined>
-  readonly pages: ProviderPages
 }
 
 /** Lifetimes, in seconds. */
@@ -68,6 +60,27 @@ const ttl = {
   RefreshToken: 30 * 24 * 3600
 }
 
+/**
+ * The page for an error the library would show a browser: the person's words for the common ones
+ * (an unknown app, a return address it never registered, an expired sign-in), the library's own
+ * description otherwise (never a stack trace: it describes the request, not the server).
+ */
+const pageForError = (status: number, error: string, description: string | undefined) => {
+  if (status >= 500) return errorPages.serverError
+  if (error === "invalid_client") return errorPages.unknownClient
+  if (error === "invalid_redirect_uri" || description?.includes("redirect_uri") === true) {
+    return errorPages.unregisteredRedirect
+  }
+  if (error === "session_not_found" || (error === "invalid_request" && description?.includes("interaction") === true)) {
+    return errorPages.signInExpired
+  }
+  return {
+    ...errorPages.invalidRequest,
+    status,
+    message: `${errorPages.invalidRequest.message} (${description ?? error})`
+  }
+}
+
 const wantsJson = (ctx: KoaContextWithOIDC) => {
   const accept = ctx.get("accept")
   return accept.includes("json") && !accept.includes("text/html")
@@ -76,15 +89,21 @@ const wantsJson = (ctx: KoaContextWithOIDC) => {
 /** Builds a provider for the current keys (a new one is built when they change: oauth/host.ts). */
 export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> => {
   const { default: ProviderClass, errors } = await import("oidc-provider")
-  const { settings, pages } = inputs
+  const { settings } = inputs
   const secure = settings.publicBaseUrl.startsWith("https:")
   const basePath = new URL(settings.publicBaseUrl).pathname.replace(/\/+$/, "")
   const accessTokenTTL = Math.floor(settings.oauthAccessTokenTtlMs / 1000)
 
-  const render = (ctx: KoaContextWithOIDC, page: { status: number; html: string }) => {
+  /** A page of ours, from the library's own routes; its forms may lead on to `formActionOrigins`. */
+  const render = (ctx: KoaContextWithOIDC, page: RenderedPage, formActionOrigins: ReadonlyArray<string> = []) => {
     ctx.status = page.status
-    ctx.set(pages.headers as Record<string, string>)
-    ctx.body = page.html
+    ctx.set(pageHeaders({ formActionOrigins }))
+    ctx.body = String(page.html)
+  }
+  /** Where the sign-out form sends the browser once done (the client's post-logout redirect URI). */
+  const afterSignOut = (ctx: KoaContextWithOIDC) => {
+    const uri = ctx.oidc.params?.post_logout_redirect_uri
+    return typeof uri === "string" ? [uri] : []
   }
 
   const configuration: Configuration = {
@@ -151,8 +170,8 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) =>
-          render(ctx, pages.signOut({ formHtml: form, clientName: ctx.oidc.client?.clientName })),
-        postLogoutSuccessSource: (ctx) => render(ctx, pages.signedOut({ clientName: ctx.oidc.client?.clientName }))
+          render(ctx, signOutPage({ formHtml: form, clientName: ctx.oidc.client?.clientName }), afterSignOut(ctx)),
+        postLogoutSuccessSource: (ctx) => render(ctx, signedOutPage({ clientName: ctx.oidc.client?.clientName }))
       },
       clientIdMetadataDocument: {
         enabled: true,
@@ -190,15 +209,7 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
         ctx.body = { error: out.error, error_description: out.error_description }
         return
       }
-      render(
-        ctx,
-        pages.error({
-          status,
-          title: "This sign-in cannot go on",
-          message: out.error_description ?? "The request is not valid.",
-          hint: "Go back to the app or assistant that sent you here and start again."
-        })
-      )
+      render(ctx, errorPage(pageForError(status, out.error, out.error_description)))
     }
   }
 

@@ -15,11 +15,16 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Schedule from "effect/Schedule"
 import { AppConfig, isEmbeddedIssuer, issuerOf } from "../config.ts"
 import { prefersHtml } from "../pages/accept.ts"
+import { pageHeaders } from "../pages/layout.ts"
+import { Logins } from "../services/logins.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
+import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { storedSecret } from "../services/service_secrets.ts"
 import { SigningKeys } from "../services/signing_keys.ts"
 import { makeProviderHost } from "./host.ts"
-import { type AccountProfile, makeProvider, type ProviderPages } from "./provider.ts"
+import { makeInteractions } from "./interactions.ts"
+import { errorPage, errorPages } from "./pages.ts"
+import { type AccountProfile, makeProvider } from "./provider.ts"
 
 /** The issuer's path on this server. */
 export const oauthPath = "/oauth"
@@ -53,77 +58,86 @@ export const isOAuthPath = (path: string) =>
 /** How often expired records and retired keys are swept. */
 const sweepInterval = "1 minute"
 
-export const makeOAuthRoutes = (options: {
-  readonly pages: ProviderPages
-  readonly findAccount: (id: string) => Promise<AccountProfile | undefined>
-}) =>
-  HttpRouter.use(
-    Effect.fnUntraced(function* (router) {
-      const config = yield* AppConfig
-      if (!isEmbeddedIssuer(config)) return
-      const keys = yield* SigningKeys
-      const records = yield* OAuthRecords
-      const recordsContext = yield* Effect.context<OAuthRecords>()
-      yield* keys.ensure
-      const cookieKey = yield* storedSecret("oauth_cookies").pipe(Effect.orDie)
-      const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "")
-      const run = Effect.runPromiseWith(yield* Effect.context<never>())
+export const OAuthRoutes = HttpRouter.use(
+  Effect.fnUntraced(function* (router) {
+    const config = yield* AppConfig
+    if (!isEmbeddedIssuer(config)) return
+    const keys = yield* SigningKeys
+    const records = yield* OAuthRecords
+    const logins = yield* Logins
+    const directory = yield* ParticipantDirectory
+    const recordsContext = yield* Effect.context<OAuthRecords>()
+    yield* keys.ensure
+    const cookieKey = yield* storedSecret("oauth_cookies").pipe(Effect.orDie)
+    const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "")
+    const run = Effect.runPromiseWith(yield* Effect.context<never>())
+    const resources = { api: config.oauthAudience, mcp: `${config.mcpUrl}/participant` }
 
-      const host = makeProviderHost({
-        publicBaseUrl: config.publicBaseUrl,
-        mountPath: `${basePath}${oauthPath}`,
-        currentKeys: () => run(keys.current),
-        build: (set) =>
-          makeProvider({
-            settings: config,
-            issuer: issuerOf(config),
-            resources: [config.oauthAudience, `${config.mcpUrl}/participant`],
-            keys: set,
-            cookieKeys: [cookieKey],
-            records: recordsContext,
-            findAccount: options.findAccount,
-            grantIdFor: (accountId, clientId) => run(records.grantIdFor(accountId, clientId)),
-            pages: options.pages
-          })
-      })
-
-      /** An address under /oauth nobody serves: a page for a browser, JSON for any other client. */
-      const notFound = (request: HttpServerRequest.HttpServerRequest) => {
-        if (prefersHtml(request.headers.accept)) {
-          const page = options.pages.error({
-            status: 404,
-            title: "Page not found",
-            message: "There is no page at this address.",
-            hint: "Go back to the app or assistant that sent you here and start again."
-          })
-          return HttpServerResponse.html(page.html).pipe(
-            HttpServerResponse.setStatus(page.status),
-            HttpServerResponse.setHeaders(options.pages.headers)
-          )
-        }
-        return HttpServerResponse.jsonUnsafe(
-          { error: "not_found", error_description: "No endpoint of the authorization server at this address." },
-          { status: 404 }
-        )
-      }
-
-      const toProvider = (request: HttpServerRequest.HttpServerRequest) => {
-        const path = request.url.split("?", 1)[0]!.slice(oauthPath.length) || "/"
-        return isProviderPath(path) ? host.serve(request, path) : Effect.succeed(notFound(request))
-      }
-      yield* router.add("*", `${oauthPath}/*`, toProvider)
-      for (const path of metadataPaths) {
-        const metadata = path.slice(0, -oauthPath.length)
-        yield* router.add("GET", path as `/${string}`, (request) => host.serve(request, metadata))
-      }
-
-      yield* Effect.forkScoped(
-        Effect.all([records.sweep, keys.sweep]).pipe(
-          Effect.catchCause((cause) =>
-            Effect.logWarning("the OAuth sweep failed").pipe(Effect.annotateLogs({ cause }))
-          ),
-          Effect.repeat(Schedule.spaced(sweepInterval))
-        )
+    /** What the ID token and userinfo say of an account: its login and its participant's name. */
+    const findAccount = (id: string): Promise<AccountProfile | undefined> =>
+      run(
+        Effect.gen(function* () {
+          const login = yield* logins.findById(id)
+          if (login === undefined) return undefined
+          const participant = yield* directory.findBySlug(login.participantSlug)
+          return {
+            id: login.id,
+            email: login.email,
+            name: participant?.name ?? login.participantSlug,
+            participantSlug: login.participantSlug
+          }
+        })
       )
+
+    const host = makeProviderHost({
+      publicBaseUrl: config.publicBaseUrl,
+      mountPath: `${basePath}${oauthPath}`,
+      currentKeys: () => run(keys.current),
+      build: (set) =>
+        makeProvider({
+          settings: config,
+          issuer: issuerOf(config),
+          resources: [resources.api, resources.mcp],
+          keys: set,
+          cookieKeys: [cookieKey],
+          records: recordsContext,
+          findAccount,
+          grantIdFor: (accountId, clientId) => run(records.grantIdFor(accountId, clientId))
+        })
     })
-  )
+
+    /** An address under /oauth nobody serves: a page for a browser, JSON for any other client. */
+    const notFound = (request: HttpServerRequest.HttpServerRequest) => {
+      if (prefersHtml(request.headers.accept)) {
+        const page = errorPage(errorPages.notFound)
+        return HttpServerResponse.text(String(page.html), {
+          status: page.status,
+          headers: pageHeaders(),
+          contentType: "text/html"
+        })
+      }
+      return HttpServerResponse.jsonUnsafe(
+        { error: "not_found", error_description: "No endpoint of the authorization server at this address." },
+        { status: 404 }
+      )
+    }
+
+    const toProvider = (request: HttpServerRequest.HttpServerRequest) => {
+      const path = request.url.split("?", 1)[0]!.slice(oauthPath.length) || "/"
+      return isProviderPath(path) ? host.serve(request, path) : Effect.succeed(notFound(request))
+    }
+    yield* router.add("*", `${oauthPath}/*`, toProvider)
+    yield* makeInteractions({ settings: config, host, secret: cookieKey, logins, resources }).routes(router)
+    for (const path of metadataPaths) {
+      const metadata = path.slice(0, -oauthPath.length)
+      yield* router.add("GET", path as `/${string}`, (request) => host.serve(request, metadata))
+    }
+
+    yield* Effect.forkScoped(
+      Effect.all([records.sweep, keys.sweep]).pipe(
+        Effect.catchCause((cause) => Effect.logWarning("the OAuth sweep failed").pipe(Effect.annotateLogs({ cause }))),
+        Effect.repeat(Schedule.spaced(sweepInterval))
+      )
+    )
+  })
+)

@@ -1,0 +1,312 @@
+/**
+ * The pages a person meets while an app or assistant signs them in (oidc-provider's
+ * "interactions"), and the page where an invitation or reset link leads:
+ * - `GET  /oauth/interaction/:uid`: sign in, or approve the app (consent), whichever is due;
+ * - `POST /oauth/interaction/:uid/sign-in`: email and password (throttled per account and address);
+ * - `POST /oauth/interaction/:uid/consent`: `Allow` or `Deny`;
+ * - `GET|POST /oauth/password?token=…`: choose a password from a one-time link.
+ *
+ * Forms carry a CSRF token bound to the interaction (an HMAC of its id under the cookie secret),
+ * and a POST whose `Origin` is another site's is refused: the interaction cookie alone (SameSite=Lax)
+ * would already keep another site's form out; the token makes it explicit. The rules themselves
+ * (passwords, links, throttling) live in the Logins service; these handlers only translate.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto"
+import * as ByteSize from "effect/ByteSize"
+import * as Effect from "effect/Effect"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import type * as HttpRouter from "effect/http/HttpRouter"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as UrlParams from "effect/http/UrlParams"
+import * as Option from "effect/Option"
+import type Provider from "oidc-provider"
+import type { AppSettings } from "../config.ts"
+import type { Login } from "../domain/login.ts"
+import { pageHeaders } from "../pages/layout.ts"
+import type { Logins } from "../services/logins.ts"
+import type { ProviderHost } from "./host.ts"
+import {
+  choosePasswordPage,
+  consentPage,
+  errorPage,
+  errorPages,
+  linkProblemPage,
+  passwordChosenPage,
+  type RenderedPage,
+  resourceDescriptions,
+  signInPage
+} from "./pages.ts"
+
+/** Form bodies are a few fields: 16 KiB is plenty. */
+const maxFormBytes = ByteSize.kibibytes(16)
+
+export const interactionRoutePath = "/oauth/interaction/:uid"
+export const passwordPath = "/oauth/password"
+
+const respond = (rendered: RenderedPage, headers: Record<string, string> = pageHeaders()) =>
+  HttpServerResponse.text(rendered.html.toString(), { status: rendered.status, headers, contentType: "text/html" })
+
+export const makeInteractions = (options: {
+  readonly settings: AppSettings
+  readonly host: ProviderHost
+  readonly secret: string
+  readonly logins: Logins["Service"]
+  readonly resources: { readonly api: string; readonly mcp: string }
+}) => {
+  const { settings, host, logins, resources } = options
+  const basePath = new URL(settings.publicBaseUrl).pathname.replace(/\/+$/, "")
+  const origin = new URL(settings.publicBaseUrl).origin
+
+  const csrfFor = (uid: string) => createHmac("sha256", options.secret).update(`interaction:${uid}`).digest("base64url")
+  const csrfMatches = (uid: string, token: string | undefined) => {
+    if (token === undefined) return false
+    const a = Buffer.from(csrfFor(uid))
+    const b = Buffer.from(token)
+    return a.length === b.length && timingSafeEqual(a, b)
+  }
+
+  /** A POST from another site's page (a browser names the page's origin). */
+  const crossSite = (request: HttpServerRequest.HttpServerRequest) => {
+    const from = request.headers.origin
+    return from !== undefined && from !== "null" && from !== origin
+  }
+
+  const form = (request: HttpServerRequest.HttpServerRequest) =>
+    request.urlParamsBody.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, maxFormBytes),
+      Effect.map((params) => (name: string) => Option.getOrUndefined(UrlParams.getFirst(params, name)))
+    )
+
+  const expired = respond(errorPage(errorPages.signInExpired))
+  const refusedForm = respond(
+    errorPage({
+      status: 403,
+      title: "This form cannot be sent from here",
+      message: "The form did not come from this site's own page, so nothing was done.",
+      hint: "Go back to your assistant or app and start signing in again."
+    })
+  )
+
+  /** The interaction of this request (its cookie), or undefined when it has expired or is unknown. */
+  const details = (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.tryPromise(async () => {
+      const { req, res } = host.raw(request)
+      const provider = await host.provider()
+      return { provider, interaction: await provider.interactionDetails(req, res) }
+    }).pipe(Effect.option)
+
+  /** Finishes the interaction with `result` and sends the browser back to the authorization endpoint. */
+  const finish = (request: HttpServerRequest.HttpServerRequest, provider: Provider, result: object) =>
+    Effect.tryPromise(async () => {
+      const { req, res } = host.raw(request)
+      return await provider.interactionResult(req, res, result as never, { mergeWithLastSubmission: false })
+    }).pipe(Effect.map((location) => HttpServerResponse.redirect(location, { status: 303 })))
+
+  const clientOf = (provider: Provider, clientId: string) =>
+    Effect.promise(() => provider.Client.find(clientId).catch(() => undefined))
+
+  const formHeaders = (redirectUri: unknown) =>
+    pageHeaders({ formActionOrigins: typeof redirectUri === "string" ? [redirectUri] : [] })
+
+  const signInView = (
+    uid: string,
+    provider: Provider,
+    params: Record<string, unknown>,
+    extra: { email?: string; error?: string; status?: number; retryAfter?: number } = {}
+  ) =>
+    Effect.map(clientOf(provider, String(params.client_id)), (client) => {
+      const rendered = signInPage({
+        action: `${basePath}/oauth/interaction/${uid}/sign-in`,
+        csrfToken: csrfFor(uid),
+        clientName: client?.clientName ?? String(params.client_id),
+        email: extra.email,
+        error: extra.error
+      })
+      const headers = formHeaders(params.redirect_uri)
+      if (extra.retryAfter !== undefined) headers["retry-after"] = String(extra.retryAfter)
+      return respond({ ...rendered, status: extra.status ?? rendered.status }, headers)
+    })
+
+  const consentView = (uid: string, provider: Provider, params: Record<string, unknown>, login: Login) =>
+    Effect.map(clientOf(provider, String(params.client_id)), (client) => {
+      const asked = typeof params.resource === "string" ? [params.resource] : ((params.resource as string[]) ?? [])
+      const named = asked.length === 0 ? [resources.api] : asked
+      return respond(
+        consentPage({
+          action: `${basePath}/oauth/interaction/${uid}/consent`,
+          csrfToken: csrfFor(uid),
+          clientName: client?.clientName ?? String(params.client_id),
+          clientUri: client?.clientUri,
+          redirectUri: String(params.redirect_uri),
+          scopes: String(params.scope ?? "")
+            .split(" ")
+            .filter((scope) => scope !== ""),
+          resources: named.map((url) => ({
+            url,
+            description: url === resources.mcp ? resourceDescriptions.mcp : resourceDescriptions.api
+          })),
+          accountEmail: login.email,
+          signOutUrl: `${basePath}/oauth/session/end`
+        }),
+        formHeaders(params.redirect_uri)
+      )
+    })
+
+  const show = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
+    Effect.gen(function* () {
+      const found = yield* details(request)
+      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
+      const { provider, interaction } = found.value
+      const params = interaction.params as Record<string, unknown>
+      if (interaction.prompt.name === "login") return yield* signInView(uid, provider, params)
+      const accountId = interaction.session?.accountId
+      const login = accountId === undefined ? undefined : yield* logins.findById(accountId)
+      if (login === undefined) return yield* signInView(uid, provider, params)
+      return yield* consentView(uid, provider, params, login)
+    })
+
+  const signIn = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
+    Effect.gen(function* () {
+      if (crossSite(request)) return refusedForm
+      const found = yield* details(request)
+      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
+      const { provider, interaction } = found.value
+      const params = interaction.params as Record<string, unknown>
+      const field = yield* form(request)
+      if (!csrfMatches(uid, field("csrf"))) return refusedForm
+      const email = field("email") ?? ""
+      const password = field("password") ?? ""
+      const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+      return yield* logins.signIn(email, password, address).pipe(
+        Effect.matchEffect({
+          onSuccess: (login) => finish(request, provider, { login: { accountId: login.id, remember: true } }),
+          onFailure: (refusal) =>
+            refusal._tag === "SignInRefused" && refusal.reason === "throttled"
+              ? signInView(uid, provider, params, {
+                  email,
+                  status: 429,
+                  retryAfter: refusal.retryAfterSeconds ?? 60,
+                  error: `Too many attempts. Try again in ${minutes(refusal.retryAfterSeconds ?? 60)}.`
+                })
+              : refusal._tag === "SignInRefused"
+                ? signInView(uid, provider, params, {
+                    email,
+                    status: 401,
+                    error: "That email and password do not match."
+                  })
+                : Effect.fail(refusal)
+        })
+      )
+    })
+
+  const consent = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
+    Effect.gen(function* () {
+      if (crossSite(request)) return refusedForm
+      const found = yield* details(request)
+      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
+      const { provider, interaction } = found.value
+      const field = yield* form(request)
+      if (!csrfMatches(uid, field("csrf"))) return refusedForm
+      const accountId = interaction.session?.accountId
+      if (interaction.prompt.name !== "consent" || accountId === undefined) return expired
+      if (field("decision") !== "allow") {
+        return yield* finish(request, provider, {
+          error: "access_denied",
+          error_description: "The person declined to allow this app."
+        })
+      }
+      const grantId = yield* Effect.tryPromise(async () => {
+        const clientId = String(interaction.params.client_id)
+        const grant =
+          (interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId)) ??
+          new provider.Grant({ accountId, clientId })
+        const missing = interaction.prompt.details as {
+          missingOIDCScope?: string[]
+          missingOIDCClaims?: string[]
+          missingResourceScopes?: Record<string, string[]>
+        }
+        if (missing.missingOIDCScope !== undefined) grant.addOIDCScope(missing.missingOIDCScope.join(" "))
+        if (missing.missingOIDCClaims !== undefined) grant.addOIDCClaims(missing.missingOIDCClaims)
+        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+          grant.addResourceScope(indicator, scopes.join(" "))
+        }
+        return await grant.save()
+      })
+      return yield* finish(request, provider, { consent: { grantId } })
+    })
+
+  const linkProblem = (error: { readonly _tag: string; readonly reason?: string }) =>
+    error._tag === "LinkNotUsable"
+      ? Effect.succeed(respond(linkProblemPage({ reason: error.reason as "unknown" | "used" | "expired" })))
+      : Effect.fail(error)
+
+  const passwordForm = (request: HttpServerRequest.HttpServerRequest) => {
+    const token = new URL(request.url, "http://x").searchParams.get("token") ?? ""
+    return logins.linkFor(token).pipe(
+      Effect.map((link) =>
+        respond(
+          choosePasswordPage({ action: `${basePath}${passwordPath}`, token, email: link.email, purpose: link.purpose })
+        )
+      ),
+      Effect.catchTag("LinkNotUsable", linkProblem)
+    )
+  }
+
+  const choosePassword = (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function* () {
+      if (crossSite(request)) return refusedForm
+      const field = yield* form(request)
+      const token = field("token") ?? ""
+      const password = field("password") ?? ""
+      const link = yield* logins.linkFor(token)
+      const again = (error: string) =>
+        respond(
+          choosePasswordPage({
+            action: `${basePath}${passwordPath}`,
+            token,
+            email: link.email,
+            purpose: link.purpose,
+            error
+          })
+        )
+      if (password !== (field("confirm") ?? "")) return again("The two passwords do not match.")
+      return yield* logins.choosePassword(token, password).pipe(
+        Effect.map((login) =>
+          respond(passwordChosenPage({ email: login.email, docsUrl: `${settings.docsUrl}#authentication` }))
+        ),
+        Effect.catchTag("PasswordRejected", (rejected) => Effect.succeed(again(rejected.problem)))
+      )
+    }).pipe(Effect.catchTag("LinkNotUsable", linkProblem))
+
+  /** Anything unforeseen becomes a page a person can read (the cause is logged, never shown). */
+  const asPage = <E>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
+    Effect.catchCause(effect, (cause) =>
+      Effect.as(
+        Effect.logError("an authorization page failed").pipe(Effect.annotateLogs({ cause })),
+        respond(errorPage(errorPages.serverError))
+      )
+    )
+
+  const uidOf = (request: HttpServerRequest.HttpServerRequest) =>
+    decodeURIComponent(request.url.split("?", 1)[0]!.split("/")[3] ?? "")
+
+  return {
+    routes: (router: HttpRouter.HttpRouter) =>
+      Effect.all(
+        [
+          router.add("GET", interactionRoutePath, (request) => asPage(show(request, uidOf(request)))),
+          router.add("POST", `${interactionRoutePath}/sign-in`, (request) => asPage(signIn(request, uidOf(request)))),
+          router.add("POST", `${interactionRoutePath}/consent`, (request) => asPage(consent(request, uidOf(request)))),
+          router.add("GET", passwordPath, (request) => asPage(passwordForm(request))),
+          router.add("POST", passwordPath, (request) => asPage(choosePassword(request)))
+        ],
+        { discard: true }
+      )
+  }
+}
+
+const minutes = (seconds: number) => {
+  const m = Math.ceil(seconds / 60)
+  return m === 1 ? "1 minute" : `${m} minutes`
+}

@@ -1,0 +1,454 @@
+/**
+ * The embedded authorization server end to end, as its users meet it (on both backends): the
+ * operator invites a participant; the person chooses a password in a real browser; an app
+ * discovers the server, registers itself, sends the person through sign-in and consent, and
+ * exchanges the code (PKCE) with a certified client library; the access token opens `/me`;
+ * refresh tokens rotate. And every refusal the issue names, with nothing changed by it.
+ */
+import { mkdirSync } from "node:fs"
+import { request as httpRequest } from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { Browser } from "playwright-core"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import {
+  authorize,
+  callbackUri,
+  client,
+  launchBrowser,
+  linkOf,
+  operator,
+  type Person,
+  pkce,
+  registerClient,
+  screenshots
+} from "../support/oauth.ts"
+import { startServer, type TestServer } from "../support/server.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+let database: TestDatabase
+let server: TestServer
+let shortLived: TestServer
+let twin: TestServer
+let browser: Browser
+let issuer: string
+let api: string
+let mcp: string
+
+const lukas: Person = { email: "Lukas.Schmidt@example.com", password: "a long and quiet river" }
+const emily: Person = { email: "emily@example.com", password: "twelve chars at least" }
+
+/** Chooses a password on the page an invitation link opens. */
+const choosePassword = async (link: string, password: string, confirm = password) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  try {
+    await page.goto(link)
+    await page.getByLabel("Password", { exact: true }).fill(password)
+    await page.getByLabel("Confirm password").fill(confirm)
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save password" }).click()])
+    return { heading: await page.locator("h1").textContent(), page, close: () => context.close() }
+  } catch (error) {
+    await context.close()
+    throw error
+  }
+}
+
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true })
+  database = await freshDatabase()
+  server = await startServer({ database })
+  // A second process on the same database whose access tokens last one second.
+  shortLived = await startServer({ database, settings: { oauthAccessTokenTtlMs: 1000 } })
+  // Another process of the same service (same public address), on another port.
+  twin = await startServer({
+    database,
+    settings: {
+      publicBaseUrl: server.url,
+      oauthAudience: `${server.url}/api/public/v1`,
+      mcpUrl: `${server.url}/mcp`,
+      docsUrl: `${server.url}/docs`
+    }
+  })
+  issuer = `${server.url}/oauth`
+  api = `${server.url}/api/public/v1`
+  mcp = `${server.url}/mcp/participant`
+  browser = await launchBrowser()
+  for (const [slug, person] of [
+    ["lukas-schmidt", lukas],
+    ["emily-hart", emily]
+  ] as const) {
+    const link = linkOf(await operator(database, server.url, "participants", "invite", slug, "--email", person.email))
+    const chosen = await choosePassword(link, person.password)
+    expect(chosen.heading).toBe("Your password is saved")
+    await chosen.close()
+  }
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await twin?.close()
+  await shortLived?.close()
+  await server?.close()
+  await database?.drop()
+})
+
+describe("discovery", () => {
+  it("publishes its metadata at the RFC 8414 and OpenID addresses, naming its own endpoints", async () => {
+    for (const path of [
+      "/.well-known/oauth-authorization-server/oauth",
+      "/.well-known/openid-configuration/oauth",
+      "/oauth/.well-known/openid-configuration",
+      "/oauth/.well-known/oauth-authorization-server"
+    ]) {
+      const response = await fetch(`${server.url}${path}`)
+      expect(response.status, path).toBe(200)
+      const metadata: Json = await response.json()
+      expect(metadata.issuer).toBe(issuer)
+      expect(metadata.authorization_endpoint).toBe(`${issuer}/auth`)
+      expect(metadata.token_endpoint).toBe(`${issuer}/token`)
+      expect(metadata.registration_endpoint).toBe(`${issuer}/reg`)
+      expect(metadata.jwks_uri).toBe(`${issuer}/jwks`)
+      expect(metadata.code_challenge_methods_supported).toEqual(["S256"])
+      expect(metadata.response_types_supported).toEqual(["code"])
+      expect(metadata.scopes_supported).toEqual(expect.arrayContaining(["openid", "email", "profile"]))
+    }
+  })
+
+  it("never takes its addresses from the request's Host header", async () => {
+    const body = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest(
+        `${server.url}/.well-known/oauth-authorization-server/oauth`,
+        { headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } },
+        (response) => {
+          let text = ""
+          response.on("data", (chunk) => {
+            text += chunk
+          })
+          response.on("end", () => resolve(text))
+        }
+      )
+      request.on("error", reject)
+      request.end()
+    })
+    expect(body).not.toContain("evil.example")
+    expect(JSON.parse(body).token_endpoint).toBe(`${issuer}/token`)
+  })
+
+  it("the protected-resource metadata names the embedded issuer", async () => {
+    const metadata: Json = await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json()
+    expect(metadata.authorization_servers).toEqual([issuer])
+  })
+})
+
+describe("the whole flow", () => {
+  it("registration, PKCE, sign-in, consent, code exchange, /me with the token, refresh rotation", async () => {
+    const config = await registerClient(issuer)
+    const { verifier, challenge } = await pkce()
+    const state = client.randomState()
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const back = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid email profile",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: api,
+        state
+      }),
+      {
+        person: lukas,
+        onPage: async (page, step) => {
+          await page.screenshot({ path: `${screenshots}oauth-flow-${step}.png`, fullPage: true })
+        }
+      }
+    )
+    const tokens = await client.authorizationCodeGrant(
+      config,
+      back,
+      { pkceCodeVerifier: verifier, expectedState: state },
+      { resource: api }
+    )
+    expect(tokens.token_type.toLowerCase()).toBe("bearer")
+    expect(tokens.expires_in).toBeLessThanOrEqual(600)
+    expect(tokens.refresh_token).toBeTypeOf("string")
+    const [header, payload] = tokens.access_token
+      .split(".")
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, "base64url").toString()))
+    expect(header.typ).toBe("at+jwt")
+    expect(payload.aud).toBe(api)
+    expect(payload.iss).toBe(issuer)
+    expect(tokens.claims()?.email).toBe(lukas.email)
+
+    const me = await fetch(`${api}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(me.status).toBe(200)
+    const account: Json = await me.json()
+    expect(account.participant.slug).toBe("lukas-schmidt")
+    // The other process sharing the database accepts it too.
+    const elsewhere = await fetch(`${twin.url}/api/public/v1/me`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` }
+    })
+    expect(elsewhere.status).toBe(200)
+
+    // Refresh: a new refresh token each time; the old one, used again, revokes the grant.
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!, { resource: api })
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
+    expect((await fetch(`${api}/me`, { headers: { authorization: `Bearer ${refreshed.access_token}` } })).status).toBe(
+      200
+    )
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!, { resource: api })).rejects.toMatchObject({
+      error: "invalid_grant"
+    })
+    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!, { resource: api })).rejects.toMatchObject({
+      error: "invalid_grant"
+    })
+
+    // Consent is remembered for this app: a second authorization needs no page at all.
+    const again = await pkce()
+    const second = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid email profile",
+        code_challenge: again.challenge,
+        code_challenge_method: "S256",
+        resource: api
+      })
+    )
+    expect(second.searchParams.get("code")).toBeTypeOf("string")
+    await context.close()
+  })
+
+  it("a denied consent sends the app access_denied and issues nothing", async () => {
+    const config = await registerClient(issuer, { client_name: "Nosy App" })
+    const { challenge } = await pkce()
+    const context = await browser.newContext()
+    const back = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid email",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: api
+      }),
+      { person: lukas, consent: "deny" }
+    )
+    expect(back.searchParams.get("error")).toBe("access_denied")
+    expect(back.searchParams.get("code")).toBeNull()
+    await context.close()
+  })
+})
+
+/** A signed-in browser and a registered client, for the refusals. */
+const signedIn = async () => {
+  const config = await registerClient(issuer)
+  const context = await browser.newContext()
+  const codeFor = async (resource = api) => {
+    const { verifier, challenge } = await pkce()
+    const back = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid email profile",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource
+      }),
+      { person: lukas }
+    )
+    return { back, verifier }
+  }
+  return { config, context, codeFor }
+}
+
+const tokenRequest = (config: client.Configuration, body: Record<string, string>) =>
+  fetch(`${issuer}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_id: config.clientMetadata().client_id, ...body })
+  })
+
+describe("refusals", () => {
+  it("an authorization request without PKCE, or with plain PKCE, is refused", async () => {
+    const { config, context } = await signedIn()
+    const base = { redirect_uri: callbackUri, scope: "openid", resource: api }
+    const none = await authorize(context, client.buildAuthorizationUrl(config, base), { person: lukas })
+    expect(none.searchParams.get("error")).toBe("invalid_request")
+    expect(none.searchParams.get("code")).toBeNull()
+    const plain = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, { ...base, code_challenge: "a".repeat(43), code_challenge_method: "plain" }),
+      { person: lukas }
+    )
+    expect(plain.searchParams.get("error")).toBe("invalid_request")
+    expect(plain.searchParams.get("code")).toBeNull()
+    await context.close()
+  })
+
+  it("a redirect URI the client never registered gets a page, and no redirect", async () => {
+    const config = await registerClient(issuer)
+    const { challenge } = await pkce()
+    const page = await browser.newPage()
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: "https://attacker.example/steal",
+      scope: "openid",
+      code_challenge: challenge,
+      code_challenge_method: "S256"
+    })
+    const response = await page.goto(url.href)
+    expect(response?.status()).toBe(400)
+    expect(page.url()).toBe(url.href)
+    expect(await page.locator("h1").textContent()).toBe("This app's return address is not allowed")
+    await page.screenshot({ path: `${screenshots}oauth-flow-bad-redirect.png` })
+    await page.close()
+  })
+
+  it("a code is redeemed once: reused it is refused; of 10 concurrent redemptions exactly one wins", async () => {
+    const { config, context, codeFor } = await signedIn()
+    const first = await codeFor()
+    const code = first.back.searchParams.get("code")!
+    const exchange = {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: callbackUri,
+      code_verifier: first.verifier
+    }
+    expect((await tokenRequest(config, exchange)).status).toBe(200)
+    const reused = await tokenRequest(config, exchange)
+    expect(reused.status).toBe(400)
+    expect(((await reused.json()) as Json).error).toBe("invalid_grant")
+
+    const race = await codeFor()
+    const racing = {
+      grant_type: "authorization_code",
+      code: race.back.searchParams.get("code")!,
+      redirect_uri: callbackUri,
+      code_verifier: race.verifier
+    }
+    const answers = await Promise.all(Array.from({ length: 10 }, () => tokenRequest(config, racing)))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array(9).fill(400)])
+    await context.close()
+  })
+
+  it("a wrong code verifier is refused", async () => {
+    const { config, context, codeFor } = await signedIn()
+    const { back } = await codeFor()
+    const wrong = await tokenRequest(config, {
+      grant_type: "authorization_code",
+      code: back.searchParams.get("code")!,
+      redirect_uri: callbackUri,
+      code_verifier: (await pkce()).verifier
+    })
+    expect(wrong.status).toBe(400)
+    expect(((await wrong.json()) as Json).error).toBe("invalid_grant")
+    await context.close()
+  })
+
+  it("a token for the other resource is refused, and an unknown resource is not granted", async () => {
+    const { config, context, codeFor } = await signedIn()
+    const { back, verifier } = await codeFor(mcp)
+    const tokens = await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: verifier }, { resource: mcp })
+    const me = await fetch(`${api}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(me.status).toBe(401)
+    expect(((await me.json()) as Json).error.code).toBe("unauthorized")
+
+    const { challenge } = await pkce()
+    const unknown = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: "https://elsewhere.example/api"
+      })
+    )
+    expect(unknown.searchParams.get("error")).toBe("invalid_target")
+    await context.close()
+  })
+
+  it("an expired access token is refused", async () => {
+    const config = await registerClient(`${shortLived.url}/oauth`)
+    const context = await browser.newContext()
+    const { verifier, challenge } = await pkce()
+    const back = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: `${shortLived.url}/api/public/v1`
+      }),
+      { person: lukas }
+    )
+    const tokens = await client.authorizationCodeGrant(
+      config,
+      back,
+      { pkceCodeVerifier: verifier },
+      { resource: `${shortLived.url}/api/public/v1` }
+    )
+    expect(tokens.expires_in).toBe(1)
+    const meUrl = `${shortLived.url}/api/public/v1/me`
+    expect((await fetch(meUrl, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200)
+    // One second of life, and the five seconds of clock skew every verifier allows.
+    await new Promise((resolve) => setTimeout(resolve, 6500))
+    const expired = await fetch(meUrl, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(expired.status).toBe(401)
+    await context.close()
+  }, 30_000)
+
+  it("an invitation link works once", async () => {
+    const link = linkOf(
+      await operator(database, server.url, "participants", "invite", "aisha-bello", "--email", "aisha@example.com")
+    )
+    const chosen = await choosePassword(link, "first choice of words")
+    expect(chosen.heading).toBe("Your password is saved")
+    await chosen.close()
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const response = await page.goto(link)
+    expect(response?.status()).toBe(410)
+    expect(await page.getByRole("button", { name: "Save password" }).count()).toBe(0)
+    await context.close()
+  })
+
+  it("repeated wrong passwords are throttled: then even the right one is refused", async () => {
+    const config = await registerClient(issuer)
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const { challenge } = await pkce()
+    await page.goto(
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: api
+      }).href
+    )
+    const attempt = async (password: string) => {
+      await page.getByLabel("Email").fill(emily.email)
+      await page.getByLabel("Password", { exact: true }).fill(password)
+      const [response] = await Promise.all([
+        page.waitForNavigation(),
+        page.getByRole("button", { name: "Sign in" }).click()
+      ])
+      return { status: response?.status(), alert: await page.getByRole("alert").textContent() }
+    }
+    for (let i = 0; i < 5; i++) {
+      const wrong = await attempt(`not the password ${i}`)
+      expect(wrong.status).toBe(401)
+      expect(wrong.alert).toContain("do not match")
+    }
+    const right = await attempt(emily.password)
+    expect(right.status).toBe(429)
+    expect(right.alert).toContain("Too many attempts")
+    await page.screenshot({ path: `${screenshots}oauth-flow-throttled.png`, fullPage: true })
+    await context.close()
+  })
+})
