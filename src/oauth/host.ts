@@ -16,8 +16,11 @@ import * as Option from "effect/Option"
 import type Provider from "oidc-provider"
 import type { KeySet } from "../services/signing_keys.ts"
 
-/** How often a process checks whether the keys changed under it (a rotation elsewhere). */
-const keyCheckIntervalMs = 30_000
+/**
+ * How often a process checks whether the keys changed under it (a rotation, made by the operator
+ * or another process): a few seconds after `keys rotate`, every process signs with the new key.
+ */
+const keyCheckIntervalMs = 5000
 
 export interface ProviderHost {
   /** The provider for the current keys. */

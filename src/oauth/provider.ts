@@ -24,6 +24,29 @@ import { errorPage, errorPages, type RenderedPage, signedOutPage, signOutPage } 
 /** Scopes, as the published contract names them. */
 export const oauthScopes = ["openid", "email", "profile"] as const
 
+/**
+ * A Client ID Metadata Document is fetched only from a plain https URL on the default port, naming
+ * a host by its DNS name: not an IP literal, not `localhost`, no credentials. (The library's own
+ * agent also refuses to connect to private, loopback and link-local addresses, times out after
+ * 2.5 s and reads at most 5 KiB.)
+ */
+export const isFetchableClientId = (clientId: string): boolean => {
+  if (!URL.canParse(clientId)) return false
+  const url = new URL(clientId)
+  const host = url.hostname.toLowerCase()
+  return (
+    url.protocol === "https:" &&
+    url.port === "" &&
+    url.username === "" &&
+    url.password === "" &&
+    host.includes(".") &&
+    !host.startsWith("[") &&
+    !/^[\d.]+$/.test(host) &&
+    host !== "localhost" &&
+    !host.endsWith(".localhost")
+  )
+}
+
 /** Where oidc-provider sends a browser that must sign in or consent (routes in interactions.ts). */
 export const interactionPath = (basePath: string, uid: string) => `${basePath}/oauth/interaction/${uid}`
 
@@ -148,7 +171,8 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
         })
       }
     },
-    // Consent is remembered per account and client, not per browser session.
+    // Consent is remembered per account and client, not per browser session — until the person
+    // signs out, which ends the grants that session gave (the library's logout).
     loadExistingGrant: async (ctx) => {
       const session = ctx.oidc.session
       const client = ctx.oidc.client
@@ -178,10 +202,7 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
         ack: "draft-02",
         // Only a plain https URL naming a host; the library's own agent refuses private,
         // loopback and link-local addresses, times out after 2.5 s and reads at most 5 KiB.
-        allowFetch: async (_ctx, clientId) => {
-          const url = new URL(clientId)
-          return url.protocol === "https:" && url.port === "" && !/^\[|^\d+\.\d+\.\d+\.\d+$/.test(url.hostname)
-        }
+        allowFetch: async (_ctx, clientId) => isFetchableClientId(clientId)
       },
       resourceIndicators: {
         enabled: true,

@@ -12,10 +12,12 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import { AppConfig, isEmbeddedIssuer, issuerOf } from "../config.ts"
 import { prefersHtml } from "../pages/accept.ts"
 import { pageHeaders } from "../pages/layout.ts"
+import { AttemptLimits } from "../services/attempt_limits.ts"
 import { Logins } from "../services/logins.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
@@ -55,6 +57,9 @@ const metadataPaths = ["/.well-known/oauth-authorization-server", "/.well-known/
 export const isOAuthPath = (path: string) =>
   path === oauthPath || path.startsWith(`${oauthPath}/`) || metadataPaths.includes(path)
 
+/** The window dynamic registrations are counted over, per client address. */
+const registrationWindowMs = 3600_000
+
 /** How often expired records and retired keys are swept. */
 const sweepInterval = "1 minute"
 
@@ -66,6 +71,7 @@ export const OAuthRoutes = HttpRouter.use(
     const records = yield* OAuthRecords
     const logins = yield* Logins
     const directory = yield* ParticipantDirectory
+    const attempts = yield* AttemptLimits
     const recordsContext = yield* Effect.context<OAuthRecords>()
     yield* keys.ensure
     const cookieKey = yield* storedSecret("oauth_cookies").pipe(Effect.orDie)
@@ -122,9 +128,35 @@ export const OAuthRoutes = HttpRouter.use(
       )
     }
 
+    /**
+     * Dynamic registration is open to anyone (RFC 7591, as MCP hosts use it), so each client
+     * address may register `oauthRegistrationsPerHour` clients an hour; past that, 429 with
+     * Retry-After (counted in the database: every process shares the count).
+     */
+    const registrationAllowed = (request: HttpServerRequest.HttpServerRequest) =>
+      attempts.take(
+        `register:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
+        config.oauthRegistrationsPerHour,
+        registrationWindowMs
+      )
+    const tooManyRegistrations = (retryAfterSeconds: number) =>
+      HttpServerResponse.jsonUnsafe(
+        {
+          error: "too_many_requests",
+          error_description: `Too many client registrations from this address: at most ${config.oauthRegistrationsPerHour} an hour. Retry after ${retryAfterSeconds} seconds, or reuse a registered client.`
+        },
+        { status: 429, headers: { "retry-after": String(retryAfterSeconds), "cache-control": "no-store" } }
+      )
+
     const toProvider = (request: HttpServerRequest.HttpServerRequest) => {
       const path = request.url.split("?", 1)[0]!.slice(oauthPath.length) || "/"
-      return isProviderPath(path) ? host.serve(request, path) : Effect.succeed(notFound(request))
+      if (!isProviderPath(path)) return Effect.succeed(notFound(request))
+      if (path !== "/reg" || request.method !== "POST") return host.serve(request, path)
+      return Effect.flatMap(registrationAllowed(request), (state) =>
+        state._tag === "Closed"
+          ? Effect.succeed(tooManyRegistrations(state.retryAfterSeconds))
+          : host.serve(request, path)
+      )
     }
     yield* router.add("*", `${oauthPath}/*`, toProvider)
     yield* makeInteractions({ settings: config, host, secret: cookieKey, logins, resources }).routes(router)

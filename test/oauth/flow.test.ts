@@ -206,9 +206,10 @@ describe("the whole flow", () => {
       error: "invalid_grant"
     })
 
-    // Consent is remembered for this app: a second authorization needs no page at all.
+    // Consent is remembered for this app: a second authorization needs no page at all. (The reuse
+    // above revoked the grant; one more consent makes a new one.)
     const again = await pkce()
-    const second = await authorize(
+    await authorize(
       context,
       client.buildAuthorizationUrl(config, {
         redirect_uri: callbackUri,
@@ -218,8 +219,61 @@ describe("the whole flow", () => {
         resource: api
       })
     )
+    const pages: Array<string> = []
+    const second = await authorize(
+      context,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid email profile",
+        code_challenge: again.challenge,
+        code_challenge_method: "S256",
+        resource: api
+      }),
+      { onPage: async (_page, step) => void pages.push(step) }
+    )
+    expect(pages).toEqual([])
     expect(second.searchParams.get("code")).toBeTypeOf("string")
     await context.close()
+
+    // …and across sessions: signed in again in a new browser, the person is not asked again.
+    const fresh = await browser.newContext()
+    const steps: Array<string> = []
+    const third = await authorize(
+      fresh,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid email profile",
+        code_challenge: again.challenge,
+        code_challenge_method: "S256",
+        resource: api
+      }),
+      { person: lukas, onPage: async (_page, step) => void steps.push(step) }
+    )
+    expect(steps).toEqual(["sign-in"])
+    expect(third.searchParams.get("code")).toBeTypeOf("string")
+
+    // Signing out: a page asks; the button ends the session and the grants it gave, so the next
+    // authorization asks to sign in and to allow the app again.
+    const page = await fresh.newPage()
+    await page.goto(`${issuer}/session/end`)
+    await page.screenshot({ path: `${screenshots}oauth-flow-sign-out.png` })
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Sign out" }).click()])
+    expect(await page.locator("h1").textContent()).toBe("You are signed out")
+    await page.close()
+    const afterSignOut: Array<string> = []
+    await authorize(
+      fresh,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUri,
+        scope: "openid email profile",
+        code_challenge: again.challenge,
+        code_challenge_method: "S256",
+        resource: api
+      }),
+      { person: lukas, onPage: async (_page, step) => void afterSignOut.push(step) }
+    )
+    expect(afterSignOut).toEqual(["sign-in", "consent"])
+    await fresh.close()
   })
 
   it("a denied consent sends the app access_denied and issues nothing", async () => {
@@ -273,6 +327,55 @@ const tokenRequest = (config: client.Configuration, body: Record<string, string>
   })
 
 describe("refusals", () => {
+  it("registration is limited per client address, with Retry-After", async () => {
+    const limited = await startServer({ settings: { oauthRegistrationsPerHour: 2 } })
+    try {
+      const register = () =>
+        fetch(`${limited.url}/oauth/reg`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ redirect_uris: [callbackUri], token_endpoint_auth_method: "none" })
+        })
+      expect((await register()).status).toBe(201)
+      expect((await register()).status).toBe(201)
+      const third = await register()
+      expect(third.status).toBe(429)
+      expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(((await third.json()) as Json).error).toBe("too_many_requests")
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it("a Client ID Metadata Document is never fetched from an address inside the network", async () => {
+    const page = await browser.newPage()
+    const { challenge } = await pkce()
+    const query = new URLSearchParams({
+      client_id: "https://127.0.0.1/client.json",
+      redirect_uri: callbackUri,
+      response_type: "code",
+      scope: "openid",
+      code_challenge: challenge,
+      code_challenge_method: "S256"
+    })
+    const response = await page.goto(`${issuer}/auth?${query}`)
+    expect(response?.status()).toBe(400)
+    expect(await page.locator("h1").textContent()).toBe("This app is not known here")
+    await page.close()
+  })
+
+  it("an address under /oauth that nothing serves is a page for a browser and JSON for a client", async () => {
+    const json = await fetch(`${issuer}/nowhere`)
+    expect(json.status).toBe(404)
+    expect(((await json.json()) as Json).error).toBe("not_found")
+    const page = await browser.newPage()
+    const response = await page.goto(`${issuer}/nowhere`)
+    expect(response?.status()).toBe(404)
+    expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'")
+    expect(await page.locator("h1").textContent()).toBe("Page not found")
+    await page.close()
+  })
+
   it("an authorization request without PKCE, or with plain PKCE, is refused", async () => {
     const { config, context } = await signedIn()
     const base = { redirect_uri: callbackUri, scope: "openid", resource: api }
