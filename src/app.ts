@@ -13,6 +13,7 @@ import { routerConfig } from "./http/routes.ts"
 import { RoutesLive as RestRoutes, serveRoutes } from "./http/server.ts"
 import { McpRoutes } from "./mcp/server.ts"
 import { AgentOperations } from "./operations/agent.ts"
+import { ParticipantOperations } from "./operations/participant.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
 import { DispatcherLive } from "./services/dispatcher.ts"
@@ -44,7 +45,11 @@ export interface ServiceOverrides {
 
 /** The transport-free services over the configured database (migrated and, if empty, seeded). */
 export const makeServices = (overrides: ServiceOverrides = {}) =>
-  Layer.mergeAll(AgentOperations.layer, overrides.dispatcher === false ? Layer.empty : DispatcherLive).pipe(
+  Layer.mergeAll(
+    AgentOperations.layer,
+    ParticipantOperations.layer,
+    overrides.dispatcher === false ? Layer.empty : DispatcherLive
+  ).pipe(
     Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer)),
     Layer.provideMerge(Lifecycle.layer),
     Layer.provideMerge(SampleCatalogueLive),

@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { type ErrorBody, ErrorEnvelope } from "../api/envelope.ts"
 import { mcpPromptNames, mcpResources } from "../api/mcp.ts"
-import { AppConfig, type AppSettings } from "../config.ts"
+import { AppConfig, type AppSettings, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { capabilities } from "../operations/discovery.ts"
 import { hireAHuman, instructions } from "./guidance.ts"
@@ -24,10 +24,12 @@ import { type CallContext, invalidArguments, type ToolSpec, tools } from "./tool
 const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
 
 /** The path of the MCP endpoint on this server, or undefined when MCP_URL points elsewhere. */
-export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined => {
-  if (!config.mcpUrl.startsWith(`${config.publicBaseUrl}/`)) return undefined
-  return config.mcpUrl.slice(config.publicBaseUrl.length).split(/[?#]/, 1)[0]!.replace(/\/+$/, "") || undefined
-}
+export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined =>
+  pathOnThisServer(config, config.mcpUrl)
+
+/** The path of the participant's MCP endpoint on this server (`<MCP path>/participant`), or undefined. */
+export const participantMcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined =>
+  pathOnThisServer(config, participantMcpUrlOf(config))
 
 /**
  * A tool's JSON Schema: an object at the root, as MCP requires, with its named definitions
