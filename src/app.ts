@@ -11,6 +11,7 @@ import type * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive as RestRoutes, serveRoutes } from "./http/server.ts"
+import { ParticipantMcpRoutes } from "./mcp/participant_server.ts"
 import { McpRoutes } from "./mcp/server.ts"
 import { AgentOperations } from "./operations/agent.ts"
 import { ParticipantOperations } from "./operations/participant.ts"
@@ -72,8 +73,8 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
 
 export const ServicesLive = makeServices()
 
-/** Every route: the REST API with its documents, and the MCP interface, on one router. */
-const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes)
+/** Every route: the REST API with its documents, and the two MCP endpoints, on one router. */
+const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes, ParticipantMcpRoutes)
 
 /** The HTTP routes with every service they need, given the configuration. */
 export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))
