@@ -75,7 +75,7 @@ export const ParticipantMcpMetadataRoute = HttpRouter.use(
     if (resourcePath === undefined) return
     const path = `${protectedResourceMetadataPath}${resourcePath}` as const
     const document = HttpServerResponse.jsonUnsafe(participantMcpResourceMetadata(config))
-    const methods = "GET, HEAD, OPTIONS"
+    const methods = "GET, OPTIONS"
     const preflight = HttpServerResponse.empty({
       status: 204,
       headers: {
