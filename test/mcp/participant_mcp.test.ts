@@ -15,6 +15,8 @@ import {
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { mcpToolNames, participantMcpToolNames } from "../../src/api/mcp.ts"
+import { participantTools } from "../../src/mcp/participant_tools.ts"
+import { callKindOf } from "../../src/mcp/tools.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { initializeMessage, postMcp } from "../support/mcp.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
@@ -240,6 +242,15 @@ describe("tools, as the participant's REST endpoints answer", () => {
     } finally {
       await client.close()
     }
+  })
+
+  it("are counted by the rate limiter as REST counts them: the moves as writes, the reads as reads", () => {
+    const kind = callKindOf(participantTools)
+    const call = (name: string) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name } })
+    for (const name of ["accept_task", "decline_task", "start_task", "submit_result"])
+      expect(kind(call(name))).toBe("write")
+    for (const name of ["who_am_i", "my_tasks"]) expect(kind(call(name))).toBe("read")
+    expect(kind(JSON.stringify(initializeMessage()))).toBe("read")
   })
 
   it("an offer from an agent accepted, started and handed in through MCP; the agent sees it submitted", async () => {
