@@ -11,9 +11,11 @@ import type * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig, type AppSettings } from "./config.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive as RestRoutes, serveRoutes } from "./http/server.ts"
+import { ParticipantMcpRoutes } from "./mcp/participant_server.ts"
 import { McpRoutes } from "./mcp/server.ts"
 import { OAuthRoutes } from "./oauth/server.ts"
 import { AgentOperations } from "./operations/agent.ts"
+import { ParticipantOperations } from "./operations/participant.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
 import { AttemptLimits } from "./services/attempt_limits.ts"
@@ -52,7 +54,11 @@ const LoginsLive = Logins.layer.pipe(Layer.provideMerge(Layer.mergeAll(Passwords
 
 /** The transport-free services over the configured database (migrated and, if empty, seeded). */
 export const makeServices = (overrides: ServiceOverrides = {}) =>
-  Layer.mergeAll(AgentOperations.layer, overrides.dispatcher === false ? Layer.empty : DispatcherLive).pipe(
+  Layer.mergeAll(
+    AgentOperations.layer,
+    ParticipantOperations.layer,
+    overrides.dispatcher === false ? Layer.empty : DispatcherLive
+  ).pipe(
     Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer, LoginsLive)),
     Layer.provideMerge(Lifecycle.layer),
     Layer.provideMerge(SampleCatalogueLive),
@@ -77,10 +83,10 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
 export const ServicesLive = makeServices()
 
 /**
- * Every route: the REST API with its documents, the MCP interface, and the embedded authorization
- * server with its pages, on one router.
+ * Every route: the REST API with its documents, the two MCP endpoints, and the embedded
+ * authorization server with its pages, on one router.
  */
-const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes, OAuthRoutes)
+const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes, ParticipantMcpRoutes, OAuthRoutes)
 
 /** The HTTP routes with every service they need, given the configuration. */
 export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))

@@ -117,6 +117,20 @@ export interface RateLimitSettings {
 export const issuerOf = (settings: Pick<AppSettings, "oauthIssuer" | "publicBaseUrl">): string =>
   settings.oauthIssuer ?? `${settings.publicBaseUrl}/oauth`
 
+/**
+ * The participant's MCP endpoint, `<MCP_URL>/participant`: where a participant's own assistant
+ * connects, and the OAuth resource (RFC 8707 resource indicator, the access tokens' `aud`) it is.
+ * The REST API stays its own resource (`oauthAudience`).
+ */
+export const participantMcpUrlOf = (settings: Pick<AppSettings, "mcpUrl">): string =>
+  `${settings.mcpUrl.split(/[?#]/, 1)[0]!.replace(/\/+$/, "")}/participant`
+
+/** The path of `url` on this server (under PUBLIC_BASE_URL, without a trailing slash), or undefined when it is elsewhere. */
+export const pathOnThisServer = (settings: Pick<AppSettings, "publicBaseUrl">, url: string): string | undefined => {
+  if (!url.startsWith(`${settings.publicBaseUrl}/`)) return undefined
+  return url.slice(settings.publicBaseUrl.length).split(/[?#]/, 1)[0]!.replace(/\/+$/, "") || undefined
+}
+
 /** Whether this service runs the authorization server itself (OAUTH_ISSUER unset). */
 export const isEmbeddedIssuer = (settings: Pick<AppSettings, "oauthIssuer">): boolean =>
   settings.oauthIssuer === undefined

@@ -3,7 +3,7 @@
  * every error code — built from the same data the service runs on.
  */
 import { errorCodes } from "./envelope.ts"
-import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames } from "./mcp.ts"
+import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames, participantMcpToolNames } from "./mcp.ts"
 
 export const coldStart = [
   "GET /api/public/v1 (this index) and GET /api/public/v1/capabilities for the rules.",
@@ -25,7 +25,7 @@ export const apiDescription = [
   "",
   "## Authentication",
   "",
-  "Discovery, preflight, search, task submission and task status need no credential. The 201 response of a submission carries `task_token`: present it as `Authorization: Bearer <task_token>` for the agent's actions on that task. Participants use OAuth 2.1 access tokens; the protected-resource metadata is at `/.well-known/oauth-protected-resource`.",
+  "Discovery, preflight, search, task submission and task status need no credential. The 201 response of a submission carries `task_token`: present it as `Authorization: Bearer <task_token>` for the agent's actions on that task. Participants use OAuth 2.1 access tokens; the protected-resource metadata is at `/.well-known/oauth-protected-resource` (the participant's MCP endpoint, a resource of its own, has its metadata at `/.well-known/oauth-protected-resource/mcp/participant`).",
   "",
   "## Interfaces",
   "",
@@ -47,6 +47,8 @@ export const apiDescription = [
   "```",
   "",
   "or try it in the MCP Inspector: `npx @modelcontextprotocol/inspector`, then choose the transport Streamable HTTP and the URL `http://127.0.0.1:8080/mcp`.",
+  "",
+  `Participants (the humans doing tasks) connect their own AI assistant to \`/mcp/participant\` (the index's \`interfaces.mcp_participant\`), the same way. It is an OAuth 2.1 protected resource: every request carries an access token issued for that endpoint (its URL is the token's audience; a token for this REST API is refused), whose subject is linked to a participant. A host without one gets 401 with \`WWW-Authenticate\` naming the endpoint's metadata and signs the person in by itself. Tools: ${participantMcpToolNames.map((name) => `\`${name}\``).join(", ")} — the same bodies and refusals as \`GET /api/public/v1/me\`, \`GET /api/public/v1/me/tasks\` and the participant's moves on a task.`,
   "",
   "## Errors",
   "",

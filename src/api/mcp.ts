@@ -16,6 +16,21 @@ export const mcpToolNames = [
 ] as const
 export type McpToolName = (typeof mcpToolNames)[number]
 
+/**
+ * The tools of the participant's MCP endpoint (`<MCP_URL>/participant`, OAuth-protected): a
+ * participant's own assistant acting for them, as GET /me, GET /me/tasks and the participant's
+ * moves do over REST.
+ */
+export const participantMcpToolNames = [
+  "who_am_i",
+  "my_tasks",
+  "accept_task",
+  "decline_task",
+  "start_task",
+  "submit_result"
+] as const
+export type ParticipantMcpToolName = (typeof participantMcpToolNames)[number]
+
 export const mcpResources = {
   capabilities: "marketplace://capabilities",
   participant: "marketplace://participants/{slug}",

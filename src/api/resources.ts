@@ -102,7 +102,15 @@ export const ServiceIndex = Schema.Struct({
   agent_card: Url,
   interfaces: Schema.Struct({
     rest: Schema.Struct({ base_url: Url, requires_installation: Schema.Literal(false), note: Schema.String }),
-    mcp: Schema.Struct({ endpoint: Url, requires_installation: Schema.Literal(true), note: Schema.String })
+    mcp: Schema.Struct({ endpoint: Url, requires_installation: Schema.Literal(true), note: Schema.String }),
+    mcp_participant: Schema.Struct({
+      endpoint: Url,
+      requires_installation: Schema.Literal(true),
+      protected_resource_metadata: Url,
+      note: Schema.String
+    }).annotate({
+      description: "The participant's MCP endpoint: OAuth 2.1 protected, for a participant's own assistant."
+    })
   }),
   cold_start: Schema.Array(Schema.String),
   authentication: Schema.Struct({
@@ -168,6 +176,13 @@ export const Capabilities = Schema.Struct({
       resources: Schema.Array(Schema.String).annotate({ description: "Resource URIs and URI templates." }),
       prompts: Schema.Array(Schema.String)
     }),
+    mcp_participant: Schema.Struct({
+      endpoint: Url.annotate({ description: "Also the OAuth resource: the audience its access tokens carry." }),
+      transport: Schema.Literal("streamable-http"),
+      protocol_versions: Schema.Array(Schema.String),
+      tools: Schema.Array(Schema.String).annotate({ description: "The participant's MCP tools' names." }),
+      protected_resource_metadata: Url
+    }),
     openapi: Url
   }),
   lifecycle: Schema.Struct({
@@ -195,6 +210,7 @@ export const ProtectedResourceMetadata = Schema.Struct({
   resource_name: Schema.String,
   resource_documentation: Url
 }).annotate({ identifier: "ProtectedResourceMetadata", description: "RFC 9728 protected-resource metadata." })
+export type ProtectedResourceMetadata = typeof ProtectedResourceMetadata.Type
 
 export const ApiCatalog = Schema.Struct({
   linkset: Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
@@ -223,6 +239,7 @@ export const TaskList = Schema.Struct({
   count: Schema.Int,
   data: Schema.Array(Task)
 }).annotate({ identifier: "TaskList" })
+export type TaskList = typeof TaskList.Type
 
 export const CancelRequest = Schema.Struct({
   reason: optionalReason("Why the task is cancelled (kept in history).")
@@ -241,3 +258,4 @@ export const Account = Schema.Struct({
   subject: Schema.String.annotate({ description: "The access token's subject (sub)." }),
   participant: Participant
 }).annotate({ identifier: "Account", description: "The signed-in participant." })
+export type Account = typeof Account.Type

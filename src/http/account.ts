@@ -1,59 +1,26 @@
 /**
  * Handlers of the participant's side: who am I, my offers and tasks, and the moves on a task —
- * all authorised by an OAuth 2.1 access token whose subject the operator linked to a participant.
+ * all authorised by an OAuth 2.1 access token whose subject the operator linked to a participant
+ * (the security middleware gives the handlers the ParticipantCaller). The rules, bodies and
+ * messages are the operations' (operations/participant.ts), shared with the participant's MCP
+ * tools; what is left here is HTTP's own: reading and decoding the request body.
  */
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { MarketplaceApi } from "../api/api.ts"
-import { envelopeError } from "../api/envelope.ts"
+import type { EnvelopeError } from "../api/envelope.ts"
 import { DeclineRequest, ResultSubmission } from "../api/resources.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
-import { presentParticipant } from "../operations/agent.ts"
-import { orActionFailure } from "../operations/failures.ts"
-import { ParticipantDirectory } from "../services/participant_directory.ts"
-import { TaskActions } from "../services/task_actions.ts"
-import type { StoredTask } from "../services/task_store.ts"
-import { Tasks } from "../services/tasks.ts"
+import type { Task } from "../domain/task.ts"
+import { type Caller, ParticipantOperations } from "../operations/participant.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { type BodyError, jsonBodyDecoder, readJsonObject } from "./json_body.ts"
 
 export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers) =>
   Effect.gen(function* () {
-    const config = yield* AppConfig
-    const docs = config.docsUrl
-    const directory = yield* ParticipantDirectory
-    const actions = yield* TaskActions
-    const tasks = yield* Tasks
-
-    // Each handler's generator is made once, here, not per request (docs/performance.md, "No generator function made per request").
-
-    // The signed-in participant (ParticipantCaller) comes from the security middleware.
-    const me = Effect.fnUntraced(function* () {
-      const { subject, slug } = yield* ParticipantCaller
-      const participant = yield* directory.findBySlug(slug).pipe(orActionFailure(docs))
-      if (participant === undefined) {
-        return yield* envelopeError(
-          docs,
-          "forbidden",
-          "Your account is linked to a participant that no longer exists.",
-          {
-            hint: "Ask the operator to link your account again."
-          }
-        )
-      }
-      return {
-        object: "account" as const,
-        subject,
-        participant: presentParticipant(config.publicBaseUrl, participant)
-      }
-    })
-
-    const myTasks = Effect.fnUntraced(function* () {
-      const { slug } = yield* ParticipantCaller
-      const data = yield* tasks.forParticipant(slug).pipe(orActionFailure(docs))
-      return { object: "list" as const, count: data.length, data }
-    })
+    const { docsUrl: docs } = yield* AppConfig
+    const operations = yield* ParticipantOperations
 
     // Bodies decoded by the schemas the OpenAPI document publishes; accept and start declare none
     // (a JSON object sent anyway is read and ignored).
@@ -62,37 +29,40 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
     const resultBody = jsonBodyDecoder(ResultSubmission, docs)
 
     /**
-     * A participant's move on a task: signed in (the middleware), the task theirs (the wrong party is refused
-     * before their body is judged), the body read and decoded, the move made.
+     * A participant's move on a task: signed in (the middleware), the task theirs (the wrong party
+     * is refused before their body is judged), the body read and decoded, the move made. Made
+     * once, not per request (docs/performance.md, "No generator function made per request").
      */
-    const move = Effect.fnUntraced(function* <A, E>(
+    const move = Effect.fnUntraced(function* <A>(
       request: HttpServerRequest.HttpServerRequest,
       reference: string,
       body: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<A, BodyError>,
-      make: (slug: string, body: A) => Effect.Effect<StoredTask, E>
+      make: (caller: Caller, body: A) => Effect.Effect<Task, EnvelopeError>
     ) {
-      const { slug } = yield* ParticipantCaller
-      yield* actions.checkHolder(reference, slug).pipe(orActionFailure(docs))
+      const caller = yield* ParticipantCaller
+      yield* operations.checkHolder(caller, reference)
       const decoded = yield* body(request)
-      return tasks.view(yield* make(slug, decoded).pipe(orActionFailure(docs)))
+      return yield* make(caller, decoded)
     })
 
     return handlers
-      .handle("me", () => me())
-      .handle("myTasks", () => myTasks())
+      .handle("me", () => ParticipantCaller.use(operations.me))
+      .handle("myTasks", () => ParticipantCaller.use(operations.myTasks))
       .handleRaw("acceptTask", ({ request, params }) =>
-        move(request, params.reference, noBody, (slug) => actions.accept(params.reference, slug))
+        move(request, params.reference, noBody, (caller) => operations.accept(caller, params.reference))
       )
       .handleRaw("startTask", ({ request, params }) =>
-        move(request, params.reference, noBody, (slug) => actions.start(params.reference, slug))
+        move(request, params.reference, noBody, (caller) => operations.start(caller, params.reference))
       )
       .handleRaw("declineTask", ({ request, params }) =>
-        move(request, params.reference, declineBody, (slug, { reason }) =>
-          actions.decline(params.reference, slug, reason ?? undefined)
+        move(request, params.reference, declineBody, (caller, { reason }) =>
+          operations.decline(caller, params.reference, reason)
         )
       )
       .handleRaw("submitTask", ({ request, params }) =>
-        move(request, params.reference, resultBody, (slug, result) => actions.submit(params.reference, slug, result))
+        move(request, params.reference, resultBody, (caller, result) =>
+          operations.submitResult(caller, params.reference, result)
+        )
       )
   })
 )

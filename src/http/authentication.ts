@@ -9,10 +9,8 @@ import * as Redacted from "effect/Redacted"
 import { envelopeError, type Forbidden, type ServiceUnavailable, type Unauthorized } from "../api/envelope.ts"
 import { AgentAuthentication, AgentCaller, ParticipantAuthentication, ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
-import { NotPermitted } from "../domain/errors.ts"
-import { orActionFailure } from "../operations/failures.ts"
-import { AccessTokens } from "../services/access_tokens.ts"
-import { Accounts } from "../services/accounts.ts"
+import { protectedResourceMetadataPath } from "../operations/discovery.ts"
+import { ParticipantOperations } from "../operations/participant.ts"
 
 /** The credential as one token (`Bearer <token>`), or undefined when none, or not one, was sent. */
 const tokenOf = (credential: Redacted.Redacted): string | undefined => {
@@ -42,35 +40,16 @@ export const AgentAuthenticationLive = Layer.effect(
 export const ParticipantAuthenticationLive = Layer.effect(
   ParticipantAuthentication,
   Effect.gen(function* () {
-    const { docsUrl, oauthAudience } = yield* AppConfig
-    const accessTokens = yield* AccessTokens
-    const accounts = yield* Accounts
-
-    /** The subject and participant of an access token. Made once, not per request. */
-    const signedIn = Effect.fnUntraced(function* (credential: Redacted.Redacted) {
-      const token = tokenOf(credential)
-      if (token === undefined) {
-        return yield* envelopeError(
-          docsUrl,
-          "unauthorized",
-          "This endpoint needs a participant's OAuth access token.",
-          {
-            hint: "Sign in with OAuth 2.1 (see /.well-known/oauth-protected-resource) and send Authorization: Bearer <access token>."
-          }
-        )
-      }
-      const { subject } = yield* accessTokens.verify(token, oauthAudience)
-      const slug = yield* accounts.participantOf(subject)
-      if (slug === undefined) return yield* new NotPermitted({ reason: "your account is not linked to a participant" })
-      return { subject, slug }
-    })
+    const { oauthAudience } = yield* AppConfig
+    const operations = yield* ParticipantOperations
+    /** The REST API as the resource its access tokens are issued for. */
+    const api = { audience: oauthAudience, metadataPath: protectedResourceMetadataPath }
 
     return ParticipantAuthentication.of({
       participantAccessToken: (httpEffect, { credential }) =>
         Effect.flatMap(
-          // The failures of signedIn are Unauthenticated, NotPermitted and StorageUnavailable, so
-          // their envelopes are 401, 403 and 503: the errors the middleware declares.
-          signedIn(credential).pipe(orActionFailure(docsUrl)) as Effect.Effect<
+          // The failures of signIn are 401, 403 and 503 (storage): the errors the middleware declares.
+          operations.signIn(tokenOf(credential), api) as Effect.Effect<
             { readonly subject: string; readonly slug: string },
             Unauthorized | Forbidden | ServiceUnavailable
           >,

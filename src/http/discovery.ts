@@ -3,9 +3,17 @@
  * documents. Each is built once from the same definitions the code runs on.
  */
 import * as Effect from "effect/Effect"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { apiPrefix, MarketplaceApi } from "../api/api.ts"
-import { AppConfig } from "../config.ts"
-import { capabilities, serviceIndex } from "../operations/discovery.ts"
+import { AppConfig, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
+import {
+  apiResourceMetadata,
+  capabilities,
+  participantMcpResourceMetadata,
+  protectedResourceMetadataPath,
+  serviceIndex
+} from "../operations/discovery.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 
 export const DiscoveryHandlers = handlerGroup(MarketplaceApi, "discovery", (handlers) =>
@@ -14,14 +22,7 @@ export const DiscoveryHandlers = handlerGroup(MarketplaceApi, "discovery", (hand
     const base = config.publicBaseUrl
     const index = serviceIndex(config)
     const caps = capabilities(config)
-    const protectedResource = {
-      resource: `${base}${apiPrefix}`,
-      authorization_servers: config.oauthIssuer === undefined ? [] : [config.oauthIssuer],
-      scopes_supported: ["openid", "email", "profile"],
-      bearer_methods_supported: ["header"],
-      resource_name: "Task Marketplace API",
-      resource_documentation: `${config.docsUrl}#authentication`
-    }
+    const protectedResource = apiResourceMetadata(config)
     const catalog = {
       linkset: [
         {
@@ -56,5 +57,35 @@ export const DiscoveryHandlers = handlerGroup(MarketplaceApi, "discovery", (hand
       .handle("protectedResource", () => Effect.succeed(protectedResource))
       .handle("apiCatalog", () => Effect.succeed(catalog))
       .handle("agentCard", () => Effect.succeed(card))
+  })
+)
+
+/**
+ * The protected-resource metadata of the participant's MCP endpoint (RFC 9728 §3.1: the well-known
+ * path followed by the resource's path, `/.well-known/oauth-protected-resource/mcp/participant`),
+ * served when that endpoint is. Not part of the REST API's description (its path follows MCP_URL):
+ * an MCP host finds it from the endpoint's 401 (`WWW-Authenticate: Bearer resource_metadata=…`).
+ * A browser host reads it across origins, sending MCP's protocol-version header: its CORS
+ * preflight is answered here.
+ */
+export const ParticipantMcpMetadataRoute = HttpRouter.use(
+  Effect.fnUntraced(function* (router) {
+    const config = yield* AppConfig
+    const resourcePath = pathOnThisServer(config, participantMcpUrlOf(config))
+    if (resourcePath === undefined) return
+    const path = `${protectedResourceMetadataPath}${resourcePath}` as const
+    const document = HttpServerResponse.jsonUnsafe(participantMcpResourceMetadata(config))
+    const methods = "GET, OPTIONS"
+    const preflight = HttpServerResponse.empty({
+      status: 204,
+      headers: {
+        allow: methods,
+        "access-control-allow-methods": methods,
+        "access-control-allow-headers": "mcp-protocol-version, authorization, x-request-id",
+        "access-control-max-age": "600"
+      }
+    })
+    yield* router.add("GET", path, Effect.succeed(document))
+    yield* router.add("OPTIONS", path, Effect.succeed(preflight))
   })
 )

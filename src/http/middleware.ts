@@ -21,18 +21,22 @@ import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
 import { maxBodyBytes } from "../api/parameters.ts"
+import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig, isEmbeddedIssuer, type Sampler } from "../config.ts"
+import { participantTools } from "../mcp/participant_tools.ts"
 import { explained } from "../mcp/refusals.ts"
-import { mcpPathOf } from "../mcp/server.ts"
+import { mcpPathOf, participantMcpPathOf } from "../mcp/server.ts"
 import { makeSharedSessions } from "../mcp/sessions.ts"
-import { callKind } from "../mcp/tools.ts"
+import { type CallKind, callKind, callKindOf } from "../mcp/tools.ts"
 import { isOAuthPath } from "../oauth/server.ts"
 import { retryAfterSeconds, storageUnavailable } from "../operations/failures.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
+import { ParticipantOperations } from "../operations/participant.ts"
 import { McpSessionStore } from "../services/mcp_session_store.ts"
 import { type LimitState, RateLimits } from "../services/rate_limits.ts"
 import { decidedSampling, isSampled, newTraceId } from "../tracing.ts"
 import { tooLarge } from "./json_body.ts"
+import { makeParticipantMcpDoor } from "./participant_mcp.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
 import { routeFor } from "./routes.ts"
 
@@ -97,12 +101,26 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const payloadTooLarge = envelope(tooLarge(docs).error)
     const storageUnavailableResponse = envelope(storageUnavailable(docs).error)
 
-    // The MCP interface, when it is served here (mcp/server.ts): its sessions are shared by every
-    // process (mcp/sessions.ts), its body is read under the same limit as REST's, and its own
-    // answers (MCP's 202, 400, 403, 404, 406) leave as MCP defines them.
-    const mcpPath = mcpPathOf(config)
-    const sharedSessions = makeSharedSessions(yield* McpSessionStore)
-    const isMcp = (path: string) => mcpPath !== undefined && path === mcpPath
+    // The MCP endpoints, when they are served here (mcp/server.ts, mcp/participant_server.ts):
+    // their sessions are shared by every process (mcp/sessions.ts), their bodies are read under
+    // the same limit as REST's, and their own answers (MCP's 202, 400, 403, 404, 406) leave as MCP
+    // defines them. The participant's endpoint also needs the participant's access token on every
+    // request (participant_mcp.ts), whose caller it is served with.
+    const sessionStore = yield* McpSessionStore
+    const participantPath = participantMcpPathOf(config)
+    const mcpEndpoints = new Map<string, McpEndpoint>()
+    const agentPath = mcpPathOf(config)
+    if (agentPath !== undefined) {
+      mcpEndpoints.set(agentPath, { sessions: makeSharedSessions(sessionStore), callKind, door: undefined })
+    }
+    if (participantPath !== undefined) {
+      mcpEndpoints.set(participantPath, {
+        sessions: makeSharedSessions(sessionStore),
+        callKind: callKindOf(participantTools),
+        door: makeParticipantMcpDoor(config, participantPath, yield* ParticipantOperations)
+      })
+    }
+    const isMcp = (path: string) => mcpEndpoints.has(path)
     const embeddedIssuer = isEmbeddedIssuer(config)
 
     const notFound = (request: HttpServerRequest.HttpServerRequest) => {
@@ -221,7 +239,10 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       const headers: Record<string, string> = cors
         ? { ...corsHeaders, "x-request-id": arrival.requestId }
         : { "x-request-id": arrival.requestId }
-      if (response.status === 401) headers["www-authenticate"] = wwwAuthenticate
+      // A resource other than the REST API (the participant's MCP endpoint) names its own metadata.
+      if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
+        headers["www-authenticate"] = wwwAuthenticate
+      }
       if (response.status === 503 && response.headers["retry-after"] === undefined) {
         headers["retry-after"] = String(retryAfterSeconds)
       }
@@ -265,11 +286,12 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
           finish(arrival, undefined, response, true)
         )
       }
-      if (isMcp(arrival.path)) {
+      const mcp = mcpEndpoints.get(arrival.path)
+      if (mcp !== undefined) {
         // A browser client's CORS preflight is answered here; MCP's own routes take no OPTIONS.
         return request.method === "OPTIONS"
           ? Effect.succeed(finish(arrival, undefined, mcpPreflight))
-          : respondMcp(httpEffect, arrival)
+          : respondMcp(httpEffect, arrival, mcp)
       }
       const handle = (limited: LimitState | undefined) =>
         limited?.retryAfterSeconds !== undefined
@@ -300,18 +322,33 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
 
     /**
      * An MCP request: its body read under REST's limit, counted by the limiter as REST counts the
-     * same operation (a tool call by its tool; anything else as a read), served with its session
-     * wherever it began.
+     * same operation (a tool call by its tool; anything else as a read), its caller signed in
+     * where the endpoint needs one (then its session must be the caller's), served with its
+     * session wherever it began.
      */
-    const respondMcp = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival) => {
+    const respondMcp = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival, mcp: McpEndpoint) => {
       const request = arrival.request
       if (Number(request.headers["content-length"]) > maxBodyBytes) {
         return Effect.succeed(finish(arrival, undefined, payloadTooLarge))
       }
+      const underSession = (body: string) =>
+        mcp.door === undefined
+          ? mcp.sessions(httpEffect, request, body)
+          : Effect.flatMap(Effect.result(mcp.door(request)), (signedIn) =>
+              signedIn._tag === "Failure"
+                ? Effect.succeed(signedIn.failure)
+                : // The caller reaches the tools through the request's own context (mcp/participant_server.ts).
+                  mcp.sessions(
+                    Effect.provideService(httpEffect, ParticipantCaller, signedIn.success),
+                    request,
+                    body,
+                    signedIn.success.subject
+                  )
+            )
       const serve = (body: string) => (limited: LimitState | undefined) =>
         limited?.retryAfterSeconds !== undefined
           ? Effect.succeed(finish(arrival, limited, rateLimited(limited.limit, limited.retryAfterSeconds)))
-          : sharedSessions(httpEffect, request, body).pipe(
+          : underSession(body).pipe(
               Effect.catchTag("StorageUnavailable", () => Effect.succeed(storageUnavailableResponse)),
               Effect.catchCause(recover(request, arrival.requestId)),
               Effect.map((response) => finish(arrival, limited, explained(response), true))
@@ -334,7 +371,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
               ? Effect.flatMap(
                   rateLimits.consume(
                     Option.getOrElse(request.remoteAddress, () => "unknown"),
-                    request.method === "POST" ? callKind(body) : "read"
+                    request.method === "POST" ? mcp.callKind(body) : "read"
                   ),
                   serve(body)
                 )
@@ -407,6 +444,14 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   }),
   { global: true }
 )
+
+/** An MCP endpoint served here, as the middleware serves it. */
+interface McpEndpoint {
+  readonly sessions: ReturnType<typeof makeSharedSessions>
+  readonly callKind: (body: string) => CallKind
+  /** Signs the caller in (the participant's endpoint), or refuses the request; none on the agents' endpoint. */
+  readonly door: ReturnType<typeof makeParticipantMcpDoor> | undefined
+}
 
 /** What the middleware knows of a request from its arrival: enough to finish and log it. */
 interface Arrival {

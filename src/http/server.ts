@@ -22,7 +22,7 @@ import { AccountHandlers } from "./account.ts"
 import { AgentHandlers } from "./agent.ts"
 import { AgentAuthenticationLive, ParticipantAuthenticationLive } from "./authentication.ts"
 import { BatchedResponse } from "./batched_response.ts"
-import { DiscoveryHandlers } from "./discovery.ts"
+import { DiscoveryHandlers, ParticipantMcpMetadataRoute } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
 import { HealthHandlers } from "./health.ts"
@@ -71,6 +71,7 @@ export const RoutesLive = Layer.mergeAll(
     Layer.provide([AgentAuthenticationLive, ParticipantAuthenticationLive])
   ),
   DocumentRoutes,
+  ParticipantMcpMetadataRoute,
   EnvelopeMiddleware
 )
 

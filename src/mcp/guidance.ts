@@ -33,3 +33,18 @@ export const hireAHuman = (goal: string) =>
     "",
     "Ask me before submitting when the draft needs something only I know (the place, the deadline, what counts as done)."
   ].join("\n")
+
+/** What the participant's endpoint says to the assistant of the person it acts for (sent at initialize). */
+export const participantInstructions = (config: Pick<AppSettings, "docsUrl">) =>
+  [
+    "Task Marketplace, for a participant: you act for a human who does tasks that software agents hire people for (digital, physical or hybrid work, each with a brief and an acceptance test). Every call acts as them: their access token says who they are.",
+    "What you can do for them:",
+    "1. who_am_i: their profile on the marketplace (what they do, where, what they refuse).",
+    "2. my_tasks: their offers (state awaiting_participant) and the tasks they hold, newest first; read each brief (action, location, timing, expected_result, acceptance_test) and next_step.",
+    "3. accept_task or decline_task an offer — always ask them first; an offer not accepted in time goes to someone else.",
+    "4. start_task when they begin the work.",
+    "5. submit_result when it is done: a summary, the fields the expected_result asks for, artifacts; check it against the acceptance_test first. If the agent asks for a revision, the task is in_flight again: submit again.",
+    "Never accept, decline or submit without their say-so: these moves commit them to another party.",
+    "A refused call returns isError with structuredContent { error: { code, message, hint, details } }: the hint says what to do.",
+    `Documentation: ${config.docsUrl}`
+  ].join("\n")

@@ -10,127 +10,29 @@ import * as McpServer from "effect/ai/McpServer"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { type ErrorBody, ErrorEnvelope } from "../api/envelope.ts"
+import type { ErrorBody } from "../api/envelope.ts"
 import { mcpPromptNames, mcpResources } from "../api/mcp.ts"
-import { AppConfig, type AppSettings } from "../config.ts"
+import { AppConfig, type AppSettings, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { capabilities } from "../operations/discovery.ts"
 import { hireAHuman, instructions } from "./guidance.ts"
-import { type CallContext, invalidArguments, type ToolSpec, tools } from "./tools.ts"
+import { registerTools, sentences } from "./registration.ts"
+import { tools } from "./tools.ts"
 
-/** The protocol revisions served (api/mcp.ts names them). */
-const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
+/** The protocol revisions served, by both endpoints (api/mcp.ts names them). */
+export const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
 
 /** The path of the MCP endpoint on this server, or undefined when MCP_URL points elsewhere. */
-export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined => {
-  if (!config.mcpUrl.startsWith(`${config.publicBaseUrl}/`)) return undefined
-  return config.mcpUrl.slice(config.publicBaseUrl.length).split(/[?#]/, 1)[0]!.replace(/\/+$/, "") || undefined
-}
+export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined =>
+  pathOnThisServer(config, config.mcpUrl)
 
-/**
- * A tool's JSON Schema: an object at the root, as MCP requires, with its named definitions
- * kept under `$defs` (where the document's `$ref`s point).
- */
-const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
-  const document = Schema.toJsonSchemaDocument(schema)
-  const root = document.schema as Record<string, unknown>
-  const ref = typeof root.$ref === "string" ? root.$ref.replace("#/$defs/", "") : undefined
-  const inlined = ref === undefined ? root : (document.definitions[ref] as Record<string, unknown>)
-  return Object.keys(document.definitions).length === 0 ? inlined : { ...inlined, $defs: document.definitions }
-}
+/** The path of the participant's MCP endpoint on this server (`<MCP path>/participant`), or undefined. */
+export const participantMcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined =>
+  pathOnThisServer(config, participantMcpUrlOf(config))
 
-/**
- * A tool's output schema: its REST body, or the REST error envelope of a refusal (MCP clients,
- * the official SDK's among them, check an error result's structuredContent against it too).
- */
-const outputJsonSchema = (success: Schema.Top): Record<string, unknown> => {
-  const document = Schema.toJsonSchemaDocument(Schema.Union([success, ErrorEnvelope]))
-  return { type: "object", ...(document.schema as Record<string, unknown>), $defs: document.definitions }
-}
-
-/** An error's message and hint as prose, for a host that shows text only. */
-const sentences = ({ message, hint }: ErrorBody) =>
-  hint === undefined ? message : `${message}${/[.!?…]$/u.test(message) ? "" : "."} ${hint}`
-
-/** A refusal as a tool result: the REST envelope, and its message and hint as text for a model. */
-const refusal = (error: ErrorBody) =>
-  new McpSchema.CallToolResult({
-    isError: true,
-    structuredContent: { error },
-    content: [
-      {
-        type: "text",
-        text: `${error.code}: ${sentences(error)}`
-      }
-    ]
-  })
-
-const success = (body: unknown) =>
-  new McpSchema.CallToolResult({
-    structuredContent: body,
-    content: [{ type: "text", text: JSON.stringify(body) }]
-  })
-
-const Tools = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const server = yield* McpServer.McpServer
-    const operations = yield* AgentOperations
-    const { docsUrl } = yield* AppConfig
-
-    /** The caller as MCP tells it: the client's name, and where progress goes when it asked for it. */
-    const callContext = Effect.map(Effect.serviceOption(McpSchema.McpServerClient), (client): CallContext => {
-      const info = Option.getOrUndefined(client)
-      const token = info?.requestMetadata?.progressToken as string | number | undefined
-      return {
-        docsUrl,
-        client: info === undefined ? undefined : `${info.clientInfo.name}/${info.clientInfo.version} (MCP)`,
-        progress:
-          token === undefined
-            ? () => Effect.void
-            : (progress, total, message) =>
-                Effect.ignore(
-                  server.notifications["notifications/progress"]({
-                    progressToken: token,
-                    progress,
-                    ...(total === undefined ? {} : { total }),
-                    message
-                  })
-                )
-      }
-    })
-
-    const handle = (spec: ToolSpec) => (payload: unknown) =>
-      Effect.flatMap(callContext, (context) =>
-        spec.decode(payload ?? {}).pipe(
-          Effect.mapError((error) => ({ error: invalidArguments(docsUrl, error) })),
-          Effect.flatMap((args) => spec.run(operations, args, context)),
-          Effect.match({ onFailure: ({ error }) => refusal(error), onSuccess: success })
-        )
-      )
-
-    for (const spec of tools) {
-      yield* server.addTool({
-        tool: new McpSchema.Tool({
-          name: spec.name,
-          title: spec.title,
-          description: spec.description,
-          inputSchema: toolJsonSchema(spec.parameters) as McpSchema.Tool["inputSchema"],
-          outputSchema: outputJsonSchema(spec.success) as McpSchema.Tool["outputSchema"],
-          annotations: {
-            title: spec.title,
-            readOnlyHint: spec.hints.readOnly,
-            destructiveHint: spec.hints.destructive,
-            idempotentHint: spec.hints.idempotent,
-            openWorldHint: spec.hints.openWorld
-          }
-        }),
-        annotations: Context.empty(),
-        handle: handle(spec)
-      })
-    }
-  })
+const Tools = Layer.unwrap(
+  AgentOperations.use((operations) => Effect.succeed(registerTools(tools, Effect.succeed(operations))))
 )
 
 /** A resource's JSON contents. */

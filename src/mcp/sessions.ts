@@ -7,6 +7,11 @@
  * protocol revision, same client capabilities) and serves the request under it — the client keeps
  * the session id it was given. A session ended (DELETE) in one process has ended in all of them.
  *
+ * Each MCP endpoint has its own (`makeSharedSessions` once per endpoint: the agents' and the
+ * participant's). A participant's session is its subject's: the subject of the access token that
+ * opened it is kept with it, and a request presenting another subject's token (or none, as the
+ * agents' endpoint does) is answered as if the session did not exist — see `serve`.
+ *
  * The MCP routes are served unchanged: this runs the router's own handling (`serveRoute`, the
  * request's lookup and handler) with the request as the session's process knows it.
  */
@@ -117,11 +122,11 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
   }
 
   /** Once the response of a new session's `initialize` is final: the session kept for every process. */
-  const recordOpened = (body: string) =>
+  const recordOpened = (body: string, subject: string | undefined) =>
     HttpEffect.appendPreResponseHandler((_, response) => {
       const opened = response.headers[sessionHeader]
       if (response.status !== 200 || opened === undefined) return Effect.succeed(response)
-      return store.record(opened, body).pipe(
+      return store.record(opened, body, subject).pipe(
         Effect.tap(() =>
           Effect.sync(() => {
             local.set(opened, opened)
@@ -137,25 +142,34 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
   const serve = Effect.fnUntraced(function* <E, R>(
     serveRoute: Serve<E, R>,
     request: HttpServerRequest.HttpServerRequest,
-    body: string
+    body: string,
+    subject: string | undefined
   ) {
     yield* trim(serveRoute, request)
     const held = request.headers[sessionHeader]
     if (held === undefined) {
       // A new session may begin here (else MCP refuses the request, as it says, with no session).
       const response = yield* serveAs(serveRoute, request)
-      yield* recordOpened(body)
+      yield* recordOpened(body, subject)
       return response
     }
-    const initialize = yield* store.find(held)
-    if (initialize === undefined) {
+    const session = yield* store.find(held)
+    if (session === undefined) {
       // Ended, expired or never issued: 404, and the client starts a new session (MCP's rule).
       yield* forget(serveRoute, request, held)
       return HttpServerResponse.empty({ status: 404 })
     }
+    if (session.subject !== subject) {
+      // Another subject's session (or another endpoint's): 404, not 403. To this caller it does
+      // not exist — a 403 would confirm that the id is live for someone — and MCP clients answer
+      // 404 by opening a new session, under the caller's own token: what a host whose user
+      // signed in as someone else needs. The session stands for its own subject (nothing is
+      // forgotten or ended: a DELETE with the wrong token ends nothing either).
+      return HttpServerResponse.empty({ status: 404 })
+    }
     let own = local.get(held)
     if (own === undefined) {
-      own = yield* reopen(serveRoute, request, initialize)
+      own = yield* reopen(serveRoute, request, session.initialize)
       if (own === undefined) return HttpServerResponse.empty({ status: 404 })
       local.set(held, own)
     }
@@ -176,13 +190,18 @@ export const makeSharedSessions = (store: McpSessionStore["Service"]) => {
     if (request.method === "DELETE") local.delete(held)
     return response
   })
+  /**
+   * Serves an MCP request under its session, wherever it began. `subject`: the verified subject of
+   * the participant's endpoint's request (its session must be theirs), undefined on the agents'.
+   */
   return <E, R>(
     serveRoute: Serve<E, R>,
     request: HttpServerRequest.HttpServerRequest,
-    body: string
+    body: string,
+    subject: string | undefined = undefined
   ): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     E | StorageUnavailable,
     R | HttpServerRequest.HttpServerRequest
-  > => serve(serveRoute, request, body)
+  > => serve(serveRoute, request, body, subject)
 }

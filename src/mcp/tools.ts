@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ErrorBody } from "../api/envelope.ts"
-import type { McpToolName } from "../api/mcp.ts"
+import type { McpToolName, ParticipantMcpToolName } from "../api/mcp.ts"
 import { maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
 import { CancelRequest, ParticipantList, PreflightResult, SearchRequest, SearchResult } from "../api/resources.ts"
 import { ReviewDecision } from "../domain/moves.ts"
@@ -41,8 +41,12 @@ export interface CallContext {
   readonly progress: (progress: number, total: number | undefined, message: string) => Effect.Effect<void>
 }
 
-export interface ToolSpec {
-  readonly name: McpToolName
+/**
+ * A tool: its published name, schemas and hints, and how a call runs over `Deps` (the agents'
+ * operations here; the participant's operations and the signed-in caller on their endpoint).
+ */
+export interface ToolSpec<Deps = AgentOperations["Service"]> {
+  readonly name: McpToolName | ParticipantMcpToolName
   readonly title: string
   readonly description: string
   /** The arguments as published (inputSchema). */
@@ -54,33 +58,40 @@ export interface ToolSpec {
   readonly hints: Hints
   readonly kind: CallKind
   readonly run: (
-    operations: AgentOperations["Service"],
+    deps: Deps,
     /** What `decode` made of the arguments. */
     args: unknown,
     context: CallContext
   ) => Effect.Effect<unknown, { readonly error: ErrorBody }>
 }
 
-const spec = <P extends Schema.Top, D extends Schema.Top = P>(
-  options: Omit<ToolSpec, "decode" | "parameters" | "run"> & {
-    readonly parameters: P
-    /** A wider schema to decode with, when the published one is stricter than the rules. */
-    readonly decodeWith?: D
-    readonly run: (
-      operations: AgentOperations["Service"],
-      args: D["Type"],
-      context: CallContext
-    ) => Effect.Effect<unknown, { readonly error: ErrorBody }>
-  }
-): ToolSpec => ({
-  ...options,
-  // Every failing argument is reported, not only the first: a model fixes them in one go.
-  decode: Schema.decodeUnknownEffect((options.decodeWith ?? options.parameters) as unknown as Schema.Codec<unknown>, {
-    errors: "all"
-  }),
-  // Each spec's `run` takes what its own `decode` makes; the list erases that pairing.
-  run: options.run as unknown as ToolSpec["run"]
-})
+/** The spec maker of tools over `Deps`: each tool's `run` typed by what its own `decode` makes. */
+export const toolSpecFor =
+  <Deps>() =>
+  <P extends Schema.Top, D extends Schema.Top = P>(
+    options: Omit<ToolSpec<Deps>, "decode" | "parameters" | "run"> & {
+      readonly parameters: P
+      /** A wider schema to decode with, when the published one is stricter than the rules. */
+      readonly decodeWith?: D
+      readonly run: (
+        deps: Deps,
+        args: D["Type"],
+        context: CallContext
+      ) => Effect.Effect<unknown, { readonly error: ErrorBody }>
+    }
+  ): ToolSpec<Deps> => ({
+    ...options,
+    // Every failing argument is reported, not only the first: a model fixes them in one go.
+    decode: decodeArguments(options.decodeWith ?? options.parameters),
+    // Each spec's `run` takes what its own `decode` makes; the list erases that pairing.
+    run: options.run as unknown as ToolSpec<Deps>["run"]
+  })
+
+/** A decoder of arguments by `schema`, reporting every failing argument. */
+export const decodeArguments = (schema: Schema.Top) =>
+  Schema.decodeUnknownEffect(schema as unknown as Schema.Codec<unknown>, { errors: "all" })
+
+const spec = toolSpecFor<AgentOperations["Service"]>()
 
 const reference = Schema.String.annotate({
   description: "The task's reference (tsk_…), as submit_task returned it."
@@ -320,18 +331,22 @@ const waitForTask = Effect.fnUntraced(function* (
 export const invalidArguments = (docsUrl: string, error: Schema.SchemaError): ErrorBody =>
   invalidRequest(docsUrl, "Arguments", error)
 
-const kindOf = new Map<string, CallKind>(tools.map((tool) => [tool.name, tool.kind]))
-
 /**
- * How the rate limiter counts an MCP request (its JSON-RPC body): a tool call as REST counts the
- * same operation (search, preflight and the moves as writes; reads as reads), anything else
- * (initialize, listings, resources, prompts, notifications) as a read.
+ * How the rate limiter counts an MCP request (its JSON-RPC body) to an endpoint serving `specs`: a
+ * tool call as REST counts the same operation (search, preflight and the moves as writes; reads as
+ * reads), anything else (initialize, listings, resources, prompts, notifications) as a read.
  */
-export const callKind = (body: string): CallKind => {
-  try {
-    const message = JSON.parse(body) as { method?: unknown; params?: { name?: unknown } }
-    return message?.method === "tools/call" && kindOf.get(String(message.params?.name)) === "write" ? "write" : "read"
-  } catch {
-    return "read"
+export const callKindOf = (specs: ReadonlyArray<{ readonly name: string; readonly kind: CallKind }>) => {
+  const kindOf = new Map<string, CallKind>(specs.map((tool) => [tool.name, tool.kind]))
+  return (body: string): CallKind => {
+    try {
+      const message = JSON.parse(body) as { method?: unknown; params?: { name?: unknown } }
+      return message?.method === "tools/call" && kindOf.get(String(message.params?.name)) === "write" ? "write" : "read"
+    } catch {
+      return "read"
+    }
   }
 }
+
+/** How the rate limiter counts a request to the agents' endpoint. */
+export const callKind = callKindOf(tools)

@@ -14,7 +14,7 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
-import { AppConfig, isEmbeddedIssuer, issuerOf } from "../config.ts"
+import { AppConfig, isEmbeddedIssuer, issuerOf, participantMcpUrlOf } from "../config.ts"
 import { prefersHtml } from "../pages/accept.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import { AttemptLimits } from "../services/attempt_limits.ts"
@@ -77,7 +77,7 @@ export const OAuthRoutes = HttpRouter.use(
     const cookieKey = yield* storedSecret("oauth_cookies").pipe(Effect.orDie)
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "")
     const run = Effect.runPromiseWith(yield* Effect.context<never>())
-    const resources = { api: config.oauthAudience, mcp: `${config.mcpUrl}/participant` }
+    const resources = { api: config.oauthAudience, mcp: participantMcpUrlOf(config) }
 
     /** What the ID token and userinfo say of an account: its login and its participant's name. */
     const findAccount = (id: string): Promise<AccountProfile | undefined> =>

@@ -7,12 +7,61 @@ import { apiPrefix } from "../api/api.ts"
 import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
-import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames } from "../api/mcp.ts"
+import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames, participantMcpToolNames } from "../api/mcp.ts"
 import { maxBodyBytes, maxWaitSeconds, pageSize } from "../api/parameters.ts"
-import { type Capabilities, type ServiceIndex, searchLimit } from "../api/resources.ts"
-import type { AppSettings } from "../config.ts"
+import { type Capabilities, type ProtectedResourceMetadata, type ServiceIndex, searchLimit } from "../api/resources.ts"
+import { type AppSettings, issuerOf, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
+
+/** Where the REST API's protected-resource metadata is (RFC 9728 §3), from the server's base. */
+export const protectedResourceMetadataPath = "/.well-known/oauth-protected-resource"
+
+/**
+ * Where the participant's MCP endpoint's metadata is: the well-known path followed by the
+ * resource's own path (RFC 9728 §3.1), `<base>/.well-known/oauth-protected-resource/mcp/participant`
+ * by default. For an endpoint elsewhere (MCP_URL on another host), the same form at its origin.
+ */
+export const participantMcpMetadataUrlOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string => {
+  const resource = participantMcpUrlOf(config)
+  const path = pathOnThisServer(config, resource)
+  if (path !== undefined) return `${config.publicBaseUrl}${protectedResourceMetadataPath}${path}`
+  const url = new URL(resource)
+  return `${url.origin}${protectedResourceMetadataPath}${url.pathname.replace(/\/+$/, "")}`
+}
+
+/**
+ * The protected-resource metadata (RFC 9728) of one of the service's OAuth resources — the REST
+ * API and the participant's MCP endpoint are told alike: the issuer in use (external, or the
+ * embedded one at `<base>/oauth`), the scopes it grants, tokens in the Authorization header only.
+ */
+export const protectedResourceMetadata = (
+  config: Pick<AppSettings, "oauthIssuer" | "publicBaseUrl">,
+  resource: { readonly resource: string; readonly name: string; readonly documentation: string }
+): ProtectedResourceMetadata => ({
+  resource: resource.resource,
+  authorization_servers: [issuerOf(config)],
+  scopes_supported: ["openid", "email", "profile"],
+  bearer_methods_supported: ["header"],
+  resource_name: resource.name,
+  resource_documentation: resource.documentation
+})
+
+/** The REST API's metadata, at `/.well-known/oauth-protected-resource`. */
+export const apiResourceMetadata = (config: AppSettings) =>
+  protectedResourceMetadata(config, {
+    resource: `${config.publicBaseUrl}${apiPrefix}`,
+    name: "Task Marketplace API",
+    documentation: `${config.docsUrl}#authentication`
+  })
+
+/** The participant's MCP endpoint's metadata (`participantMcpMetadataUrlOf`). */
+export const participantMcpResourceMetadata = (config: AppSettings) =>
+  protectedResourceMetadata(config, {
+    resource: participantMcpUrlOf(config),
+    name: "Task Marketplace for participants (MCP)",
+    documentation: `${config.docsUrl}#interfaces`
+  })
 
 export const serviceIndex = (config: AppSettings): ServiceIndex => {
   const base = config.publicBaseUrl
@@ -39,6 +88,12 @@ export const serviceIndex = (config: AppSettings): ServiceIndex => {
         endpoint: config.mcpUrl,
         requires_installation: true,
         note: `Served here: MCP over Streamable HTTP (protocol ${mcpProtocolVersions.join(", ")}), with no credential. The same tasks, participants and lifecycle as REST, as tools (${mcpToolNames.join(", ")}), resources and the prompt hire_a_human. Add the endpoint to an MCP host's configuration as a streamable-http (or "http") server.`
+      },
+      mcp_participant: {
+        endpoint: participantMcpUrlOf(config),
+        requires_installation: true,
+        protected_resource_metadata: participantMcpMetadataUrlOf(config),
+        note: `For participants (the humans doing tasks): their own AI assistant, as an MCP host, sees their offers and tasks and makes their moves (tools ${participantMcpToolNames.join(", ")}). An OAuth 2.1 protected resource: every request carries an access token issued for this endpoint (its audience), whose subject is linked to a participant; a host without one gets 401 with WWW-Authenticate naming the metadata, and signs in by itself.`
       }
     },
     cold_start: [...coldStart],
@@ -106,6 +161,13 @@ export const capabilities = (config: AppSettings): Capabilities => ({
       tools: [...mcpToolNames],
       resources: Object.values(mcpResources),
       prompts: [...mcpPromptNames]
+    },
+    mcp_participant: {
+      endpoint: participantMcpUrlOf(config),
+      transport: "streamable-http",
+      protocol_versions: [...mcpProtocolVersions],
+      tools: [...participantMcpToolNames],
+      protected_resource_metadata: participantMcpMetadataUrlOf(config)
     },
     openapi: `${config.publicBaseUrl}/openapi.json`
   },

@@ -2,7 +2,9 @@
  * Where MCP sessions are kept: in the database every process shares, so a client's requests may
  * reach any process behind one address (mcp/sessions.ts re-creates a session from its stored
  * `initialize` in a process that has not seen it). A session is a client's negotiated protocol
- * revision and capabilities, no credential: the tools' moves need the task's own token.
+ * revision and capabilities, no credential: the agents' tools need the task's own token, and every
+ * request to the participant's endpoint its own access token. A participant's session records its
+ * subject, so that it serves that subject only.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -14,13 +16,19 @@ import { StorageUnavailable } from "../domain/errors.ts"
 /** Sessions nobody ended are forgotten after this long (a client then starts a new one, as MCP asks). */
 const sessionLifetimeMs = 7 * 24 * 3600_000
 
+/** A live session: the `initialize` that opened it, and whose it is (the agents' sessions are nobody's). */
+export interface StoredMcpSession {
+  readonly initialize: string
+  readonly subject: string | undefined
+}
+
 export class McpSessionStore extends Context.Service<
   McpSessionStore,
   {
-    /** Keeps a new session with the JSON-RPC `initialize` message that opened it. */
-    record(id: string, initialize: string): Effect.Effect<void, StorageUnavailable>
-    /** The `initialize` message of a live session, or undefined when it ended or never was. */
-    find(id: string): Effect.Effect<string | undefined, StorageUnavailable>
+    /** Keeps a new session with the JSON-RPC `initialize` message that opened it, and its subject if it has one. */
+    record(id: string, initialize: string, subject: string | undefined): Effect.Effect<void, StorageUnavailable>
+    /** A live session, or undefined when it ended or never was. */
+    find(id: string): Effect.Effect<StoredMcpSession | undefined, StorageUnavailable>
     remove(id: string): Effect.Effect<void, StorageUnavailable>
   }
 >()("task-marketplace/services/McpSessionStore") {
@@ -31,18 +39,21 @@ export class McpSessionStore extends Context.Service<
       const unavailable = Effect.mapError((cause: unknown) => new StorageUnavailable({ cause }))
       const cutoff = Effect.map(Clock.currentTimeMillis, (now) => new Date(now - sessionLifetimeMs).toISOString())
       return McpSessionStore.of({
-        record: (id, initialize) =>
+        record: (id, initialize, subject) =>
           Effect.gen(function* () {
             const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-            yield* sql`INSERT INTO mcp_sessions (id, initialize, created_at) VALUES (${id}, ${initialize}, ${now})`
+            yield* sql`
+              INSERT INTO mcp_sessions (id, initialize, created_at, subject)
+              VALUES (${id}, ${initialize}, ${now}, ${subject ?? null})`
             // Each new session clears out the expired ones.
             yield* sql`DELETE FROM mcp_sessions WHERE created_at < ${yield* cutoff}`
           }).pipe(unavailable),
         find: (id) =>
           Effect.gen(function* () {
-            const rows = yield* sql<{ readonly initialize: string }>`
-              SELECT initialize FROM mcp_sessions WHERE id = ${id} AND created_at >= ${yield* cutoff}`
-            return rows[0]?.initialize
+            const rows = yield* sql<{ readonly initialize: string; readonly subject: string | null }>`
+              SELECT initialize, subject FROM mcp_sessions WHERE id = ${id} AND created_at >= ${yield* cutoff}`
+            const row = rows[0]
+            return row === undefined ? undefined : { initialize: row.initialize, subject: row.subject ?? undefined }
           }).pipe(unavailable),
         remove: (id) => sql`DELETE FROM mcp_sessions WHERE id = ${id}`.pipe(Effect.asVoid, unavailable)
       })

@@ -289,6 +289,16 @@ const createAccountsAndOAuth = Effect.gen(function* () {
   `
 })
 
+/**
+ * Whose an MCP session is: the OAuth subject that opened a session of the participant's MCP
+ * endpoint (mcp/sessions.ts refuses it to any other subject's token), NULL for the agents' endpoint,
+ * whose sessions are nobody's. One column keeps the two endpoints' sessions apart as well.
+ */
+const addMcpSessionSubject = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE mcp_sessions ADD COLUMN subject TEXT`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -301,7 +311,8 @@ const migrations = {
   "9_drop_task_state_index": dropTaskStateIndex,
   "10_add_task_infeasibility": addTaskInfeasibility,
   "11_create_mcp_sessions": createMcpSessions,
-  "12_create_accounts_and_oauth": createAccountsAndOAuth
+  "12_create_accounts_and_oauth": createAccountsAndOAuth,
+  "13_add_mcp_session_subject": addMcpSessionSubject
 }
 
 /** The id of the newest migration: a database that has applied it is current. */

@@ -2,12 +2,15 @@
 // client's consecutive requests reach one process, then the other, and everything still works —
 // its session (kept in the database) is re-opened by the process that had not seen it, an
 // idempotency key names one task whichever process answers, and a session ended on one process has
-// ended on both. Runs in both vitest projects (SQLite: one WAL file; Postgres: one database).
+// ended on both; the participant's endpoint likewise, its session still its subject's alone on the
+// process that re-opens it. Runs in both vitest projects (SQLite: one WAL file; Postgres: one
+// database).
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { linkAccount, startIssuer, type TestIssuer } from "../support/issuer.ts"
 import { postMcp } from "../support/mcp.ts"
 import { type ServiceProcess, spawnService } from "../support/process.ts"
 import { validDraft } from "../support/server.ts"
@@ -16,17 +19,24 @@ import { validDraft } from "../support/server.ts"
 type Json = any
 
 let database: TestDatabase
+let issuer: TestIssuer
 let one: ServiceProcess
 let two: ServiceProcess
 
+/** The address both processes are behind, as a balancer would publish it. */
+const publicBaseUrl = "http://marketplace.test"
+
 beforeAll(async () => {
   database = await freshDatabase()
-  one = await spawnService({ databaseUrl: database.url })
-  two = await spawnService({ databaseUrl: database.url })
+  issuer = await startIssuer()
+  const env = { PUBLIC_BASE_URL: publicBaseUrl, OAUTH_ISSUER: issuer.url }
+  one = await spawnService({ databaseUrl: database.url, env })
+  two = await spawnService({ databaseUrl: database.url, env })
 })
 afterAll(async () => {
   await Promise.all([one?.stop("SIGKILL"), two?.stop("SIGKILL")])
   await database?.drop()
+  await issuer?.close()
 })
 
 /** A fetch that sends each request to the next process in turn, as a round-robin balancer does. */
@@ -101,5 +111,49 @@ describe("MCP across two processes behind one address", () => {
     await transport.terminateSession()
     expect((await onTwo('{"jsonrpc":"2.0","id":2,"method":"tools/list"}')).status).toBe(404)
     await client.close()
+  })
+
+  it("serves a participant's session from both processes, to its subject only", async () => {
+    // The endpoint as published (the resource its tokens are for), whichever process serves it.
+    const resource = `${publicBaseUrl}/mcp/participant`
+    const subject = `user-${randomUUID().slice(0, 8)}`
+    await linkAccount(database, subject, "kwame-asante")
+    const token = await issuer.token({ sub: subject, aud: resource })
+    const { fetchInTurn, seen } = balancer()
+    const client = new Client({ name: "assistant", version: "1.0.0" })
+    const transport = new StreamableHTTPClientTransport(new URL(`${one.url}/mcp/participant`), {
+      fetch: fetchInTurn,
+      requestInit: { headers: { authorization: `Bearer ${token}` } }
+    })
+    await client.connect(transport)
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("my_tasks")
+      for (let i = 0; i < 3; i++) {
+        const me = (await client.callTool({ name: "who_am_i", arguments: {} })) as Json
+        expect(me.structuredContent.subject).toBe(subject)
+        expect((await client.callTool({ name: "my_tasks", arguments: {} })) as Json).toMatchObject({
+          structuredContent: { object: "list" }
+        })
+      }
+      expect(new Set(seen).size).toBe(2)
+      // Another subject's token, on the process that has not seen the session yet either way: refused.
+      const otherSubject = `user-${randomUUID().slice(0, 8)}`
+      await linkAccount(database, otherSubject, "lukas-schmidt")
+      const other = await issuer.token({ sub: otherSubject, aud: resource })
+      for (const process of [one, two]) {
+        const refused = await postMcp(
+          `${process.url}/mcp/participant`,
+          '{"jsonrpc":"2.0","id":9,"method":"tools/list"}',
+          {
+            "mcp-session-id": transport.sessionId!,
+            "mcp-protocol-version": transport.protocolVersion ?? "2025-11-25",
+            authorization: `Bearer ${other}`
+          }
+        )
+        expect(refused.status).toBe(404)
+      }
+    } finally {
+      await client.close()
+    }
   })
 })

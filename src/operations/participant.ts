@@ -1,0 +1,137 @@
+/**
+ * The participant's operations as the contract answers them: who am I, my offers and tasks, and
+ * the moves on a task (accept, decline, start, submit a result) — the bodies of the REST responses
+ * and the envelope errors, with no transport. The REST handlers (http/account.ts) and the
+ * participant's MCP tools (mcp/participant_tools.ts) are adapters over this one service, so every
+ * rule, message and hint is written once. Signing in (an OAuth access token for a resource → the
+ * participant it is linked to) is here too: REST and MCP verify the same way, each for its own
+ * resource (the token's audience).
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
+import type { Account, TaskList } from "../api/resources.ts"
+import { AppConfig } from "../config.ts"
+import { NotPermitted } from "../domain/errors.ts"
+import type { ResultSubmission } from "../domain/moves.ts"
+import type { Task } from "../domain/task.ts"
+import { AccessTokens } from "../services/access_tokens.ts"
+import { Accounts } from "../services/accounts.ts"
+import { ParticipantDirectory } from "../services/participant_directory.ts"
+import { TaskActions } from "../services/task_actions.ts"
+import type { StoredTask } from "../services/task_store.ts"
+import { Tasks } from "../services/tasks.ts"
+import { presentParticipant } from "./agent.ts"
+import { orActionFailure } from "./failures.ts"
+
+/** The signed-in participant: the access token's subject and the participant it is linked to. */
+export interface Caller {
+  readonly subject: string
+  readonly slug: string
+}
+
+/** A protected resource a participant signs in to: what its tokens must be issued for, and where it says so. */
+export interface ProtectedResource {
+  /** The `aud` its access tokens must carry (RFC 8707's resource indicator). */
+  readonly audience: string
+  /** The path of its protected-resource metadata (RFC 9728), named by the hint of a 401. */
+  readonly metadataPath: string
+}
+
+export class ParticipantOperations extends Context.Service<
+  ParticipantOperations,
+  {
+    /**
+     * The caller of an access token presented to `resource`: 401 without one (`token` undefined)
+     * or with one that is not valid for it (signature, issuer, expiry, audience), 403 when its
+     * subject is linked to no participant.
+     */
+    signIn(token: string | undefined, resource: ProtectedResource): Effect.Effect<Caller, EnvelopeError>
+    /** GET /me. */
+    me(caller: Caller): Effect.Effect<Account, EnvelopeError>
+    /** GET /me/tasks: offers and tasks, newest first. */
+    myTasks(caller: Caller): Effect.Effect<TaskList, EnvelopeError>
+    /**
+     * Refuses the wrong party (403) or an unknown task (404) before anything the caller sent is
+     * judged: an adapter runs it, then decodes what came with the move, then makes the move.
+     */
+    checkHolder(caller: Caller, reference: string): Effect.Effect<void, EnvelopeError>
+    accept(caller: Caller, reference: string): Effect.Effect<Task, EnvelopeError>
+    /** `reason` as decoded by DeclineRequest (null or absent: none). */
+    decline(caller: Caller, reference: string, reason: string | null | undefined): Effect.Effect<Task, EnvelopeError>
+    start(caller: Caller, reference: string): Effect.Effect<Task, EnvelopeError>
+    submitResult(caller: Caller, reference: string, result: ResultSubmission): Effect.Effect<Task, EnvelopeError>
+  }
+>()("task-marketplace/operations/ParticipantOperations") {
+  static readonly layer = Layer.effect(
+    ParticipantOperations,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const docs = config.docsUrl
+      const accessTokens = yield* AccessTokens
+      const accounts = yield* Accounts
+      const directory = yield* ParticipantDirectory
+      const actions = yield* TaskActions
+      const tasks = yield* Tasks
+      const orAction = orActionFailure(docs)
+
+      // Generators made once, not per request (docs/performance.md, "No generator function made per request").
+      const verified = Effect.fnUntraced(function* (token: string, audience: string) {
+        const { subject } = yield* accessTokens.verify(token, audience)
+        const slug = yield* accounts.participantOf(subject)
+        if (slug === undefined)
+          return yield* new NotPermitted({ reason: "your account is not linked to a participant" })
+        return { subject, slug }
+      })
+      const signIn = (token: string | undefined, { audience, metadataPath }: ProtectedResource) =>
+        token === undefined
+          ? Effect.fail(
+              envelopeError(docs, "unauthorized", "This endpoint needs a participant's OAuth access token.", {
+                hint: `Sign in with OAuth 2.1 (see ${metadataPath}) and send Authorization: Bearer <access token>.`
+              })
+            )
+          : orAction(verified(token, audience))
+
+      const me = Effect.fnUntraced(function* ({ subject, slug }: Caller) {
+        const participant = yield* orAction(directory.findBySlug(slug))
+        if (participant === undefined) {
+          return yield* envelopeError(
+            docs,
+            "forbidden",
+            "Your account is linked to a participant that no longer exists.",
+            {
+              hint: "Ask the operator to link your account again."
+            }
+          )
+        }
+        const account: Account = {
+          object: "account",
+          subject,
+          participant: presentParticipant(config.publicBaseUrl, participant)
+        }
+        return account
+      })
+
+      const myTasks = ({ slug }: Caller) =>
+        Effect.map(
+          orAction(tasks.forParticipant(slug)),
+          (data): TaskList => ({ object: "list", count: data.length, data })
+        )
+
+      /** A move made, as the task now reads. */
+      const moved = <E>(move: Effect.Effect<StoredTask, E>) => Effect.map(orAction(move), tasks.view)
+
+      return ParticipantOperations.of({
+        signIn,
+        me,
+        myTasks,
+        checkHolder: ({ slug }, reference) => orAction(actions.checkHolder(reference, slug)),
+        accept: ({ slug }, reference) => moved(actions.accept(reference, slug)),
+        decline: ({ slug }, reference, reason) => moved(actions.decline(reference, slug, reason ?? undefined)),
+        start: ({ slug }, reference) => moved(actions.start(reference, slug)),
+        submitResult: ({ slug }, reference, result) => moved(actions.submit(reference, slug, result))
+      })
+    })
+  )
+}
