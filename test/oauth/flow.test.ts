@@ -8,6 +8,11 @@
 import { mkdirSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import type { Browser } from "playwright-core"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import {
@@ -325,6 +330,110 @@ const tokenRequest = (config: client.Configuration, body: Record<string, string>
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ client_id: config.clientMetadata().client_id, ...body })
   })
+
+describe("an MCP host (the official SDK's client and its OAuth support)", () => {
+  /** What an MCP host keeps for one server: its registration, tokens and PKCE verifier. */
+  const hostStorage = () => {
+    let information: OAuthClientInformationMixed | undefined
+    let saved: OAuthTokens | undefined
+    let verifier = ""
+    let authorizationUrl: URL | undefined
+    const provider: OAuthClientProvider = {
+      redirectUrl: callbackUri,
+      clientMetadata: {
+        client_name: "Test MCP Host",
+        redirect_uris: [callbackUri],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none"
+      },
+      clientInformation: () => information,
+      saveClientInformation: (value) => {
+        information = value
+      },
+      tokens: () => saved,
+      saveTokens: (value) => {
+        saved = value
+      },
+      redirectToAuthorization: (url) => {
+        authorizationUrl = url
+      },
+      saveCodeVerifier: (value) => {
+        verifier = value
+      },
+      codeVerifier: () => verifier
+    }
+    return { provider, tokens: () => saved, authorizationUrl: () => authorizationUrl }
+  }
+
+  it("starts from a 401, discovers, registers, signs the person in and calls my_tasks with the token", async () => {
+    const bare = await fetch(mcp, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} })
+    })
+    expect(bare.status).toBe(401)
+    expect(bare.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp/participant"`
+    )
+
+    const host = hostStorage()
+    const connect = () => {
+      const transport = new StreamableHTTPClientTransport(new URL(mcp), { authProvider: host.provider })
+      return { transport, mcpClient: new Client({ name: "test-host", version: "1.0.0" }) }
+    }
+    const first = connect()
+    await expect(first.mcpClient.connect(first.transport)).rejects.toBeInstanceOf(UnauthorizedError)
+    const authorizationUrl = host.authorizationUrl()!
+    expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${issuer}/auth`)
+    expect(authorizationUrl.searchParams.get("resource")).toBe(mcp)
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256")
+
+    const context = await browser.newContext()
+    const back = await authorize(context, authorizationUrl, { person: lukas })
+    await context.close()
+    await first.transport.finishAuth(back.searchParams.get("code")!)
+    const tokens = host.tokens()!
+    expect(tokens.refresh_token).toBeTypeOf("string")
+
+    const second = connect()
+    await second.mcpClient.connect(second.transport)
+    const mine = await second.mcpClient.callTool({ name: "my_tasks", arguments: {} })
+    const rest = await fetch(`${api}/me/tasks`, {
+      headers: { authorization: `Bearer ${await restToken()}` }
+    })
+    expect(mine.isError).toBeFalsy()
+    expect(mine.structuredContent).toEqual(await rest.json())
+    const me = await second.mcpClient.callTool({ name: "who_am_i", arguments: {} })
+    expect((me.structuredContent as Json).participant.slug).toBe("lukas-schmidt")
+    await second.mcpClient.close()
+
+    // The MCP token is for the MCP endpoint only.
+    const onRest = await fetch(`${api}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(onRest.status).toBe(401)
+  })
+})
+
+/** A fresh access token for the REST API, as lukas, through the whole flow. */
+const restToken = async () => {
+  const config = await registerClient(issuer)
+  const context = await browser.newContext()
+  const { verifier, challenge } = await pkce()
+  const back = await authorize(
+    context,
+    client.buildAuthorizationUrl(config, {
+      redirect_uri: callbackUri,
+      scope: "openid",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      resource: api
+    }),
+    { person: lukas }
+  )
+  await context.close()
+  return (await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: verifier }, { resource: api }))
+    .access_token
+}
 
 describe("refusals", () => {
   it("registration is limited per client address, with Retry-After", async () => {
