@@ -88,6 +88,24 @@ export type SearchResult = typeof SearchResult.Type
 
 export const EndpointSummary = Schema.Struct({ method: Schema.String, path: Schema.String, summary: Schema.String })
 
+/**
+ * Where participants sign in: the OAuth 2.1 authorization server in use, embedded (`<base>/oauth`)
+ * or external (OAUTH_ISSUER). Its endpoints are listed when this service runs it; an external
+ * one's are in its metadata.
+ */
+export const AuthorizationServer = Schema.Struct({
+  issuer: Url,
+  embedded: Schema.Boolean,
+  metadata: Url,
+  authorization_endpoint: Schema.optionalKey(Url),
+  token_endpoint: Schema.optionalKey(Url),
+  registration_endpoint: Schema.optionalKey(Url),
+  scopes: Schema.Array(Schema.String),
+  code_challenge_methods: Schema.Array(Schema.String),
+  grant_types: Schema.Array(Schema.String)
+}).annotate({ identifier: "AuthorizationServer" })
+export type AuthorizationServer = typeof AuthorizationServer.Type
+
 export const ServiceIndex = Schema.Struct({
   object: Schema.Literal("service"),
   name: Schema.String,
@@ -119,7 +137,8 @@ export const ServiceIndex = Schema.Struct({
     anonymous_preflight_supported: Schema.Literal(true),
     anonymous_task_submission_supported: Schema.Literal(true),
     description: Schema.String,
-    documentation: Url
+    documentation: Url,
+    authorization_server: AuthorizationServer
   }),
   execution_modes: Schema.Array(Schema.String),
   task_states: Schema.Array(Schema.String),
@@ -164,7 +183,8 @@ export const Capabilities = Schema.Struct({
     anonymous: Schema.Array(Schema.String),
     task_token: Schema.String,
     participant: Schema.String,
-    protected_resource_metadata: Url
+    protected_resource_metadata: Url,
+    authorization_server: AuthorizationServer
   }),
   interfaces: Schema.Struct({
     rest: Url,

@@ -129,6 +129,12 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
     return typeof uri === "string" ? [uri] : []
   }
 
+  const lifetimes: Configuration["ttl"] = {
+    ...ttl,
+    AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTTL,
+    ClientCredentials: accessTokenTTL
+  }
+
   const configuration: Configuration = {
     adapter: adapterFor(inputs.records, () => new errors.InvalidGrant("grant request is invalid")),
     jwks: { keys: inputs.keys.keys.map((key) => ({ ...key })) },
@@ -144,6 +150,12 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
       profile: ["name", "preferred_username"]
     },
     conformIdTokenClaims: false,
+    // A browser app (an MCP host in a web page) may call the token and userinfo endpoints from the
+    // origin of one of its redirect URIs, when it is a public client; no other origin.
+    clientBasedCORS: (ctx, origin, client) =>
+      origin !== "null" &&
+      (ctx.oidc.route === "userinfo" || client.clientAuthMethod === "none") &&
+      (client.redirectUris ?? []).some((uri) => URL.canParse(uri) && new URL(uri).origin === origin),
     responseTypes: ["code"],
     pkce: { required: () => true },
     clientDefaults: {
@@ -151,7 +163,7 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
       response_types: ["code"],
       id_token_signed_response_alg: "RS256"
     },
-    ttl,
+    ttl: lifetimes,
     rotateRefreshToken: true,
     // Any client allowed the refresh_token grant gets one, without asking for offline_access:
     // an assistant must keep working after the access token's few minutes.
@@ -189,7 +201,8 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
       // Tokens are bearer tokens: the resources verify no DPoP proof, so none is bound.
       dPoP: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens (anyone else's are left as they are, silently).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,

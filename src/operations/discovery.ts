@@ -9,8 +9,14 @@ import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
 import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames, participantMcpToolNames } from "../api/mcp.ts"
 import { maxBodyBytes, maxWaitSeconds, pageSize } from "../api/parameters.ts"
-import { type Capabilities, type ProtectedResourceMetadata, type ServiceIndex, searchLimit } from "../api/resources.ts"
-import { type AppSettings, issuerOf, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
+import {
+  type AuthorizationServer,
+  type Capabilities,
+  type ProtectedResourceMetadata,
+  type ServiceIndex,
+  searchLimit
+} from "../api/resources.ts"
+import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
 
@@ -63,6 +69,35 @@ export const participantMcpResourceMetadata = (config: AppSettings) =>
     documentation: `${config.docsUrl}#interfaces`
   })
 
+/** The RFC 8414 address of an issuer's metadata: the well-known segment goes before the issuer's path. */
+const authorizationServerMetadataUrl = (issuer: string) => {
+  const url = new URL(issuer)
+  const path = url.pathname.replace(/\/+$/, "")
+  return `${url.origin}/.well-known/oauth-authorization-server${path}`
+}
+
+/** The authorization server participants sign in with, as the index and /capabilities describe it. */
+export const authorizationServerOf = (config: AppSettings): AuthorizationServer => {
+  const issuer = issuerOf(config)
+  const common = {
+    scopes: ["openid", "email", "profile"],
+    code_challenge_methods: ["S256"],
+    grant_types: ["authorization_code", "refresh_token"]
+  }
+  if (!isEmbeddedIssuer(config)) {
+    return { issuer, embedded: false, metadata: authorizationServerMetadataUrl(issuer), ...common }
+  }
+  return {
+    issuer,
+    embedded: true,
+    metadata: `${config.publicBaseUrl}/.well-known/oauth-authorization-server/oauth`,
+    authorization_endpoint: `${issuer}/auth`,
+    token_endpoint: `${issuer}/token`,
+    registration_endpoint: `${issuer}/reg`,
+    ...common
+  }
+}
+
 export const serviceIndex = (config: AppSettings): ServiceIndex => {
   const base = config.publicBaseUrl
   return {
@@ -103,8 +138,9 @@ export const serviceIndex = (config: AppSettings): ServiceIndex => {
       anonymous_preflight_supported: true,
       anonymous_task_submission_supported: true,
       description:
-        "No credential is needed to discover participants, preflight, submit or read tasks. A task's agent-side actions use the task_token from its 201 response as a bearer token; participants use OAuth 2.1 access tokens.",
-      documentation: `${config.docsUrl}#authentication`
+        "No credential is needed to discover participants, preflight, submit or read tasks. A task's agent-side actions use the task_token from its 201 response as a bearer token; participants use OAuth 2.1 access tokens (authorization code with PKCE S256; clients may register dynamically), issued for one resource: this API or the participant's MCP endpoint.",
+      documentation: `${config.docsUrl}#authentication`,
+      authorization_server: authorizationServerOf(config)
     },
     execution_modes: [...executionModes],
     task_states: [...taskStates],
@@ -150,7 +186,8 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     anonymous: ["discovery", "preflight", "search", "task submission", "task status"],
     task_token: "Authorization: Bearer <task_token> (from the 201 response) for the agent's cancel and review actions.",
     participant: "OAuth 2.1 access token (Authorization: Bearer) whose subject is linked to a participant.",
-    protected_resource_metadata: `${config.publicBaseUrl}/.well-known/oauth-protected-resource`
+    protected_resource_metadata: `${config.publicBaseUrl}/.well-known/oauth-protected-resource`,
+    authorization_server: authorizationServerOf(config)
   },
   interfaces: {
     rest: `${config.publicBaseUrl}${apiPrefix}`,

@@ -141,6 +141,44 @@ describe("discovery", () => {
     expect(JSON.parse(body).token_endpoint).toBe(`${issuer}/token`)
   })
 
+  it("with an external issuer (OAUTH_ISSUER) nothing is served under /oauth, and the index names that issuer", async () => {
+    const external = await startServer({ settings: { oauthIssuer: "https://auth.example.com/tenant" } })
+    try {
+      for (const path of [
+        "/oauth/auth",
+        "/oauth/.well-known/openid-configuration",
+        "/.well-known/oauth-authorization-server/oauth"
+      ]) {
+        const response = await fetch(`${external.url}${path}`)
+        expect(response.status, path).toBe(404)
+        expect(((await response.json()) as Json).error.code).toBe("not_found")
+      }
+      const index: Json = await (await fetch(external.api(""))).json()
+      expect(index.authentication.authorization_server).toEqual({
+        issuer: "https://auth.example.com/tenant",
+        embedded: false,
+        metadata: "https://auth.example.com/.well-known/oauth-authorization-server/tenant",
+        scopes: ["openid", "email", "profile"],
+        code_challenge_methods: ["S256"],
+        grant_types: ["authorization_code", "refresh_token"]
+      })
+    } finally {
+      await external.close()
+    }
+  })
+
+  it("the service index names the embedded server's endpoints", async () => {
+    const index: Json = await (await fetch(server.api(""))).json()
+    expect(index.authentication.authorization_server).toMatchObject({
+      issuer,
+      embedded: true,
+      metadata: `${server.url}/.well-known/oauth-authorization-server/oauth`,
+      authorization_endpoint: `${issuer}/auth`,
+      token_endpoint: `${issuer}/token`,
+      registration_endpoint: `${issuer}/reg`
+    })
+  })
+
   it("the protected-resource metadata names the embedded issuer", async () => {
     const metadata: Json = await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json()
     expect(metadata.authorization_servers).toEqual([issuer])
