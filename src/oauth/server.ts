@@ -16,6 +16,7 @@ import * as Schedule from "effect/Schedule"
 import { AppConfig, isEmbeddedIssuer, issuerOf } from "../config.ts"
 import { prefersHtml } from "../pages/accept.ts"
 import { pageHeaders } from "../pages/layout.ts"
+import { AttemptLimits } from "../services/attempt_limits.ts"
 import { Logins } from "../services/logins.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
@@ -134,7 +135,7 @@ export const OAuthRoutes = HttpRouter.use(
     }
 
     yield* Effect.forkScoped(
-      Effect.all([records.sweep, keys.sweep]).pipe(
+      Effect.all([records.sweep, keys.sweep, AttemptLimits.use((limits) => limits.sweep)]).pipe(
         Effect.catchCause((cause) => Effect.logWarning("the OAuth sweep failed").pipe(Effect.annotateLogs({ cause }))),
         Effect.repeat(Schedule.spaced(sweepInterval))
       )
