@@ -101,44 +101,56 @@ describe("SigningKeys", () => {
     )
   )
 
-  it.effect("rotate: the new key signs at once; the old one stays published for the retention, then is swept", () =>
-    withKeys(
-      Effect.gen(function* () {
-        const keys = yield* SigningKeys
-        yield* keys.ensure
-        const old = yield* onlyKeyInUse
-        const before = yield* keys.current
-        yield* TestClock.adjust(60_000)
+  it.effect(
+    "rotate: the new key signs at once; the old one stays published for the retention, then is swept (list shows when)",
+    () =>
+      withKeys(
+        Effect.gen(function* () {
+          const keys = yield* SigningKeys
+          yield* keys.ensure
+          const old = yield* onlyKeyInUse
+          const before = yield* keys.current
+          yield* TestClock.adjust(60_000)
 
-        const rotated = yield* keys.rotate
-        assert.deepStrictEqual(rotated.retired, [old])
-        assert.notStrictEqual(rotated.kid, old)
-        const after = yield* keys.current
-        assert.deepStrictEqual(kidsOf(after), [rotated.kid, old])
-        assert.notStrictEqual(after.version, before.version)
-        assert.deepStrictEqual(yield* inUse, [rotated.kid])
-        // Nothing else makes a key meanwhile.
-        yield* keys.ensure
-        assert.deepStrictEqual(yield* inUse, [rotated.kid])
+          const rotated = yield* keys.rotate
+          assert.deepStrictEqual(rotated.retired, [old])
+          assert.notStrictEqual(rotated.kid, old)
+          const publishedUntil = iso(T0 + 60_000 + retiredKeyRetention)
+          assert.strictEqual(rotated.publishedUntil, publishedUntil)
+          assert.deepStrictEqual(yield* keys.list, [
+            { kid: rotated.kid, createdAt: iso(T0 + 60_000), retiredAt: null, publishedUntil: null },
+            { kid: old, createdAt: iso(T0), retiredAt: iso(T0 + 60_000), publishedUntil }
+          ])
+          const after = yield* keys.current
+          assert.deepStrictEqual(kidsOf(after), [rotated.kid, old])
+          assert.notStrictEqual(after.version, before.version)
+          assert.deepStrictEqual(yield* inUse, [rotated.kid])
+          // Nothing else makes a key meanwhile.
+          yield* keys.ensure
+          assert.deepStrictEqual(yield* inUse, [rotated.kid])
 
-        yield* TestClock.adjust(retiredKeyRetention - 1)
-        assert.strictEqual(yield* keys.sweep, 0)
-        assert.deepStrictEqual(kidsOf(yield* keys.current), [rotated.kid, old])
-        yield* TestClock.adjust(1)
-        const expired = yield* keys.current
-        assert.deepStrictEqual(kidsOf(expired), [rotated.kid])
-        assert.notStrictEqual(expired.version, after.version)
-        assert.strictEqual(yield* keys.sweep, 1)
-        assert.deepStrictEqual(
-          (yield* stored).map((key) => key.kid),
-          [rotated.kid]
-        )
-        // A key in use is never swept, however old.
-        yield* TestClock.adjust(365 * 24 * 3600_000)
-        assert.strictEqual(yield* keys.sweep, 0)
-        assert.deepStrictEqual(kidsOf(yield* keys.current), [rotated.kid])
-      })
-    )
+          yield* TestClock.adjust(retiredKeyRetention - 1)
+          assert.strictEqual(yield* keys.sweep, 0)
+          assert.deepStrictEqual(kidsOf(yield* keys.current), [rotated.kid, old])
+          yield* TestClock.adjust(1)
+          const expired = yield* keys.current
+          assert.deepStrictEqual(kidsOf(expired), [rotated.kid])
+          assert.deepStrictEqual(
+            (yield* keys.list).map((key) => key.kid),
+            [rotated.kid]
+          )
+          assert.notStrictEqual(expired.version, after.version)
+          assert.strictEqual(yield* keys.sweep, 1)
+          assert.deepStrictEqual(
+            (yield* stored).map((key) => key.kid),
+            [rotated.kid]
+          )
+          // A key in use is never swept, however old.
+          yield* TestClock.adjust(365 * 24 * 3600_000)
+          assert.strictEqual(yield* keys.sweep, 0)
+          assert.deepStrictEqual(kidsOf(yield* keys.current), [rotated.kid])
+        })
+      )
   )
 
   it.effect("rotating twice keeps both retired keys published, newest first", () =>
