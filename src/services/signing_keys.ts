@@ -19,10 +19,8 @@ import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import type * as Statement from "effect/sql/Statement"
 import type { StorageUnavailable } from "../domain/errors.ts"
+import { retiredKeyRetention } from "../domain/signing_keys.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
-
-/** Longer than any token a key signs lives (access and ID tokens: at most 10 minutes), with margin. */
-export const retiredKeyRetention = 30 * 60_000
 
 /** A private RSA key as a JWK, with its `kid`, `alg` and `use`. */
 export type PrivateJwk = JsonWebKey & {

@@ -7,7 +7,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { publicJwk, retiredKeyRetention, SigningKeys } from "../../src/services/signing_keys.ts"
+import { retiredKeyRetention } from "../../src/domain/signing_keys.ts"
+import { publicJwk, SigningKeys } from "../../src/services/signing_keys.ts"
 import { TestSqlLive } from "../support/database.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
