@@ -166,7 +166,7 @@ export const OAuthRoutes = HttpRouter.use(
     }
 
     yield* Effect.forkScoped(
-      Effect.all([records.sweep, keys.sweep]).pipe(
+      Effect.all([records.sweep, keys.sweep, AttemptLimits.use((limits) => limits.sweep)]).pipe(
         Effect.catchCause((cause) => Effect.logWarning("the OAuth sweep failed").pipe(Effect.annotateLogs({ cause }))),
         Effect.repeat(Schedule.spaced(sweepInterval))
       )

@@ -1,9 +1,11 @@
 /**
  * The operator tool's command line (DECISIONS §6, "Operator"): what each command is called, what it
  * takes, and the usage text. Parsed before anything else is loaded (this module imports only the
- * login rules, which import nothing), so a mistyped command answers at once and changes nothing.
+ * login and signing-key rules, which import nothing), so a mistyped command answers at once and
+ * changes nothing.
  */
 import { inviteLinkLifetimeMs, resetLinkLifetimeMs } from "../domain/login.ts"
+import { retiredKeyRetention } from "../domain/signing_keys.ts"
 
 /** A command to run against the database. */
 export type Command =
@@ -13,6 +15,8 @@ export type Command =
   | { readonly _tag: "ResetPassword"; readonly slug: string }
   | { readonly _tag: "ShowTask"; readonly reference: string }
   | { readonly _tag: "CancelTask"; readonly reference: string; readonly reason: string }
+  | { readonly _tag: "RotateKeys" }
+  | { readonly _tag: "ListKeys" }
 
 export type Invocation = Command | { readonly _tag: "Help" }
 
@@ -35,9 +39,14 @@ interface CommandSpec {
 /** Longest reason a cancellation may record, as for the agent's own cancel. */
 export const maxReasonLength = 4000
 
-/** "7 days", "1 hour": a lifetime as the usage says it. */
+/** "7 days", "1 hour", "30 minutes": a lifetime as the usage says it. */
 const lifetime = (ms: number) => {
-  const [size, unit] = ms % 86_400_000 === 0 ? [ms / 86_400_000, "day"] : [ms / 3_600_000, "hour"]
+  const [size, unit] =
+    ms % 86_400_000 === 0
+      ? [ms / 86_400_000, "day"]
+      : ms % 3_600_000 === 0
+        ? [ms / 3_600_000, "hour"]
+        : [ms / 60_000, "minute"]
   return `${size} ${unit}${size === 1 ? "" : "s"}`
 }
 
@@ -99,6 +108,20 @@ const commands: ReadonlyArray<CommandSpec> = [
       if ([...reason].length > maxReasonLength) return `--reason is longer than ${maxReasonLength} characters`
       return { _tag: "CancelTask", reference: reference ?? "", reason }
     }
+  },
+  {
+    words: ["keys", "rotate"],
+    positionals: [],
+    summary: `Make a new key to sign the authorization server's tokens (a running server switches to it within half a minute) and retire the others; they stay published for ${lifetime(retiredKeyRetention)}, until the tokens they signed have expired.`,
+    example: "keys rotate",
+    build: () => ({ _tag: "RotateKeys" })
+  },
+  {
+    words: ["keys", "list"],
+    positionals: [],
+    summary: "List the published signing keys, the one that signs first: id, created, retired, published until.",
+    example: "keys list",
+    build: () => ({ _tag: "ListKeys" })
   }
 ]
 
@@ -171,7 +194,7 @@ export const parseArguments = (argv: ReadonlyArray<string>): Invocation | UsageP
     return problem(
       positionals.length < spec.positionals.length
         ? `${spec.words.join(" ")} needs ${missing.join(" and ")}`
-        : `${spec.words.join(" ")} takes ${spec.positionals.map((p) => `<${p}>`).join(" ")}; unexpected ${JSON.stringify(positionals.slice(spec.positionals.length).join(" "))}`
+        : `${spec.words.join(" ")} takes ${spec.positionals.length === 0 ? "no arguments" : spec.positionals.map((p) => `<${p}>`).join(" ")}; unexpected ${JSON.stringify(positionals.slice(spec.positionals.length).join(" "))}`
     )
   }
   const built = spec.build(positionals, flags)

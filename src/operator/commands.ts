@@ -30,6 +30,7 @@ import type { ParticipantRecord } from "../domain/participant.ts"
 import { Accounts } from "../services/accounts.ts"
 import { type IssuedLink, Logins } from "../services/logins.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
+import { SigningKeys } from "../services/signing_keys.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { Tasks } from "../services/tasks.ts"
 import type { Command } from "./arguments.ts"
@@ -88,6 +89,32 @@ export const cancelTask = Effect.fn("Operator.cancelTask")(function* (reference:
   const actions = yield* TaskActions
   const task = yield* actions.operatorCancel(reference, reason)
   return `${reference} is now ${task.state} (cancelled_by_operator)`
+})
+
+export const rotateKeys = Effect.fn("Operator.rotateKeys")(function* () {
+  const keys = yield* SigningKeys
+  const { kid, retired, publishedUntil } = yield* keys.rotate
+  return retired.length === 0
+    ? `signing key ${kid} signs from now on; there was no key to retire`
+    : `signing key ${kid} signs from now on; retired ${retired.join(", ")}, published until ${publishedUntil}`
+})
+
+/** One line a key: its id, when it was made, and whether it signs, verifies, or was retired and until when it is published. */
+export const listKeys = Effect.fn("Operator.listKeys")(function* () {
+  const keys = yield* SigningKeys
+  const published = yield* keys.list
+  if (published.length === 0) return "no signing key yet (the server makes one when it starts)"
+  return published
+    .map((key, index) => {
+      const state =
+        key.retiredAt === null
+          ? index === 0
+            ? "signs"
+            : "in use, verifies"
+          : `retired ${key.retiredAt}, published until ${key.publishedUntil}`
+      return `${key.kid}  created ${key.createdAt}  ${state}`
+    })
+    .join("\n")
 })
 
 /** Every failure a command can meet. */
@@ -157,6 +184,10 @@ const prepare = (
       return Effect.succeed(showTask(invocation.reference))
     case "CancelTask":
       return Effect.succeed(cancelTask(invocation.reference, invocation.reason))
+    case "RotateKeys":
+      return Effect.succeed(rotateKeys())
+    case "ListKeys":
+      return Effect.succeed(listKeys())
   }
 }
 

@@ -9,6 +9,10 @@
  * upsert whose SET and WHERE read the row as it is), never a read followed by a write, so
  * concurrent attempts in several processes are counted exactly: `take` admits at most `limit`
  * attempts a window, however many arrive together.
+ *
+ * A counter whose window started more than `longestWindowMs` ago has ended, whatever window it was
+ * counted over; `sweep` deletes those (the authorization server's sweeper calls it every minute),
+ * so keys seen once — client addresses, mistyped addresses — do not pile up.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -20,6 +24,13 @@ import * as SqlSchema from "effect/sql/SqlSchema"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
+
+/**
+ * The longest window a caller may count over (sign-ins count over 15 minutes, registrations over
+ * an hour): counters are swept once this has passed since their window started. A longer window
+ * is refused as a defect, since the sweep would cut it short.
+ */
+export const longestWindowMs = 24 * 3600_000
 
 /** Where a key stands: attempts left in its window, or how long until one is counted again. */
 export type LimitState =
@@ -47,6 +58,8 @@ export class AttemptLimits extends Context.Service<
     forgive(key: string, windowMs: number): Effect.Effect<void, StorageUnavailable>
     /** Forgets every attempt of `key` (a successful sign-in clears its account's count). */
     clear(key: string): Effect.Effect<void, StorageUnavailable>
+    /** Deletes the counters whose window started `longestWindowMs` ago or more; returns how many. */
+    readonly sweep: Effect.Effect<number, StorageUnavailable>
   }
 >()("task-marketplace/services/AttemptLimits") {
   static readonly layer = Layer.effect(
@@ -65,12 +78,14 @@ export class AttemptLimits extends Context.Service<
 
       /** The instant and the start of the oldest window still running at it, as stored (ISO 8601). */
       const instants = (windowMs: number) =>
-        Effect.map(Clock.currentTimeMillis, (now) => ({
-          nowMs: now,
-          now: new Date(now).toISOString(),
-          // A window that started at or before this has ended.
-          endedBy: new Date(now - windowMs).toISOString()
-        }))
+        windowMs > longestWindowMs
+          ? Effect.die(new RangeError(`an attempt window of ${windowMs} ms is longer than ${longestWindowMs} ms`))
+          : Effect.map(Clock.currentTimeMillis, (now) => ({
+              nowMs: now,
+              now: new Date(now).toISOString(),
+              // A window that started at or before this has ended.
+              endedBy: new Date(now - windowMs).toISOString()
+            }))
 
       const stateOf = (
         window: typeof Window.Type | undefined,
@@ -144,7 +159,15 @@ export class AttemptLimits extends Context.Service<
 
       const clear = (key: string) => asStorageCall(Effect.asVoid(sql`DELETE FROM sign_in_attempts WHERE key = ${key}`))
 
-      return AttemptLimits.of({ check, take, fail, forgive, clear })
+      const sweep = Effect.gen(function* () {
+        const endedBy = new Date((yield* Clock.currentTimeMillis) - longestWindowMs).toISOString()
+        const deleted = yield* sql<{ key: string }>`
+          DELETE FROM sign_in_attempts WHERE window_started_at <= ${endedBy} RETURNING key
+        `
+        return deleted.length
+      }).pipe(asStorageCall)
+
+      return AttemptLimits.of({ check, take, fail, forgive, clear, sweep })
     })
   )
 }

@@ -17,11 +17,10 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import type * as Statement from "effect/sql/Statement"
 import type { StorageUnavailable } from "../domain/errors.ts"
+import { retiredKeyRetention } from "../domain/signing_keys.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
-
-/** Longer than any token a key signs lives (access and ID tokens: at most 10 minutes), with margin. */
-export const retiredKeyRetention = 30 * 60_000
 
 /** A private RSA key as a JWK, with its `kid`, `alg` and `use`. */
 export type PrivateJwk = JsonWebKey & {
@@ -40,6 +39,16 @@ export interface KeySet {
   readonly version: string
 }
 
+/** A key as the operator sees it (`keys list`): never its private members. */
+export interface KeySummary {
+  readonly kid: string
+  readonly createdAt: string
+  /** When it stopped signing; null while it is in use. */
+  readonly retiredAt: string | null
+  /** Until when a retired key stays published (`retiredAt` + `retiredKeyRetention`); null while in use. */
+  readonly publishedUntil: string | null
+}
+
 /** The public half of a private JWK (what a JWKS publishes). */
 export const publicJwk = (key: PrivateJwk) => ({
   kty: key.kty,
@@ -50,12 +59,12 @@ export const publicJwk = (key: PrivateJwk) => ({
   use: key.use
 })
 
-const KeyRow = Schema.Struct({
+const SummaryRow = Schema.Struct({
   kid: Schema.String,
-  private_jwk: Schema.String,
   created_at: Schema.String,
   retired_at: Schema.NullOr(Schema.String)
 })
+const KeyRow = Schema.Struct({ ...SummaryRow.fields, private_jwk: Schema.String })
 
 const newKey = () =>
   Effect.callback<PrivateJwk>((resume) => {
@@ -73,9 +82,14 @@ export class SigningKeys extends Context.Service<
     readonly ensure: Effect.Effect<void, StorageUnavailable>
     /** The published keys, newest first. */
     readonly current: Effect.Effect<KeySet, StorageUnavailable>
-    /** Adds a key that signs from now on; the others stay published until `retiredKeyRetention` has passed. */
+    /** The published keys as `current` orders them (the first signs), without their key material. */
+    readonly list: Effect.Effect<ReadonlyArray<KeySummary>, StorageUnavailable>
+    /**
+     * Adds a key that signs from now on and retires the others: they stay published until
+     * `publishedUntil` (`retiredKeyRetention` from now).
+     */
     readonly rotate: Effect.Effect<
-      { readonly kid: string; readonly retired: ReadonlyArray<string> },
+      { readonly kid: string; readonly retired: ReadonlyArray<string>; readonly publishedUntil: string },
       StorageUnavailable
     >
     /** Deletes retired keys past their retention; returns how many. */
@@ -96,14 +110,21 @@ export class SigningKeys extends Context.Service<
         `
       })
 
+      /** The published keys (in use, or retired after `since`), the one that signs first. */
+      const published = (columns: Statement.Fragment, since: string) => sql`
+        SELECT ${columns} FROM oauth_signing_keys
+        WHERE retired_at IS NULL OR retired_at > ${since}
+        ORDER BY retired_at IS NOT NULL, created_at DESC, kid DESC
+      `
       const rows = SqlSchema.findAll({
         Request: Schema.String,
         Result: KeyRow,
-        execute: (since) => sql`
-          SELECT kid, private_jwk, created_at, retired_at FROM oauth_signing_keys
-          WHERE retired_at IS NULL OR retired_at > ${since}
-          ORDER BY retired_at IS NOT NULL, created_at DESC, kid DESC
-        `
+        execute: (since) => published(sql`kid, private_jwk, created_at, retired_at`, since)
+      })
+      const summaryRows = SqlSchema.findAll({
+        Request: Schema.String,
+        Result: SummaryRow,
+        execute: (since) => published(sql`kid, created_at, retired_at`, since)
       })
 
       const current = Effect.gen(function* () {
@@ -115,6 +136,21 @@ export class SigningKeys extends Context.Service<
         return { keys, version: found.map((row) => `${row.kid}:${row.retired_at ?? ""}`).join(",") }
       }).pipe(asStorageCall)
 
+      const list = Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const found = yield* summaryRows(iso(now - retiredKeyRetention)).pipe(
+          Effect.catchTag("SchemaError", undecodableRow("oauth_signing_keys", "a key"))
+        )
+        return found.map(
+          (row): KeySummary => ({
+            kid: row.kid,
+            createdAt: row.created_at,
+            retiredAt: row.retired_at,
+            publishedUntil: row.retired_at === null ? null : iso(Date.parse(row.retired_at) + retiredKeyRetention)
+          })
+        )
+      }).pipe(asStorageCall)
+
       const ensure = Effect.gen(function* () {
         const inUse = yield* sql<{ kid: string }>`SELECT kid FROM oauth_signing_keys WHERE retired_at IS NULL LIMIT 1`
         if (inUse.length === 0) yield* insert(yield* newKey())
@@ -124,12 +160,16 @@ export class SigningKeys extends Context.Service<
         const key = yield* newKey()
         return yield* sql.withTransaction(
           Effect.gen(function* () {
-            const now = iso(yield* Clock.currentTimeMillis)
+            const now = yield* Clock.currentTimeMillis
             const retired = yield* sql<{ kid: string }>`
-              UPDATE oauth_signing_keys SET retired_at = ${now} WHERE retired_at IS NULL RETURNING kid
+              UPDATE oauth_signing_keys SET retired_at = ${iso(now)} WHERE retired_at IS NULL RETURNING kid
             `
             yield* insert(key)
-            return { kid: key.kid, retired: retired.map((row) => row.kid) }
+            return {
+              kid: key.kid,
+              retired: retired.map((row) => row.kid),
+              publishedUntil: iso(now + retiredKeyRetention)
+            }
           })
         )
       }).pipe(asStorageCall)
@@ -142,7 +182,7 @@ export class SigningKeys extends Context.Service<
         return deleted.length
       }).pipe(asStorageCall)
 
-      return SigningKeys.of({ ensure, current, rotate, sweep })
+      return SigningKeys.of({ ensure, current, list, rotate, sweep })
     })
   )
 }

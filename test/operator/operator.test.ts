@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, it } from "@effect/vitest"
+import { retiredKeyRetention } from "../../src/domain/signing_keys.ts"
 import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
 import { json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
@@ -129,11 +130,13 @@ describe("operator tool", () => {
         "participants reset <slug>",
         "tasks show",
         "tasks cancel",
+        "keys rotate",
+        "keys list",
         "help"
       ]) {
         expect(run.stdout).toContain(command)
       }
-      expect(run.stdout.match(/e\.g\. npm run operator -- /g)).toHaveLength(6)
+      expect(run.stdout.match(/e\.g\. npm run operator -- /g)).toHaveLength(8)
     }
   })
 
@@ -390,5 +393,73 @@ describe("operator tool", () => {
     expect(run.code).toBe(2)
     expect(run.stderr).toContain("--reason")
     expect(run.stdout).toContain("Usage:")
+  })
+  it("keys rotate makes a key that signs from now on; the old one stays published, and keys list says until when", async ({
+    expect
+  }) => {
+    const inUse = async () =>
+      (await database.rows("SELECT kid FROM oauth_signing_keys WHERE retired_at IS NULL")).map((r) => String(r.kid))
+    // The server made the first key when it started.
+    const [old] = await inUse()
+    const before = await operator("keys", "list")
+    expect(before).toMatchObject({ code: 0, stderr: "" })
+    expect(before.stdout).toMatch(new RegExp(`^${old}  created \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  signs\n$`))
+
+    const run = await operator("keys", "rotate")
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    const [line, ...rest] = run.stdout.split("\n")
+    expect(rest).toEqual([""])
+    const [, kid, until] =
+      /^signing key ([A-Za-z0-9_-]{16}) signs from now on; retired (?:\S+), published until (\S+)$/.exec(line ?? "") ??
+      []
+    expect(line).toBe(`signing key ${kid} signs from now on; retired ${old}, published until ${until}`)
+    expect(Date.parse(until ?? "") - Date.now()).toBeGreaterThan(retiredKeyRetention - 120_000)
+    expect(Date.parse(until ?? "") - Date.now()).toBeLessThanOrEqual(retiredKeyRetention)
+    expect(await inUse()).toEqual([kid])
+
+    // The new key first (it signs), the old one still published: as the server reads them.
+    const listed = await operator("keys", "list")
+    expect(listed).toMatchObject({ code: 0, stderr: "" })
+    const lines = listed.stdout.split("\n")
+    // Exactly these lines: no key material.
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(new RegExp(`^${kid}  created \\S+  signs$`))
+    expect(lines[1]).toMatch(new RegExp(`^${old}  created \\S+  retired \\S+, published until ${until}$`))
+
+    const jwks: Json = await (await fetch(`${server.url}/oauth/jwks`)).json()
+    const published = jwks.keys.map((key: Json) => key.kid)
+    expect(published).toContain(old)
+    for (const key of jwks.keys)
+      for (const member of ["d", "p", "q", "dp", "dq", "qi"]) expect(key).not.toHaveProperty(member)
+
+    const extra = await operator("keys", "rotate", "now")
+    expect(extra.code).toBe(2)
+    expect(extra.stderr).toContain('keys rotate takes no arguments; unexpected "now"')
+    expect(await inUse()).toEqual([kid])
+  })
+
+  it("keys rotate on a database with no key yet leaves exactly one key in use", async ({ expect }) => {
+    const empty = await freshDatabase()
+    try {
+      const onEmpty = (...args: ReadonlyArray<string>) => operatorWith({ DATABASE_URL: empty.url }, ...args)
+      expect(await onEmpty("keys", "list")).toEqual({
+        code: 0,
+        stdout: "no signing key yet (the server makes one when it starts)\n",
+        stderr: ""
+      })
+      const run = await onEmpty("keys", "rotate")
+      expect(run).toMatchObject({ code: 0, stderr: "" })
+      const kid = /^signing key (\S+) signs from now on; there was no key to retire\n$/.exec(run.stdout)?.[1]
+      expect(kid).toBeDefined()
+      const rows = await empty.rows("SELECT kid, retired_at FROM oauth_signing_keys")
+      expect(rows.map((r) => ({ ...r }))).toEqual([{ kid, retired_at: null }])
+      // A server starting on it signs with that key: it makes none of its own.
+      const started = await startServer({ database: empty })
+      await started.close()
+      expect((await empty.rows("SELECT kid FROM oauth_signing_keys")).map((r) => r.kid)).toEqual([kid])
+      expect((await onEmpty("keys", "list")).stdout).toMatch(new RegExp(`^${kid}  created \\S+  signs\n$`))
+    } finally {
+      await empty.drop()
+    }
   })
 })
