@@ -30,7 +30,8 @@ import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { Passwords } from "./services/passwords.ts"
 import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
-import { SigningKeys } from "./services/signing_keys.ts"
+import { OAuthCookieSecret } from "./services/service_secrets.ts"
+import { SigningKeys, SigningKeysAtStart } from "./services/signing_keys.ts"
 import { TaskActions } from "./services/task_actions.ts"
 import { TaskEvents } from "./services/task_events.ts"
 import { TaskStore } from "./services/task_store.ts"
@@ -43,8 +44,9 @@ export interface ServiceOverrides {
   readonly directory?: Layer.Layer<ParticipantDirectory, never, SqlClient.SqlClient>
   readonly store?: Layer.Layer<TaskStore, never, SqlClient.SqlClient>
   /**
-   * Whether this process makes the service's own moves (offers, timers). Servers do; a one-shot
-   * command (the operator tool) makes only the move it was asked for.
+   * Whether this process makes the service's own moves (offers, timers; the authorization
+   * server's first key). Servers do; a one-shot command (the operator tool) makes only the move
+   * it was asked for.
    */
   readonly dispatcher?: boolean
 }
@@ -57,7 +59,7 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
   Layer.mergeAll(
     AgentOperations.layer,
     ParticipantOperations.layer,
-    overrides.dispatcher === false ? Layer.empty : DispatcherLive
+    overrides.dispatcher === false ? Layer.empty : Layer.mergeAll(DispatcherLive, SigningKeysAtStart)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer, LoginsLive)),
     Layer.provideMerge(Lifecycle.layer),
@@ -74,7 +76,8 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
         TaskEvents.layer,
         RateLimits.layer,
         McpSessionStore.layer,
-        OAuthRecords.layer
+        OAuthRecords.layer,
+        OAuthCookieSecret.layer
       )
     ),
     Layer.provideMerge(DatabaseLive)

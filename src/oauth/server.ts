@@ -21,7 +21,7 @@ import { AttemptLimits } from "../services/attempt_limits.ts"
 import { Logins } from "../services/logins.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
-import { storedSecret } from "../services/service_secrets.ts"
+import { OAuthCookieSecret } from "../services/service_secrets.ts"
 import { SigningKeys } from "../services/signing_keys.ts"
 import { makeProviderHost } from "./host.ts"
 import { makeInteractions } from "./interactions.ts"
@@ -73,8 +73,7 @@ export const OAuthRoutes = HttpRouter.use(
     const directory = yield* ParticipantDirectory
     const attempts = yield* AttemptLimits
     const recordsContext = yield* Effect.context<OAuthRecords>()
-    yield* keys.ensure
-    const cookieKey = yield* storedSecret("oauth_cookies").pipe(Effect.orDie)
+    const cookieKey = (yield* OAuthCookieSecret).value
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "")
     const run = Effect.runPromiseWith(yield* Effect.context<never>())
     const resources = { api: config.oauthAudience, mcp: participantMcpUrlOf(config) }
@@ -166,7 +165,7 @@ export const OAuthRoutes = HttpRouter.use(
     }
 
     yield* Effect.forkScoped(
-      Effect.all([records.sweep, keys.sweep, AttemptLimits.use((limits) => limits.sweep)]).pipe(
+      Effect.all([records.sweep, keys.sweep, attempts.sweep]).pipe(
         Effect.catchCause((cause) => Effect.logWarning("the OAuth sweep failed").pipe(Effect.annotateLogs({ cause }))),
         Effect.repeat(Schedule.spaced(sweepInterval))
       )

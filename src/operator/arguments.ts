@@ -112,7 +112,7 @@ const commands: ReadonlyArray<CommandSpec> = [
   {
     words: ["keys", "rotate"],
     positionals: [],
-    summary: `Make a new key to sign the authorization server's tokens (a running server switches to it within half a minute) and retire the others; they stay published for ${lifetime(retiredKeyRetention)}, until the tokens they signed have expired.`,
+    summary: `Make a new key to sign the authorization server's tokens (a running server switches to it within 5 seconds) and retire the others; they stay published for ${lifetime(retiredKeyRetention)}, until the tokens they signed have expired.`,
     example: "keys rotate",
     build: () => ({ _tag: "RotateKeys" })
   },

@@ -4,7 +4,9 @@
  */
 import { randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
@@ -26,3 +28,13 @@ export const storedSecret = (name: string) =>
     })(name)
     return value
   })
+
+/** The secret the embedded authorization server signs its cookies and form tokens with. */
+export class OAuthCookieSecret extends Context.Service<OAuthCookieSecret, { readonly value: string }>()(
+  "task-marketplace/services/OAuthCookieSecret"
+) {
+  static readonly layer = Layer.effect(
+    OAuthCookieSecret,
+    Effect.map(Effect.orDie(storedSecret("oauth_cookies")), (value) => OAuthCookieSecret.of({ value }))
+  )
+}

@@ -18,6 +18,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import type * as Statement from "effect/sql/Statement"
+import { AppConfig, isEmbeddedIssuer } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { retiredKeyRetention } from "../domain/signing_keys.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
@@ -186,3 +187,13 @@ export class SigningKeys extends Context.Service<
     })
   )
 }
+
+/**
+ * A server's first start makes the embedded issuer's first key, before it listens (a key made by
+ * the first request would keep that request waiting on an RSA key generation).
+ */
+export const SigningKeysAtStart = Layer.effectDiscard(
+  Effect.gen(function* () {
+    if (isEmbeddedIssuer(yield* AppConfig)) yield* (yield* SigningKeys).ensure
+  })
+)

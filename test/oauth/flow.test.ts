@@ -214,6 +214,13 @@ describe("the whole flow", () => {
       { pkceCodeVerifier: verifier, expectedState: state },
       { resource: api }
     )
+    // The session's cookies: HttpOnly, SameSite=Lax (Secure only behind an https base URL).
+    const cookies = await context.cookies(server.url)
+    expect(cookies.map((cookie) => cookie.name)).toEqual(expect.arrayContaining(["_session"]))
+    for (const cookie of cookies) {
+      expect(cookie.httpOnly, cookie.name).toBe(true)
+      expect(cookie.sameSite, cookie.name).toBe("Lax")
+    }
     expect(tokens.token_type.toLowerCase()).toBe("bearer")
     expect(tokens.expires_in).toBeLessThanOrEqual(600)
     expect(tokens.refresh_token).toBeTypeOf("string")
@@ -473,6 +480,27 @@ const restToken = async () => {
     .access_token
 }
 
+describe("key rotation", () => {
+  it("after `keys rotate` new tokens are signed by the new key, and tokens of the old one still verify", async () => {
+    const kidOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()).kid
+    const before = await restToken()
+    const rotated = await operator(database, server.url, "keys", "rotate")
+    expect(rotated.code).toBe(0)
+    // Each process reads the keys again within five seconds.
+    await new Promise((resolve) => setTimeout(resolve, 5500))
+    const after = await restToken()
+    expect(kidOf(after)).not.toBe(kidOf(before))
+    const jwks: Json = await (await fetch(`${issuer}/jwks`)).json()
+    expect(jwks.keys.map((key: Json) => key.kid)).toEqual(expect.arrayContaining([kidOf(before), kidOf(after)]))
+    for (const token of [before, after]) {
+      for (const process of [server, twin]) {
+        const me = await fetch(process.api("/me"), { headers: { authorization: `Bearer ${token}` } })
+        expect(me.status).toBe(200)
+      }
+    }
+  }, 30_000)
+})
+
 describe("refusals", () => {
   it("registration is limited per client address, with Retry-After", async () => {
     const limited = await startServer({ settings: { oauthRegistrationsPerHour: 2 } })
@@ -656,6 +684,11 @@ describe("refusals", () => {
     const link = linkOf(
       await operator(database, server.url, "participants", "invite", "aisha-bello", "--email", "aisha@example.com")
     )
+    const opened = await fetch(link, { headers: { accept: "text/html" } })
+    expect(opened.headers.get("content-security-policy")).toContain("frame-ancestors 'none'")
+    expect(opened.headers.get("x-frame-options")).toBe("DENY")
+    expect(opened.headers.get("referrer-policy")).toBe("no-referrer")
+    expect(opened.headers.get("cache-control")).toBe("no-store")
     const chosen = await choosePassword(link, "first choice of words")
     expect(chosen.heading).toBe("Your password is saved")
     await chosen.close()
