@@ -13,6 +13,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as ByteSize from "effect/ByteSize"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpRouter from "effect/http/HttpRouter"
@@ -279,17 +280,53 @@ export const makeInteractions = (options: {
       )
     }).pipe(Effect.catchTag("LinkNotUsable", linkProblem))
 
-  /** Anything unforeseen becomes a page a person can read (the cause is logged, never shown). */
+  const unavailable = respond(
+    errorPage({
+      status: 503,
+      title: "Please try again in a moment",
+      message: "The marketplace could not reach its database just now, so nothing was done.",
+      hint: "Wait a few seconds and send the form again."
+    }),
+    { ...pageHeaders(), "retry-after": "5" }
+  )
+  const tooLarge = respond(
+    errorPage({
+      status: 413,
+      title: "This form is too large",
+      message: "The form sent more than the few fields this page has, so nothing was done.",
+      hint: "Go back and send the form again."
+    })
+  )
+
+  /**
+   * Every failure is a page a person can read: a database that did not answer (503, try again), a
+   * form body past its limit (413), anything else a 500 whose cause is logged, never shown.
+   */
   const asPage = <E>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
-    Effect.catchCause(effect, (cause) =>
-      Effect.as(
-        Effect.logError("an authorization page failed").pipe(Effect.annotateLogs({ cause })),
+    Effect.catchCause(effect, (cause) => {
+      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+      const failure = Option.getOrUndefined(Cause.findErrorOption(cause)) as
+        | { readonly _tag?: string; readonly reason?: { readonly _tag?: string; readonly reason?: string } }
+        | undefined
+      if (failure?._tag === "StorageUnavailable") return Effect.succeed(unavailable)
+      if (failure?._tag === "HttpServerError" && failure.reason?.reason === "BodyTooLarge") {
+        return Effect.succeed(tooLarge)
+      }
+      return Effect.as(
+        Effect.logError("an authorization page failed").pipe(Effect.annotateLogs({ cause: Cause.pretty(cause) })),
         respond(errorPage(errorPages.serverError))
       )
-    )
+    })
 
-  const uidOf = (request: HttpServerRequest.HttpServerRequest) =>
-    decodeURIComponent(request.url.split("?", 1)[0]!.split("/")[3] ?? "")
+  /** The interaction id in the path (an undecodable one names no interaction). */
+  const uidOf = (request: HttpServerRequest.HttpServerRequest) => {
+    const segment = request.url.split("?", 1)[0]!.split("/")[3] ?? ""
+    try {
+      return decodeURIComponent(segment)
+    } catch {
+      return ""
+    }
+  }
 
   return {
     routes: (router: HttpRouter.HttpRouter) =>

@@ -82,7 +82,9 @@ describe("two processes on one database", () => {
     )
     expect(ids).toEqual(Array.from({ length: latestMigrationId }, (_, i) => i + 1))
     expect(await database.count("participants")).toBe(54)
-    expect(await database.count("service_secrets")).toBe(1)
+    // One of each secret the service makes (task tokens, the authorization server's cookies).
+    expect(await database.count("service_secrets")).toBe(2)
+    expect(await database.count("oauth_signing_keys")).toBeGreaterThanOrEqual(1)
     // Both processes list the same catalogue.
     const [a, b] = await Promise.all([
       call(one.api("/participants?limit=500")),
@@ -250,7 +252,7 @@ describe("two processes on one database", () => {
     const [row] = await database.rows(`SELECT token_hash FROM tasks WHERE reference = '${created.body.reference}'`)
     expect(row?.token_hash).toBe(sha256(token))
     const secrets = await database.rows("SELECT name FROM service_secrets")
-    expect(secrets.map((r) => r.name)).toEqual(["task_token"])
+    expect(secrets.map((r) => r.name).sort()).toEqual(["oauth_cookies", "task_token"])
   })
 })
 
@@ -267,7 +269,7 @@ describe("simultaneous start-up, repeated on fresh databases", () => {
         for (const s of started) if (s.status === "rejected") throw s.reason
         expect(await db.count("schema_migrations")).toBe(latestMigrationId)
         expect(await db.count("participants")).toBe(54)
-        expect(await db.count("service_secrets")).toBe(1)
+        expect(await db.count("service_secrets")).toBe(2)
         // Both serve, and a task created on one is readable and replayable on the other.
         const k = key()
         const draft = validDraft()
