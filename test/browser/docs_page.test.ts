@@ -9,35 +9,18 @@
  * /usr/bin/chromium): elsewhere it leaves it out with a loud warning, and under CI=true a missing
  * Chromium fails the run.
  */
-import { mkdirSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Browser, chromium, type Locator, type Page } from "playwright-core"
+import type { Browser, Locator, Page } from "playwright-core"
 import { errorCodes } from "../../src/api/envelope.ts"
 import { mcpToolNames } from "../../src/api/mcp.ts"
+import { launchBrowser, screenshots } from "../support/browser.ts"
 import { startServer, type TestServer } from "../support/server.ts"
-
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-// Screenshots of what the tests saw, for a person to look at (not compared).
-const screenshots = new URL("../../.cache/screenshots/", import.meta.url).pathname
 
 let server: TestServer
 let browser: Browser
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true })
   server = await startServer()
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync"
-    ]
-  })
+  browser = await launchBrowser()
 })
 afterAll(async () => {
   await browser?.close()

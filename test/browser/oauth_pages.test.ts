@@ -13,11 +13,10 @@
  * vitest.config.ts runs this file only where Chromium is installed (CHROMIUM_PATH, default
  * /usr/bin/chromium), as it does the docs page's browser test.
  */
-import { mkdirSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
+import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import {
   choosePasswordPage,
   consentPage,
@@ -33,10 +32,7 @@ import {
 } from "../../src/oauth/pages.ts"
 import { html } from "../../src/pages/html.ts"
 import { page as documentOf, type PageHeadersOptions, pageHeaders } from "../../src/pages/layout.ts"
-
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-// Screenshots of what the tests saw, for a person to look at (not compared).
-const screenshots = new URL("../../.cache/screenshots/", import.meta.url).pathname
+import { launchBrowser, screenshots } from "../support/browser.ts"
 
 const phone: BrowserContextOptions = {
   viewport: { width: 390, height: 844 },
@@ -79,7 +75,6 @@ let appUrl: string
 let browser: Browser
 
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true })
   ours = createServer(async (request, response) => {
     const path = request.url ?? "/"
     if (request.method === "POST") {
@@ -98,19 +93,7 @@ beforeAll(async () => {
   })
   oursUrl = await listen(ours)
   appUrl = await listen(app)
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync"
-    ]
-  })
+  browser = await launchBrowser()
 })
 afterAll(async () => {
   await browser?.close()

@@ -5,7 +5,6 @@
  * exchanges the code (PKCE) with a certified client library; the access token opens `/me`;
  * refresh tokens rotate. And every refusal the issue names, with nothing changed by it.
  */
-import { mkdirSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
@@ -14,18 +13,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import type { Browser } from "playwright-core"
+import { launchBrowser, screenshots } from "../support/browser.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import {
   authorize,
   callbackUri,
   client,
-  launchBrowser,
   linkOf,
   operator,
   type Person,
   pkce,
-  registerClient,
-  screenshots
+  registerClient
 } from "../support/oauth.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 
@@ -61,7 +59,6 @@ const choosePassword = async (link: string, password: string, confirm = password
 }
 
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true })
   database = await freshDatabase()
   server = await startServer({ database })
   // A second process on the same database whose access tokens last one second.
@@ -191,23 +188,12 @@ describe("the whole flow", () => {
     const { verifier, challenge } = await pkce()
     const state = client.randomState()
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
-    const back = await authorize(
-      context,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid email profile",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        resource: api,
-        state
-      }),
-      {
-        person: lukas,
-        onPage: async (page, step) => {
-          await page.screenshot({ path: `${screenshots}oauth-flow-${step}.png`, fullPage: true })
-        }
+    const back = await authorize(context, authorizationUrl(config, challenge, { state }), {
+      person: lukas,
+      onPage: async (page, step) => {
+        await page.screenshot({ path: `${screenshots}oauth-flow-${step}.png`, fullPage: true })
       }
-    )
+    })
     const tokens = await client.authorizationCodeGrant(
       config,
       back,
@@ -259,28 +245,11 @@ describe("the whole flow", () => {
     // Consent is remembered for this app: a second authorization needs no page at all. (The reuse
     // above revoked the grant; one more consent makes a new one.)
     const again = await pkce()
-    await authorize(
-      context,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid email profile",
-        code_challenge: again.challenge,
-        code_challenge_method: "S256",
-        resource: api
-      })
-    )
+    await authorize(context, authorizationUrl(config, again.challenge))
     const pages: Array<string> = []
-    const second = await authorize(
-      context,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid email profile",
-        code_challenge: again.challenge,
-        code_challenge_method: "S256",
-        resource: api
-      }),
-      { onPage: async (_page, step) => void pages.push(step) }
-    )
+    const second = await authorize(context, authorizationUrl(config, again.challenge), {
+      onPage: async (_page, step) => void pages.push(step)
+    })
     expect(pages).toEqual([])
     expect(second.searchParams.get("code")).toBeTypeOf("string")
     await context.close()
@@ -288,17 +257,10 @@ describe("the whole flow", () => {
     // …and across sessions: signed in again in a new browser, the person is not asked again.
     const fresh = await browser.newContext()
     const steps: Array<string> = []
-    const third = await authorize(
-      fresh,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid email profile",
-        code_challenge: again.challenge,
-        code_challenge_method: "S256",
-        resource: api
-      }),
-      { person: lukas, onPage: async (_page, step) => void steps.push(step) }
-    )
+    const third = await authorize(fresh, authorizationUrl(config, again.challenge), {
+      person: lukas,
+      onPage: async (_page, step) => void steps.push(step)
+    })
     expect(steps).toEqual(["sign-in"])
     expect(third.searchParams.get("code")).toBeTypeOf("string")
 
@@ -311,17 +273,10 @@ describe("the whole flow", () => {
     expect(await page.locator("h1").textContent()).toBe("You are signed out")
     await page.close()
     const afterSignOut: Array<string> = []
-    await authorize(
-      fresh,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid email profile",
-        code_challenge: again.challenge,
-        code_challenge_method: "S256",
-        resource: api
-      }),
-      { person: lukas, onPage: async (_page, step) => void afterSignOut.push(step) }
-    )
+    await authorize(fresh, authorizationUrl(config, again.challenge), {
+      person: lukas,
+      onPage: async (_page, step) => void afterSignOut.push(step)
+    })
     expect(afterSignOut).toEqual(["sign-in", "consent"])
     await fresh.close()
   })
@@ -330,22 +285,30 @@ describe("the whole flow", () => {
     const config = await registerClient(issuer, { client_name: "Nosy App" })
     const { challenge } = await pkce()
     const context = await browser.newContext()
-    const back = await authorize(
-      context,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid email",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        resource: api
-      }),
-      { person: lukas, consent: "deny" }
-    )
+    const back = await authorize(context, authorizationUrl(config, challenge, { scope: "openid email" }), {
+      person: lukas,
+      consent: "deny"
+    })
     expect(back.searchParams.get("error")).toBe("access_denied")
     expect(back.searchParams.get("code")).toBeNull()
     await context.close()
   })
 })
+
+/** An authorization request with PKCE (S256) to the callback, for `resource` (the REST API by default). */
+const authorizationUrl = (
+  config: client.Configuration,
+  codeChallenge: string,
+  options: { scope?: string; resource?: string; state?: string } = {}
+) =>
+  client.buildAuthorizationUrl(config, {
+    redirect_uri: callbackUri,
+    scope: options.scope ?? "openid email profile",
+    code_challenge: codeChallenge,
+    code_challenge_method: "S256",
+    resource: options.resource ?? api,
+    ...(options.state === undefined ? {} : { state: options.state })
+  })
 
 /** A signed-in browser and a registered client, for the refusals. */
 const signedIn = async () => {
@@ -464,17 +427,7 @@ const restToken = async () => {
   const config = await registerClient(issuer)
   const context = await browser.newContext()
   const { verifier, challenge } = await pkce()
-  const back = await authorize(
-    context,
-    client.buildAuthorizationUrl(config, {
-      redirect_uri: callbackUri,
-      scope: "openid",
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      resource: api
-    }),
-    { person: lukas }
-  )
+  const back = await authorize(context, authorizationUrl(config, challenge, { scope: "openid" }), { person: lukas })
   await context.close()
   return (await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: verifier }, { resource: api }))
     .access_token
@@ -637,13 +590,7 @@ describe("refusals", () => {
     const { challenge } = await pkce()
     const unknown = await authorize(
       context,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        resource: "https://elsewhere.example/api"
-      })
+      authorizationUrl(config, challenge, { scope: "openid", resource: "https://elsewhere.example/api" })
     )
     expect(unknown.searchParams.get("error")).toBe("invalid_target")
     await context.close()
@@ -655,13 +602,7 @@ describe("refusals", () => {
     const { verifier, challenge } = await pkce()
     const back = await authorize(
       context,
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        resource: `${shortLived.url}/api/public/v1`
-      }),
+      authorizationUrl(config, challenge, { scope: "openid", resource: `${shortLived.url}/api/public/v1` }),
       { person: lukas }
     )
     const tokens = await client.authorizationCodeGrant(
@@ -705,15 +646,7 @@ describe("refusals", () => {
     const context = await browser.newContext()
     const page = await context.newPage()
     const { challenge } = await pkce()
-    await page.goto(
-      client.buildAuthorizationUrl(config, {
-        redirect_uri: callbackUri,
-        scope: "openid",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        resource: api
-      }).href
-    )
+    await page.goto(authorizationUrl(config, challenge, { scope: "openid" }).href)
     const attempt = async (password: string) => {
       await page.getByLabel("Email").fill(emily.email)
       await page.getByLabel("Password", { exact: true }).fill(password)

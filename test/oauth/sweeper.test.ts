@@ -1,9 +1,8 @@
 // The embedded authorization server's sweeper, as a running server does it (at start, then every
 // minute): expired OAuth records, retired signing keys past their retention and attempt counters
 // whose window ended long ago are deleted; what is still in use is kept.
-import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, it } from "@effect/vitest"
-import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { startServer } from "../support/server.ts"
 
 let database: TestDatabase
@@ -17,15 +16,7 @@ afterAll(async () => {
   await database?.drop()
 })
 
-const write = async (statement: string) => {
-  if (backend === "postgres") return void (await onPostgres(database.url, (sql) => sql.unsafe(statement)))
-  const db = new DatabaseSync(database.config._tag === "Sqlite" ? database.config.filename : "")
-  try {
-    db.exec(statement)
-  } finally {
-    db.close()
-  }
-}
+const write = (statement: string) => database.write(statement)
 
 const keysOf = async (query: string) => (await database.rows(query)).map((row) => Object.values(row)[0])
 

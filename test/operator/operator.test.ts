@@ -1,21 +1,18 @@
 // The operator tool as an operator runs it (DECISIONS §6): `node scripts/operator.ts …` in its own
 // process, configured by DATABASE_URL, next to a running server on the same database — what the
 // tool writes, the API shows.
-import { execFile } from "node:child_process"
 import { createHash, randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, it } from "@effect/vitest"
 import { retiredKeyRetention } from "../../src/domain/signing_keys.ts"
-import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { runOperator } from "../support/operator.ts"
 import { json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
-
-const root = new URL("../..", import.meta.url).pathname
 
 let database: TestDatabase
 let server: TestServer
@@ -33,28 +30,9 @@ afterAll(async () => {
   rmSync(files, { recursive: true, force: true })
 })
 
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Runs the tool with the server's configuration (and `settings`), logs left at their default (off). */
+/** Runs the tool with the server's configuration (and `settings`). */
 const operatorWith = (settings: Record<string, string>, ...args: ReadonlyArray<string>) =>
-  new Promise<Run>((resolve) => {
-    const { LOG_LEVEL: _, ...env } = process.env
-    execFile(
-      process.execPath,
-      ["scripts/operator.ts", ...args],
-      {
-        cwd: root,
-        env: { ...env, DATABASE_URL: database.url, PUBLIC_BASE_URL: server.url, ...settings },
-        timeout: 60_000
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    )
-  })
+  runOperator({ DATABASE_URL: database.url, PUBLIC_BASE_URL: server.url, ...settings }, ...args)
 
 const operator = (...args: ReadonlyArray<string>) => operatorWith({}, ...args)
 
@@ -103,15 +81,7 @@ const linksOf = async (loginId: string) =>
   }))
 
 /** Changes rows behind the services' back (what no command can do yet: choose a password). */
-const write = async (statement: string) => {
-  if (backend === "postgres") return void (await onPostgres(database.url, (sql) => sql.unsafe(statement)))
-  const db = new DatabaseSync(database.config._tag === "Sqlite" ? database.config.filename : "")
-  try {
-    db.exec(statement)
-  } finally {
-    db.close()
-  }
-}
+const write = (statement: string) => database.write(statement)
 
 const readTask = async (reference: string): Promise<Json> => (await fetch(server.api(`/tasks/${reference}`))).json()
 

@@ -27,6 +27,8 @@ export interface TestDatabase {
   /** Runs a read query against the database and returns its rows. */
   readonly rows: (query: string) => Promise<ReadonlyArray<Record<string, unknown>>>
   readonly count: (table: string) => Promise<number>
+  /** Runs statements that change rows behind the services' back (what a test arranges). */
+  readonly write: (statements: string) => Promise<void>
   readonly drop: () => Promise<void>
 }
 
@@ -59,10 +61,20 @@ export const freshDatabase = async (): Promise<TestDatabase> => {
         db.close()
       }
     }
+    const write = async (statements: string) => {
+      const db = new DatabaseSync(filename)
+      try {
+        db.exec("PRAGMA busy_timeout = 5000")
+        db.exec(statements)
+      } finally {
+        db.close()
+      }
+    }
     return {
       config: { _tag: "Sqlite", filename },
       url: `sqlite:${filename}`,
       rows,
+      write,
       count: async (table) => Number((await rows(`SELECT COUNT(*) AS n FROM ${table}`))[0]?.n),
       drop: async () => rmSync(dir, { recursive: true, force: true })
     }
@@ -78,6 +90,7 @@ export const freshDatabase = async (): Promise<TestDatabase> => {
     config: { _tag: "Postgres", url: Redacted.make(url) },
     url,
     rows,
+    write: (statements) => onPostgres(url, (sql) => sql.unsafe(statements)).then(() => {}),
     count: async (table) => Number((await rows(`SELECT COUNT(*) AS n FROM ${table}`))[0]?.n),
     drop: () =>
       onPostgres(postgresAdminUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {})

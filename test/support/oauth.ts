@@ -4,43 +4,16 @@
  * approves the app in a real browser (Chromium through playwright-core); the operator invites
  * them with the real command line.
  */
-import { execFile } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as client from "openid-client"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import type { TestDatabase } from "./database.ts"
-
-const root = new URL("../..", import.meta.url).pathname
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-
-/** Screenshots of what the tests saw, for a person to look at (not compared). */
-export const screenshots = new URL("../../.cache/screenshots/", import.meta.url).pathname
-
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-  })
-
-export interface OperatorRun {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
+import { type OperatorRun, runOperator } from "./operator.ts"
 
 /** `npm run -s operator -- <args>` as the operator runs it, against the test's database. */
 export const operator = (database: TestDatabase, baseUrl: string, ...args: ReadonlyArray<string>) =>
-  new Promise<OperatorRun>((resolve) => {
-    const { LOG_LEVEL: _, ...env } = process.env
-    execFile(
-      process.execPath,
-      ["scripts/operator.ts", ...args],
-      { cwd: root, env: { ...env, DATABASE_URL: database.url, PUBLIC_BASE_URL: baseUrl }, timeout: 60_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    )
-  })
+  runOperator({ DATABASE_URL: database.url, PUBLIC_BASE_URL: baseUrl }, ...args)
 
 /** The one-time link `participants invite|reset` printed (its first line). */
 export const linkOf = (run: OperatorRun): string => {
