@@ -23,7 +23,6 @@ import {
   resetLinkLifetimeMs,
   signInWindowMs
 } from "../../src/domain/login.ts"
-import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { Accounts } from "../../src/services/accounts.ts"
 import { AttemptLimits } from "../../src/services/attempt_limits.ts"
 import { Ids, loginIdPattern } from "../../src/services/ids.ts"
@@ -32,23 +31,14 @@ import { ParticipantDirectory } from "../../src/services/participant_directory.t
 import { currentParameters, Passwords } from "../../src/services/passwords.ts"
 import { DatabaseLive } from "../../src/sql/database.ts"
 import { freshDatabase } from "../support/database.ts"
+import { plainParticipant } from "../support/directory.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
 const base = "https://market.example"
 const password = "correct horse battery staple"
 
-const participant = (slug: string): ParticipantRecord => ({
-  slug,
-  name: slug,
-  discipline: "Photography",
-  location: "Berlin, Germany",
-  task_type: "physical",
-  tags: ["photography"],
-  capabilities: ["camera"],
-  returns: "Photos",
-  boundary: null
-})
+const participant = plainParticipant
 const slugs = ["ada", "bea", "cem", "dan", "eva", "fay"] as const
 
 /** Logins and what it stands on, over a fresh database of the active backend. */

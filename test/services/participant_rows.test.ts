@@ -4,24 +4,14 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
-import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { TestSqlLive } from "../support/database.ts"
+import { plainParticipant } from "../support/directory.ts"
 import { captureLogs } from "../support/logs.ts"
 
 const { lines: logged, layer: capture } = captureLogs()
 
-const participant = (slug: string): ParticipantRecord => ({
-  slug,
-  name: slug,
-  discipline: "Photography",
-  location: "Berlin, Germany",
-  task_type: "physical",
-  tags: ["photography"],
-  capabilities: ["camera"],
-  returns: "Photos",
-  boundary: null
-})
+const participant = plainParticipant
 
 describe("participant rows that do not decode", () => {
   layer(ParticipantDirectory.layer.pipe(Layer.provideMerge(TestSqlLive)))((it) => {

@@ -241,3 +241,16 @@ export const insertParticipants = (
     )
   )
 }
+
+/** A plain participant named by its slug (a photographer in Berlin), for tests about something else. */
+export const plainParticipant = (slug: string): ParticipantRecord => ({
+  slug,
+  name: slug,
+  discipline: "Photography",
+  location: "Berlin, Germany",
+  task_type: "physical",
+  tags: ["photography"],
+  capabilities: ["camera"],
+  returns: "Photos",
+  boundary: null
+})
