@@ -7,7 +7,7 @@
  * are overwritten from PUBLIC_BASE_URL (and the client's own address), so no endpoint address it
  * publishes or redirects to can come from a header the client chose.
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
+import { IncomingMessage, type ServerResponse } from "node:http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -21,6 +21,18 @@ import type { KeySet } from "../services/signing_keys.ts"
  * or another process): a few seconds after `keys rotate`, every process signs with the new key.
  */
 const keyCheckIntervalMs = 5000
+
+/**
+ * The library is written for Node's request and response: the web-standard fetch handler
+ * (`makeFetchHandler`) serves REST and MCP, not the embedded authorization server.
+ */
+const notOnNode = HttpServerResponse.jsonUnsafe(
+  {
+    error: "server_error",
+    error_description: "The embedded authorization server is served by the Node server (npm start) only."
+  },
+  { status: 501 }
+)
 
 export interface ProviderHost {
   /** The provider for the current keys. */
@@ -75,21 +87,24 @@ export const makeProviderHost = (options: {
   }
 
   const serve = (request: HttpServerRequest.HttpServerRequest, providerPath: string) =>
-    Effect.tryPromise(async () => {
-      const { req, res } = raw(request)
-      const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : ""
-      // The library finds its mount path as what `originalUrl` has before `url`.
-      ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = `${options.mountPath}${providerPath}${query}`
-      req.url = `${providerPath}${query}`
-      const callback = (await provider()).callback()
-      await new Promise<void>((resolve) => {
-        res.once("finish", resolve)
-        res.once("close", resolve)
-        void callback(req, res)
-      })
-      // Already written: the server writes nothing more; this reports the status to the log.
-      return HttpServerResponse.empty({ status: res.statusCode })
-    })
+    !(request.source instanceof IncomingMessage)
+      ? Effect.succeed(notOnNode)
+      : Effect.tryPromise(async () => {
+          const { req, res } = raw(request)
+          const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : ""
+          // The library finds its mount path as what `originalUrl` has before `url`.
+          ;(req as IncomingMessage & { originalUrl?: string }).originalUrl =
+            `${options.mountPath}${providerPath}${query}`
+          req.url = `${providerPath}${query}`
+          const callback = (await provider()).callback()
+          await new Promise<void>((resolve) => {
+            res.once("finish", resolve)
+            res.once("close", resolve)
+            void callback(req, res)
+          })
+          // Already written: the server writes nothing more; this reports the status to the log.
+          return HttpServerResponse.empty({ status: res.statusCode })
+        })
 
   return { provider, serve, raw }
 }

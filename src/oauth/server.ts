@@ -97,7 +97,7 @@ export const OAuthRoutes = HttpRouter.use(
     const host = makeProviderHost({
       publicBaseUrl: config.publicBaseUrl,
       mountPath: `${basePath}${oauthPath}`,
-      currentKeys: () => run(keys.current),
+      currentKeys: () => run(Effect.andThen(keys.ensure, keys.current)),
       build: (set) =>
         makeProvider({
           settings: config,

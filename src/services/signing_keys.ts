@@ -189,11 +189,20 @@ export class SigningKeys extends Context.Service<
 }
 
 /**
- * A server's first start makes the embedded issuer's first key, before it listens (a key made by
- * the first request would keep that request waiting on an RSA key generation).
+ * A server's first start makes the embedded issuer's first key, in the background: listening does
+ * not wait for an RSA key generation (100–300 ms), and the authorization server makes sure of a key
+ * itself before it first signs (`ensure` again: two made at once are harmless).
  */
 export const SigningKeysAtStart = Layer.effectDiscard(
   Effect.gen(function* () {
-    if (isEmbeddedIssuer(yield* AppConfig)) yield* (yield* SigningKeys).ensure
+    if (!isEmbeddedIssuer(yield* AppConfig)) return
+    const keys = yield* SigningKeys
+    yield* Effect.forkScoped(
+      keys.ensure.pipe(
+        Effect.catchCause((cause) =>
+          Effect.logWarning("the first signing key could not be made yet").pipe(Effect.annotateLogs({ cause }))
+        )
+      )
+    )
   })
 )
