@@ -181,9 +181,16 @@ export const resultFieldFailures = (
   const failures: Array<FieldFailure> = []
   for (const e of validate.errors ?? []) {
     if (failures.length === MAX_FAILURES) break
-    const missing =
-      e.keyword === "required" ? (e.params as { readonly missingProperty?: string }).missingProperty : undefined
-    const pointer = `/fields${e.instancePath}${missing === undefined ? "" : `/${escapePointer(missing)}`}`
+    const params = e.params as {
+      readonly missingProperty?: string
+      readonly additionalProperty?: string
+      readonly unevaluatedProperty?: string
+    }
+    // required and dependentRequired name a missing member; (un)evaluated members a stray one:
+    // each is pointed at the member itself.
+    const missing = typeof params.missingProperty === "string" ? params.missingProperty : undefined
+    const member = missing ?? params.additionalProperty ?? params.unevaluatedProperty
+    const pointer = `/fields${e.instancePath}${member === undefined ? "" : `/${escapePointer(member)}`}`
     const message = missing === undefined ? `${e.message ?? "is invalid"}` : "is required by the task's result_schema"
     const key = `${pointer}\u0000${message}`
     if (seen.has(key)) continue
