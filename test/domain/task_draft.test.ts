@@ -50,6 +50,14 @@ describe("data exports", () => {
       { field: "location", when: { execution_mode: ["physical", "hybrid"] } }
     ])
     assert.deepStrictEqual(draftRules.recommended, ["timing", "principal", "agent"])
+    assert.deepStrictEqual(draftRules.optional, [
+      "result_schema",
+      "constraints",
+      "participant_slug",
+      "contact_email",
+      "budget",
+      "idempotency_key"
+    ])
     assert.deepStrictEqual(draftRules.limits, {
       action: 4000,
       execution_mode: 500,
