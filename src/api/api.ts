@@ -228,9 +228,12 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
       params: { reference: Schema.String },
       payload: ResultSubmission,
       success: Task,
-      error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
+      error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, Unprocessable, ...commonErrors]
     }).annotateMerge(
-      summary("Submit the result (participant)", "Authorization: Bearer <OAuth 2.1 access token>. A structured result.")
+      summary(
+        "Submit the result (participant)",
+        "Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task's brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field)."
+      )
     )
   )
   // Every endpoint of the group (added above) is the signed-in participant's.

@@ -55,7 +55,8 @@ export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("Un
 }) {}
 export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(fields, {
   httpApiStatus: 422,
-  description: "preflight_failed (details lists each field) or idempotency_key_reused."
+  description:
+    "preflight_failed (details lists each field), result_invalid (details names each failing result field) or idempotency_key_reused."
 }) {}
 export class HeadersTooLarge extends Schema.Error<HeadersTooLarge>("HeadersTooLarge")(fields, {
   httpApiStatus: 431,
@@ -133,6 +134,11 @@ export const errorCodes = {
   expectation_failed: { status: 417, meaning: "The Expect header asks for something other than 100-continue." },
   preflight_failed: { status: 422, meaning: "Named fields are missing or ambiguous; details lists each." },
   idempotency_key_reused: { status: 422, meaning: "The idempotency key was already used with a different draft." },
+  result_invalid: {
+    status: 422,
+    meaning:
+      "The result's fields fail the task's result_schema; details names each failing field (a JSON Pointer into the result). Nothing was changed."
+  },
   headers_too_large: { status: 431, meaning: "The request line and headers are over 16 KiB." },
   rate_limited: { status: 429, meaning: "Too many requests; retry after Retry-After seconds." },
   internal_error: { status: 500, meaning: "An unexpected failure; nothing was disclosed." },

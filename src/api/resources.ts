@@ -167,7 +167,11 @@ export const Capabilities = Schema.Struct({
     required: Schema.Array(Schema.String),
     conditionally_required: Schema.Array(Schema.Unknown),
     recommended: Schema.Array(Schema.String),
-    limits: Schema.Record(Schema.String, Schema.Int),
+    optional: Schema.Array(Schema.String).annotate({ description: "Members that may be left out without a warning." }),
+    limits: Schema.Record(Schema.String, Schema.Int).annotate({
+      description:
+        "Per member: the most characters (Unicode code points, after trimming); for result_schema, the most bytes of its JSON."
+    }),
     issue_codes: Schema.Record(Schema.String, Schema.String)
   }),
   idempotency: Schema.Struct({

@@ -3,6 +3,7 @@
  */
 import * as Data from "effect/Data"
 import type { Actor, TaskState } from "./lifecycle.ts"
+import type { FieldFailure } from "./result_schema.ts"
 import type { DraftValidation } from "./task_draft.ts"
 
 export class TaskNotFound extends Data.TaggedError("TaskNotFound")<{ readonly reference: string }> {}
@@ -35,6 +36,12 @@ export class InvalidTransition extends Data.TaggedError("InvalidTransition")<{
   readonly actor: Actor
   /** Why, when it is not simply the table (e.g. the revision limit). */
   readonly detail?: string
+}> {}
+
+/** A result whose fields fail the task's result_schema; nothing was changed: 422 result_invalid. */
+export class ResultRejected extends Data.TaggedError("ResultRejected")<{
+  readonly reference: string
+  readonly failures: ReadonlyArray<FieldFailure>
 }> {}
 
 /** Missing or invalid credentials: 401 unauthorized. */

@@ -3,6 +3,7 @@
  */
 import * as Schema from "effect/Schema"
 import { actors, outcomeReasons, TaskState } from "./lifecycle.ts"
+import { ResultSchema } from "./result_schema.ts"
 import { ExecutionMode } from "./task_draft.ts"
 
 const DateTimeString = Schema.String.annotate({ format: "date-time", description: "ISO 8601 UTC." })
@@ -18,7 +19,9 @@ export const Brief = Schema.Struct({
   acceptance_test: Schema.String,
   constraints: Schema.NullOr(Schema.String),
   budget: Schema.NullOr(Schema.String),
-  contact_email: Schema.NullOr(Schema.String)
+  contact_email: Schema.NullOr(Schema.String),
+  // Absent, not null, when the draft had none: tasks recorded before it existed read as they did.
+  result_schema: Schema.optionalKey(ResultSchema)
 }).annotate({ identifier: "Brief", description: "The normalised draft the task was created from." })
 export type Brief = typeof Brief.Type
 

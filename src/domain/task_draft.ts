@@ -36,6 +36,7 @@
  */
 import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
+import { RESULT_SCHEMA_MAX_BYTES, ResultSchema, resultSchemaProblem } from "./result_schema.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Execution modes
@@ -63,7 +64,8 @@ export const IssueCode = {
   required: "issue: a required member is missing, null, empty or whitespace-only",
   invalid: "issue: a member has the wrong JSON type or a value outside its allowed form",
   not_found: "issue: participant_slug names no participant",
-  too_long: "issue: a string is over its length limit, counted in Unicode code points after trimming",
+  too_long:
+    "issue: a string is over its length limit, counted in Unicode code points after trimming (result_schema: its JSON over its size limit in bytes)",
   deadline_passed:
     "issue: the deadline read from timing is not in the future: a task with it would be declined at once (deadline_passed)",
   recommended: "warning: a recommended member (timing, principal, agent) is missing",
@@ -125,6 +127,7 @@ export const draftMembers = [
   "timing",
   "expected_result",
   "acceptance_test",
+  "result_schema",
   "constraints",
   "participant_slug",
   "principal",
@@ -139,8 +142,13 @@ export type DraftRequirement = "required" | "conditionally_required" | "recommen
 
 export interface DraftField {
   readonly name: DraftMember
-  /** Maximum length in Unicode code points, after trimming. */
+  /**
+   * Maximum length in Unicode code points, after trimming; for a `json_schema` member, the maximum
+   * size of its JSON in UTF-8 bytes.
+   */
   readonly maxLength: number
+  /** What the member holds: text (the default) or a JSON Schema object (result_schema). */
+  readonly kind?: "json_schema"
   /** The published Notes (extended where the published document leaves them empty). */
   readonly description: string
   readonly requirement: DraftRequirement
@@ -194,6 +202,14 @@ export const draftFields: ReadonlyArray<DraftField> = [
     maxLength: LONG_TEXT,
     description: "the objective check that decides acceptance",
     requirement: "required"
+  },
+  {
+    name: "result_schema",
+    kind: "json_schema",
+    maxLength: RESULT_SCHEMA_MAX_BYTES,
+    description:
+      "a JSON Schema (draft 2020-12) object the result's fields must satisfy; a result whose fields fail it is refused (422 result_invalid)",
+    requirement: "optional"
   },
   {
     name: "constraints",
@@ -252,6 +268,7 @@ export interface DraftRules {
     readonly when: { readonly execution_mode: ReadonlyArray<ExecutionMode> }
   }>
   readonly recommended: ReadonlyArray<DraftMember>
+  readonly optional: ReadonlyArray<DraftMember>
   readonly limits: Readonly<Record<DraftMember, number>>
 }
 
@@ -262,6 +279,7 @@ export const draftRules: DraftRules = {
     f.requirement === "conditionally_required" && f.when !== undefined ? [{ field: f.name, when: f.when }] : []
   ),
   recommended: draftFields.filter((f) => f.requirement === "recommended").map((f) => f.name),
+  optional: draftFields.filter((f) => f.requirement === "optional").map((f) => f.name),
   limits: Object.fromEntries(draftFields.map((f) => [f.name, f.maxLength])) as Record<DraftMember, number>
 }
 
@@ -323,6 +341,7 @@ export const TaskDraft = Schema.Struct({
   timing: draftMember("timing", { examples: ["by 2030-12-01T17:00:00Z"] }),
   expected_result: draftMember("expected_result"),
   acceptance_test: draftMember("acceptance_test"),
+  result_schema: Schema.optionalKey(ResultSchema),
   constraints: draftMember("constraints"),
   participant_slug: draftMember("participant_slug", { examples: ["jane-doe"] }),
   principal: draftMember("principal"),
@@ -355,6 +374,7 @@ export const NormalizedDraft = Schema.Struct({
   ),
   expected_result: normalisedMember("expected_result"),
   acceptance_test: normalisedMember("acceptance_test"),
+  result_schema: Schema.optionalKey(ResultSchema),
   constraints: normalisedMember("constraints"),
   participant_slug: normalisedMember("participant_slug"),
   principal: normalisedMember("principal"),
@@ -729,7 +749,7 @@ const suggest = (key: string): DraftMember | undefined => {
 
 // --- the rule set ----------------------------------------------------------------------------
 
-type MutableTask = { -readonly [K in keyof NormalizedDraft]?: string }
+type MutableTask = { -readonly [K in keyof NormalizedDraft]?: NormalizedDraft[K] }
 
 /**
  * Reads one member: `undefined` when missing (absent, null, blank), the trimmed string, or the
@@ -770,6 +790,15 @@ export const validateDraft = (
   // Fields are visited in definition order, so issues and warnings come out in that order.
   for (const field of draftFields) {
     const name = field.name
+    if (field.kind === "json_schema") {
+      const raw = Object.hasOwn(body, name) ? body[name] : undefined
+      // null means absent, as for every member; the member is optional.
+      if (raw === undefined || raw === null) continue
+      const problem = resultSchemaProblem(raw)
+      if (problem === undefined) task.result_schema = raw as ResultSchema
+      else issues.push(issue(name, problem.kind === "too_large" ? "too_long" : "invalid", problem.message))
+      continue
+    }
     const read = readMember(body, field)
     if (typeof read === "object") {
       issues.push(read)
@@ -870,6 +899,8 @@ export const validateDraft = (
         idempotencyKey = read
         continue
       }
+      case "result_schema":
+        continue // read above: it is not text
       default:
         task[name] = read
     }
@@ -926,7 +957,7 @@ const taskOrder = Object.keys(NormalizedDraft.fields) as ReadonlyArray<keyof Nor
 
 /** Rebuilds the task with members in schema order, so equal drafts serialise identically. */
 const orderTask = (task: MutableTask): NormalizedDraft => {
-  const ordered: MutableTask = {}
+  const ordered: Record<string, unknown> = {}
   for (const key of taskOrder) {
     const value = task[key]
     if (value !== undefined) ordered[key] = value

@@ -124,7 +124,7 @@ export const participantTools = [
     name: "submit_result",
     title: "Hand in the result",
     description:
-      "Hands in the result of a task in flight (in_flight → submitted): a summary of what was done and found, the structured fields the brief's expected_result asks for, and artifacts ({kind: url | text | file, value, description?}: a link, a text, a file's name). The agent then reviews it: accepts it, or asks for a revision (the task comes back in_flight; submit again). Check the result against the task's acceptance_test first.",
+      "Hands in the result of a task in flight (in_flight → submitted): a summary of what was done and found, the structured fields the brief's expected_result asks for, and artifacts ({kind: url | text | file, value, description?}: a link, a text, a file's name). The agent then reviews it: accepts it, or asks for a revision (the task comes back in_flight; submit again). Check the result against the task's acceptance_test first; when its brief has a result_schema (a JSON Schema), fields must satisfy it, or the result is refused with result_invalid, details naming each failing field.",
     parameters: Schema.Struct({ reference, ...ResultSubmission.fields }),
     decodeWith: WithReference,
     success: Task,

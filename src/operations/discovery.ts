@@ -167,6 +167,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     required: [...draftRules.required],
     conditionally_required: [...draftRules.conditionally_required],
     recommended: [...draftRules.recommended],
+    optional: [...draftRules.optional],
     limits: { ...draftRules.limits },
     issue_codes: Object.fromEntries(Object.entries(IssueCode).map(([code, meaning]) => [code, String(meaning)]))
   },

@@ -8,6 +8,7 @@ import { type EnvelopeError, envelopeError, type ServiceUnavailable } from "../a
 import {
   type InvalidTransition,
   type NotPermitted,
+  type ResultRejected,
   StorageUnavailable,
   type TaskNotFound,
   type Unauthenticated
@@ -86,6 +87,20 @@ export const orActionFailure =
               hint: "Only the participant a task is offered to (or held by) can act on it."
             })
           )
+        case "ResultRejected": {
+          const { failures } = error as ResultRejected
+          return Effect.fail(
+            envelopeError(
+              docsUrl,
+              "result_invalid",
+              `The result's fields fail the task's result_schema: ${failures.map((f) => f.pointer).join(", ")}.`,
+              {
+                hint: "Fix each field named in details (a JSON Pointer into the result) and submit again; the schema is the task's brief.result_schema. Nothing was changed.",
+                details: failures.map((f) => ({ field: f.pointer, code: f.code, message: f.message }))
+              }
+            )
+          )
+        }
         case "StorageUnavailable":
           return Effect.fail(storageUnavailable(docsUrl))
         default:
@@ -93,4 +108,10 @@ export const orActionFailure =
       }
     }) as Effect.Effect<A, Exclude<E, ActionFailure> | EnvelopeError, R>
 
-type ActionFailure = TaskNotFound | InvalidTransition | Unauthenticated | NotPermitted | StorageUnavailable
+type ActionFailure =
+  | TaskNotFound
+  | InvalidTransition
+  | Unauthenticated
+  | NotPermitted
+  | ResultRejected
+  | StorageUnavailable

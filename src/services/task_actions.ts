@@ -10,12 +10,14 @@ import * as Layer from "effect/Layer"
 import {
   InvalidTransition,
   NotPermitted,
+  ResultRejected,
   type StorageUnavailable,
   TaskNotFound,
   Unauthenticated
 } from "../domain/errors.ts"
 import { maxRevisions } from "../domain/lifecycle.ts"
 import { noteOf, type ResultSubmission, type ReviewDecision } from "../domain/moves.ts"
+import { resultFieldFailures } from "../domain/result_schema.ts"
 import { tracedFn } from "../tracing.ts"
 import { Lifecycle } from "./lifecycle.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
@@ -55,7 +57,7 @@ export class TaskActions extends Context.Service<
       reference: string,
       participant: string,
       result: ResultSubmission
-    ): Effect.Effect<StoredTask, Failure | NotPermitted>
+    ): Effect.Effect<StoredTask, Failure | NotPermitted | ResultRejected>
     operatorCancel(reference: string, note: string): Effect.Effect<StoredTask, Failure>
   }
 >()("task-marketplace/services/TaskActions") {
@@ -217,11 +219,18 @@ export class TaskActions extends Context.Service<
           artifacts: (submission.artifacts ?? []).map((artifact) => ({ ...artifact, value: artifact.value.trim() }))
         }
         const submittedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+        // Judged in the guard, after the table: a result out of turn is 409 whatever it holds.
+        const fitsSchema = (task: StoredTask) => {
+          const schema = task.brief.result_schema
+          if (schema === undefined) return Effect.void
+          const failures = resultFieldFailures(schema, result.fields)
+          return failures.length === 0 ? Effect.void : Effect.fail(new ResultRejected({ reference, failures }))
+        }
         return yield* lifecycle.transition({
           reference,
           to: "submitted",
           actor: "participant",
-          guard: holder(participant),
+          guard: (task) => Effect.andThen(holder(participant)(task), fitsSchema(task)),
           change: () => ({ result: { ...result, submitted_at: submittedAt } })
         })
       })

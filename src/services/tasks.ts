@@ -306,7 +306,8 @@ const briefOf = (draft: NormalizedDraft): Brief => ({
   acceptance_test: draft.acceptance_test ?? "",
   constraints: draft.constraints ?? null,
   budget: draft.budget ?? null,
-  contact_email: draft.contact_email ?? null
+  contact_email: draft.contact_email ?? null,
+  ...(draft.result_schema === undefined ? {} : { result_schema: draft.result_schema })
 })
 
 /** Same normalised draft ⇔ same fingerprint: the normalised task has a fixed member order. */
