@@ -8,14 +8,16 @@
  * Ajv is configured to refuse rather than guess: strict mode (an unknown keyword or format is an
  * error, not silently ignored), no `loadSchema` (a `$ref` to anything outside the schema cannot be
  * resolved, so nothing is ever fetched), every failure reported (`allErrors`), formats from
- * ajv-formats. Compiling costs ~1 ms while checking costs microseconds, so compiled validators are
+ * ajv-formats, patterns on a linear-time engine (`linearTimeRegExp`). Compiling costs ~1 ms while checking costs microseconds, so compiled validators are
  * kept by the schema's canonical JSON (keys sorted: two spellings of one schema share one entry), at
  * most `cacheSize` of them, least recently used dropped first. Ajv's own registry forgets each
  * schema once compiled (`removeSchema`), so nothing else grows with the number of schemas seen.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js"
+import type { RegExpEngine } from "ajv/dist/types/index.js"
 import addFormats from "ajv-formats"
 import * as Schema from "effect/Schema"
+import { RE2JS } from "re2js"
 
 /** The most a result_schema may weigh: its JSON, in UTF-8 bytes. */
 export const RESULT_SCHEMA_MAX_BYTES = 16_384
@@ -29,7 +31,23 @@ export const ResultSchema = Schema.Record(Schema.String, Schema.Unknown).annotat
 })
 export type ResultSchema = typeof ResultSchema.Type
 
+/**
+ * `pattern` and `patternProperties` run on RE2's linear-time engine (re2js, pure JavaScript), not
+ * on JavaScript's backtracking one: the agent writes the pattern, the participant the text, and a
+ * pattern such as `^(a+)+$` must not hold the process on a long input. RE2 has no lookaround or
+ * backreferences; a schema using them is refused as invalid at preflight.
+ */
+const linearTimeRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const compiled = RE2JS.compile(pattern)
+    // Ajv keeps one compiled pattern per `String(rx)`: it must name the pattern.
+    return { test: (text: string) => compiled.matcher(text).find(), toString: () => `/${pattern}/${flags}` }
+  },
+  { code: "re2js" }
+)
+
 const ajv = new Ajv2020({
+  code: { regExp: linearTimeRegExp },
   strict: true,
   // Legitimate schemas trip these (a `required` name without a `properties` entry, a union type
   // without per-type keywords); they are style advice, not errors.

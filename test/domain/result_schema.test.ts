@@ -88,6 +88,33 @@ describe("canonicalJson", () => {
 })
 
 describe("resultFieldFailures", () => {
+  it("matches patterns in linear time: a backtracking pattern on a long input answers at once", () => {
+    const schema = { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } }
+    const started = performance.now()
+    const failures = resultFieldFailures(schema, { code: `${"a".repeat(50_000)}!` })
+    // JavaScript's own engine would take longer than the universe's age on this input.
+    assert.isBelow(performance.now() - started, 2000)
+    assert.strictEqual(failures.length, 1)
+    assert.deepStrictEqual(resultFieldFailures(schema, { code: "aaaa" }), [])
+  })
+
+  it("applies each pattern of a schema as written (no two share a compiled pattern)", () => {
+    const schema = {
+      type: "object",
+      properties: { digits: { type: "string", pattern: "^[0-9]+$" }, letters: { type: "string", pattern: "^[a-z]+$" } }
+    }
+    assert.deepStrictEqual(resultFieldFailures(schema, { digits: "123", letters: "abc" }), [])
+    assert.deepStrictEqual(
+      resultFieldFailures(schema, { digits: "abc", letters: "123" }).map((failure) => failure.pointer),
+      ["/fields/digits", "/fields/letters"]
+    )
+  })
+
+  it("refuses, at preflight, a pattern RE2 cannot run (lookaround, backreferences)", () => {
+    assert.strictEqual(resultSchemaProblem({ properties: { a: { pattern: "(?=x)" } } })?.kind, "invalid")
+    assert.strictEqual(resultSchemaProblem({ properties: { a: { pattern: "(a)\\1" } } })?.kind, "invalid")
+  })
+
   const schema = {
     type: "object",
     properties: { count: { type: "integer", minimum: 0 }, note: { type: "string" } },
