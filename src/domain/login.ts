@@ -11,6 +11,9 @@ export const maximumEmailLength = 254
 /** Shortest password accepted, in Unicode code points. */
 export const minimumPasswordLength = 12
 
+/** Where a one-time link leads (`?token=…`): the page to choose a password, on the authorization server. */
+export const choosePasswordPath = "/oauth/password"
+
 /** Longest password accepted, in Unicode code points: memory-hard hashing of huge inputs is not offered. */
 export const maximumPasswordLength = 1024
 

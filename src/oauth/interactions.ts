@@ -23,7 +23,7 @@ import * as UrlParams from "effect/http/UrlParams"
 import * as Option from "effect/Option"
 import type Provider from "oidc-provider"
 import type { AppSettings } from "../config.ts"
-import type { Login } from "../domain/login.ts"
+import { choosePasswordPath, type Login } from "../domain/login.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import type { Logins } from "../services/logins.ts"
 import type { ProviderHost } from "./host.ts"
@@ -34,19 +34,17 @@ import {
   errorPages,
   linkProblemPage,
   passwordChosenPage,
-  type RenderedPage,
   resourceDescriptions,
+  pageResponse as respond,
   signInPage
 } from "./pages.ts"
+import { interactionPath } from "./provider.ts"
 
 /** Form bodies are a few fields: 16 KiB is plenty. */
 const maxFormBytes = ByteSize.kibibytes(16)
 
-export const interactionRoutePath = "/oauth/interaction/:uid"
-export const passwordPath = "/oauth/password"
-
-const respond = (rendered: RenderedPage, headers: Record<string, string> = pageHeaders()) =>
-  HttpServerResponse.text(rendered.html.toString(), { status: rendered.status, headers, contentType: "text/html" })
+const interactionRoutePath = interactionPath("", ":uid") as `/${string}`
+const passwordPath = choosePasswordPath
 
 export const makeInteractions = (options: {
   readonly settings: AppSettings
@@ -118,7 +116,7 @@ export const makeInteractions = (options: {
   ) =>
     Effect.map(clientOf(provider, String(params.client_id)), (client) => {
       const rendered = signInPage({
-        action: `${basePath}/oauth/interaction/${uid}/sign-in`,
+        action: `${interactionPath(basePath, uid)}/sign-in`,
         csrfToken: csrfFor(uid),
         clientName: client?.clientName ?? String(params.client_id),
         email: extra.email,
@@ -135,7 +133,7 @@ export const makeInteractions = (options: {
       const named = asked.length === 0 ? [resources.api] : asked
       return respond(
         consentPage({
-          action: `${basePath}/oauth/interaction/${uid}/consent`,
+          action: `${interactionPath(basePath, uid)}/consent`,
           csrfToken: csrfFor(uid),
           clientName: client?.clientName ?? String(params.client_id),
           clientUri: client?.clientUri,

@@ -11,8 +11,11 @@
  * - choose password: `token`, `username` (the email, for password managers), `password`, `confirm`;
  * - sign-out: oidc-provider's own form (`xsrf`), plus `logout=yes` when the person signs out.
  */
+
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { minimumPasswordLength } from "../domain/login.ts"
 import { type Html, html, rawHtml, webUrlOf } from "../pages/html.ts"
-import { page, productName } from "../pages/layout.ts"
+import { page, pageHeaders, productName } from "../pages/layout.ts"
 
 /** A rendered page and the status the caller should send it with. */
 export interface RenderedPage {
@@ -20,8 +23,9 @@ export interface RenderedPage {
   readonly html: Html
 }
 
-/** The shortest rule a new password must meet, said once: the fields' minlength and their description. */
-export const minimumPasswordLength = 12
+/** A rendered page as the response that sends it, with every page's headers (or `headers`, built by `pageHeaders`). */
+export const pageResponse = (rendered: RenderedPage, headers: Record<string, string> = pageHeaders()) =>
+  HttpServerResponse.text(String(rendered.html), { status: rendered.status, headers, contentType: "text/html" })
 
 /** What a participant is told each scope lets an app do. */
 export const scopeDescriptions: Readonly<Record<string, string>> = {

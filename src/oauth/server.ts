@@ -16,7 +16,6 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import { AppConfig, isEmbeddedIssuer, issuerOf, participantMcpUrlOf } from "../config.ts"
 import { prefersHtml } from "../pages/accept.ts"
-import { pageHeaders } from "../pages/layout.ts"
 import { AttemptLimits } from "../services/attempt_limits.ts"
 import { Logins } from "../services/logins.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
@@ -25,7 +24,7 @@ import { OAuthCookieSecret } from "../services/service_secrets.ts"
 import { SigningKeys } from "../services/signing_keys.ts"
 import { makeProviderHost } from "./host.ts"
 import { makeInteractions } from "./interactions.ts"
-import { errorPage, errorPages } from "./pages.ts"
+import { errorPage, errorPages, pageResponse } from "./pages.ts"
 import { type AccountProfile, makeProvider } from "./provider.ts"
 
 /** The issuer's path on this server. */
@@ -114,12 +113,7 @@ export const OAuthRoutes = HttpRouter.use(
     /** An address under /oauth nobody serves: a page for a browser, JSON for any other client. */
     const notFound = (request: HttpServerRequest.HttpServerRequest) => {
       if (prefersHtml(request.headers.accept)) {
-        const page = errorPage(errorPages.notFound)
-        return HttpServerResponse.text(String(page.html), {
-          status: page.status,
-          headers: pageHeaders(),
-          contentType: "text/html"
-        })
+        return pageResponse(errorPage(errorPages.notFound))
       }
       return HttpServerResponse.jsonUnsafe(
         { error: "not_found", error_description: "No endpoint of the authorization server at this address." },

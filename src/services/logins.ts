@@ -40,6 +40,7 @@ import {
 import {
   accountFailureLimit,
   addressFailureLimit,
+  choosePasswordPath,
   emailKey,
   emailProblem,
   inviteLinkLifetimeMs,
@@ -214,7 +215,7 @@ export class Logins extends Context.Service<
       const tokenPattern = /^[A-Za-z0-9_-]{43}$/
       const hashOf = (text: string) => oneShotHash("sha256", text, "base64url")
       const newToken = () => randomBytes(32).toString("base64url")
-      const urlOf = (token: string) => `${config.publicBaseUrl}/oauth/password?token=${token}`
+      const urlOf = (token: string) => `${config.publicBaseUrl}${choosePasswordPath}?token=${token}`
 
       /**
        * Stores a new link as the login's only unused one. Used links are kept until they expire, so

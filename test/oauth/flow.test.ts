@@ -621,6 +621,56 @@ describe("refusals", () => {
     await context.close()
   }, 30_000)
 
+  it("a sign-in form with a wrong CSRF token, or posted from another site, is refused and changes nothing", async () => {
+    const config = await registerClient(issuer)
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const { challenge } = await pkce()
+    await page.goto(authorizationUrl(config, challenge).href)
+    const action = new URL((await page.locator("form").getAttribute("action"))!, server.url).href
+    const csrf = (await page.locator('input[name="csrf"]').getAttribute("value"))!
+    const form = { email: lukas.email, password: lukas.password }
+    const wrongToken = await context.request.post(action, {
+      form: { ...form, csrf: "not-the-token" },
+      headers: { origin: server.url },
+      maxRedirects: 0
+    })
+    expect(wrongToken.status()).toBe(403)
+    const otherSite = await context.request.post(action, {
+      form: { ...form, csrf },
+      headers: { origin: "https://attacker.example" },
+      maxRedirects: 0
+    })
+    expect(otherSite.status()).toBe(403)
+    expect(await otherSite.text()).toContain("This form cannot be sent from here")
+    // Nothing was signed in: the page's own form still asks, and then goes on.
+    await page.reload()
+    expect(await page.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true)
+    await page.close()
+    const back = await authorize(context, authorizationUrl(config, (await pkce()).challenge), { person: lukas })
+    expect(back.searchParams.get("code")).toBeTypeOf("string")
+    await context.close()
+  })
+
+  it("passwords that do not match are refused and the link stays usable; an oversized form is a 413 page", async () => {
+    const link = linkOf(
+      await operator(database, server.url, "participants", "invite", "ahmed-hassan", "--email", "ahmed@example.com")
+    )
+    const mismatch = await choosePassword(link, "the first long password", "another long password")
+    expect(await mismatch.page.getByRole("alert").textContent()).toContain("do not match")
+    await mismatch.close()
+    const chosen = await choosePassword(link, "the first long password")
+    expect(chosen.heading).toBe("Your password is saved")
+    await chosen.close()
+    const oversized = await fetch(`${issuer}/password`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      body: `token=x&password=${"a".repeat(20_000)}`
+    })
+    expect(oversized.status).toBe(413)
+    expect(await oversized.text()).toContain("This form is too large")
+  })
+
   it("an invitation link works once", async () => {
     const link = linkOf(
       await operator(database, server.url, "participants", "invite", "aisha-bello", "--email", "aisha@example.com")
