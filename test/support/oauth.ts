@@ -102,4 +102,4 @@ export const pkce = async () => {
   return { verifier, challenge: await client.calculatePKCECodeChallenge(verifier) }
 }
 
-export { client, insecure }
+export { client }
