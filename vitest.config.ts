@@ -59,7 +59,7 @@ export default defineConfig(async () => {
             exclude: [
               "test/postgres/**",
               ...(withRedis ? [] : ["test/redis/**"]),
-              ...(withChromium ? [] : ["test/browser/**", "test/oauth/flow.test.ts"])
+              ...(withChromium ? [] : ["test/browser/**", "test/console/**", "test/oauth/flow.test.ts"])
             ],
             env: { TEST_BACKEND: "sqlite", TEST_REDIS_URL: redisUrl, CHROMIUM_PATH: chromiumPath }
           }
@@ -77,9 +77,10 @@ export default defineConfig(async () => {
                     "test/process/**/*.test.ts",
                     "test/operator/**/*.test.ts",
                     "test/postgres/**/*.test.ts",
-                    "test/oauth/**/*.test.ts"
+                    "test/oauth/**/*.test.ts",
+                    "test/console/**/*.test.ts"
                   ],
-                  exclude: withChromium ? [] : ["test/oauth/flow.test.ts"],
+                  exclude: withChromium ? [] : ["test/oauth/flow.test.ts", "test/console/**"],
                   env: { TEST_BACKEND: "postgres", TEST_POSTGRES_URL: postgresUrl, CHROMIUM_PATH: chromiumPath }
                 }
               }

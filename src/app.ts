@@ -9,6 +9,7 @@ import * as HttpServer from "effect/http/HttpServer"
 import * as Layer from "effect/Layer"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig, type AppSettings } from "./config.ts"
+import { ConsoleRoutes } from "./console/routes.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RoutesLive as RestRoutes, serveRoutes } from "./http/server.ts"
 import { ParticipantMcpRoutes } from "./mcp/participant_server.ts"
@@ -89,7 +90,7 @@ export const ServicesLive = makeServices()
  * Every route: the REST API with its documents, the two MCP endpoints, and the embedded
  * authorization server with its pages, on one router.
  */
-const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes, ParticipantMcpRoutes, OAuthRoutes)
+const RoutesLive = Layer.mergeAll(RestRoutes, McpRoutes, ParticipantMcpRoutes, OAuthRoutes, ConsoleRoutes)
 
 /** The HTTP routes with every service they need, given the configuration. */
 export const AppRoutes = RoutesLive.pipe(Layer.provide(ServicesLive))

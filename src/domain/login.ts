@@ -79,3 +79,17 @@ export const passwordProblem = (password: string): string | undefined => {
   if (length > maximumPasswordLength) return `Choose a password of at most ${maximumPasswordLength} characters.`
   return undefined
 }
+
+/**
+ * The participant console (`/console`) is a first-party client of the embedded authorization
+ * server: registered by the service itself (never dynamically), public (PKCE, no secret), and
+ * trusted, so a person who signs in to it is not asked to approve it.
+ */
+export const consoleClient = {
+  id: "task-marketplace-console",
+  name: "Task Marketplace console",
+  /** Where the console starts, and where sign-in returns (code + state) and sign-out ends. */
+  path: "/console",
+  callbackPath: "/console/callback",
+  signedOutPath: "/console/signed-out"
+} as const

@@ -23,6 +23,7 @@ import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/en
 import { maxBodyBytes } from "../api/parameters.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig, isEmbeddedIssuer, type Sampler } from "../config.ts"
+import { isConsolePath } from "../console/routes.ts"
 import { participantTools } from "../mcp/participant_tools.ts"
 import { explained } from "../mcp/refusals.ts"
 import { mcpPathOf, participantMcpPathOf } from "../mcp/server.ts"
@@ -122,6 +123,12 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     }
     const isMcp = (path: string) => mcpEndpoints.has(path)
     const embeddedIssuer = isEmbeddedIssuer(config)
+    /**
+     * The authorization server's and the console's pages: their answers (pages, OAuth's own JSON,
+     * redirects) leave as they were written, without CORS, and the API's request limits do not
+     * apply (sign-in has its own; every console move is a signed-in person's).
+     */
+    const isPagePath = (path: string) => embeddedIssuer && (isOAuthPath(path) || isConsolePath(path))
 
     const notFound = (request: HttpServerRequest.HttpServerRequest) => {
       const path = request.url.split("?", 1)[0] ?? "/"
@@ -235,7 +242,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       }
       // Every header the envelope adds, set in one copy of the response.
       // The authorization server's pages are for its own origin: no CORS on them.
-      const cors = !(embeddedIssuer && isOAuthPath(arrival.path))
+      const cors = !isPagePath(arrival.path)
       const headers: Record<string, string> = cors
         ? { ...corsHeaders, "x-request-id": arrival.requestId }
         : { "x-request-id": arrival.requestId }
@@ -281,7 +288,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     /** The request answered: the limiter consulted (when limits are on), then the handler. */
     const respond = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival) => {
       const request = arrival.request
-      if (embeddedIssuer && isOAuthPath(arrival.path)) {
+      if (isPagePath(arrival.path)) {
         return Effect.map(Effect.catchCause(httpEffect, recover(request, arrival.requestId)), (response) =>
           finish(arrival, undefined, response, true)
         )

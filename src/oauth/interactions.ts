@@ -13,7 +13,6 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as ByteSize from "effect/ByteSize"
-import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpRouter from "effect/http/HttpRouter"
@@ -21,10 +20,14 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as UrlParams from "effect/http/UrlParams"
 import * as Option from "effect/Option"
-import type Provider from "oidc-provider"
+import type { default as Provider } from "oidc-provider"
+
+type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>
+
 import type { AppSettings } from "../config.ts"
-import { choosePasswordPath, type Login } from "../domain/login.ts"
+import { choosePasswordPath, consoleClient, type Login } from "../domain/login.ts"
 import { pageHeaders } from "../pages/layout.ts"
+import { asPage as asPageWith } from "../pages/respond.ts"
 import type { Logins } from "../services/logins.ts"
 import type { ProviderHost } from "./host.ts"
 import {
@@ -152,6 +155,26 @@ export const makeInteractions = (options: {
       )
     })
 
+  /** Grants the client what the interaction asked and has not been granted yet; the grant's id. */
+  const grantAsked = (provider: Provider, interaction: Interaction, accountId: string) =>
+    Effect.tryPromise(async () => {
+      const clientId = String(interaction.params.client_id)
+      const grant =
+        (interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId)) ??
+        new provider.Grant({ accountId, clientId })
+      const missing = interaction.prompt.details as {
+        missingOIDCScope?: string[]
+        missingOIDCClaims?: string[]
+        missingResourceScopes?: Record<string, string[]>
+      }
+      if (missing.missingOIDCScope !== undefined) grant.addOIDCScope(missing.missingOIDCScope.join(" "))
+      if (missing.missingOIDCClaims !== undefined) grant.addOIDCClaims(missing.missingOIDCClaims)
+      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+        grant.addResourceScope(indicator, scopes.join(" "))
+      }
+      return await grant.save()
+    })
+
   const show = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
     Effect.gen(function* () {
       const found = yield* details(request)
@@ -162,6 +185,11 @@ export const makeInteractions = (options: {
       const accountId = interaction.session?.accountId
       const login = accountId === undefined ? undefined : yield* logins.findById(accountId)
       if (login === undefined) return yield* signInView(uid, provider, params)
+      // The console is the marketplace's own: signing in to it is consent enough.
+      if (params.client_id === consoleClient.id) {
+        const grantId = yield* grantAsked(provider, interaction, login.id)
+        return yield* finish(request, provider, { consent: { grantId } })
+      }
       return yield* consentView(uid, provider, params, login)
     })
 
@@ -215,23 +243,7 @@ export const makeInteractions = (options: {
           error_description: "The person declined to allow this app."
         })
       }
-      const grantId = yield* Effect.tryPromise(async () => {
-        const clientId = String(interaction.params.client_id)
-        const grant =
-          (interaction.grantId === undefined ? undefined : await provider.Grant.find(interaction.grantId)) ??
-          new provider.Grant({ accountId, clientId })
-        const missing = interaction.prompt.details as {
-          missingOIDCScope?: string[]
-          missingOIDCClaims?: string[]
-          missingResourceScopes?: Record<string, string[]>
-        }
-        if (missing.missingOIDCScope !== undefined) grant.addOIDCScope(missing.missingOIDCScope.join(" "))
-        if (missing.missingOIDCClaims !== undefined) grant.addOIDCClaims(missing.missingOIDCClaims)
-        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
-          grant.addResourceScope(indicator, scopes.join(" "))
-        }
-        return await grant.save()
-      })
+      const grantId = yield* grantAsked(provider, interaction, accountId)
       return yield* finish(request, provider, { consent: { grantId } })
     })
 
@@ -278,43 +290,25 @@ export const makeInteractions = (options: {
       )
     }).pipe(Effect.catchTag("LinkNotUsable", linkProblem))
 
-  const unavailable = respond(
-    errorPage({
-      status: 503,
-      title: "Please try again in a moment",
-      message: "The marketplace could not reach its database just now, so nothing was done.",
-      hint: "Wait a few seconds and send the form again."
-    }),
-    { ...pageHeaders(), "retry-after": "5" }
+  /** Every failure is a page a person can read (src/pages/respond.ts). */
+  const asPage = asPageWith(
+    {
+      unavailable: errorPage({
+        status: 503,
+        title: "Please try again in a moment",
+        message: "The marketplace could not reach its database just now, so nothing was done.",
+        hint: "Wait a few seconds and send the form again."
+      }),
+      tooLarge: errorPage({
+        status: 413,
+        title: "This form is too large",
+        message: "The form sent more than the few fields this page has, so nothing was done.",
+        hint: "Go back and send the form again."
+      }),
+      serverError: errorPage(errorPages.serverError)
+    },
+    "an authorization page"
   )
-  const tooLarge = respond(
-    errorPage({
-      status: 413,
-      title: "This form is too large",
-      message: "The form sent more than the few fields this page has, so nothing was done.",
-      hint: "Go back and send the form again."
-    })
-  )
-
-  /**
-   * Every failure is a page a person can read: a database that did not answer (503, try again), a
-   * form body past its limit (413), anything else a 500 whose cause is logged, never shown.
-   */
-  const asPage = <E>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
-    Effect.catchCause(effect, (cause) => {
-      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-      const failure = Option.getOrUndefined(Cause.findErrorOption(cause)) as
-        | { readonly _tag?: string; readonly reason?: { readonly _tag?: string; readonly reason?: string } }
-        | undefined
-      if (failure?._tag === "StorageUnavailable") return Effect.succeed(unavailable)
-      if (failure?._tag === "HttpServerError" && failure.reason?.reason === "BodyTooLarge") {
-        return Effect.succeed(tooLarge)
-      }
-      return Effect.as(
-        Effect.logError("an authorization page failed").pipe(Effect.annotateLogs({ cause: Cause.pretty(cause) })),
-        respond(errorPage(errorPages.serverError))
-      )
-    })
 
   /** The interaction id in the path (an undecodable one names no interaction). */
   const uidOf = (request: HttpServerRequest.HttpServerRequest) => {

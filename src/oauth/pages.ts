@@ -12,20 +12,12 @@
  * - sign-out: oidc-provider's own form (`xsrf`), plus `logout=yes` when the person signs out.
  */
 
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { minimumPasswordLength } from "../domain/login.ts"
 import { type Html, html, rawHtml, webUrlOf } from "../pages/html.ts"
-import { page, pageHeaders, productName } from "../pages/layout.ts"
+import { page, productName } from "../pages/layout.ts"
+import type { RenderedPage } from "../pages/respond.ts"
 
-/** A rendered page and the status the caller should send it with. */
-export interface RenderedPage {
-  readonly status: number
-  readonly html: Html
-}
-
-/** A rendered page as the response that sends it, with every page's headers (or `headers`, built by `pageHeaders`). */
-export const pageResponse = (rendered: RenderedPage, headers: Record<string, string> = pageHeaders()) =>
-  HttpServerResponse.text(String(rendered.html), { status: rendered.status, headers, contentType: "text/html" })
+export { pageResponse, type RenderedPage } from "../pages/respond.ts"
 
 /** What a participant is told each scope lets an app do. */
 export const scopeDescriptions: Readonly<Record<string, string>> = {

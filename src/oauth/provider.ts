@@ -15,6 +15,7 @@
 import type * as Context from "effect/Context"
 import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider"
 import type { AppSettings } from "../config.ts"
+import { consoleClient } from "../domain/login.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import type { OAuthRecords } from "../services/oauth_records.ts"
 import type { KeySet } from "../services/signing_keys.ts"
@@ -156,6 +157,18 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
       origin !== "null" &&
       (ctx.oidc.route === "userinfo" || client.clientAuthMethod === "none") &&
       (client.redirectUris ?? []).some((uri) => URL.canParse(uri) && new URL(uri).origin === origin),
+    // The console (src/console/): a first-party public client, registered here and nowhere else.
+    clients: [
+      {
+        client_id: consoleClient.id,
+        client_name: consoleClient.name,
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        redirect_uris: [`${settings.publicBaseUrl.replace(/\/+$/, "")}${consoleClient.callbackPath}`],
+        post_logout_redirect_uris: [`${settings.publicBaseUrl.replace(/\/+$/, "")}${consoleClient.signedOutPath}`]
+      }
+    ],
     responseTypes: ["code"],
     pkce: { required: () => true },
     clientDefaults: {

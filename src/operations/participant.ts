@@ -21,9 +21,19 @@ import { Accounts } from "../services/accounts.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import type { StoredTask } from "../services/task_store.ts"
+import { TaskStore } from "../services/task_store.ts"
 import { Tasks } from "../services/tasks.ts"
 import { presentParticipant } from "./agent.ts"
 import { orActionFailure } from "./failures.ts"
+
+/** A task of the participant's as the console shows it: the task, and when its offer lapses or its review is due. */
+export interface TaskOnBoard {
+  readonly task: Task
+  /** While offered: when the offer lapses (ISO 8601). */
+  readonly offerExpiresAt: string | null
+  /** While submitted: when the result is accepted unless the agent reviews it first. */
+  readonly reviewDueAt: string | null
+}
 
 /** The signed-in participant: the access token's subject and the participant it is linked to. */
 export interface Caller {
@@ -52,6 +62,8 @@ export class ParticipantOperations extends Context.Service<
     me(caller: Caller): Effect.Effect<Account, EnvelopeError>
     /** GET /me/tasks: offers and tasks, newest first. */
     myTasks(caller: Caller): Effect.Effect<TaskList, EnvelopeError>
+    /** The same tasks with the times a person must act by (the console's lists). */
+    board(caller: Caller): Effect.Effect<ReadonlyArray<TaskOnBoard>, EnvelopeError>
     /**
      * Refuses the wrong party (403) or an unknown task (404) before anything the caller sent is
      * judged: an adapter runs it, then decodes what came with the move, then makes the move.
@@ -74,6 +86,7 @@ export class ParticipantOperations extends Context.Service<
       const directory = yield* ParticipantDirectory
       const actions = yield* TaskActions
       const tasks = yield* Tasks
+      const store = yield* TaskStore
       const orAction = orActionFailure(docs)
 
       // Generators made once, not per request (docs/performance.md, "No generator function made per request").
@@ -119,6 +132,17 @@ export class ParticipantOperations extends Context.Service<
           (data): TaskList => ({ object: "list", count: data.length, data })
         )
 
+      const board = ({ slug }: Caller) =>
+        Effect.map(
+          orAction(store.forParticipant(slug)),
+          (stored): ReadonlyArray<TaskOnBoard> =>
+            stored.map((task) => ({
+              task: tasks.view(task),
+              offerExpiresAt: task.state === "awaiting_participant" ? task.offerExpiresAt : null,
+              reviewDueAt: task.state === "submitted" ? task.reviewDueAt : null
+            }))
+        )
+
       /** A move made, as the task now reads. */
       const moved = <E>(move: Effect.Effect<StoredTask, E>) => Effect.map(orAction(move), tasks.view)
 
@@ -126,6 +150,7 @@ export class ParticipantOperations extends Context.Service<
         signIn,
         me,
         myTasks,
+        board,
         checkHolder: ({ slug }, reference) => orAction(actions.checkHolder(reference, slug)),
         accept: ({ slug }, reference) => moved(actions.accept(reference, slug)),
         decline: ({ slug }, reference, reason) => moved(actions.decline(reference, slug, reason ?? undefined)),

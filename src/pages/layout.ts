@@ -83,6 +83,30 @@ ul.list li { position: relative; padding: 0.375rem 0 0.375rem 1.5rem; }
 ul.list li::before { content: "\\2713"; position: absolute; left: 0; color: var(--accent); font-weight: 700; }
 .signed-in { margin: 0 0 1rem; }
 hr { border: 0; border-top: 1px solid var(--border); margin: 1.5rem 0 1rem; }
+/* Console: a wider frame, its navigation, task cards, the brief as a list of terms */
+.shell.wide { max-width: 52rem; }
+nav.console { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 1rem; margin: 0 0 1rem; }
+nav.console a { display: inline-block; padding: 0.5rem 0.25rem; min-height: 44px; line-height: 28px; font-weight: 600; }
+nav.console a[aria-current="page"] { color: var(--text); text-decoration: none; border-bottom: 3px solid var(--accent); }
+nav.console form { margin: 0 0 0 auto; }
+nav.console button { width: auto; min-height: 44px; padding: 0.5rem 0.875rem; }
+.cards { list-style: none; margin: 0 0 1.5rem; padding: 0; display: grid; gap: 0.75rem; }
+.card { border: 1px solid var(--border); border-radius: 10px; padding: 0.875rem 1rem; background: var(--card); }
+.card h3 { font-size: 1.0625rem; margin: 0 0 0.25rem; }
+.card p { margin: 0 0 0.375rem; }
+.card :last-child { margin-bottom: 0; }
+.badge { display: inline-block; font-size: 0.8125rem; font-weight: 600; padding: 0.125rem 0.5rem; border-radius: 999px; border: 1px solid var(--field-border); color: var(--text); background: var(--soft); }
+.badge.attention { border-color: var(--alert-border); color: var(--alert-text); background: var(--alert-bg); }
+dl.brief { margin: 0 0 1rem; display: grid; gap: 0.5rem; }
+dl.brief dt { font-weight: 600; color: var(--muted); font-size: 0.875rem; }
+dl.brief dd { margin: 0 0 0.25rem; white-space: pre-wrap; }
+@media (min-width: 40rem) { dl.brief { grid-template-columns: 12rem 1fr; } dl.brief dd { margin: 0; } }
+.notice { margin: 0 0 1.25rem; padding: 0.75rem 1rem; border: 1px solid var(--accent); border-left-width: 4px; border-radius: 8px; background: var(--soft); }
+.live { margin: 0 0 1rem; }
+textarea { display: block; width: 100%; min-height: 6rem; margin: 0; padding: 0.625rem 0.75rem; font: inherit; color: inherit; background: var(--field); border: 1px solid var(--field-border); border-radius: 8px; resize: vertical; }
+input[type="file"] { padding: 0.5rem; }
+ol.history { margin: 0 0 1rem; padding-left: 1.25rem; }
+ol.history li { margin: 0 0 0.375rem; }
 `
 
 /** `'sha256-…'` of the stylesheet, computed once: the policy's only style source. */
@@ -96,10 +120,16 @@ export interface PageOptions {
   readonly title: string
   /** What goes inside `<main>`: the page's one h1 and its content. */
   readonly body: Html
+  /** Navigation between the page and its siblings (the console's), above `<main>`. */
+  readonly nav?: Html
+  /** A wider frame, for pages of lists rather than one short form. */
+  readonly wide?: boolean
+  /** Same-origin scripts the page loads (deferred); the page must work without them. */
+  readonly scripts?: ReadonlyArray<string>
 }
 
 /** The whole document around a page's body. */
-export const page = ({ title, body }: PageOptions): Html => html`<!doctype html>
+export const page = ({ title, body, nav, wide = false, scripts = [] }: PageOptions): Html => html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -110,10 +140,14 @@ export const page = ({ title, body }: PageOptions): Html => html`<!doctype html>
 <title>${title} – ${productName}</title>
 <link rel="icon" href="data:,">
 <style>${rawHtml(stylesheet)}</style>
-</head>
+${scripts.map(
+  (src) => html`<script src="${src}" defer></script>
+`
+)}</head>
 <body>
-<div class="shell">
+<div class="${wide ? "shell wide" : "shell"}">
 <header class="brand">${mark}<span>${productName}</span></header>
+${nav}
 <main>
 ${body}
 </main>
@@ -132,6 +166,8 @@ export interface PageHeadersOptions {
    * so those pages must name that URI's origin here or the browser stops at the redirect.
    */
   readonly formActionOrigins?: ReadonlyArray<string>
+  /** Whether the page loads same-origin scripts and lets them fetch from its origin. */
+  readonly scripts?: boolean
 }
 
 // CSP's host-source and scheme-source, as narrow as origins need: a WHATWG URL's host may hold `;`
@@ -159,7 +195,7 @@ export const formActionSourceOf = (uriOrOrigin: string): string | undefined => {
 }
 
 /** The Content-Security-Policy of a page whose forms may lead to `formActionOrigins`. */
-export const contentSecurityPolicy = ({ formActionOrigins = [] }: PageHeadersOptions = {}): string => {
+export const contentSecurityPolicy = ({ formActionOrigins = [], scripts = false }: PageHeadersOptions = {}): string => {
   const sources = new Set(["'self'"])
   for (const origin of formActionOrigins) {
     const source = formActionSourceOf(origin)
@@ -169,6 +205,7 @@ export const contentSecurityPolicy = ({ formActionOrigins = [] }: PageHeadersOpt
     "default-src 'none'",
     `style-src ${stylesheetHash}`,
     "img-src 'self' data:",
+    ...(scripts ? ["script-src 'self'", "connect-src 'self'"] : []),
     "base-uri 'none'",
     "frame-ancestors 'none'",
     `form-action ${[...sources].join(" ")}`

@@ -1,0 +1,212 @@
+/**
+ * The participant console in a real browser (Chromium through playwright-core), on both backends:
+ * a participant invited by the operator signs in through the embedded authorization server (the
+ * console is its first-party client: no consent page), sees a task an agent submitted naming them,
+ * answers it, and every refusal leaves the task as it was.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { Browser, Page } from "playwright-core"
+import { launchBrowser, screenshots } from "../support/browser.ts"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { linkOf, operator } from "../support/oauth.ts"
+import { digitalDraft, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
+
+let database: TestDatabase
+let server: TestServer
+let browser: Browser
+
+const lukas = { slug: "lukas-schmidt", email: "lukas@example.com", password: "a long enough password 1" }
+const emily = { slug: "emily-hart", email: "emily@example.com", password: "another long password 2" }
+
+const choosePassword = async (link: string, password: string) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  await page.goto(link)
+  await page.getByLabel("Password", { exact: true }).fill(password)
+  await page.getByLabel("Confirm password").fill(password)
+  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save password" }).click()])
+  await context.close()
+}
+
+/** A browser on a phone, signed in to the console as `person`; the page shows the tasks. */
+const signIn = async (person: typeof lukas, options: { javaScriptEnabled?: boolean } = {}) => {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled: options.javaScriptEnabled ?? false
+  })
+  const page = await context.newPage()
+  await page.goto(`${server.url}/console`)
+  await page.getByLabel("Email").fill(person.email)
+  await page.getByLabel("Password", { exact: true }).fill(person.password)
+  await Promise.all([page.waitForURL(`${server.url}/console`), page.getByRole("button", { name: "Sign in" }).click()])
+  return { context, page }
+}
+
+const taskState = async (reference: string) => {
+  const response = await fetch(server.api(`/tasks/${reference}`))
+  return ((await response.json()) as { state: string }).state
+}
+
+const noHorizontalScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  database = await freshDatabase()
+  server = await startServer({ database })
+  for (const person of [lukas, emily]) {
+    const link = linkOf(
+      await operator(database, server.url, "participants", "invite", person.slug, "--email", person.email)
+    )
+    await choosePassword(link, person.password)
+  }
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await database?.drop()
+})
+
+describe("signing in", () => {
+  it("sends a person who is not signed in to the authorization server, and back to the page they asked for", async () => {
+    const { context, page } = await signIn(lukas)
+    try {
+      await expect(page.locator("h1").textContent()).resolves.toBe("Your tasks")
+      // No consent page for the console: it is the marketplace's own.
+      const cookies = await context.cookies(`${server.url}/console`)
+      const session = cookies.find((cookie) => cookie.name === "tm_console")
+      expect(session?.httpOnly).toBe(true)
+      expect(session?.sameSite).toBe("Lax")
+      expect(session?.path).toBe("/console")
+      await noHorizontalScroll(page)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("refuses a replayed or foreign callback, and a page without a session sends the browser to sign in", async () => {
+    const replay = await fetch(`${server.url}/console/callback?code=x&state=forged`, { redirect: "manual" })
+    expect(replay.status).toBe(400)
+    expect(replay.headers.get("content-type")).toContain("text/html")
+    expect(await replay.text()).toContain("Signing in did not finish")
+    const anonymous = await fetch(`${server.url}/console`, { redirect: "manual" })
+    expect(anonymous.status).toBe(303)
+    expect(anonymous.headers.get("location")).toContain(`${server.url}/oauth/auth?`)
+    expect(anonymous.headers.get("location")).toContain("code_challenge_method=S256")
+    const post = await fetch(`${server.url}/console/tasks/x/accept`, { method: "POST", redirect: "manual" })
+    expect(post.status).toBe(401)
+    expect(post.headers.get("content-type")).toContain("text/html")
+  })
+
+  it("signs out: the session ends in the database, not only in the browser", async () => {
+    const { context, page } = await signIn(emily)
+    try {
+      const cookie = (await context.cookies(`${server.url}/console`)).find((c) => c.name === "tm_console")!
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: /Sign out/ }).click()])
+      // The authorization server asks to confirm its own sign-out.
+      await Promise.all([
+        page.waitForURL(/\/console\/signed-out$/),
+        page.getByRole("button", { name: "Sign out" }).click()
+      ])
+      await expect(page.locator("h1").textContent()).resolves.toBe("You are signed out")
+      const stale = await fetch(`${server.url}/console`, {
+        headers: { cookie: `tm_console=${cookie.value}` },
+        redirect: "manual"
+      })
+      expect(stale.status).toBe(303)
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe("offers", () => {
+  it("shows an offer with its brief and time left; Accept, then Start work", async () => {
+    const { reference } = await submitTask(server.api("/tasks"), validDraft({ participant_slug: lukas.slug }))
+    const { context, page } = await signIn(lukas)
+    try {
+      const offers = page.getByRole("region", { name: /Offers/ })
+      await expect(offers.getByRole("link", { name: /Photograph the storefront/ }).count()).resolves.toBe(1)
+      await expect(offers.textContent()).resolves.toMatch(/Answer within (23|24) hours/)
+      await page.screenshot({ path: `${screenshots}console-tasks-phone.png`, fullPage: true })
+      await Promise.all([
+        page.waitForNavigation(),
+        offers.getByRole("link", { name: /Photograph the storefront/ }).click()
+      ])
+      const brief = await page.locator("dl.brief").textContent()
+      for (const term of ["Expected result", "Acceptance test", "Principal", "ACME Retail Research GmbH", "Agent"]) {
+        expect(brief).toContain(term)
+      }
+      await page.screenshot({ path: `${screenshots}console-offer-phone.png`, fullPage: true })
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Accept" }).click()])
+      await expect(page.getByRole("status").textContent()).resolves.toContain("You accepted the task")
+      expect(await taskState(reference)).toBe("accepted")
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Start work" }).click()])
+      expect(await taskState(reference)).toBe("in_flight")
+      await expect(page.getByRole("button", { name: "Submit result" }).count()).resolves.toBe(1)
+      await noHorizontalScroll(page)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("declines with a reason: the history keeps it, the task leaves the offers", async () => {
+    const { reference } = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: emily.slug }))
+    const { context, page } = await signIn(emily)
+    try {
+      await page.goto(`${server.url}/console/tasks/${reference}`)
+      await page.getByLabel("Reason for declining (optional)").fill("Away that week")
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Decline" }).click()])
+      const task = (await (await fetch(server.api(`/tasks/${reference}`))).json()) as {
+        state: string
+        history: Array<{ reason?: string }>
+      }
+      expect(task.state).toBe("declined")
+      expect(task.history.at(-1)?.reason).toContain("Away that week")
+      await expect(page.locator("main").textContent()).resolves.toContain("You declined")
+      await page.goto(`${server.url}/console`)
+      await expect(page.getByRole("region", { name: /History/ }).textContent()).resolves.toContain("You declined")
+      await expect(page.getByRole("region", { name: /Offers/ }).textContent()).resolves.not.toContain(reference)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("refuses a form without the session's CSRF token or from another site, and nothing changes", async () => {
+    const { reference } = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: emily.slug }))
+    const { context } = await signIn(emily)
+    try {
+      const cookie = (await context.cookies(`${server.url}/console`)).find((c) => c.name === "tm_console")!
+      const post = (body: string, headers: Record<string, string> = {}) =>
+        fetch(`${server.url}/console/tasks/${reference}/accept`, {
+          method: "POST",
+          headers: {
+            cookie: `tm_console=${cookie.value}`,
+            "content-type": "application/x-www-form-urlencoded",
+            ...headers
+          },
+          body,
+          redirect: "manual"
+        })
+      expect((await post("csrf=wrong")).status).toBe(403)
+      expect((await post("")).status).toBe(403)
+      const page = await context.newPage()
+      await page.goto(`${server.url}/console/tasks/${reference}`)
+      const csrf = await page.locator('input[name="csrf"]').first().getAttribute("value")
+      expect((await post(`csrf=${csrf}`, { origin: "https://evil.example" })).status).toBe(403)
+      expect(await taskState(reference)).toBe("awaiting_participant")
+      // Another participant's task is nobody's page here.
+      const other = await submitTask(server.api("/tasks"), validDraft({ participant_slug: lukas.slug }))
+      await page.goto(`${server.url}/console/tasks/${other.reference}`)
+      await expect(page.locator("h1").textContent()).resolves.toBe("Nothing here")
+      expect((await post(`csrf=${csrf}`)).status).toBe(303)
+      expect(await taskState(reference)).toBe("accepted")
+    } finally {
+      await context.close()
+    }
+  })
+})
