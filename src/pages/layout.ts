@@ -103,10 +103,37 @@ dl.brief dd { margin: 0 0 0.25rem; white-space: pre-wrap; }
 @media (min-width: 40rem) { dl.brief { grid-template-columns: 12rem 1fr; } dl.brief dd { margin: 0; } }
 .notice { margin: 0 0 1.25rem; padding: 0.75rem 1rem; border: 1px solid var(--accent); border-left-width: 4px; border-radius: 8px; background: var(--soft); }
 .live { margin: 0 0 1rem; }
-textarea { display: block; width: 100%; min-height: 6rem; margin: 0; padding: 0.625rem 0.75rem; font: inherit; color: inherit; background: var(--field); border: 1px solid var(--field-border); border-radius: 8px; resize: vertical; }
 input[type="file"] { padding: 0.5rem; }
 ol.history { margin: 0 0 1rem; padding-left: 1.25rem; }
 ol.history li { margin: 0 0 0.375rem; }
+/* Result form controls */
+textarea, select {
+  display: block; width: 100%; min-height: 48px; margin: 0; padding: 0.625rem 0.75rem;
+  font: inherit; color: inherit; background: var(--field);
+  border: 1px solid var(--field-border); border-radius: 8px;
+}
+textarea { min-height: 6rem; resize: vertical; }
+textarea.code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+textarea[aria-invalid="true"], select[aria-invalid="true"] { border-color: var(--alert-border); border-width: 2px; }
+fieldset { min-width: 0; margin: 0 0 1.25rem; padding: 0; border: 0; }
+legend { display: block; float: left; width: 100%; padding: 0; margin: 0 0 0.375rem; font-weight: 600; }
+legend + * { clear: left; }
+fieldset.group { padding: 1rem 1rem 0; border: 1px solid var(--border); border-radius: 8px; }
+fieldset.group > legend { margin-bottom: 0.75rem; }
+.choice { display: flex; align-items: center; gap: 0.75rem; min-height: 48px; }
+input[type="checkbox"], input[type="radio"] {
+  display: block; flex: none; width: 1.5rem; height: 1.5rem; min-height: 0; margin: 0; padding: 0;
+  accent-color: var(--accent); cursor: pointer;
+}
+.choice label { flex: 1; margin: 0; padding: 0.75rem 0; cursor: pointer; }
+.choices .choice label { font-weight: 400; }
+.req { font-weight: 400; color: var(--muted); }
+.hint.prose { white-space: pre-line; }
+.field-error { margin: 0 0 0.5rem; color: var(--alert-text); font-weight: 600; }
+.visually-hidden {
+  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; border: 0;
+}
 `
 
 /** `'sha256-…'` of the stylesheet, computed once: the policy's only style source. */
