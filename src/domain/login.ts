@@ -79,3 +79,9 @@ export const passwordProblem = (password: string): string | undefined => {
   if (length > maximumPasswordLength) return `Choose a password of at most ${maximumPasswordLength} characters.`
   return undefined
 }
+
+/** The window sign-ups (`PARTICIPANT_SIGNUP=open`) are counted over, per client address. */
+export const signUpWindowMs = 3600_000
+
+/** Sign-up attempts per client address and window, whether they made an account or not. */
+export const signUpLimit = 10
