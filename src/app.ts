@@ -29,6 +29,7 @@ import { McpSessionStore } from "./services/mcp_session_store.ts"
 import { OAuthRecords } from "./services/oauth_records.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { Passwords } from "./services/passwords.ts"
+import { Profiles } from "./services/profiles.ts"
 import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
 import { OAuthCookieSecret } from "./services/service_secrets.ts"
@@ -60,6 +61,7 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
   Layer.mergeAll(
     AgentOperations.layer,
     ParticipantOperations.layer,
+    Profiles.layer,
     overrides.dispatcher === false ? Layer.empty : Layer.mergeAll(DispatcherLive, SigningKeysAtStart)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer, LoginsLive)),

@@ -45,6 +45,11 @@ export interface AppSettings {
   readonly oauthAccessTokenTtlMs: number
   /** Dynamic client registrations the embedded server accepts per client address and hour. */
   readonly oauthRegistrationsPerHour: number
+  /**
+   * Whether a person without an invitation may create an account and a profile from the embedded
+   * server's sign-in page (`open`); the profile stays unlisted until the operator approves it.
+   */
+  readonly participantSignup: "open" | "closed"
   /** Secret the task tokens are derived from; when absent one is generated and kept in the database. */
   readonly taskTokenSecret: Redacted.Redacted<string> | undefined
   /** Whether to load the sample catalogue into an empty participant directory. */
@@ -158,6 +163,7 @@ const testDefaults: AppSettings = {
   oauthIssuer: undefined,
   oauthAccessTokenTtlMs: 10 * 60_000,
   oauthRegistrationsPerHour: 100,
+  participantSignup: "closed",
   taskTokenSecret: undefined,
   seedSampleCatalogue: true,
   oauthAudience: "http://127.0.0.1:8080/api/public/v1",
@@ -343,6 +349,19 @@ const switchWords = new Map([
   ["no", false]
 ])
 
+/** PARTICIPANT_SIGNUP: `open` or `closed`, in any case. */
+const signupModes = ["open", "closed"] as const
+const SignupMode = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Literals(signupModes),
+    parsing(
+      (text) => signupModes.find((mode) => mode === text.toLowerCase()),
+      (mode) => mode,
+      "open or closed"
+    )
+  )
+)
+
 /** A switch: `on`/`off`, `true`/`false`, `1`/`0`, `yes`/`no`, in any case. */
 const Switch = Schema.Trim.pipe(
   Schema.decodeTo(
@@ -479,6 +498,7 @@ const variables = {
   OAUTH_JWKS_URI: variable("OAUTH_JWKS_URI", HttpUrl, undefined),
   OAUTH_ACCESS_TOKEN_TTL: variable("OAUTH_ACCESS_TOKEN_TTL", DurationBetween(second, 10 * minute), 10 * minute),
   OAUTH_REGISTRATIONS_PER_HOUR: variable("OAUTH_REGISTRATIONS_PER_HOUR", Requests, 100),
+  PARTICIPANT_SIGNUP: variable("PARTICIPANT_SIGNUP", SignupMode, "closed"),
   TASK_TOKEN_SECRET: variable("TASK_TOKEN_SECRET", Secret(32), undefined),
   SEED_SAMPLE_CATALOGUE: variable("SEED_SAMPLE_CATALOGUE", Switch, true),
   // No timer here is meant to run for more than a year; and an offer's or a review's deadline must stay
@@ -544,6 +564,7 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
   const oauthJwksUri = yield* variables.OAUTH_JWKS_URI
   const oauthAccessTokenTtlMs = yield* variables.OAUTH_ACCESS_TOKEN_TTL
   const oauthRegistrationsPerHour = yield* variables.OAUTH_REGISTRATIONS_PER_HOUR
+  const participantSignup = yield* variables.PARTICIPANT_SIGNUP
   // The limits are read only when they apply.
   const rateLimit: RateLimitSettings | undefined = (yield* variables.RATE_LIMIT)
     ? {
@@ -578,6 +599,7 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     oauthIssuer,
     oauthAccessTokenTtlMs,
     oauthRegistrationsPerHour,
+    participantSignup,
     taskTokenSecret,
     seedSampleCatalogue,
     oauthAudience,

@@ -141,3 +141,31 @@ export class SignInRefused extends Data.TaggedError("SignInRefused")<{
 
 const waitText = (seconds: number) =>
   seconds < 90 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minutes`
+
+// ---------------------------------------------------------------------------------------------------
+// Profiles and sign-ups (services/profiles.ts).
+// ---------------------------------------------------------------------------------------------------
+
+/** No participant, listed or awaiting approval, has this slug. */
+export class ProfileNotFound extends Data.TaggedError("ProfileNotFound")<{ readonly slug: string }> {
+  override get message() {
+    return `no participant or sign-up awaiting approval has the slug ${this.slug}`
+  }
+}
+
+/** A sign-up to approve whose participant is listed already (approved before, or imported under that slug). */
+export class AlreadyListed extends Data.TaggedError("AlreadyListed")<{ readonly slug: string }> {
+  override get message() {
+    return `participant ${this.slug} is already listed in the directory`
+  }
+}
+
+/** Too many sign-ups from one client address lately; nothing was made. */
+export class SignUpThrottled extends Data.TaggedError("SignUpThrottled")<{
+  /** Whole seconds until a sign-up from that address is counted again (at least 1). */
+  readonly retryAfterSeconds: number
+}> {
+  override get message() {
+    return `Too many accounts were created from here lately. Try again in ${waitText(this.retryAfterSeconds)}.`
+  }
+}

@@ -6,8 +6,9 @@
  * the cause is worked out from counts by the same rules the ranking and the dispatcher apply
  * (`eligibilityCounts`, `eligibilityOf`), never from a second notion of eligibility.
  *
- * Participants have no availability in this model (no calendar, no active flag: the dispatcher
- * offers to anyone eligible), so "unavailable" cannot be a cause; see docs/decisions.md.
+ * A participant may switch offers off (`Profiles.setAvailable`): matching skips them, so a task
+ * nobody available can take is said to be one, and a task naming someone who is off is declined
+ * at once (docs/decisions.md, "Sign-up and availability").
  */
 import * as Schema from "effect/Schema"
 import { nextStepFor, type OutcomeReason, type TaskState } from "./lifecycle.ts"
@@ -17,10 +18,10 @@ import { type ExecutionMode, executionModes, show, type TaskIssue } from "./task
 
 /** Recorded with the task at submission (as JSON), so every read can say it without ranking again. */
 export const Infeasibility = Schema.Struct({
-  code: Schema.Literals(["no_eligible_participant", "participant_ineligible"]),
+  code: Schema.Literals(["no_eligible_participant", "participant_ineligible", "participant_unavailable"]),
   /** The draft member to change first. */
   field: Schema.Literals(["action", "execution_mode", "location", "participant_slug"]),
-  /** The named participant, for participant_ineligible. */
+  /** The named participant, for participant_ineligible and participant_unavailable. */
   participant: Schema.NullOr(Schema.String),
   /** Why, as a clause: `no participant is in "Atlantis" (…)`. */
   cause: Schema.String,
@@ -37,19 +38,41 @@ const or = (items: ReadonlyArray<string>) => items.join(" or ")
 const participants = (n: number) => (n === 1 ? "1 participant" : `${n} participants`)
 const findThem = "GET /api/public/v1/participants lists them"
 
+/** Who is not taking offers, as far as it concerns a task that nobody available can take. */
+export interface Unavailability {
+  /** Whether the participant the draft names is not taking offers. */
+  readonly named: boolean
+  /** How many participants could take the task (as the ranking judges) but are not taking offers. */
+  readonly eligible: number
+}
+
+const everyoneAvailable: Unavailability = { named: false, eligible: 0 }
+
 /**
  * Why nobody can take a task whose ranking found no eligible participant, and what to change.
- * `named` is the participant the draft names, when it names one that exists. Undefined when the
- * task's mode is unknown (nothing to explain: every participant would count).
+ * `named` is the participant the draft names, when it names one that exists; `unavailable`, who of
+ * those the ranking skipped is not taking offers. Undefined when the task's mode is unknown
+ * (nothing to explain: every participant would count).
  */
 export const infeasibilityOf = (
   task: TaskProfile,
   counts: EligibilityCounts,
-  named: ParticipantRecord | undefined
+  named: ParticipantRecord | undefined,
+  unavailable: Unavailability = everyoneAvailable
 ): Infeasibility | undefined => {
   const mode = task.executionMode
   if (mode === undefined) return undefined
   const where = task.location === undefined ? "" : show(task.location)
+  if (named !== undefined && unavailable.named) {
+    // Whatever else may be said of them, this is what decides the task: no offer reaches them.
+    return {
+      code: "participant_unavailable",
+      field: "participant_slug",
+      participant: named.slug,
+      cause: `${named.slug} is not taking offers right now`,
+      fix: `${withoutNamed(counts)}, or submit it again later`
+    }
+  }
   if (named !== undefined) {
     const fit = eligibilityOf(task, named)
     const causes: Array<string> = []
@@ -69,13 +92,7 @@ export const infeasibilityOf = (
       fixes.push("choose a participant whose boundary allows it")
     }
     if (causes.length === 0) return undefined
-    fixes.push(
-      counts.eligible === 0
-        ? "omit participant_slug and change the task so that others can take it (nobody else can as drafted)"
-        : counts.eligible === 1
-          ? "omit participant_slug to let the service offer it to the one participant who can take it as drafted"
-          : `omit participant_slug to let the service choose among the ${participants(counts.eligible)} who can take it as drafted`
-    )
+    fixes.push(withoutNamed(counts))
     return {
       code: "participant_ineligible",
       field: "participant_slug",
@@ -93,6 +110,15 @@ export const infeasibilityOf = (
   })
   if (counts.directory.total === 0) {
     return noEligible("execution_mode", "the directory has no participants yet", `submit once ${findThem}`)
+  }
+  if (unavailable.eligible > 0) {
+    return noEligible(
+      "action",
+      unavailable.eligible === 1
+        ? "the one participant who could take it is not taking offers right now"
+        : `the ${participants(unavailable.eligible)} who could take it are not taking offers right now`,
+      "submit it again later, or describe the task so that others can take it"
+    )
   }
   if (counts.servingMode === 0) {
     return noEligible(
@@ -140,6 +166,14 @@ export const infeasibilityOf = (
   )
 }
 
+/** What to do instead of naming a participant: let the service choose, as far as anyone can take it. */
+const withoutNamed = (counts: EligibilityCounts) =>
+  counts.eligible === 0
+    ? "omit participant_slug and change the task so that others can take it (nobody else can as drafted)"
+    : counts.eligible === 1
+      ? "omit participant_slug to let the service offer it to the one participant who can take it as drafted"
+      : `omit participant_slug to let the service choose among the ${participants(counts.eligible)} who can take it as drafted`
+
 /** Preflight's warning: the same cause and fix as the task's `next_step` will give. */
 export const warningOf = (infeasibility: Infeasibility): TaskIssue => ({
   field: infeasibility.field,
@@ -147,7 +181,9 @@ export const warningOf = (infeasibility: Infeasibility): TaskIssue => ({
   message:
     infeasibility.code === "no_eligible_participant"
       ? `nobody can take this task: ${infeasibility.cause}, so a submitted task would be declined at once with no_match. To fix it, ${infeasibility.fix}.`
-      : `${infeasibility.cause}: a task offered to them alone is likely to be declined or to lapse (participant_declined, accept_timeout). To fix it, ${infeasibility.fix}.`
+      : infeasibility.code === "participant_unavailable"
+        ? `${infeasibility.cause}: a task naming them gets no offer and would be declined at once with no_match. To fix it, ${infeasibility.fix}.`
+        : `${infeasibility.cause}: a task offered to them alone is likely to be declined or to lapse (participant_declined, accept_timeout). To fix it, ${infeasibility.fix}.`
 })
 
 /**
@@ -166,6 +202,13 @@ export const nextStepOf = (
     if (infeasibility.code === "no_eligible_participant") {
       if (state === "open" || state === "matching") {
         return `Nobody can take this task: ${cause}, so the service will decline it with no_match. ${resubmit}`
+      }
+      if (state === "declined" && outcomeReason === "no_match") {
+        return `The task was declined with no_match: ${cause}. ${resubmit}`
+      }
+    } else if (infeasibility.code === "participant_unavailable") {
+      if (state === "open" || state === "matching") {
+        return `The task names ${infeasibility.participant}, but ${cause}, so the service will decline it with no_match. ${resubmit}`
       }
       if (state === "declined" && outcomeReason === "no_match") {
         return `The task was declined with no_match: ${cause}. ${resubmit}`

@@ -93,3 +93,9 @@ export const consoleClient = {
   callbackPath: "/console/callback",
   signedOutPath: "/console/signed-out"
 } as const
+
+/** The window sign-ups (`PARTICIPANT_SIGNUP=open`) are counted over, per client address. */
+export const signUpWindowMs = 3600_000
+
+/** Sign-up attempts per client address and window, whether they made an account or not. */
+export const signUpLimit = 10

@@ -341,6 +341,12 @@ export interface RankOptions {
   readonly limit: number
   /** Slugs that are not candidates (participants who passed the task over). */
   readonly excluding?: ReadonlyArray<string> | undefined
+  /**
+   * Participants not taking offers right now: never eligible, named or not (`rankEligible` over
+   * the directory with them excluded). They still weigh in the directory's term statistics, so a
+   * participant switching off changes nobody else's ranking.
+   */
+  readonly unavailable?: ReadonlySet<string> | undefined
 }
 
 /**
@@ -358,6 +364,8 @@ export const rankTop = (
   const query = queryIn(index, task.text)
   const keys = new Set(query.map((t) => t.key))
   const excluded = new Set(options.excluding ?? [])
+  const unavailable =
+    options.unavailable !== undefined && options.unavailable.size > 0 ? options.unavailable : undefined
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
   // Whether each task type (by its code in the index) can serve the task.
   const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
@@ -379,6 +387,7 @@ export const rankTop = (
     serves[index.typeOf[i]!] === 1 &&
     (placed === undefined || inPlace[i] === 1) &&
     (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
+    (unavailable === undefined || !unavailable.has(everyone[i]!.slug)) &&
     !refusedByBoundary(i)
 
   const scoredIds: Array<number> = []
@@ -790,20 +799,22 @@ export interface DirectorySearch {
 
 /**
  * A free-text task against a directory, as POST /search answers it: its mode and place inferred
- * (no place for digital work), then the best `limit` who can take it. Nobody is a real answer,
- * given with a hint rather than filled with whoever comes first.
+ * (no place for digital work), then the best `limit` who can take it — not those `unavailable`,
+ * who would get no offer. Nobody is a real answer, given with a hint rather than filled with
+ * whoever comes first.
  */
 export const searchDirectory = (
   query: string,
   everyone: ReadonlyArray<ParticipantRecord>,
-  limit: number
+  limit: number,
+  unavailable?: ReadonlySet<string>
 ): DirectorySearch => {
   const executionMode = inferExecutionMode(query)
   const location = executionMode === "digital" ? null : inferLocationIn(query, everyone)
   const { best: matches } = rankTop(
     { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
     everyone,
-    { limit }
+    { limit, unavailable }
   )
   const best = matches[0]
   return {
@@ -812,7 +823,17 @@ export const searchDirectory = (
     matches,
     hint:
       best === undefined
-        ? noMatchHint(executionMode, location, everyone)
+        ? unavailable !== undefined &&
+          unavailable.size > 0 &&
+          rankTop(
+            { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
+            everyone,
+            {
+              limit: 0
+            }
+          ).eligible > 0
+          ? "Nobody who could take this task is taking offers right now (participants can switch offers off for a while). Try again later, or describe the task so that others can take it."
+          : noMatchHint(executionMode, location, everyone)
         : onlyInReturns(best)
           ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
           : onlyByVerb(best)

@@ -74,7 +74,9 @@ export const IssueCode = {
   no_eligible_participant:
     "warning: nobody can take the task (execution mode, location): a submitted task would be declined with no_match",
   participant_ineligible:
-    "warning: participant_slug names a participant who does not take the task's execution mode or is not in its location"
+    "warning: participant_slug names a participant who does not take the task's execution mode or is not in its location",
+  participant_unavailable:
+    "warning: participant_slug names a participant who is not taking offers right now: a submitted task would be declined with no_match"
 } as const satisfies Record<string, string>
 export type IssueCode = keyof typeof IssueCode
 
@@ -89,7 +91,8 @@ export const issueSeverity: Readonly<Record<IssueCode, "issue" | "warning">> = {
   unrecognized: "warning",
   ambiguous: "warning",
   no_eligible_participant: "warning",
-  participant_ineligible: "warning"
+  participant_ineligible: "warning",
+  participant_unavailable: "warning"
 }
 
 /** "required, invalid, … (issues); recommended, … (warnings)": derived from the table above. */

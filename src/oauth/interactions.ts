@@ -3,13 +3,17 @@
  * "interactions"), and the page where an invitation or reset link leads:
  * - `GET  /oauth/interaction/:uid`: sign in, or approve the app (consent), whichever is due;
  * - `POST /oauth/interaction/:uid/sign-in`: email and password (throttled per account and address);
+ * - `GET|POST /oauth/interaction/:uid/sign-up`: create an account and a profile awaiting the
+ *   operator's approval, then go on signed in (only with PARTICIPANT_SIGNUP=open: otherwise these
+ *   addresses are unknown, the catch-all's 404 page);
  * - `POST /oauth/interaction/:uid/consent`: `Allow` or `Deny`;
  * - `GET|POST /oauth/password?token=…`: choose a password from a one-time link.
  *
  * Forms carry a CSRF token bound to the interaction (an HMAC of its id under the cookie secret),
  * and a POST whose `Origin` is another site's is refused: the interaction cookie alone (SameSite=Lax)
  * would already keep another site's form out; the token makes it explicit. The rules themselves
- * (passwords, links, throttling) live in the Logins service; these handlers only translate.
+ * (passwords, links, throttling, profiles) live in the Logins and Profiles services; these handlers
+ * only translate.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as ByteSize from "effect/ByteSize"
@@ -25,10 +29,12 @@ import type { default as Provider } from "oidc-provider"
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>
 
 import type { AppSettings } from "../config.ts"
-import { choosePasswordPath, consoleClient, type Login } from "../domain/login.ts"
+import { choosePasswordPath, consoleClient, emailProblem, type Login, passwordProblem } from "../domain/login.ts"
+import { type ProfileProblems, readProfileEdit } from "../domain/participant.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import { asPage as asPageWith } from "../pages/respond.ts"
 import type { Logins } from "../services/logins.ts"
+import type { Profiles } from "../services/profiles.ts"
 import type { ProviderHost } from "./host.ts"
 import {
   choosePasswordPage,
@@ -39,12 +45,38 @@ import {
   passwordChosenPage,
   resourceDescriptions,
   pageResponse as respond,
-  signInPage
+  type SignUpField,
+  type SignUpValues,
+  signInPage,
+  signUpPage
 } from "./pages.ts"
 import { interactionPath } from "./provider.ts"
 
 /** Form bodies are a few fields: 16 KiB is plenty. */
 const maxFormBytes = ByteSize.kibibytes(16)
+
+/**
+ * The sign-up form carries a profile: its texts at their limits (domain/participant.ts,
+ * `profileLimits`), in a script of three bytes a character, percent-encoded, stay under this.
+ */
+const maxSignUpFormBytes = ByteSize.kibibytes(64)
+
+/** A field's problem as the sign-up page words it, where the profile's own words would name a member. */
+const signUpWording: Partial<Record<SignUpField, string>> = {
+  name: "Enter your name.",
+  discipline: "Say what you do.",
+  location: "Say where you are: city and country.",
+  task_type: "Choose how you work."
+}
+
+/** "tags: at most 20" → "Tags: at most 20."; a blank or missing required field in the page's own words. */
+const signUpProblem = (field: SignUpField, message: string) => {
+  const blank = /must not be blank|is required|must be one of/.test(message)
+  const worded = blank ? signUpWording[field] : undefined
+  if (worded !== undefined) return worded
+  const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}`
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
+}
 
 const interactionRoutePath = interactionPath("", ":uid") as `/${string}`
 const passwordPath = choosePasswordPath
@@ -54,9 +86,11 @@ export const makeInteractions = (options: {
   readonly host: ProviderHost
   readonly secret: string
   readonly logins: Logins["Service"]
+  readonly profiles: Profiles["Service"]
   readonly resources: { readonly api: string; readonly mcp: string }
 }) => {
-  const { settings, host, logins, resources } = options
+  const { settings, host, logins, profiles, resources } = options
+  const signUpOpen = settings.participantSignup === "open"
   const basePath = new URL(settings.publicBaseUrl).pathname.replace(/\/+$/, "")
   const origin = new URL(settings.publicBaseUrl).origin
 
@@ -74,9 +108,9 @@ export const makeInteractions = (options: {
     return from !== undefined && from !== "null" && from !== origin
   }
 
-  const form = (request: HttpServerRequest.HttpServerRequest) =>
+  const form = (request: HttpServerRequest.HttpServerRequest, maxBytes = maxFormBytes) =>
     request.urlParamsBody.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, maxFormBytes),
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBytes),
       Effect.map((params) => (name: string) => Option.getOrUndefined(UrlParams.getFirst(params, name)))
     )
 
@@ -123,6 +157,34 @@ export const makeInteractions = (options: {
         csrfToken: csrfFor(uid),
         clientName: client?.clientName ?? String(params.client_id),
         email: extra.email,
+        error: extra.error,
+        signUpUrl: signUpOpen ? `${interactionPath(basePath, uid)}/sign-up` : undefined
+      })
+      const headers = formHeaders(params.redirect_uri)
+      if (extra.retryAfter !== undefined) headers["retry-after"] = String(extra.retryAfter)
+      return respond({ ...rendered, status: extra.status ?? rendered.status }, headers)
+    })
+
+  const signUpView = (
+    uid: string,
+    provider: Provider,
+    params: Record<string, unknown>,
+    extra: {
+      values?: SignUpValues
+      problems?: Partial<Record<SignUpField, string>>
+      error?: string
+      status?: number
+      retryAfter?: number
+    } = {}
+  ) =>
+    Effect.map(clientOf(provider, String(params.client_id)), (client) => {
+      const rendered = signUpPage({
+        action: `${interactionPath(basePath, uid)}/sign-up`,
+        csrfToken: csrfFor(uid),
+        clientName: client?.clientName ?? String(params.client_id),
+        signInUrl: interactionPath(basePath, uid),
+        values: extra.values,
+        problems: extra.problems,
         error: extra.error
       })
       const headers = formHeaders(params.redirect_uri)
@@ -227,6 +289,94 @@ export const makeInteractions = (options: {
       )
     })
 
+  /** Back to the interaction's own page (the app's consent), for a sign-up page of a sign-in already done. */
+  const onwards = (uid: string) => HttpServerResponse.redirect(interactionPath(basePath, uid), { status: 303 })
+
+  const signUpForm = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
+    Effect.gen(function* () {
+      const found = yield* details(request)
+      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
+      const { provider, interaction } = found.value
+      if (interaction.prompt.name !== "login") return onwards(uid)
+      return yield* signUpView(uid, provider, interaction.params as Record<string, unknown>)
+    })
+
+  const signUp = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
+    Effect.gen(function* () {
+      if (crossSite(request)) return refusedForm
+      const found = yield* details(request)
+      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
+      const { provider, interaction } = found.value
+      const params = interaction.params as Record<string, unknown>
+      const field = yield* form(request, maxSignUpFormBytes)
+      if (!csrfMatches(uid, field("csrf"))) return refusedForm
+      if (interaction.prompt.name !== "login") return onwards(uid)
+      const values = {
+        email: field("email") ?? "",
+        name: field("name") ?? "",
+        discipline: field("discipline") ?? "",
+        location: field("location") ?? "",
+        task_type: field("task_type") ?? "",
+        tags: field("tags") ?? "",
+        capabilities: field("capabilities") ?? "",
+        returns: field("returns") ?? ""
+      } satisfies SignUpValues
+      const password = field("password") ?? ""
+      const again = (extra: {
+        problems?: Partial<Record<SignUpField, string>>
+        error?: string
+        status?: number
+        retryAfter?: number
+      }) => signUpView(uid, provider, params, { values, ...extra })
+
+      // Everything the person can fix, said at once, before anything is counted or made.
+      const problems: Partial<Record<SignUpField, string>> = {}
+      const emailIssue = emailProblem(values.email)
+      if (emailIssue !== undefined) problems.email = emailIssue
+      const passwordIssue = passwordProblem(password)
+      if (passwordIssue !== undefined) problems.password = passwordIssue
+      else if (password !== (field("confirm") ?? "")) problems.confirm = "The two passwords do not match."
+      const profile = readProfileEdit({
+        name: values.name,
+        discipline: values.discipline,
+        location: values.location,
+        task_type: values.task_type,
+        tags: listOf(values.tags, /[,\n]/),
+        capabilities: listOf(values.capabilities, /\n/),
+        returns: values.returns,
+        boundary: null
+      })
+      if (profile._tag === "Invalid") Object.assign(problems, signUpProblems(profile.problems))
+      if (profile._tag === "Invalid" || Object.keys(problems).length > 0) return yield* again({ problems })
+
+      const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+      return yield* profiles.signUp({ email: values.email, password, profile: profile.edit }, address).pipe(
+        Effect.matchEffect({
+          onSuccess: ({ login }) => finish(request, provider, { login: { accountId: login.id, remember: true } }),
+          onFailure: (refusal) => {
+            switch (refusal._tag) {
+              case "EmailTaken":
+                return again({
+                  status: 409,
+                  problems: {
+                    email:
+                      "An account with this email already exists. Sign in with it instead, or ask the marketplace operator for a new password."
+                  }
+                })
+              case "SignUpThrottled":
+                return again({ status: 429, retryAfter: refusal.retryAfterSeconds, error: refusal.message })
+              case "InvalidEmail":
+                return again({ problems: { email: refusal.problem } })
+              case "PasswordRejected":
+                return again({ problems: { password: refusal.problem } })
+              default:
+                return Effect.fail(refusal)
+            }
+          }
+        })
+      )
+    })
+
   const consent = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
     Effect.gen(function* () {
       if (crossSite(request)) return refusedForm
@@ -327,12 +477,40 @@ export const makeInteractions = (options: {
           router.add("GET", interactionRoutePath, (request) => asPage(show(request, uidOf(request)))),
           router.add("POST", `${interactionRoutePath}/sign-in`, (request) => asPage(signIn(request, uidOf(request)))),
           router.add("POST", `${interactionRoutePath}/consent`, (request) => asPage(consent(request, uidOf(request)))),
+          // Closed, the addresses are left to the catch-all under /oauth: its 404 page.
+          ...(signUpOpen
+            ? [
+                router.add("GET", `${interactionRoutePath}/sign-up`, (request) =>
+                  asPage(signUpForm(request, uidOf(request)))
+                ),
+                router.add("POST", `${interactionRoutePath}/sign-up`, (request) =>
+                  asPage(signUp(request, uidOf(request)))
+                )
+              ]
+            : []),
           router.add("GET", passwordPath, (request) => asPage(passwordForm(request))),
           router.add("POST", passwordPath, (request) => asPage(choosePassword(request)))
         ],
         { discard: true }
       )
   }
+}
+
+/** The non-blank entries of a list typed as text, split at `separator`. */
+const listOf = (text: string, separator: RegExp) =>
+  text
+    .split(separator)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+
+/** The profile's problems on the sign-up page's fields (its boundary is not asked there). */
+const signUpProblems = (problems: ProfileProblems): Partial<Record<SignUpField, string>> => {
+  const onPage: Partial<Record<SignUpField, string>> = {}
+  for (const field of ["name", "discipline", "location", "task_type", "tags", "capabilities", "returns"] as const) {
+    const message = problems[field]
+    if (message !== undefined) onPage[field] = signUpProblem(field, message)
+  }
+  return onPage
 }
 
 const minutes = (seconds: number) => {

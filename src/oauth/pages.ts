@@ -7,12 +7,15 @@
  *
  * The forms post (no JavaScript anywhere):
  * - sign-in: `csrf`, `email`, `password`;
+ * - sign-up (`PARTICIPANT_SIGNUP=open`): `csrf`, `email`, `password`, `confirm`, `name`, `discipline`,
+ *   `location`, `task_type`, `tags` (separated by commas), `capabilities` (one a line), `returns`;
  * - consent: `csrf`, `decision` = `allow` | `deny`;
  * - choose password: `token`, `username` (the email, for password managers), `password`, `confirm`;
  * - sign-out: oidc-provider's own form (`xsrf`), plus `logout=yes` when the person signs out.
  */
 
 import { minimumPasswordLength } from "../domain/login.ts"
+import { profileLimits } from "../domain/participant.ts"
 import { type Html, html, rawHtml, webUrlOf } from "../pages/html.ts"
 import { page, productName } from "../pages/layout.ts"
 import type { RenderedPage } from "../pages/respond.ts"
@@ -57,13 +60,22 @@ export interface SignInPageInput {
   readonly email?: string | undefined
   /** Why the last attempt failed ("That email and password do not match.", "Too many attempts. …"). */
   readonly error?: string | undefined
+  /** The sign-up page of this sign-in, when people may create an account (PARTICIPANT_SIGNUP=open). */
+  readonly signUpUrl?: string | undefined
 }
 
 /**
  * The sign-in form: 200, or 422 with an error (a caller refusing a throttled attempt may send 429
  * with Retry-After instead).
  */
-export const signInPage = ({ action, csrfToken, clientName, email, error }: SignInPageInput): RenderedPage => ({
+export const signInPage = ({
+  action,
+  csrfToken,
+  clientName,
+  email,
+  error,
+  signUpUrl
+}: SignInPageInput): RenderedPage => ({
   status: error === undefined ? 200 : 422,
   html: page({
     title: "Sign in",
@@ -83,9 +95,156 @@ ${formAlert(error)}
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
 </form>
 <hr>
-<p class="small">Forgot your password? Ask the marketplace operator for a new link.</p>`
+${
+  signUpUrl !== undefined &&
+  html`<p>New to ${productName}? <a href="${signUpUrl}">Create an account</a></p>
+`
+}<p class="small">Forgot your password? Ask the marketplace operator for a new link.</p>`
   })
 })
+
+// ---------------------------------------------------------------------------------------------
+// Sign up (PARTICIPANT_SIGNUP=open)
+
+/** The fields of the sign-up form, in the order they appear. */
+export const signUpFields = [
+  "email",
+  "password",
+  "confirm",
+  "name",
+  "discipline",
+  "location",
+  "task_type",
+  "tags",
+  "capabilities",
+  "returns"
+] as const
+export type SignUpField = (typeof signUpFields)[number]
+
+/** What the person typed, kept when the page comes back with problems (never the passwords). */
+export type SignUpValues = Readonly<Partial<Record<Exclude<SignUpField, "password" | "confirm">, string>>>
+
+export interface SignUpPageInput {
+  /** Where the form posts (our own interaction endpoint). */
+  readonly action: string
+  readonly csrfToken: string
+  readonly clientName: string
+  /** The sign-in page of the same interaction. */
+  readonly signInUrl: string
+  readonly values?: SignUpValues | undefined
+  /** The first problem of each field, shown beside it and listed above the form. */
+  readonly problems?: Readonly<Partial<Record<SignUpField, string>>> | undefined
+  /** A problem of the whole form ("An account with this email already exists.", too many sign-ups). */
+  readonly error?: string | undefined
+}
+
+/** Task types as a person reads them, in the select's order. */
+const taskTypeChoices = [
+  { value: "digital", label: "Online work (digital)" },
+  { value: "physical", label: "Work on site, where you are (physical)" },
+  { value: "hybrid", label: "Both online and on site (hybrid)" }
+] as const
+
+interface FieldSpec {
+  readonly id: SignUpField
+  readonly label: string
+  readonly hint?: string
+  readonly optional?: boolean
+}
+
+/**
+ * The sign-up form: 200, or 422 with problems (a caller refusing a throttled attempt may send 429
+ * with Retry-After instead). Each field's problem sits between its label and its input, which
+ * names it (aria-describedby) and is marked invalid; above the form, one alert lists them all,
+ * each linked to its field.
+ */
+export const signUpPage = (input: SignUpPageInput): RenderedPage => {
+  const { action, csrfToken, clientName, signInUrl, values = {}, problems = {}, error } = input
+  const listed = signUpFields.flatMap((id) => {
+    const problem = problems[id]
+    return problem === undefined ? [] : [{ id, problem }]
+  })
+  const failed = error !== undefined || listed.length > 0
+  const firstInvalid = listed[0]?.id
+  /** The label, hint and problem of a field, and the attributes its input carries. */
+  const parts = ({ id, label, hint, optional }: FieldSpec) => {
+    const problem = problems[id]
+    const hintId = hint === undefined ? undefined : `${id}-hint`
+    const errorId = problem === undefined ? undefined : `${id}-error`
+    return {
+      head: html`<label for="${id}">${label}${optional === true && html` <span class="optional">(optional)</span>`}</label>
+${
+  hint !== undefined &&
+  html`<p class="hint" id="${hintId}">${hint}</p>
+`
+}${
+  problem !== undefined &&
+  html`<p class="field-error" id="${errorId}">${problem}</p>
+`
+}`,
+      attributes: html`${describedBy(hintId, errorId)}${problem !== undefined && html` aria-invalid="true"`}${id === firstInvalid && html` autofocus`}`
+    }
+  }
+  const text = (spec: FieldSpec, attributes: Html) => {
+    const { head, attributes: common } = parts(spec)
+    const value = spec.id === "password" || spec.id === "confirm" ? undefined : values[spec.id]
+    return html`<div class="field">
+${head}<input id="${spec.id}" name="${spec.id}"${attributes}${value !== undefined && html` value="${value}"`}${common}>
+</div>`
+  }
+  const area = (spec: FieldSpec, maxLength: number) => {
+    const { head, attributes } = parts(spec)
+    return html`<div class="field">
+${head}<textarea id="${spec.id}" name="${spec.id}" rows="3" maxlength="${maxLength}" autocomplete="off"${attributes}>${values[spec.id as keyof SignUpValues] ?? ""}</textarea>
+</div>`
+  }
+  const taskType = parts({
+    id: "task_type",
+    label: "How you work",
+    hint: "Digital: done online, from anywhere. Physical: on site, in the place you name above. Hybrid: both."
+  })
+  return {
+    status: failed ? 422 : 200,
+    html: page({
+      title: "Create an account",
+      body: html`<h1>Create an account</h1>
+<p class="lead">to continue to <strong>${clientName}</strong></p>
+${
+  listed.length > 0
+    ? html`<div class="alert" role="alert" id="${alertId}">${error ?? "Check the fields below:"}
+<ul>${listed.map(({ id, problem }) => html`<li><a href="#${id}">${problem}</a></li>`)}</ul></div>`
+    : formAlert(error)
+}
+<p>Agents hire people through ${productName}. The marketplace operator looks at every new profile: until they approve yours, you receive no offers.</p>
+<form method="post" action="${action}">
+<input type="hidden" name="csrf" value="${csrfToken}">
+<h2>Your account</h2>
+${text({ id: "email", label: "Email" }, html` type="email" autocomplete="username" autocapitalize="none" spellcheck="false" required`)}
+${text({ id: "password", label: "Password", hint: `At least ${minimumPasswordLength} characters.` }, html` type="password" autocomplete="new-password" minlength="${minimumPasswordLength}" required`)}
+${text({ id: "confirm", label: "Confirm password" }, html` type="password" autocomplete="new-password" minlength="${minimumPasswordLength}" required`)}
+<h2>Your profile</h2>
+<p class="hint">Agents see this when they choose whom to hire. You can change it later.</p>
+${text({ id: "name", label: "Name" }, html` type="text" autocomplete="name" autocapitalize="words" maxlength="${profileLimits.name}" required`)}
+${text({ id: "discipline", label: "What you do", hint: "Your trade or skill, e.g. Photography, Translation, Courier." }, html` type="text" autocomplete="organization-title" maxlength="${profileLimits.discipline}" required`)}
+${text({ id: "location", label: "Where you are", hint: "City and country, e.g. Lagos, Nigeria." }, html` type="text" autocomplete="address-level2" maxlength="${profileLimits.location}" required`)}
+<div class="field">
+${taskType.head}<select id="task_type" name="task_type" required${taskType.attributes}>
+<option value=""${values.task_type === undefined || values.task_type === "" ? html` selected` : ""}>Choose one</option>
+${taskTypeChoices.map(
+  ({ value, label }) => html`<option value="${value}"${values.task_type === value && html` selected`}>${label}</option>
+`
+)}</select>
+</div>
+${text({ id: "tags", label: "Tags", hint: "Words agents might search for, separated by commas, e.g. portrait, events, drone.", optional: true }, html` type="text" autocomplete="off" autocapitalize="none"`)}
+${area({ id: "capabilities", label: "What you can do", hint: "One thing a line, e.g. Product photos with a light box.", optional: true }, profileLimits.capabilities * (profileLimits.capability + 1))}
+${area({ id: "returns", label: "What you hand back", hint: "The evidence an agent gets from you, e.g. edited photos and a short report.", optional: true }, profileLimits.returns)}
+<div class="actions"><button type="submit" class="primary">Create account</button></div>
+</form>
+<hr>
+<p>Already have an account? <a href="${signInUrl}">Sign in</a></p>`
+    })
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Consent

@@ -5,7 +5,8 @@
  *   revocation, sign-out, its metadata under `/oauth/.well-known/…`);
  * - the RFC 8414 and OpenID addresses of that metadata for an issuer with a path
  *   (`/.well-known/oauth-authorization-server/oauth`, `/.well-known/openid-configuration/oauth`);
- * - the pages a person meets on the way (interactions.ts): sign in, consent, choose a password.
+ * - the pages a person meets on the way (interactions.ts): sign in, sign up (when open), consent,
+ *   choose a password.
  * A background fiber sweeps what has expired.
  */
 import * as Effect from "effect/Effect"
@@ -19,7 +20,7 @@ import { prefersHtml } from "../pages/accept.ts"
 import { AttemptLimits } from "../services/attempt_limits.ts"
 import { Logins } from "../services/logins.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
-import { ParticipantDirectory } from "../services/participant_directory.ts"
+import { Profiles } from "../services/profiles.ts"
 import { OAuthCookieSecret } from "../services/service_secrets.ts"
 import { SigningKeys } from "../services/signing_keys.ts"
 import { makeProviderHost } from "./host.ts"
@@ -69,7 +70,7 @@ export const OAuthRoutes = HttpRouter.use(
     const keys = yield* SigningKeys
     const records = yield* OAuthRecords
     const logins = yield* Logins
-    const directory = yield* ParticipantDirectory
+    const profiles = yield* Profiles
     const attempts = yield* AttemptLimits
     const recordsContext = yield* Effect.context<OAuthRecords>()
     const cookieKey = (yield* OAuthCookieSecret).value
@@ -77,17 +78,20 @@ export const OAuthRoutes = HttpRouter.use(
     const run = Effect.runPromiseWith(yield* Effect.context<never>())
     const resources = { api: config.oauthAudience, mcp: participantMcpUrlOf(config) }
 
-    /** What the ID token and userinfo say of an account: its login and its participant's name. */
+    /**
+     * What the ID token and userinfo say of an account: its login and its participant's name (a
+     * sign-up awaiting approval has a name too).
+     */
     const findAccount = (id: string): Promise<AccountProfile | undefined> =>
       run(
         Effect.gen(function* () {
           const login = yield* logins.findById(id)
           if (login === undefined) return undefined
-          const participant = yield* directory.findBySlug(login.participantSlug)
+          const profile = yield* profiles.view(login.participantSlug)
           return {
             id: login.id,
             email: login.email,
-            name: participant?.name ?? login.participantSlug,
+            name: profile?.record.name ?? login.participantSlug,
             participantSlug: login.participantSlug
           }
         })
@@ -152,7 +156,7 @@ export const OAuthRoutes = HttpRouter.use(
       )
     }
     yield* router.add("*", `${oauthPath}/*`, toProvider)
-    yield* makeInteractions({ settings: config, host, secret: cookieKey, logins, resources }).routes(router)
+    yield* makeInteractions({ settings: config, host, secret: cookieKey, logins, profiles, resources }).routes(router)
     for (const path of metadataPaths) {
       const metadata = path.slice(0, -oauthPath.length)
       yield* router.add("GET", path as `/${string}`, (request) => host.serve(request, metadata))

@@ -55,7 +55,7 @@ export class ParticipantOperations extends Context.Service<
     /**
      * The caller of an access token presented to `resource`: 401 without one (`token` undefined)
      * or with one that is not valid for it (signature, issuer, expiry, audience), 403 when its
-     * subject is linked to no participant.
+     * subject is linked to no participant, or to a sign-up awaiting the operator's approval.
      */
     signIn(token: string | undefined, resource: ProtectedResource): Effect.Effect<Caller, EnvelopeError>
     /** GET /me. */
@@ -89,13 +89,27 @@ export class ParticipantOperations extends Context.Service<
       const store = yield* TaskStore
       const orAction = orActionFailure(docs)
 
+      /** A sign-up not approved yet: signed in, but no participant of the marketplace until then. */
+      const awaitingApproval = (slug: string) =>
+        Effect.fail(
+          envelopeError(
+            docs,
+            "forbidden",
+            `Your profile (${slug}) awaits the marketplace operator's approval: until then you receive no offers and cannot act on tasks.`,
+            {
+              hint: "Nothing to change on your side: once the operator approves your profile, this same sign-in works (no new sign-in needed)."
+            }
+          )
+        )
+
       // Generators made once, not per request (docs/performance.md, "No generator function made per request").
       const verified = Effect.fnUntraced(function* (token: string, audience: string) {
         const { subject } = yield* accessTokens.verify(token, audience)
-        const slug = yield* accounts.participantOf(subject)
-        if (slug === undefined)
+        const link = yield* accounts.linkOf(subject)
+        if (link === undefined)
           return yield* new NotPermitted({ reason: "your account is not linked to a participant" })
-        return { subject, slug }
+        if (link.pending) return yield* awaitingApproval(link.slug)
+        return { subject, slug: link.slug }
       })
       const signIn = (token: string | undefined, { audience, metadataPath }: ProtectedResource) =>
         token === undefined

@@ -13,6 +13,8 @@ export type Command =
   | { readonly _tag: "LinkAccount"; readonly slug: string; readonly subject: string }
   | { readonly _tag: "InviteParticipant"; readonly slug: string; readonly email: string }
   | { readonly _tag: "ResetPassword"; readonly slug: string }
+  | { readonly _tag: "ListPendingSignUps" }
+  | { readonly _tag: "ApproveSignUp"; readonly slug: string }
   | { readonly _tag: "ShowTask"; readonly reference: string }
   | { readonly _tag: "CancelTask"; readonly reference: string; readonly reason: string }
   | { readonly _tag: "RotateKeys" }
@@ -87,6 +89,22 @@ const commands: ReadonlyArray<CommandSpec> = [
     summary: `Print a one-time link (valid ${lifetime(resetLinkLifetimeMs)}) for the participant to choose a new password; their sessions end when they do.`,
     example: "participants reset amara-okafor",
     build: ([slug]) => ({ _tag: "ResetPassword", slug: slug ?? "" })
+  },
+  {
+    words: ["participants", "pending"],
+    positionals: [],
+    summary:
+      "List the sign-ups awaiting approval (PARTICIPANT_SIGNUP=open), oldest first: slug, name, email, when. They get no offers and are not listed until approved.",
+    example: "participants pending",
+    build: () => ({ _tag: "ListPendingSignUps" })
+  },
+  {
+    words: ["participants", "approve"],
+    positionals: ["slug"],
+    summary:
+      "List a sign-up in the directory: discovery, search and offers from now on, and its login acts as the participant.",
+    example: "participants approve ines-moreau",
+    build: ([slug]) => ({ _tag: "ApproveSignUp", slug: slug ?? "" })
   },
   {
     words: ["tasks", "show"],

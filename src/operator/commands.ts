@@ -16,12 +16,14 @@ import * as Option from "effect/Option"
 import * as References from "effect/References"
 import { AppConfig, type AppSettings, type InvalidConfig, loadSettings } from "../config.ts"
 import {
+  type AlreadyListed,
   type EmailTaken,
   type InvalidEmail,
   type InvalidTransition,
   type LoginAlreadyActive,
   type LoginNotFound,
   ParticipantNotFound,
+  type ProfileNotFound,
   type StorageUnavailable,
   type TaskNotFound
 } from "../domain/errors.ts"
@@ -30,6 +32,7 @@ import type { ParticipantRecord } from "../domain/participant.ts"
 import { Accounts } from "../services/accounts.ts"
 import { type IssuedLink, Logins } from "../services/logins.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
+import { Profiles } from "../services/profiles.ts"
 import { SigningKeys } from "../services/signing_keys.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { Tasks } from "../services/tasks.ts"
@@ -77,6 +80,25 @@ export const inviteParticipant = Effect.fn("Operator.inviteParticipant")(functio
 export const resetPassword = Effect.fn("Operator.resetPassword")(function* (slug: string) {
   const logins = yield* Logins
   return printedLink(yield* logins.reset(slug), "one-time link to choose a new password")
+})
+
+/** One line a sign-up awaiting approval: slug, name, email, when; or a line saying there is none. */
+export const listPendingSignUps = Effect.fn("Operator.listPendingSignUps")(function* () {
+  const profiles = yield* Profiles
+  const pending = yield* profiles.pending
+  if (pending.length === 0) return "no sign-up awaits approval"
+  return pending
+    .map(
+      ({ slug, name, email, createdAt }) =>
+        `${slug}  ${JSON.stringify(name)}  ${email ?? "(no login)"}  signed up ${createdAt}`
+    )
+    .join("\n")
+})
+
+export const approveSignUp = Effect.fn("Operator.approveSignUp")(function* (slug: string) {
+  const profiles = yield* Profiles
+  const { record, available } = yield* profiles.approve(slug)
+  return `approved ${slug} (${JSON.stringify(record.name)}): listed, and offered tasks ${available ? "from now on" : "once they switch offers on (they switched them off)"}`
 })
 
 export const showTask = Effect.fn("Operator.showTask")(function* (reference: string) {
@@ -130,6 +152,8 @@ type CommandFailure =
   | EmailTaken
   | LoginAlreadyActive
   | LoginNotFound
+  | ProfileNotFound
+  | AlreadyListed
 
 /** A failure as the one line the operator reads. */
 const describeFailure = (error: CommandFailure): string => {
@@ -146,6 +170,8 @@ const describeFailure = (error: CommandFailure): string => {
       return `${error.message}: npm run operator -- participants reset ${error.participantSlug}`
     case "LoginNotFound":
       return `${error.message}: npm run operator -- participants invite ${error.participantSlug} --email <address>`
+    case "ProfileNotFound":
+      return `${error.message}; npm run operator -- participants pending lists the sign-ups awaiting approval`
     case "StorageUnavailable":
       return `the database did not answer: ${oneLine(causeText(error.cause))}; nothing was changed, try again`
     default:
@@ -180,6 +206,10 @@ const prepare = (
       return Effect.succeed(inviteParticipant(invocation.slug, invocation.email))
     case "ResetPassword":
       return Effect.succeed(resetPassword(invocation.slug))
+    case "ListPendingSignUps":
+      return Effect.succeed(listPendingSignUps())
+    case "ApproveSignUp":
+      return Effect.succeed(approveSignUp(invocation.slug))
     case "ShowTask":
       return Effect.succeed(showTask(invocation.reference))
     case "CancelTask":

@@ -54,17 +54,22 @@ a { color: var(--accent); text-underline-offset: 0.15em; }
 .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.8125rem; }
 .field { margin: 0 0 1.25rem; }
 label { display: block; font-weight: 600; margin: 0 0 0.375rem; }
-input:not([type="hidden"]) {
+input:not([type="hidden"]), select, textarea {
   display: block; width: 100%; min-height: 48px; margin: 0; padding: 0.625rem 0.75rem;
   font: inherit; color: inherit; background: var(--field);
   border: 1px solid var(--field-border); border-radius: 8px;
 }
-input[aria-invalid="true"] { border-color: var(--alert-border); border-width: 2px; }
+textarea { min-height: 6rem; resize: vertical; }
+input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"] { border-color: var(--alert-border); border-width: 2px; }
 .hint { font-size: 0.875rem; color: var(--muted); margin: 0 0 0.5rem; }
+.field-error { font-size: 0.875rem; font-weight: 600; color: var(--alert-border); margin: 0 0 0.5rem; }
+.optional { font-weight: 400; color: var(--muted); }
 .alert {
   margin: 0 0 1.25rem; padding: 0.75rem 1rem; border: 1px solid var(--alert-border); border-left-width: 4px;
   border-radius: 8px; background: var(--alert-bg); color: var(--alert-text); font-weight: 500;
 }
+.alert ul { margin: 0.5rem 0 0; padding-left: 1.25rem; }
+.alert a { color: inherit; }
 .actions { display: grid; gap: 0.75rem; margin: 1.5rem 0 0; }
 @media (min-width: 30rem) { .actions.pair { grid-template-columns: 1fr 1fr; } }
 button {

@@ -1,6 +1,7 @@
 /**
- * Participant accounts: the operator links an OAuth subject to a participant; a request bearing
- * that subject's access token acts as that participant.
+ * Participant accounts: an OAuth subject linked to a participant (by the operator, an invitation or
+ * an open sign-up); a request bearing that subject's access token acts as that participant — once
+ * the participant is listed: a sign-up's link names a profile that awaits the operator's approval.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -10,7 +11,15 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import type { StorageUnavailable } from "../domain/errors.ts"
+import { IntegerColumn } from "../sql/columns.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
+
+/** Whom a subject acts as, and whether that participant's sign-up still awaits approval. */
+export interface AccountLink {
+  readonly slug: string
+  /** True while the profile is a sign-up the operator has not approved (no offers, no tasks). */
+  readonly pending: boolean
+}
 
 export class Accounts extends Context.Service<
   Accounts,
@@ -18,6 +27,8 @@ export class Accounts extends Context.Service<
     /** Links (or re-links) a subject to a participant. */
     link(subject: string, participantSlug: string): Effect.Effect<void, StorageUnavailable>
     participantOf(subject: string): Effect.Effect<string | undefined, StorageUnavailable>
+    /** `participantOf`, and whether that participant awaits approval, in one read. */
+    linkOf(subject: string): Effect.Effect<AccountLink | undefined, StorageUnavailable>
   }
 >()("task-marketplace/services/Accounts") {
   static readonly layer = Layer.effect(
@@ -34,19 +45,37 @@ export class Accounts extends Context.Service<
         `
       }, asStorageCall)
 
-      const linkOf = SqlSchema.findOneOption({
+      const slugOf = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: Schema.Struct({ participant_slug: Schema.String }),
         execute: (subject) => sql`SELECT participant_slug FROM participant_accounts WHERE subject = ${subject}`
       })
       const participantOf = (subject: string) =>
-        linkOf(subject).pipe(
+        slugOf(subject).pipe(
           Effect.map((row) => (row._tag === "Some" ? row.value.participant_slug : undefined)),
           Effect.catchTag("SchemaError", undecodableRow("participant_accounts", `subject ${subject}`)),
           asStorageCall
         )
 
-      return Accounts.of({ link, participantOf })
+      const standingOf = SqlSchema.findOneOption({
+        Request: Schema.String,
+        Result: Schema.Struct({ participant_slug: Schema.String, pending: IntegerColumn }),
+        execute: (subject) => sql`
+          SELECT a.participant_slug, CASE WHEN p.slug IS NULL THEN 0 ELSE 1 END AS pending
+          FROM participant_accounts a LEFT JOIN pending_participants p ON p.slug = a.participant_slug
+          WHERE a.subject = ${subject}
+        `
+      })
+      const linkOf = (subject: string) =>
+        standingOf(subject).pipe(
+          Effect.map((row) =>
+            row._tag === "Some" ? { slug: row.value.participant_slug, pending: row.value.pending !== 0 } : undefined
+          ),
+          Effect.catchTag("SchemaError", undecodableRow("participant_accounts", `subject ${subject}`)),
+          asStorageCall
+        )
+
+      return Accounts.of({ link, participantOf, linkOf })
     })
   )
 }

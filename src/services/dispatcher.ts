@@ -24,7 +24,7 @@ import type { ParticipantRecord } from "../domain/participant.ts"
 import { deadlinePassed } from "../domain/task_draft.ts"
 import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
-import { ParticipantDirectory } from "./participant_directory.ts"
+import { type MatchingDirectory, ParticipantDirectory } from "./participant_directory.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 
@@ -36,11 +36,17 @@ const batch = 100
 /** A move the service makes on a due task: a transition request, less what every move shares. */
 export type Decision = Omit<TransitionRequest, "reference" | "actor" | "guard" | "read">
 
+const nobody: ReadonlySet<string> = new Set()
+
 /**
  * What matching decides for a task now: an offer to the best eligible participant who has not
- * passed it over, or `no_match`.
+ * passed it over and is taking offers, or `no_match`.
  */
-const match = (task: StoredTask, everyone: ReadonlyArray<ParticipantRecord>): Omit<Decision, "followedBy"> => {
+const match = (
+  task: StoredTask,
+  everyone: ReadonlyArray<ParticipantRecord>,
+  unavailable: ReadonlySet<string>
+): Omit<Decision, "followedBy"> => {
   const [best] = rankTop(
     {
       executionMode: task.executionMode,
@@ -48,7 +54,7 @@ const match = (task: StoredTask, everyone: ReadonlyArray<ParticipantRecord>): Om
       text: taskTextOf(task.brief.action, task.brief.expected_result)
     },
     everyone,
-    { limit: 1, excluding: task.passedOver }
+    { limit: 1, excluding: task.passedOver, unavailable }
   ).best
   return best === undefined
     ? { to: "declined", reason: "no_match" }
@@ -57,25 +63,40 @@ const match = (task: StoredTask, everyone: ReadonlyArray<ParticipantRecord>): Om
 
 /**
  * The move a due task needs at `now` (ISO 8601), if any, with `everyone` in the directory to
- * match it against. Pure: time and the directory are its inputs.
+ * match it against and the slugs of those `unavailable` (not taking offers: no offer goes to
+ * them). Pure: time and the directory are its inputs.
  */
 export const decide = (
   task: StoredTask,
   now: string,
-  everyone: ReadonlyArray<ParticipantRecord>
+  everyone: ReadonlyArray<ParticipantRecord>,
+  unavailable: ReadonlySet<string> = nobody
 ): Decision | undefined => {
   const pastDeadline = task.deadlineAt !== null && deadlinePassed(task.deadlineAt, now)
   switch (task.state) {
     case "open":
       if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
       if (task.requestedParticipant !== null) {
+        // The agent chose someone who is not taking offers: no offer, and nobody else instead.
+        // Declined at once, through matching (the table's only way from open to no_match), so the
+        // agent learns it now rather than after the offer timeout.
+        if (unavailable.has(task.requestedParticipant)) {
+          return {
+            to: "matching",
+            followedBy: {
+              to: "declined",
+              reason: "no_match",
+              note: `the named participant ${task.requestedParticipant} is not taking offers right now`
+            }
+          }
+        }
         return { to: "awaiting_participant", change: () => ({ participantSlug: task.requestedParticipant }) }
       }
       // Matched at once, in the same write: `matching` is in the history, never at rest.
-      return { to: "matching", followedBy: match(task, everyone) }
+      return { to: "matching", followedBy: match(task, everyone, unavailable) }
     case "matching":
       if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
-      return match(task, everyone)
+      return match(task, everyone, unavailable)
     case "awaiting_participant": {
       if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
       if (task.offerExpiresAt === null || task.offerExpiresAt > now) return undefined
@@ -85,7 +106,7 @@ export const decide = (
         to: "matching",
         note: `accept_timeout: ${task.participantSlug} did not accept in time`,
         change: () => ({ participantSlug: null, passedOver }),
-        followedBy: match({ ...task, passedOver }, everyone)
+        followedBy: match({ ...task, passedOver }, everyone, unavailable)
       }
     }
     case "submitted":
@@ -96,6 +117,9 @@ export const decide = (
       return undefined
   }
 }
+
+/** What a sweep with no task to match decides with: nobody. */
+const noDirectory: MatchingDirectory = { everyone: [], unavailable: nobody }
 
 /** States whose decision may need the directory (an offer or a re-match). */
 const matchingStates: ReadonlySet<string> = new Set(["open", "matching", "awaiting_participant"])
@@ -125,8 +149,8 @@ export class Dispatcher extends Context.Service<
 
       // The task as the sweep read it: if it has changed since, its move loses the compare-and-set
       // (`unchanged`) and the next sweep looks at it again.
-      const handle = (task: StoredTask, now: string, everyone: ReadonlyArray<ParticipantRecord>) => {
-        const decision = decide(task, now, everyone)
+      const handle = (task: StoredTask, now: string, { everyone, unavailable }: MatchingDirectory) => {
+        const decision = decide(task, now, everyone, unavailable)
         if (decision === undefined) return Effect.void
         const unchanged = (current: StoredTask) =>
           current.version === task.version ? Effect.void : Effect.fail(new Stale())
@@ -173,8 +197,8 @@ export class Dispatcher extends Context.Service<
         // The directory is read once a sweep, and only when a due task may need matching: inside the
         // sweep's root, so that its statements are traced only with the sweep (never a span alone).
         const needsDirectory = due.some((task) => matchingStates.has(task.state))
-        yield* Effect.flatMap(needsDirectory ? directory.everyone : Effect.succeed([]), (everyone) =>
-          together(Effect.forEach(due, (task) => handle(task, now, everyone), { discard: true }))
+        yield* Effect.flatMap(needsDirectory ? directory.matching : Effect.succeed(noDirectory), (view) =>
+          together(Effect.forEach(due, (task) => handle(task, now, view), { discard: true }))
         ).pipe(sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } }))
         return due.length
       })

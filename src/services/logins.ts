@@ -108,6 +108,21 @@ export class Logins extends Context.Service<
     /** The login whose address and password these are; `address` is the client's, for throttling. */
     signIn(email: string, password: string, address: string): Effect.Effect<Login, SignInRefused | StorageUnavailable>
     findById(id: string): Effect.Effect<Login | undefined, StorageUnavailable>
+    /** The participant's login, if they have one (listed or awaiting approval). */
+    findByParticipant(participantSlug: string): Effect.Effect<Login | undefined, StorageUnavailable>
+    /**
+     * Makes a login whose password is chosen already, linked as the participant's OAuth subject:
+     * an open sign-up's (`Profiles.signUp`), as one step of the caller's transaction, which writes
+     * the sign-up's profile too, so that both are made or neither. `passwordHash` comes from
+     * `Passwords.hash`, made before that transaction so that none waits on scrypt. Database
+     * failures are the caller's: a unique violation means a concurrent sign-up took the address
+     * or the slug first, and the caller runs its transaction again (then this answers EmailTaken).
+     */
+    registerInTransaction(
+      participantSlug: string,
+      email: string,
+      passwordHash: string
+    ): Effect.Effect<Login, InvalidEmail | EmailTaken | SqlError.SqlError | StorageUnavailable>
     /**
      * Ends every sign-in session and grant of a login: the embedded authorization server keeps
      * them (sessions, grants, authorization codes, refresh tokens, …) in `oauth_records`, each
@@ -164,6 +179,7 @@ export class Logins extends Context.Service<
       }
       const loginById = loginWhere("id")
       const loginByEmailKey = loginWhere("email_key")
+      const loginByParticipant = loginWhere("participant_slug")
       const decodeLogin = Schema.decodeUnknownEffect(LoginRow)
 
       /**
@@ -424,9 +440,45 @@ export class Logins extends Context.Service<
       const findById = (id: string) =>
         asStorageCall(Effect.map(loginById(id), (row) => (row === undefined ? undefined : toLogin(row))))
 
+      const findByParticipant = (participantSlug: string) =>
+        asStorageCall(
+          Effect.map(loginByParticipant(participantSlug), (row) => (row === undefined ? undefined : toLogin(row)))
+        )
+
       const endSessions = (loginId: string) => asStorageCall(Effect.asVoid(endSessionsOf(loginId)))
 
-      return Logins.of({ invite, reset, linkFor, choosePassword, signIn, findById, endSessions })
+      const registerInTransaction = Effect.fnUntraced(function* (
+        participantSlug: string,
+        givenEmail: string,
+        passwordHash: string
+      ) {
+        const problem = emailProblem(givenEmail)
+        if (problem !== undefined) return yield* new InvalidEmail({ email: givenEmail, problem })
+        const email = normalizeEmail(givenEmail)
+        const key = emailKey(email)
+        const holder = yield* loginByEmailKey(key)
+        if (holder !== undefined) return yield* new EmailTaken({ email, participantSlug: holder.participant_slug })
+        const id = yield* ids.loginId
+        const now = yield* currentInstant
+        yield* sql`
+          INSERT INTO participant_logins (id, email, email_key, participant_slug, password_hash, password_changed_at, created_at)
+          VALUES (${id}, ${email}, ${key}, ${participantSlug}, ${passwordHash}, ${now}, ${now})
+        `
+        yield* accounts.link(id, participantSlug)
+        return { id, email, participantSlug, passwordChangedAt: now } satisfies Login
+      })
+
+      return Logins.of({
+        invite,
+        reset,
+        linkFor,
+        choosePassword,
+        signIn,
+        findById,
+        findByParticipant,
+        endSessions,
+        registerInTransaction
+      })
     })
   )
 }

@@ -22,6 +22,16 @@ import { decodeEach, storageCallFor, undecodableRow } from "./storage.ts"
 
 export type { ParticipantPage } from "./directory_snapshot.ts"
 
+/**
+ * What matching reads: everyone in the directory, and the slugs of those who are not taking offers
+ * (they stay listed, but matching skips them). The same object until either changes.
+ */
+export interface MatchingDirectory {
+  /** In slug order: the same array as `everyone` until the directory changes. */
+  readonly everyone: ReadonlyArray<ParticipantRecord>
+  readonly unavailable: ReadonlySet<string>
+}
+
 export interface ListOptions {
   readonly q?: string | undefined
   readonly limit: number
@@ -39,8 +49,20 @@ export class ParticipantDirectory extends Context.Service<
      * changes, so what is worked out from it (`directoryIndexOf`) is worked out once.
      */
     readonly everyone: Effect.Effect<ReadonlyArray<ParticipantRecord>, StorageUnavailable>
+    /** Everyone, with who is not taking offers: what matching reads (as current as `everyone`). */
+    readonly matching: Effect.Effect<MatchingDirectory, StorageUnavailable>
     /** Inserts or replaces participants by slug. */
     upsertMany(records: ReadonlyArray<ParticipantRecord>): Effect.Effect<number, StorageUnavailable>
+    /**
+     * Whether the participant takes offers (anyone never switched off does). Kept by slug, for a
+     * listed participant or a sign-up awaiting approval alike; this service does not check which.
+     */
+    isAvailable(slug: string): Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Switches the participant's availability; matching in every process sees it at its next read
+     * (`matching`), without reading the directory again.
+     */
+    setAvailable(slug: string, available: boolean): Effect.Effect<void, StorageUnavailable>
     readonly count: Effect.Effect<number, StorageUnavailable>
   }
 >()("task-marketplace/services/ParticipantDirectory") {
@@ -262,18 +284,30 @@ function makeDirectory(settings: DirectoryOptions) {
     /**
      * Every participant, as of a version of the directory, in slug order, with its stored search
      * text. Matching reads the whole directory for each preflight, search and offer, while the
-     * directory changes only on imports: so it is read once per version (a one-row read tells
-     * whether it moved, in any process) and shared.
+     * directory changes only on imports and profile edits: so it is read once per version (a
+     * one-row read tells whether it moved, in any process) and shared. Who is not taking offers
+     * has a version of its own in the same row: a participant switching off costs every process a
+     * read of that small set, never of the directory.
      */
     let snapshot: Snapshot | undefined
+    let availability: { readonly version: number; readonly unavailable: ReadonlySet<string> } | undefined
+    let matchingView: MatchingDirectory | undefined
 
-    const directoryVersion = SqlSchema.findOneOption({
+    const versions = SqlSchema.findOneOption({
       Request: Schema.Void,
-      Result: Schema.Struct({ version: IntegerColumn }),
-      execute: () => sql`SELECT version FROM directory_state WHERE id = 1`
+      Result: Schema.Struct({ version: IntegerColumn, availability_version: IntegerColumn }),
+      execute: () => sql`SELECT version, availability_version FROM directory_state WHERE id = 1`
     })(undefined).pipe(
-      Effect.map((row) => (row._tag === "Some" ? row.value.version : 0)),
+      Effect.map((row) => (row._tag === "Some" ? row.value : { version: 0, availability_version: 0 })),
       Effect.catchTag("SchemaError", undecodableRow("directory_state", "id 1"))
+    )
+    const unavailableSlugs = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Schema.Struct({ slug: Schema.String }),
+      execute: () => sql`SELECT slug FROM unavailable_participants`
+    })(undefined).pipe(
+      Effect.map((rows) => new Set(rows.map((row) => row.slug))),
+      Effect.catchTag("SchemaError", undecodableRow("unavailable_participants", "slug"))
     )
     const decodeIndexed = decodeEach(
       IndexedParticipant,
@@ -292,7 +326,7 @@ function makeDirectory(settings: DirectoryOptions) {
     // generator, and the other's is made once, not per call. On Postgres, which gives no marks,
     // every call refreshes.
     const refresh = Effect.fnUntraced(function* (mark: number | undefined) {
-      const version = yield* directoryVersion
+      const { version, availability_version } = yield* versions
       let fresh = snapshot
       if (fresh?.version !== version) {
         // The version is read before the rows: a change committed in between only makes the
@@ -300,7 +334,15 @@ function makeDirectory(settings: DirectoryOptions) {
         const rows = yield* sql`SELECT ${columns}, search_text FROM participants ORDER BY slug`
         fresh = makeSnapshot(version, yield* decodeIndexed(rows))
       }
+      let off = availability
+      if (off?.version !== availability_version) {
+        off = { version: availability_version, unavailable: yield* unavailableSlugs }
+      }
+      if (fresh !== snapshot || off !== availability || matchingView === undefined) {
+        matchingView = { everyone: fresh.everyone, unavailable: off.unavailable }
+      }
       snapshot = fresh
+      availability = off
       checkedAt = mark
       return fresh
     })
@@ -312,6 +354,41 @@ function makeDirectory(settings: DirectoryOptions) {
     })
 
     const everyone = asStorageCall(Effect.map(current, (snap) => snap.everyone))
+    // `current` has just set the view, in the same step as the snapshot it is built on.
+    const matching = asStorageCall(Effect.map(current, () => matchingView!))
+
+    const availableRow = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: Schema.Struct({ slug: Schema.String }),
+      execute: (slug) => sql`SELECT slug FROM unavailable_participants WHERE slug = ${slug}`
+    })
+    const isAvailable = (slug: string) =>
+      availableRow(slug).pipe(
+        Effect.map((row) => row._tag === "None"),
+        Effect.catchTag("SchemaError", undecodableRow("unavailable_participants", `slug ${slug}`)),
+        asStorageCall
+      )
+
+    const setAvailable = Effect.fnUntraced(function* (slug: string, available: boolean) {
+      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+      // The version moves only when something changed: switching on someone who is on costs no
+      // process a read.
+      const changed = available
+        ? sql`DELETE FROM unavailable_participants WHERE slug = ${slug} RETURNING slug`
+        : sql`
+            INSERT INTO unavailable_participants (slug, since) VALUES (${slug}, ${now})
+            ON CONFLICT (slug) DO NOTHING RETURNING slug
+          `
+      yield* sql.withTransaction(
+        Effect.flatMap(changed, (rows) =>
+          rows.length === 0
+            ? Effect.void
+            : Effect.asVoid(
+                sql`UPDATE directory_state SET availability_version = availability_version + 1 WHERE id = 1`
+              )
+        )
+      )
+    }, asStorageCall)
 
     const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -347,7 +424,16 @@ function makeDirectory(settings: DirectoryOptions) {
 
     const columns = sql.literal("slug, name, discipline, location, task_type, tags, capabilities, returns, boundary")
 
-    return ParticipantDirectory.of({ list, findBySlug, everyone, upsertMany, count })
+    return ParticipantDirectory.of({
+      list,
+      findBySlug,
+      everyone,
+      matching,
+      upsertMany,
+      isAvailable,
+      setAvailable,
+      count
+    })
   })
 }
 

@@ -134,7 +134,7 @@ export class Tasks extends Context.Service<
         validation: DraftValidation,
         named: ParticipantRecord | undefined
       ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
-        Effect.map(directory.everyone, (everyone) => {
+        Effect.map(directory.matching, ({ everyone, unavailable }) => {
           const task = validation.task
           const mode = task.execution_mode as ExecutionMode | undefined
           const profile: TaskProfile = {
@@ -145,10 +145,17 @@ export class Tasks extends Context.Service<
             text: taskTextOf(task.action, task.expected_result),
             participantSlug: task.participant_slug
           }
-          const { eligible, best } = rankTop(profile, everyone, { limit: 5 })
+          // Who is not taking offers gets none: they are neither counted nor sampled.
+          const { eligible, best } = rankTop(profile, everyone, { limit: 5, unavailable })
           const feasibility = { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
           const infeasibility =
-            eligible === 0 ? infeasibilityOf(profile, eligibilityCounts(profile, everyone), named) : undefined
+            eligible === 0
+              ? infeasibilityOf(profile, eligibilityCounts(profile, everyone), named, {
+                  named: named !== undefined && unavailable.has(named.slug),
+                  // Those the ranking would have found, were everyone taking offers.
+                  eligible: unavailable.size === 0 ? 0 : rankTop(profile, everyone, { limit: 0 }).eligible
+                })
+              : undefined
           return {
             validation: infeasibility === undefined ? validation : withWarning(validation, warningOf(infeasibility)),
             feasibility,
@@ -282,7 +289,8 @@ export class Tasks extends Context.Service<
           : Effect.fail(new TaskNotFound({ reference }))
 
       const search = Effect.fnUntraced(function* (query: string, limit: number) {
-        const found = searchDirectory(query, yield* directory.everyone, limit)
+        const { everyone, unavailable } = yield* directory.matching
+        const found = searchDirectory(query, everyone, limit, unavailable)
         const body: Record<string, unknown> = { action: query }
         if (found.executionMode !== null) body.execution_mode = found.executionMode
         if (found.location !== null) body.location = found.location

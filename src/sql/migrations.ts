@@ -299,6 +299,37 @@ const addMcpSessionSubject = Effect.gen(function* () {
   yield* sql`ALTER TABLE mcp_sessions ADD COLUMN subject TEXT`
 })
 
+/**
+ * Participants' own profiles (issue 24):
+ * - `unavailable_participants`: who has switched their availability off (no row: available, so
+ *   every participant before this migration is), listed or awaiting approval alike;
+ * - `directory_state.availability_version`: moved by every change of it, in the same transaction,
+ *   so each process re-reads that small set (never the directory) when it moves;
+ * - `pending_participants`: profiles made by an open sign-up, awaiting the operator's approval. A
+ *   table apart from `participants`, so that nothing unapproved can reach the directory's reads
+ *   (listing, search, matching) and their optimised paths stay as they are. Slugs are unique across
+ *   both tables (the sign-up looks in both; the approval moves a row from one to the other).
+ */
+const addParticipantProfiles = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE unavailable_participants (slug TEXT PRIMARY KEY, since TEXT NOT NULL)`
+  yield* sql`ALTER TABLE directory_state ADD COLUMN availability_version BIGINT NOT NULL DEFAULT 0`
+  yield* sql`
+    CREATE TABLE pending_participants (
+      slug TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      discipline TEXT NOT NULL,
+      location TEXT NOT NULL,
+      task_type TEXT NOT NULL,
+      tags TEXT NOT NULL,
+      capabilities TEXT NOT NULL,
+      returns TEXT NOT NULL,
+      boundary TEXT,
+      created_at TEXT NOT NULL
+    )
+  `
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -312,11 +343,17 @@ const migrations = {
   "10_add_task_infeasibility": addTaskInfeasibility,
   "11_create_mcp_sessions": createMcpSessions,
   "12_create_accounts_and_oauth": createAccountsAndOAuth,
-  "13_add_mcp_session_subject": addMcpSessionSubject
+  "13_add_mcp_session_subject": addMcpSessionSubject,
+  "15_participant_profiles": addParticipantProfiles
 }
 
+/** The ids of the migrations, in order (with gaps where a number was never used). */
+export const migrationIds = Object.keys(migrations)
+  .map((key) => Number.parseInt(key, 10))
+  .sort((a, b) => a - b)
+
 /** The id of the newest migration: a database that has applied it is current. */
-export const latestMigrationId = Math.max(...Object.keys(migrations).map((key) => Number.parseInt(key, 10)))
+export const latestMigrationId = Math.max(...migrationIds)
 
 export const loader = Migrator.fromRecord(migrations)
 

@@ -92,7 +92,8 @@ describe("data exports", () => {
       "unrecognized",
       "ambiguous",
       "no_eligible_participant",
-      "participant_ineligible"
+      "participant_ineligible",
+      "participant_unavailable"
     ])
     for (const [code, meaning] of Object.entries(IssueCode)) {
       assert.match(meaning, new RegExp(`^${issueSeverity[code as keyof typeof IssueCode]}: .+`))

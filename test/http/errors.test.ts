@@ -601,7 +601,10 @@ const DyingDirectory = Layer.succeed(
     list: boom,
     findBySlug: boom,
     everyone: boom(),
+    matching: boom(),
     upsertMany: (records) => Effect.succeed(records.length),
+    isAvailable: boom,
+    setAvailable: boom,
     count: Effect.succeed(1)
   })
 )

@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { latestMigrationId } from "../../src/sql/migrations.ts"
+import { migrationIds } from "../../src/sql/migrations.ts"
 import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
 import { freePort, type ServiceProcess, spawnService } from "../support/process.ts"
 import { json, validDraft } from "../support/server.ts"
@@ -434,7 +434,7 @@ describe("SIGTERM", () => {
     }
     expect(await database.count("tasks")).toBe(10)
     expect(await database.count("participants")).toBe(54)
-    expect(await database.count("schema_migrations")).toBe(latestMigrationId)
+    expect(await database.count("schema_migrations")).toBe(migrationIds.length)
   })
 })
 

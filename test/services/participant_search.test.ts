@@ -382,7 +382,9 @@ describe(`participant search over ${small.length} participants (in memory, ${bac
               statements.map(([text]) => text.replace(/\s+/g, " ").trim()),
               // On SQLite nothing at all while nothing was committed (its commit marks tell); on
               // Postgres the one-row read of the version.
-              canMatch(q) && backend === "postgres" ? ["SELECT version FROM directory_state WHERE id = 1"] : [],
+              canMatch(q) && backend === "postgres"
+                ? ["SELECT version, availability_version FROM directory_state WHERE id = 1"]
+                : [],
               `q=${JSON.stringify(q)}`
             )
           }
