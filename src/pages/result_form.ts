@@ -257,7 +257,7 @@ const idOf = (name: string) => `rf-${encodeURIComponent(name)}`
 /** A text area rather than a line: no limit or a long one, and a name or description that speaks of prose. */
 const PROSE_MIN_LENGTH = 200
 const proseWords =
-  /\b(?:notes?|comments?|descriptions?|details?|explanations?|explain|reasons?|messages?|feedback|observations?|remarks?|report|summary|story|text|body|content|answer|instructions?|steps|findings?|why|how)\b/i
+  /\b(?:notes?|comments?|descriptions?|details?|explanations?|explain|reasons?|messages?|feedback|observations?|remarks?|report|summary|story|text|content|answers?|instructions?|steps|findings?)\b/i
 const isProse = (words: string, maxLength: number | undefined) =>
   maxLength === undefined ? proseWords.test(words) : maxLength > PROSE_MIN_LENGTH && proseWords.test(words)
 
@@ -322,9 +322,7 @@ const lengthRule = (min: number | undefined, max: number | undefined, unit: stri
         ? `At least ${plural(min, unit, units)}.`
         : undefined
 
-const number = (n: number) => String(n)
-
-/** Whether `n` is a whole multiple of `step` (as the browser counts it: exactly, in decimal). */
+/** Whether `n` is a whole multiple of `step` (within floating point's error: `0.3` of `0.1`). */
 const isMultiple = (n: number, step: number) => {
   const ratio = n / step
   return Math.abs(ratio - Math.round(ratio)) < 1e-9
@@ -413,7 +411,7 @@ const numberField = (place: Place, schema: JsonObject, integer: boolean): FormFi
     multipleOf > 0 &&
     (!integer || Number.isInteger(multipleOf)) &&
     (min === undefined || isMultiple(min, multipleOf))
-  const step = stepFits ? number(multipleOf) : integer ? "1" : "any"
+  const step = stepFits ? String(multipleOf) : integer ? "1" : "any"
   const exclusiveMin = finite(schema.exclusiveMinimum)
   const exclusiveMax = finite(schema.exclusiveMaximum)
   const lower = !integer && exclusiveMin !== undefined && min === exclusiveMin ? `more than ${exclusiveMin}` : undefined
@@ -612,10 +610,10 @@ export const formFieldsOf = (schema: ResultSchema | undefined): ReadonlyArray<Fo
     if (schema !== undefined) return fields
     return fields.map((field) => ({ ...field, label: "Other fields (JSON)" }))
   }
-  // The whole of `fields` as one JSON object.
-  const whole = jsonField({ ...rootPlace, label: "Fields (JSON)" }, root, "object")
+  // The whole of `fields` as one JSON object (labelled so, whatever the schema's title).
+  const whole = jsonField(rootPlace, root, "object")
   const required = Array.isArray(root.required) && root.required.length > 0
-  return [{ ...whole, required, enforced: required }]
+  return [{ ...whole, label: "Fields (JSON)", required, enforced: required }]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -666,6 +664,10 @@ const group = (
 ${hintOf(field)}${errorOf(field, problem)}${choices}</fieldset>
 `
 
+/** A text area's text: after a line break, which the HTML parser drops, so a leading one of the text stays. */
+const textareaText = (text: string) => html`
+${text}`
+
 const choiceRow = (id: string, input: Html, label: string | Html) =>
   html`<div class="choice">${input}<label for="${id}">${label}</label></div>
 `
@@ -688,7 +690,7 @@ const renderField = (
         field,
         problem,
         field.multiline
-          ? html`<textarea ${common} rows="5"${aria}>${first}</textarea>`
+          ? html`<textarea ${common} rows="5"${aria}>${textareaText(first)}</textarea>`
           : html`<input ${common} type="${field.input}"${attribute("pattern", field.pattern)}${step}${
               field.input === "email" || field.input === "url"
                 ? html` autocapitalize="none" spellcheck="false"`
@@ -759,7 +761,7 @@ ${options}</select>`
       return labelled(
         field,
         problem,
-        html`<textarea id="${field.id}" name="${field.name}" rows="4"${flag("required", field.enforced && (field.minItems ?? 0) > 0)} autocomplete="off"${aria}>${first}</textarea>`
+        html`<textarea id="${field.id}" name="${field.name}" rows="4"${flag("required", field.enforced && (field.minItems ?? 0) > 0)} autocomplete="off"${aria}>${textareaText(first)}</textarea>`
       )
     case "group":
       return html`<fieldset class="group" id="${field.id}"${describedBy(field, problem)}>
@@ -770,7 +772,7 @@ ${hintOf(field)}${errorOf(field, problem)}${field.fields.map((inner) => renderFi
       return labelled(
         field,
         problem,
-        html`<textarea class="code" id="${field.id}" name="${field.name}" rows="6" spellcheck="false" autocapitalize="none" autocomplete="off"${flag("required", field.enforced)}${aria}>${first}</textarea>`
+        html`<textarea class="code" id="${field.id}" name="${field.name}" rows="6" spellcheck="false" autocapitalize="none" autocomplete="off"${flag("required", field.enforced)}${aria}>${textareaText(first)}</textarea>`
       )
   }
 }

@@ -68,7 +68,9 @@ const submit = (markup: string, typed: Record<string, string | ReadonlyArray<str
     } else if (m[0].startsWith("<textarea")) {
       const name = attributesOf(m[1]!).get("name")!
       const value = typed[name]
-      entries.push([name, (typeof value === "string" ? value : decode(m[2]!)).replace(/\r?\n/g, "\r\n")])
+      // The HTML parser drops a line break just after the start tag.
+      const text = decode(m[2]!).replace(/^\r?\n/, "")
+      entries.push([name, (typeof value === "string" ? value : text).replace(/\r?\n/g, "\r\n")])
     } else {
       const name = attributesOf(m[3]!).get("name")!
       const options = [...m[4]!.matchAll(/<option\b[^>]*>/g)].map((o) => attributesOf(o[0]))
@@ -189,12 +191,13 @@ describe("strings", () => {
     // Short, or not prose, or constrained like a single value: one line.
     expect(multiline({ maxLength: 80 }, "notes")).toBe(false)
     expect(multiline({}, "city")).toBe(false)
+    expect(multiline({}, "how_many_rooms")).toBe(false)
     expect(multiline({ maxLength: 5000 }, "serial")).toBe(false)
     expect(multiline({ pattern: "^[A-Z]+$" }, "notes")).toBe(false)
     expect(multiline({ format: "email" }, "notes")).toBe(false)
     const markup = render([only({ notes: { type: "string", minLength: 10 } }, ["notes"])])
     expect(markup).toMatch(
-      /<textarea id="rf-fields.notes" name="fields.notes" required minlength="10" rows="5"[^>]*><\/textarea>/
+      /<textarea id="rf-fields.notes" name="fields.notes" required minlength="10" rows="5"[^>]*>\n<\/textarea>/
     )
   })
 
@@ -519,7 +522,7 @@ describe("what the mapping cannot express: JSON", () => {
     ])
     const markup = render(fields)
     expect(markup).toContain(
-      '<textarea class="code" id="rf-fields.where" name="fields.where" rows="6" spellcheck="false" autocapitalize="none" autocomplete="off" required aria-describedby="rf-fields.where-hint"></textarea>'
+      '<textarea class="code" id="rf-fields.where" name="fields.where" rows="6" spellcheck="false" autocapitalize="none" autocomplete="off" required aria-describedby="rf-fields.where-hint">\n</textarea>'
     )
     expect(
       roundTrip(schema, { "fields.where": '{"x": 1.5}', "fields.either": "12", "fields.anything": '[1, {"a": null}]' })
@@ -568,8 +571,8 @@ describe("what the mapping cannot express: JSON", () => {
       const fields = formFieldsOf(schema)
       expect(fields.map((f) => [f.kind, f.name, f.label])).toEqual([["json", "fields", "Fields (JSON)"]])
     }
-    const schema = { type: "object", properties: { a: { type: "string" } }, required: ["b"] }
-    expect(formFieldsOf(schema)[0]!.enforced).toBe(true)
+    const schema = { type: "object", title: "Inspection", properties: { a: { type: "string" } }, required: ["b"] }
+    expect(formFieldsOf(schema)[0]).toMatchObject({ label: "Fields (JSON)", enforced: true })
     expect(roundTrip(schema, { fields: '{"b": 1, "a": "x"}' })).toMatchObject({
       fields: { b: 1, a: "x" },
       failures: []
