@@ -40,7 +40,8 @@ interface FieldBase {
   readonly required: boolean
   /**
    * Required here and in every object around it: the page asks for it (`required`, "(required)").
-   * A required member of an optional object is required only once that object is given at all.
+   * A required member of an optional object is required only once that object is given at all; a
+   * checkbox is never asked for (unchecked is `false`, an answer), unless only `true` will do.
    */
   readonly enforced: boolean
 }
@@ -113,8 +114,9 @@ export interface GroupField extends FieldBase {
 }
 
 /**
- * JSON typed by the person: for a value the mapping cannot express (`value`), or for the members of
- * an object that it does not list (`members`: a JSON object merged into that object).
+ * JSON typed by the person: for a value the mapping cannot express (`value`, any JSON; `object`, a
+ * JSON object — at the root, the whole of `fields`), or for the members of an object that it does
+ * not list (`members`: a JSON object merged into that object).
  */
 export interface JsonField extends FieldBase {
   readonly kind: "json"
@@ -255,7 +257,7 @@ const idOf = (name: string) => `rf-${encodeURIComponent(name)}`
 /** A text area rather than a line: no limit or a long one, and a name or description that speaks of prose. */
 const PROSE_MIN_LENGTH = 200
 const proseWords =
-  /\b(?:notes?|comments?|descriptions?|details?|explanations?|explain|reasons?|messages?|feedback|observations?|remarks?|report|summary|story|text|body|content|answer|instructions?|steps|findings?|why|how)\b/i
+  /\b(?:notes?|comments?|descriptions?|details?|explanations?|explain|reasons?|messages?|feedback|observations?|remarks?|report|summary|story|text|content|answers?|instructions?|steps|findings?)\b/i
 const isProse = (words: string, maxLength: number | undefined) =>
   maxLength === undefined ? proseWords.test(words) : maxLength > PROSE_MIN_LENGTH && proseWords.test(words)
 
@@ -320,9 +322,7 @@ const lengthRule = (min: number | undefined, max: number | undefined, unit: stri
         ? `At least ${plural(min, unit, units)}.`
         : undefined
 
-const number = (n: number) => String(n)
-
-/** Whether `n` is a whole multiple of `step` (as the browser counts it: exactly, in decimal). */
+/** Whether `n` is a whole multiple of `step` (within floating point's error: `0.3` of `0.1`). */
 const isMultiple = (n: number, step: number) => {
   const ratio = n / step
   return Math.abs(ratio - Math.round(ratio)) < 1e-9
@@ -358,10 +358,10 @@ const jsonField = (place: Place, schema: JsonObject, holds: "value" | "object" =
       : type === "object"
         ? "an object in { }"
         : type === "string"
-          ? "text in double quotes"
-          : undefined
+          ? '"text" in double quotes'
+          : '"text" in double quotes, a number, true or false, a [list] or an {object}'
   return {
-    ...baseOf(place, schema, `As JSON${said === undefined ? "" : `: ${said}`}.`),
+    ...baseOf(place, schema, `As JSON: ${said}.`),
     kind: "json",
     holds,
     listed: []
@@ -376,7 +376,7 @@ const stringField = (place: Place, schema: JsonObject): FormField => {
   const pattern = typeof schema.pattern === "string" ? browserPatternOf(schema.pattern) : undefined
   const words = `${place.path.at(-1) ?? ""} ${schema.title ?? ""} ${schema.description ?? ""}`.replace(/_/g, " ")
   const multiline = input === "text" && schema.pattern === undefined && isProse(words, maxLength)
-  const zone = format === "date-time" || format === "time" ? "In UTC." : undefined
+  const zone = format === "date-time" ? "Date and time in UTC." : format === "time" ? "Time in UTC." : undefined
   return {
     ...baseOf(place, schema, zone, lengthRule(minLength, maxLength, "character", "characters")),
     kind: "text",
@@ -411,7 +411,7 @@ const numberField = (place: Place, schema: JsonObject, integer: boolean): FormFi
     multipleOf > 0 &&
     (!integer || Number.isInteger(multipleOf)) &&
     (min === undefined || isMultiple(min, multipleOf))
-  const step = stepFits ? number(multipleOf) : integer ? "1" : "any"
+  const step = stepFits ? String(multipleOf) : integer ? "1" : "any"
   const exclusiveMin = finite(schema.exclusiveMinimum)
   const exclusiveMax = finite(schema.exclusiveMaximum)
   const lower = !integer && exclusiveMin !== undefined && min === exclusiveMin ? `more than ${exclusiveMin}` : undefined
@@ -442,6 +442,14 @@ const numberField = (place: Place, schema: JsonObject, integer: boolean): FormFi
     step
   }
 }
+
+/** A checkbox whose both states are answers: the page asks nothing of it, required or not. */
+const booleanField = (place: Place, schema: JsonObject): BooleanField => ({
+  ...baseOf(place, schema),
+  enforced: false,
+  kind: "boolean",
+  onlyTrue: false
+})
 
 const choiceField = (place: Place, schema: JsonObject, options: ReadonlyArray<ChoiceOption>): FormField => ({
   ...baseOf(place, schema),
@@ -474,7 +482,7 @@ const arrayField = (place: Place, schema: JsonObject): FormField => {
         : undefined
   if (item === undefined) return jsonField(place, schema)
   const what =
-    item === "string" ? "One a line." : item === "integer" ? "Whole numbers, one a line." : "Numbers, one a line."
+    item === "string" ? "One per line." : item === "integer" ? "Whole numbers, one per line." : "Numbers, one per line."
   return {
     ...baseOf(place, schema, what, lengthRule(minItems, maxItems, "line", "lines")),
     kind: "list",
@@ -544,9 +552,7 @@ const fieldOf = (place: Place, schema: JsonObject): FormField => {
       return { ...baseOf(place, schema), kind: "boolean", onlyTrue: true }
     }
     const isBooleans = members.length === 2 && members.includes(true) && members.includes(false)
-    if (isBooleans && onlyKeywords(schema, keywordsOf.choice)) {
-      return { ...baseOf(place, schema), kind: "boolean", onlyTrue: false }
-    }
+    if (isBooleans && onlyKeywords(schema, keywordsOf.choice)) return booleanField(place, schema)
     const options = optionsOf(members)
     return options !== undefined && onlyKeywords(schema, keywordsOf.choice)
       ? choiceField(place, schema, options)
@@ -561,15 +567,16 @@ const fieldOf = (place: Place, schema: JsonObject): FormField => {
         ? numberField(place, schema, type === "integer")
         : jsonField(place, schema)
     case "boolean":
-      return onlyKeywords(schema, keywordsOf.boolean)
-        ? { ...baseOf(place, schema), kind: "boolean", onlyTrue: false }
-        : jsonField(place, schema)
+      return onlyKeywords(schema, keywordsOf.boolean) ? booleanField(place, schema) : jsonField(place, schema)
     case "array":
       return onlyKeywords(schema, keywordsOf.array) ? arrayField(place, schema) : jsonField(place, schema)
     case "object":
     case undefined: {
       const isObjectSchema = type === "object" || (type === undefined && isObject(schema.properties))
       if (!isObjectSchema || !onlyKeywords(schema, keywordsOf.object)) return jsonField(place, schema)
+      // Nothing listed: the whole object is typed as JSON (a fieldset around one box says nothing more).
+      const properties = isObject(schema.properties) ? schema.properties : {}
+      if (Object.values(properties).every((sub) => sub === false)) return jsonField(place, schema, "object")
       const fields = objectFields(place, schema)
       return fields === undefined
         ? jsonField(place, schema, "object")
@@ -603,10 +610,10 @@ export const formFieldsOf = (schema: ResultSchema | undefined): ReadonlyArray<Fo
     if (schema !== undefined) return fields
     return fields.map((field) => ({ ...field, label: "Other fields (JSON)" }))
   }
-  // The whole of `fields` as one JSON object.
-  const whole = jsonField({ ...rootPlace, label: "Fields (JSON)" }, root, "object")
+  // The whole of `fields` as one JSON object (labelled so, whatever the schema's title).
+  const whole = jsonField(rootPlace, root, "object")
   const required = Array.isArray(root.required) && root.required.length > 0
-  return [{ ...whole, required, enforced: required }]
+  return [{ ...whole, label: "Fields (JSON)", required, enforced: required }]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -657,7 +664,11 @@ const group = (
 ${hintOf(field)}${errorOf(field, problem)}${choices}</fieldset>
 `
 
-const choiceRow = (id: string, input: Html, label: string) =>
+/** A text area's text: after a line break, which the HTML parser drops, so a leading one of the text stays. */
+const textareaText = (text: string) => html`
+${text}`
+
+const choiceRow = (id: string, input: Html, label: string | Html) =>
   html`<div class="choice">${input}<label for="${id}">${label}</label></div>
 `
 
@@ -679,7 +690,7 @@ const renderField = (
         field,
         problem,
         field.multiline
-          ? html`<textarea ${common} rows="5"${aria}>${first}</textarea>`
+          ? html`<textarea ${common} rows="5"${aria}>${textareaText(first)}</textarea>`
           : html`<input ${common} type="${field.input}"${attribute("pattern", field.pattern)}${step}${
               field.input === "email" || field.input === "url"
                 ? html` autocapitalize="none" spellcheck="false"`
@@ -701,8 +712,8 @@ const renderField = (
       return html`<div class="field">
 ${choiceRow(
   field.id,
-  html`<input type="checkbox" id="${field.id}" name="${field.name}" value="true"${flag("checked", first === "true")}${flag("required", field.enforced && field.onlyTrue)}${aria}>`,
-  field.label
+  html`<input type="checkbox" id="${field.id}" name="${field.name}" value="true"${flag("checked", first === "true")}${flag("required", field.enforced)}${aria}>`,
+  html`${field.label}${requiredMark(field)}`
 )}${hintOf(field)}${errorOf(field, problem)}</div>
 `
     case "choice": {
@@ -750,7 +761,7 @@ ${options}</select>`
       return labelled(
         field,
         problem,
-        html`<textarea id="${field.id}" name="${field.name}" rows="4"${flag("required", field.enforced && (field.minItems ?? 0) > 0)} autocomplete="off"${aria}>${first}</textarea>`
+        html`<textarea id="${field.id}" name="${field.name}" rows="4"${flag("required", field.enforced && (field.minItems ?? 0) > 0)} autocomplete="off"${aria}>${textareaText(first)}</textarea>`
       )
     case "group":
       return html`<fieldset class="group" id="${field.id}"${describedBy(field, problem)}>
@@ -761,7 +772,7 @@ ${hintOf(field)}${errorOf(field, problem)}${field.fields.map((inner) => renderFi
       return labelled(
         field,
         problem,
-        html`<textarea class="code" id="${field.id}" name="${field.name}" rows="6" spellcheck="false" autocapitalize="none" autocomplete="off"${flag("required", field.enforced)}${aria}>${first}</textarea>`
+        html`<textarea class="code" id="${field.id}" name="${field.name}" rows="6" spellcheck="false" autocapitalize="none" autocomplete="off"${flag("required", field.enforced)}${aria}>${textareaText(first)}</textarea>`
       )
   }
 }
@@ -938,7 +949,11 @@ const merge = (object: Record<string, unknown>, field: FormField, read: Read, pr
     return
   }
   const key = field.path.at(-1)
-  if (key === undefined) return
+  if (key === undefined) {
+    // The whole of `fields`, typed as one JSON object.
+    if (read.given) for (const [k, value] of Object.entries(read.value as JsonObject)) setMember(object, k, value)
+    return
+  }
   const keep =
     read.given ||
     (read.value !== undefined &&
@@ -962,14 +977,7 @@ export const readFormFields = (
 ): { fields: Record<string, unknown>; problems: ReadonlyMap<string, string> } => {
   const problems: Problems = new Map()
   const object: Record<string, unknown> = {}
-  for (const field of fields) {
-    const read = readField(field, form, problems)
-    if (field.kind === "json" && field.holds === "object") {
-      if (read.given) for (const [key, value] of Object.entries(read.value as JsonObject)) setMember(object, key, value)
-      continue
-    }
-    merge(object, field, read, problems)
-  }
+  for (const field of fields) merge(object, field, readField(field, form, problems), problems)
   return { fields: object, problems }
 }
 
@@ -1054,11 +1062,11 @@ export const formValuesOf = (
   const fill = (level: ReadonlyArray<FormField>, object: JsonObject) => {
     const listed = new Set(level.map((field) => field.path.at(-1)))
     for (const field of level) {
-      if (field.kind === "json" && field.holds !== "value") {
+      if (field.kind === "json" && (field.holds === "members" || field.path.length === 0)) {
         const others =
-          field.holds === "object"
-            ? object
-            : Object.fromEntries(Object.entries(object).filter(([key]) => !listed.has(key)))
+          field.holds === "members"
+            ? Object.fromEntries(Object.entries(object).filter(([key]) => !listed.has(key)))
+            : object
         if (Object.keys(others).length > 0) values.set(field.name, [JSON.stringify(others, null, 2)])
         continue
       }
