@@ -19,7 +19,9 @@ import { AgentOperations } from "./operations/agent.ts"
 import { ParticipantOperations } from "./operations/participant.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
+import { ArtifactSweeperLive, Artifacts } from "./services/artifacts.ts"
 import { AttemptLimits } from "./services/attempt_limits.ts"
+import { BlobStore } from "./services/blob_store.ts"
 import { DispatcherLive } from "./services/dispatcher.ts"
 import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
@@ -62,10 +64,13 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
     AgentOperations.layer,
     ParticipantOperations.layer,
     Profiles.layer,
-    overrides.dispatcher === false ? Layer.empty : Layer.mergeAll(DispatcherLive, SigningKeysAtStart)
+    overrides.dispatcher === false
+      ? Layer.empty
+      : Layer.mergeAll(DispatcherLive, SigningKeysAtStart, ArtifactSweeperLive)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer, LoginsLive)),
     Layer.provideMerge(Lifecycle.layer),
+    Layer.provideMerge(Artifacts.layer.pipe(Layer.provideMerge(BlobStore.layer))),
     Layer.provideMerge(SampleCatalogueLive),
     Layer.provideMerge(
       Layer.mergeAll(

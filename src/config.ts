@@ -6,6 +6,8 @@
  * `InvalidConfig`, whose message names the variable and says what it accepts, rather than surfacing
  * later as a confusing runtime error. The value itself is never repeated: it may be a secret.
  */
+
+import { dirname, join } from "node:path"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -15,10 +17,29 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaTransformation from "effect/SchemaTransformation"
+import { moveLimits } from "./domain/task.ts"
 
 export type DatabaseConfig =
   | { readonly _tag: "Sqlite"; readonly filename: string }
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+
+/**
+ * Where uploaded files (evidence) are kept: files under a directory, or an S3-compatible bucket
+ * (keys under `prefix`, addressed at `endpoint` when one is set, else AWS's own).
+ */
+export type ArtifactStore =
+  | { readonly _tag: "Files"; readonly directory: string }
+  | { readonly _tag: "S3"; readonly bucket: string; readonly prefix: string; readonly endpoint: string | undefined }
+
+/** Uploaded files: where they go and how large and many they may be. */
+export interface ArtifactSettings {
+  /** ARTIFACT_STORE; undefined: beside the database (`artifactStoreOf`). */
+  readonly store: ArtifactStore | undefined
+  /** The most bytes one file may have (ARTIFACT_MAX_FILE_BYTES). */
+  readonly maxFileBytes: number
+  /** The most files one result may carry (ARTIFACT_MAX_FILES). */
+  readonly maxFiles: number
+}
 
 export interface AppSettings {
   readonly port: number
@@ -74,6 +95,8 @@ export interface AppSettings {
   readonly httpTimeouts: HttpTimeouts
   /** Where spans are exported (OTLP over HTTP, JSON); `undefined` when no collector is configured. */
   readonly tracing: TracingSettings | undefined
+  /** Uploaded files (evidence): their store and limits. */
+  readonly artifacts: ArtifactSettings
 }
 
 /** The OpenTelemetry exporter settings, read from the standard `OTEL_*` variables. */
@@ -136,6 +159,24 @@ export const pathOnThisServer = (settings: Pick<AppSettings, "publicBaseUrl">, u
   return url.slice(settings.publicBaseUrl.length).split(/[?#]/, 1)[0]!.replace(/\/+$/, "") || undefined
 }
 
+/**
+ * Where uploaded files are kept: ARTIFACT_STORE when set; else `artifacts/` beside the SQLite file
+ * (`./data/artifacts` for the default database); for `sqlite::memory:`, a fresh temporary directory
+ * that goes with the process, as the database does; for Postgres `./data/artifacts` under the working
+ * directory (processes on several machines sharing one Postgres need ARTIFACT_STORE=s3://…).
+ */
+export const artifactStoreOf = (
+  settings: Pick<AppSettings, "artifacts" | "database">
+): ArtifactStore | { readonly _tag: "Temporary" } => {
+  if (settings.artifacts.store !== undefined) return settings.artifacts.store
+  const { database } = settings
+  if (database._tag === "Postgres") return { _tag: "Files", directory: defaultArtifactDirectory }
+  if (database.filename === ":memory:" || database.filename === "") return { _tag: "Temporary" }
+  return { _tag: "Files", directory: join(dirname(database.filename), "artifacts") }
+}
+
+const defaultArtifactDirectory = "./data/artifacts"
+
 /** Whether this service runs the authorization server itself (OAUTH_ISSUER unset). */
 export const isEmbeddedIssuer = (settings: Pick<AppSettings, "oauthIssuer">): boolean =>
   settings.oauthIssuer === undefined
@@ -176,7 +217,8 @@ const testDefaults: AppSettings = {
   redisUrl: undefined,
   redisKeyPrefix: "task-marketplace:",
   httpTimeouts: defaultHttpTimeouts,
-  tracing: undefined
+  tracing: undefined,
+  artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -467,6 +509,80 @@ const SamplerName = Schema.Trim.pipe(
   )
 )
 
+const byteUnits: Record<string, number> = {
+  b: 1,
+  kb: 1000,
+  mb: 1000 ** 2,
+  gb: 1000 ** 3,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3
+}
+
+const parseByteSize = (text: string): number | undefined => {
+  const match = /^(\d+)\s*([kmg]i?b|b)?$/.exec(text.toLowerCase())
+  return match === null ? undefined : Number(match[1]) * byteUnits[match[2] ?? "b"]!
+}
+
+/** Bytes in the largest binary unit that divides them: 26214400 → `25MiB`. */
+const formatByteSize = (bytes: number): string => {
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024]
+  ] as const) {
+    if (bytes !== 0 && bytes % size === 0) return `${bytes / size}${unit}`
+  }
+  return String(bytes)
+}
+
+/** A size in bytes, written `26214400`, `25MiB`, `512 KiB` or `10MB` (units in any case), within bounds. */
+export const ByteSize = (minimum: number, maximum: number) => {
+  const what = `a size from ${formatByteSize(minimum)} to ${formatByteSize(maximum)}, in bytes or with a unit (KiB, MiB, GiB, KB, MB, GB), e.g. 25MiB`
+  return Schema.Trim.pipe(
+    Schema.decodeTo(
+      Schema.Number.check(Schema.isBetween({ minimum, maximum }, accepts(what))),
+      parsing(parseByteSize, formatByteSize, what)
+    )
+  )
+}
+
+/** An S3 bucket name as S3 allows it (3–63 lower-case letters, digits, dots and hyphens). */
+const bucketName = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+
+/** `file:<directory>` or `s3://bucket[/prefix]`; the S3 endpoint is joined later (ARTIFACT_S3_ENDPOINT). */
+const parseArtifactStore = (text: string): ArtifactStore | undefined => {
+  if (text.startsWith("file:")) {
+    const directory = text.slice("file:".length).replace(/^\/\/(?=\/)/, "")
+    return directory.trim() === "" ? undefined : { _tag: "Files", directory }
+  }
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(text)
+  if (match === null || !bucketName.test(match[1]!)) return undefined
+  return { _tag: "S3", bucket: match[1]!, prefix: (match[2] ?? "").replace(/^\/+|\/+$/g, ""), endpoint: undefined }
+}
+
+/** ARTIFACT_STORE: `file:<directory>` or `s3://bucket/prefix`. */
+export const ArtifactStoreUrl: Schema.Codec<ArtifactStore, string> = Schema.Trim.pipe(
+  Schema.decodeTo(
+    Schema.Union([
+      Schema.TaggedStruct("Files", { directory: Schema.String }),
+      Schema.TaggedStruct("S3", {
+        bucket: Schema.String,
+        prefix: Schema.String,
+        endpoint: Schema.UndefinedOr(Schema.String)
+      })
+    ]),
+    parsing(
+      parseArtifactStore,
+      (store) =>
+        store._tag === "Files"
+          ? `file:${store.directory}`
+          : `s3://${store.bucket}${store.prefix === "" ? "" : `/${store.prefix}`}`,
+      "file:<directory> or s3://<bucket>/<prefix> (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens)"
+    )
+  )
+)
+
 // ---------------------------------------------------------------------------------------------------
 // Every variable, declared once: its schema and its default.
 // ---------------------------------------------------------------------------------------------------
@@ -530,7 +646,17 @@ const variables = {
     5000
   ),
   OTEL_TRACES_SAMPLER: variable("OTEL_TRACES_SAMPLER", SamplerName, "parentbased_always_on"),
-  OTEL_TRACES_SAMPLER_ARG: variable("OTEL_TRACES_SAMPLER_ARG", NumberBetween(0, 1, "a ratio from 0 to 1", true), 1)
+  OTEL_TRACES_SAMPLER_ARG: variable("OTEL_TRACES_SAMPLER_ARG", NumberBetween(0, 1, "a ratio from 0 to 1", true), 1),
+  ARTIFACT_STORE: variable("ARTIFACT_STORE", ArtifactStoreUrl, undefined),
+  ARTIFACT_S3_ENDPOINT: variable("ARTIFACT_S3_ENDPOINT", HttpUrl, undefined),
+  // A single S3 PUT takes at most 5 GiB; uploads are sent to S3 in one.
+  ARTIFACT_MAX_FILE_BYTES: variable("ARTIFACT_MAX_FILE_BYTES", ByteSize(1, 5 * 1024 ** 3), 25 * 1024 ** 2),
+  // A file is one of a result's artifacts, of which there are at most moveLimits.artifacts.
+  ARTIFACT_MAX_FILES: variable(
+    "ARTIFACT_MAX_FILES",
+    NumberBetween(1, moveLimits.artifacts, `a whole number of files from 1 to ${moveLimits.artifacts}`),
+    10
+  )
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -586,6 +712,7 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
   }
   const tracing = yield* tracingSettings
   const seedSampleCatalogue = yield* variables.SEED_SAMPLE_CATALOGUE
+  const artifacts = yield* artifactSettings
 
   return AppConfig.of({
     port,
@@ -611,9 +738,24 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     redisUrl,
     redisKeyPrefix,
     httpTimeouts,
-    tracing
+    tracing,
+    artifacts
   })
 }).pipe(Effect.catchTag("ConfigError", (error) => Effect.fail(fromConfigError(error))))
+
+/** The store of uploaded files and their limits; an S3 endpoint applies only to an S3 store. */
+const artifactSettings = Effect.gen(function* () {
+  const store = yield* variables.ARTIFACT_STORE
+  const endpoint = yield* variables.ARTIFACT_S3_ENDPOINT
+  if (endpoint !== undefined && store?._tag !== "S3") {
+    return yield* invalid("ARTIFACT_S3_ENDPOINT", "applies only with ARTIFACT_STORE=s3://<bucket>/<prefix>")
+  }
+  return {
+    store: store?._tag === "S3" ? { ...store, endpoint: endpoint?.replace(/\/+$/, "") } : store,
+    maxFileBytes: yield* variables.ARTIFACT_MAX_FILE_BYTES,
+    maxFiles: yield* variables.ARTIFACT_MAX_FILES
+  } satisfies ArtifactSettings
+})
 
 /**
  * OpenTelemetry's standard variables: a collector address (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as

@@ -6,6 +6,7 @@
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as Schema from "effect/Schema"
 import { Participant } from "../domain/participant.ts"
@@ -43,9 +44,10 @@ import {
   SearchRequest,
   SearchResult,
   ServiceIndex,
-  TaskList
+  TaskList,
+  UploadedFile
 } from "./resources.ts"
-import { AgentAuthentication, ParticipantAuthentication } from "./security.ts"
+import { AgentAuthentication, ParticipantAuthentication, TaskReaderAuthentication } from "./security.ts"
 
 export const apiPrefix = "/api/public/v1"
 
@@ -224,6 +226,36 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
       success: Task,
       error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
     }).annotateMerge(summary("Decline an offer (participant)", "Authorization: Bearer <OAuth 2.1 access token>.")),
+    HttpApiEndpoint.post("uploadArtifact", `${apiPrefix}/tasks/:reference/artifacts`, {
+      params: { reference: Schema.String },
+      query: {
+        name: Schema.String.annotate({
+          description:
+            "The file's name, e.g. photo.jpg (kept without any path or control characters, at most 255 characters)."
+        })
+      },
+      payload: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
+        description:
+          "The file's bytes, as they are (not a multipart form). Any content-type may be sent; the service reads the type from the bytes."
+      }),
+      success: UploadedFile.annotate({ httpApiStatus: 201 }),
+      error: [
+        BadRequest,
+        PayloadTooLarge,
+        UnsupportedMediaType,
+        Unauthorized,
+        Forbidden,
+        NotFound,
+        Conflict,
+        Unprocessable,
+        ...commonErrors
+      ]
+    }).annotateMerge(
+      summary(
+        "Upload a file as evidence (participant)",
+        'Authorization: Bearer <OAuth 2.1 access token>. The task\'s holder, while it is accepted or in_flight. The body is the file (at most limits.files.max_file_bytes of GET /capabilities). Name the returned id in the result\'s artifacts ({"kind": "file", "id": …}); a file no submitted result names is removed after an hour.'
+      )
+    ),
     HttpApiEndpoint.post("submitTask", `${apiPrefix}/tasks/:reference/submit`, {
       params: { reference: Schema.String },
       payload: ResultSubmission,
@@ -232,13 +264,33 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
     }).annotateMerge(
       summary(
         "Submit the result (participant)",
-        "Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task's brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field)."
+        'Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task\'s brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field). An artifact {"kind": "file", "id": …} names a file uploaded to this task by this participant (else 422 artifact_invalid); at most limits.files.max_files_per_result of them.'
       )
     )
   )
   // Every endpoint of the group (added above) is the signed-in participant's.
   .middleware(ParticipantAuthentication)
   .annotateMerge(OpenApi.annotations({ title: "Participant" })) {}
+
+/** A result's files, read by the task's agent (its task token) or by their uploader (an access token). */
+export class EvidenceApi extends HttpApiGroup.make("evidence", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("downloadArtifact", `${apiPrefix}/tasks/:reference/artifacts/:id`, {
+      params: { reference: Schema.String, id: Schema.String },
+      success: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
+        description:
+          "The file's bytes, with content-type the type read from them, content-disposition: attachment, and etag its SHA-256."
+      }),
+      error: [Unauthorized, Forbidden, NotFound, ...commonErrors]
+    }).annotateMerge(
+      summary(
+        "Download a result's file",
+        "Authorization: Bearer <task_token> (the agent: files of a submitted result) or Bearer <OAuth 2.1 access token> (the participant who uploaded it). Anyone else is answered as if there were no such file (404 artifact_not_found), or 401 without valid credentials."
+      )
+    )
+  )
+  .middleware(TaskReaderAuthentication)
+  .annotateMerge(OpenApi.annotations({ title: "Evidence" })) {}
 
 export class HealthApi extends HttpApiGroup.make("health", { topLevel: true })
   .add(
@@ -258,6 +310,7 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .add(TasksApi)
   .add(AgentApi)
   .add(ParticipantAccountApi)
+  .add(EvidenceApi)
   .add(HealthApi)
   .annotateMerge(
     OpenApi.annotations({

@@ -33,7 +33,7 @@ export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(fie
 export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(fields, { httpApiStatus: 403 }) {}
 export class NotFound extends Schema.Error<NotFound>("NotFound")(fields, {
   httpApiStatus: 404,
-  description: "not_found, participant_not_found or task_not_found."
+  description: "not_found, participant_not_found, task_not_found or artifact_not_found."
 }) {}
 export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("MethodNotAllowed")(fields, {
   httpApiStatus: 405,
@@ -47,7 +47,8 @@ export class ExpectationFailed extends Schema.Error<ExpectationFailed>("Expectat
 export class Conflict extends Schema.Error<Conflict>("Conflict")(fields, { httpApiStatus: 409 }) {}
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(fields, {
   httpApiStatus: 413,
-  description: "payload_too_large: request bodies are limited to 64 KiB."
+  description:
+    "payload_too_large: JSON request bodies are limited to 64 KiB; an uploaded file to the service's file limit (GET /capabilities, limits.files)."
 }) {}
 export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(fields, {
   httpApiStatus: 415,
@@ -56,7 +57,7 @@ export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("Un
 export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(fields, {
   httpApiStatus: 422,
   description:
-    "preflight_failed (details lists each field), result_invalid (details names each failing result field) or idempotency_key_reused."
+    "preflight_failed (details lists each field), result_invalid (details names each failing result field), artifact_invalid (details names each file artifact refused) or idempotency_key_reused."
 }) {}
 export class HeadersTooLarge extends Schema.Error<HeadersTooLarge>("HeadersTooLarge")(fields, {
   httpApiStatus: 431,
@@ -123,13 +124,21 @@ export const errorCodes = {
   not_found: { status: 404, meaning: "No endpoint at this path." },
   participant_not_found: { status: 404, meaning: "No participant with that slug." },
   task_not_found: { status: 404, meaning: "No task with that reference." },
+  artifact_not_found: {
+    status: 404,
+    meaning:
+      "No file with that id on the task that these credentials may read (whether it exists for anyone else is not said)."
+  },
   method_not_allowed: {
     status: 405,
     meaning: "The endpoint does not accept this method; the hint names the right one."
   },
   request_timeout: { status: 408, meaning: "The request was not received in time." },
   invalid_transition: { status: 409, meaning: "The task's current state does not allow this action." },
-  payload_too_large: { status: 413, meaning: "The body is over 64 KiB." },
+  payload_too_large: {
+    status: 413,
+    meaning: "The body is over its limit: 64 KiB for JSON, the file limit for an uploaded file (GET /capabilities)."
+  },
   unsupported_media_type: { status: 415, meaning: "content-type must be application/json." },
   expectation_failed: { status: 417, meaning: "The Expect header asks for something other than 100-continue." },
   preflight_failed: { status: 422, meaning: "Named fields are missing or ambiguous; details lists each." },
@@ -138,6 +147,11 @@ export const errorCodes = {
     status: 422,
     meaning:
       "The result's fields fail the task's result_schema; details names each failing field (a JSON Pointer into the result). Nothing was changed."
+  },
+  artifact_invalid: {
+    status: 422,
+    meaning:
+      "An uploaded file cannot be used: a result names a file that is not yours on this task, or too many files (details names each), or too many uploads wait to be submitted. Nothing was changed."
   },
   headers_too_large: { status: 431, meaning: "The request line and headers are over 16 KiB." },
   rate_limited: { status: 429, meaning: "Too many requests; retry after Retry-After seconds." },

@@ -218,7 +218,11 @@ export const Capabilities = Schema.Struct({
   limits: Schema.Struct({
     max_body_bytes: Schema.Int,
     participants_page: Schema.Struct({ default: Schema.Int, max: Schema.Int }),
-    search_results: Schema.Struct({ default: Schema.Int, max: Schema.Int })
+    search_results: Schema.Struct({ default: Schema.Int, max: Schema.Int }),
+    files: Schema.Struct({
+      max_file_bytes: Schema.Int.annotate({ description: "The most bytes one uploaded file may have." }),
+      max_files_per_result: Schema.Int.annotate({ description: "The most uploaded files one result may carry." })
+    }).annotate({ description: "Evidence files a participant uploads and names in a result." })
   }),
   events: Schema.Struct({ delivery: Schema.String, description: Schema.String }),
   errors: Schema.Record(Schema.String, Schema.Struct({ status: Schema.Int, meaning: Schema.String })),
@@ -276,6 +280,28 @@ export const DeclineRequest = Schema.Struct({
 }).annotate({ identifier: "DeclineRequest" })
 
 export const ResultSubmission = DomainResultSubmission.annotate({ identifier: "ResultSubmission" })
+
+/** A file a participant uploaded to a task (POST /tasks/{reference}/artifacts). */
+export const UploadedFile = Schema.Struct({
+  object: Schema.Literal("file"),
+  id: Schema.String.annotate({
+    description: 'Name it in the result: {"kind": "file", "id": "<this id>"} among the artifacts.'
+  }),
+  reference: Schema.String.annotate({ description: "The task it belongs to." }),
+  uploader: Schema.String.annotate({ description: "The slug of the participant who uploaded it." }),
+  name: Schema.String.annotate({ description: "The name given, made safe (no path or control characters)." }),
+  content_type: Schema.String.annotate({
+    description: "Read from the bytes, not from the request; application/octet-stream when unknown."
+  }),
+  size: Schema.Int.annotate({ description: "Bytes." }),
+  sha256: Schema.String.annotate({ description: "SHA-256 of the bytes, hex." }),
+  created_at: Schema.String.annotate({ format: "date-time" }),
+  attached: Schema.Boolean.annotate({
+    description: "Whether a submitted result carries it. A file no result carries is removed an hour after its upload."
+  }),
+  url: Url.annotate({ description: "Where it is downloaded (by its uploader, and by the agent once attached)." })
+}).annotate({ identifier: "UploadedFile", description: "An uploaded file (evidence)." })
+export type UploadedFile = typeof UploadedFile.Type
 
 export const Account = Schema.Struct({
   object: Schema.Literal("account"),

@@ -29,17 +29,27 @@ export class ParticipantCaller extends Context.Service<
 // IANA registry's spelling). Credentials are read alike: the scheme is matched ignoring case.
 const bearer = HttpApiSecurity.http({ scheme: "bearer" })
 
+const taskToken = bearer.pipe(
+  HttpApiSecurity.annotateMerge(
+    OpenApi.annotations({ description: "The task_token from the 201 response that created the task." })
+  )
+)
+
+const participantAccessToken = bearer.pipe(
+  HttpApiSecurity.annotateMerge(
+    OpenApi.annotations({
+      format: "JWT",
+      description:
+        "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource."
+    })
+  )
+)
+
 export class AgentAuthentication extends HttpApiMiddleware.Service<AgentAuthentication, { provides: AgentCaller }>()(
   "task-marketplace/api/AgentAuthentication",
   {
     error: Unauthorized,
-    security: {
-      taskToken: bearer.pipe(
-        HttpApiSecurity.annotateMerge(
-          OpenApi.annotations({ description: "The task_token from the 201 response that created the task." })
-        )
-      )
-    }
+    security: { taskToken }
   }
 ) {}
 
@@ -49,15 +59,28 @@ export class ParticipantAuthentication extends HttpApiMiddleware.Service<
 >()("task-marketplace/api/ParticipantAuthentication", {
   // 403 when the token's subject is linked to no participant; 503 when the link cannot be read.
   error: [Unauthorized, Forbidden, ServiceUnavailable],
-  security: {
-    participantAccessToken: bearer.pipe(
-      HttpApiSecurity.annotateMerge(
-        OpenApi.annotations({
-          format: "JWT",
-          description:
-            "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource."
-        })
-      )
-    )
-  }
+  security: { participantAccessToken }
+}) {}
+
+/**
+ * Who reads a task's files: its agent (a task token; the service checks it is this task's) or a
+ * participant (a verified access token linked to them; the service checks they uploaded the file).
+ */
+export class TaskReader extends Context.Service<
+  TaskReader,
+  | { readonly _tag: "Agent"; readonly taskToken: string }
+  | { readonly _tag: "Participant"; readonly subject: string; readonly slug: string }
+>()("task-marketplace/api/TaskReader") {}
+
+/**
+ * Either credential, for the endpoints both parties read (a result's files). The schemes are tried
+ * in order: a task token (`tt_…`) is the agent's, anything else must be a participant's access
+ * token, whose refusal (401, 403, 503) is the answer.
+ */
+export class TaskReaderAuthentication extends HttpApiMiddleware.Service<
+  TaskReaderAuthentication,
+  { provides: TaskReader }
+>()("task-marketplace/api/TaskReaderAuthentication", {
+  error: [Unauthorized, Forbidden, ServiceUnavailable],
+  security: { taskToken, participantAccessToken }
 }) {}

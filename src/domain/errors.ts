@@ -51,6 +51,83 @@ export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{ reado
 export class NotPermitted extends Data.TaggedError("NotPermitted")<{ readonly reason: string }> {}
 
 // ---------------------------------------------------------------------------------------------------
+// Evidence files (services/artifacts.ts). Each message is a sentence a participant can act on.
+// ---------------------------------------------------------------------------------------------------
+
+/** Why an upload was refused; nothing of it was kept. */
+export type ArtifactRejectedReason = "too_large" | "empty" | "invalid_name" | "too_many_staged"
+
+/** An upload refused: too large, empty, without a usable name, or one too many waiting to be submitted. */
+export class ArtifactRejected extends Data.TaggedError("ArtifactRejected")<{
+  readonly reason: ArtifactRejectedReason
+  /** The limit broken: bytes (too_large) or files (too_many_staged). */
+  readonly limit?: number
+}> {
+  override get message() {
+    return artifactRejectedMessages[this.reason](this.limit ?? 0)
+  }
+}
+
+const artifactRejectedMessages: Record<ArtifactRejectedReason, (limit: number) => string> = {
+  too_large: (limit) => `The file is larger than ${formatBytes(limit)}, the most one file may have.`,
+  empty: () => "The file is empty.",
+  invalid_name: () => "The file needs a name: a file name such as photo.jpg, without a path.",
+  too_many_staged: (limit) =>
+    `${limit} uploaded files are already waiting to be submitted with a result; submit or remove some first.`
+}
+
+/** No file with this id on this task that the caller may read (it may exist for someone else). */
+export class ArtifactNotFound extends Data.TaggedError("ArtifactNotFound")<{
+  readonly reference: string
+  readonly id: string
+}> {
+  override get message() {
+    return `No file ${JSON.stringify(this.id.slice(0, 80))} on this task is yours to read.`
+  }
+}
+
+/** What is wrong with one file artifact of a result (`field` names it, e.g. `artifacts.2.id`). */
+export interface ArtifactProblem {
+  readonly field: string
+  readonly message: string
+}
+
+/**
+ * A result naming files it cannot carry: not an upload of this participant on this task, the same
+ * file twice, or more files than a result may have. Nothing was changed.
+ */
+export class ArtifactsUnusable extends Data.TaggedError("ArtifactsUnusable")<{
+  readonly reference: string
+  readonly problems: ReadonlyArray<ArtifactProblem>
+}> {
+  override get message() {
+    return this.problems.map((p) => `${p.field}: ${p.message}`).join("; ")
+  }
+}
+
+/** Files may be uploaded to a task only while its holder works on it (accepted or in_flight). */
+export class UploadNotAllowed extends Data.TaggedError("UploadNotAllowed")<{
+  readonly reference: string
+  readonly state: TaskState
+}> {
+  override get message() {
+    return `The task is ${this.state}: files can be uploaded only while it is accepted or in_flight.`
+  }
+}
+
+/** 26214400 → "25 MiB", 1000 → "1000 bytes". */
+export const formatBytes = (bytes: number): string => {
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024]
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`
+  }
+  return bytes === 1 ? "1 byte" : `${bytes} bytes`
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Participant logins (services/logins.ts). Each message is a sentence an operator or a sign-in
 // page can show as it is.
 // ---------------------------------------------------------------------------------------------------

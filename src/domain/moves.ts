@@ -5,7 +5,7 @@
  * decode to, so no service re-validates a member.
  */
 import * as Schema from "effect/Schema"
-import { Artifact, filledText, moveLimits } from "./task.ts"
+import { filledText, moveLimits, SubmittedArtifact } from "./task.ts"
 
 /** A reason kept in the task's history: at most `moveLimits.text` characters. */
 const reasonText = (description: string) =>
@@ -69,9 +69,9 @@ export const ResultSubmission = Schema.Struct({
     .pipe(Schema.annotateKey({ messageMissingKey: "summary is required: what was done and found" })),
   fields: Schema.optionalKey(ResultFields),
   artifacts: Schema.optionalKey(
-    Schema.Array(Artifact).check(
+    Schema.Array(SubmittedArtifact).check(
       Schema.isMaxLength(moveLimits.artifacts, {
-        message: `artifacts must be at most ${moveLimits.artifacts} {kind, value, description?}`
+        message: `artifacts must be at most ${moveLimits.artifacts} {kind, value, description?} or {kind: "file", id, description?}`
       })
     )
   )

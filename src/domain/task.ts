@@ -38,26 +38,111 @@ export const filledText = (max: number, what: string) =>
     Schema.isMaxCodePoints(max, { message: `${what} must be at most ${max} characters` })
   )
 
-/** One shape for an artifact, whether a participant sends it or a task shows it. */
+const artifactDescription = Schema.optionalKey(
+  Schema.String.check(
+    Schema.isMaxCodePoints(moveLimits.artifactDescription, {
+      message: `description must be at most ${moveLimits.artifactDescription} characters`
+    })
+  )
+)
+
+/**
+ * A link, a text, or a file named only (its name, no bytes): one shape, whether a participant
+ * sends it or a task shows it.
+ */
 export const Artifact = Schema.Struct({
   kind: Schema.Literals(["url", "text", "file"]).annotate({ message: "kind must be one of url, text, file" }),
-  value: filledText(moveLimits.text, "value").annotate({ description: "The URL, the text or the file's name." }),
-  description: Schema.optionalKey(
-    Schema.String.check(
-      Schema.isMaxCodePoints(moveLimits.artifactDescription, {
-        message: `description must be at most ${moveLimits.artifactDescription} characters`
+  value: filledText(moveLimits.text, "value")
+    .annotate({ description: "The URL, the text or the file's name." })
+    .pipe(
+      Schema.annotateKey({
+        messageMissingKey: "value is required: the URL, the text or the file's name (for an uploaded file, send its id)"
       })
-    )
-  )
+    ),
+  description: artifactDescription
 }).annotate({ identifier: "Artifact" })
 export type Artifact = typeof Artifact.Type
+
+/**
+ * An uploaded file named in a result by the id its upload returned (POST
+ * /tasks/{reference}/artifacts): the service fills in what it measured of the file.
+ */
+export const FileReference = Schema.Struct({
+  kind: Schema.Literal("file"),
+  id: Schema.String.check(
+    Schema.isPattern(/\S/u, { message: "id must not be blank" }),
+    Schema.isMaxLength(200, { message: "id must be at most 200 characters" })
+  )
+    .annotate({ description: "The id of a file this participant uploaded to this task." })
+    .pipe(Schema.annotateKey({ messageMissingKey: "id is required for an uploaded file: the id its upload returned" })),
+  description: artifactDescription
+}).annotate({ identifier: "FileReference" })
+export type FileReference = typeof FileReference.Type
+
+/** What a participant sends as one artifact of a result: an uploaded file by its id, or an Artifact. */
+export const SubmittedArtifact = Schema.Union([FileReference, Artifact]).annotate({ identifier: "SubmittedArtifact" })
+export type SubmittedArtifact = typeof SubmittedArtifact.Type
+
+/** Whether a submitted artifact names an uploaded file (rather than carrying its value). */
+export const isFileReference = (artifact: SubmittedArtifact): artifact is FileReference => "id" in artifact
+
+/** What the service measured of an uploaded file, as a result carries it. */
+const fileFacts = {
+  id: Schema.String.annotate({ description: "The file's id: opaque." }),
+  name: Schema.String.annotate({
+    description: "The file's name as the participant gave it, made safe (no path or control characters)."
+  }),
+  content_type: Schema.String.annotate({
+    description:
+      "The media type read from the file's bytes (not the uploader's claim); application/octet-stream when unknown."
+  }),
+  size: Schema.Int.annotate({ description: "Bytes." }),
+  sha256: Schema.String.annotate({ description: "SHA-256 of the bytes, hex." })
+}
+
+/** An uploaded file of a result as a task's row records it: the address it is read at is not recorded. */
+export const RecordedFileArtifact = Schema.Struct({
+  kind: Schema.Literal("file"),
+  value: Schema.String,
+  ...fileFacts,
+  description: artifactDescription
+})
+export type RecordedFileArtifact = typeof RecordedFileArtifact.Type
+
+/** Whether a recorded artifact is an uploaded file (rather than a link, a text or a file named only). */
+export const isRecordedFile = (artifact: RecordedResult["artifacts"][number]): artifact is RecordedFileArtifact =>
+  "id" in artifact
+
+/** An uploaded file of a result, as the task shows it: with the address to download it from. */
+export const FileArtifact = Schema.Struct({
+  kind: Schema.Literal("file"),
+  value: Schema.String.annotate({ description: "The file's name (as name)." }),
+  ...fileFacts,
+  url: Schema.String.annotate({
+    format: "uri",
+    description:
+      "Where the file is downloaded: GET with Authorization: Bearer <task_token> (the agent) or the uploader's access token."
+  }),
+  description: artifactDescription
+}).annotate({ identifier: "FileArtifact", description: "An uploaded file of the result." })
+export type FileArtifact = typeof FileArtifact.Type
+
+/** The result as recorded in the task's row. */
+export const RecordedResult = Schema.Struct({
+  summary: Schema.String,
+  fields: Schema.Record(Schema.String, Schema.Unknown),
+  artifacts: Schema.Array(Schema.Union([RecordedFileArtifact, Artifact])),
+  submitted_at: DateTimeString
+})
+export type RecordedResult = typeof RecordedResult.Type
 
 export const TaskResult = Schema.Struct({
   summary: Schema.String,
   fields: Schema.Record(Schema.String, Schema.Unknown),
-  artifacts: Schema.Array(Artifact),
+  artifacts: Schema.Array(Schema.Union([FileArtifact, Artifact])),
   submitted_at: DateTimeString
 }).annotate({ identifier: "TaskResult", description: "The structured human result." })
+export type TaskResult = typeof TaskResult.Type
 
 export const Outcome = Schema.Struct({
   state: TaskState,

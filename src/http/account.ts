@@ -7,19 +7,25 @@
  */
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as Stream from "effect/Stream"
 import { MarketplaceApi } from "../api/api.ts"
-import type { EnvelopeError } from "../api/envelope.ts"
+import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
 import { DeclineRequest, ResultSubmission } from "../api/resources.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
+import { ArtifactRejected } from "../domain/errors.ts"
 import type { Task } from "../domain/task.ts"
+import { artifactRejected } from "../operations/failures.ts"
 import { type Caller, ParticipantOperations } from "../operations/participant.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { type BodyError, jsonBodyDecoder, readJsonObject } from "./json_body.ts"
 
 export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers) =>
   Effect.gen(function* () {
-    const { docsUrl: docs } = yield* AppConfig
+    const {
+      docsUrl: docs,
+      artifacts: { maxFileBytes }
+    } = yield* AppConfig
     const operations = yield* ParticipantOperations
 
     // Bodies decoded by the schemas the OpenAPI document publishes; accept and start declare none
@@ -45,6 +51,35 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
       return yield* make(caller, decoded)
     })
 
+    /**
+     * An upload: the holder first (as for every move), then what can be refused without reading
+     * the body (a declared length over the file limit; a multipart form, which would be stored as
+     * is), then the bytes, streamed to the store.
+     */
+    const upload = Effect.fnUntraced(function* (
+      request: HttpServerRequest.HttpServerRequest,
+      reference: string,
+      name: string
+    ) {
+      const caller = yield* ParticipantCaller
+      yield* operations.checkHolder(caller, reference)
+      if (Number(request.headers["content-length"]) > maxFileBytes) {
+        return yield* artifactRejected(docs, new ArtifactRejected({ reason: "too_large", limit: maxFileBytes }))
+      }
+      const contentType = request.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
+      if (contentType === "multipart/form-data") {
+        return yield* envelopeError(docs, "unsupported_media_type", "Send the file's bytes as the body, not a form.", {
+          hint: "e.g. curl --data-binary @photo.jpg -H 'content-type: application/octet-stream' '…/artifacts?name=photo.jpg'"
+        })
+      }
+      const body = Stream.mapError(request.stream, () =>
+        envelopeError(docs, "invalid_json", "The file could not be read in full.", {
+          hint: "Send the complete body with a correct content-length. Nothing was kept."
+        })
+      )
+      return yield* operations.uploadFile(caller, reference, name, body)
+    })
+
     return handlers
       .handle("me", () => ParticipantCaller.use(operations.me))
       .handle("myTasks", () => ParticipantCaller.use(operations.myTasks))
@@ -64,5 +99,6 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
           operations.submitResult(caller, params.reference, result)
         )
       )
+      .handleRaw("uploadArtifact", ({ request, params, query }) => upload(request, params.reference, query.name))
   })
 )

@@ -7,7 +7,14 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { envelopeError, type Forbidden, type ServiceUnavailable, type Unauthorized } from "../api/envelope.ts"
-import { AgentAuthentication, AgentCaller, ParticipantAuthentication, ParticipantCaller } from "../api/security.ts"
+import {
+  AgentAuthentication,
+  AgentCaller,
+  ParticipantAuthentication,
+  ParticipantCaller,
+  TaskReader,
+  TaskReaderAuthentication
+} from "../api/security.ts"
 import { AppConfig } from "../config.ts"
 import { protectedResourceMetadataPath } from "../operations/discovery.ts"
 import { ParticipantOperations } from "../operations/participant.ts"
@@ -55,6 +62,48 @@ export const ParticipantAuthenticationLive = Layer.effect(
           >,
           (caller) => Effect.provideService(httpEffect, ParticipantCaller, caller)
         )
+    })
+  })
+)
+
+/** A task token, as the service issues them (`tt_` + base64url): what tells it from an access token. */
+const isTaskToken = (token: string) => token.startsWith("tt_")
+
+export const TaskReaderAuthenticationLive = Layer.effect(
+  TaskReaderAuthentication,
+  Effect.gen(function* () {
+    const { oauthAudience, docsUrl } = yield* AppConfig
+    const operations = yield* ParticipantOperations
+    const api = { audience: oauthAudience, metadataPath: protectedResourceMetadataPath }
+    const noCredential = envelopeError(
+      docsUrl,
+      "unauthorized",
+      "Reading this file needs the task's token (the agent) or the uploader's access token.",
+      {
+        hint: "Send Authorization: Bearer <task_token> (from the 201 response that created the task), or the participant's OAuth access token."
+      }
+    )
+
+    return TaskReaderAuthentication.of({
+      // Tried first: a task token is the agent's; anything else is left to the next scheme.
+      taskToken: (httpEffect, { credential }) => {
+        const token = tokenOf(credential)
+        return token !== undefined && isTaskToken(token)
+          ? Effect.provideService(httpEffect, TaskReader, { _tag: "Agent", taskToken: token })
+          : Effect.fail(noCredential)
+      },
+      // Tried second, so its refusal is the answer: no token, or an access token that does not verify.
+      participantAccessToken: (httpEffect, { credential }) => {
+        const token = tokenOf(credential)
+        if (token === undefined) return Effect.fail(noCredential)
+        return Effect.flatMap(
+          operations.signIn(token, api) as Effect.Effect<
+            { readonly subject: string; readonly slug: string },
+            Unauthorized | Forbidden | ServiceUnavailable
+          >,
+          (caller) => Effect.provideService(httpEffect, TaskReader, { _tag: "Participant", ...caller })
+        )
+      }
     })
   })
 )

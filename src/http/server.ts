@@ -20,11 +20,16 @@ import { serviceIndex } from "../operations/discovery.ts"
 import { prefersHtml } from "../pages/accept.ts"
 import { AccountHandlers } from "./account.ts"
 import { AgentHandlers } from "./agent.ts"
-import { AgentAuthenticationLive, ParticipantAuthenticationLive } from "./authentication.ts"
+import {
+  AgentAuthenticationLive,
+  ParticipantAuthenticationLive,
+  TaskReaderAuthenticationLive
+} from "./authentication.ts"
 import { BatchedResponse } from "./batched_response.ts"
 import { DiscoveryHandlers, ParticipantMcpMetadataRoute } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
+import { EvidenceHandlers } from "./evidence.ts"
 import { HealthHandlers } from "./health.ts"
 import { EnvelopeMiddleware } from "./middleware.ts"
 import { staticDocument } from "./negotiation.ts"
@@ -66,9 +71,10 @@ export const RoutesLive = Layer.mergeAll(
       TasksHandlers,
       AgentHandlers,
       AccountHandlers,
+      EvidenceHandlers,
       HealthHandlers
     ]),
-    Layer.provide([AgentAuthenticationLive, ParticipantAuthenticationLive])
+    Layer.provide([AgentAuthenticationLive, ParticipantAuthenticationLive, TaskReaderAuthenticationLive])
   ),
   DocumentRoutes,
   ParticipantMcpMetadataRoute,

@@ -218,7 +218,8 @@ export const capabilities = (config: AppSettings): Capabilities => ({
   limits: {
     max_body_bytes: maxBodyBytes,
     participants_page: { default: pageSize.default, max: pageSize.max },
-    search_results: { default: searchLimit.default, max: searchLimit.max }
+    search_results: { default: searchLimit.default, max: searchLimit.max },
+    files: { max_file_bytes: config.artifacts.maxFileBytes, max_files_per_result: config.artifacts.maxFiles }
   },
   events: {
     delivery: "polling",

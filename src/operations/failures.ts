@@ -6,12 +6,17 @@
 import * as Effect from "effect/Effect"
 import { type EnvelopeError, envelopeError, type ServiceUnavailable } from "../api/envelope.ts"
 import {
+  type ArtifactNotFound,
+  type ArtifactRejected,
+  type ArtifactsUnusable,
+  formatBytes,
   type InvalidTransition,
   type NotPermitted,
   type ResultRejected,
   StorageUnavailable,
   type TaskNotFound,
-  type Unauthenticated
+  type Unauthenticated,
+  type UploadNotAllowed
 } from "../domain/errors.ts"
 import { describeAllowed } from "../domain/lifecycle.ts"
 
@@ -101,6 +106,39 @@ export const orActionFailure =
             )
           )
         }
+        case "ArtifactRejected":
+          return Effect.fail(artifactRejected(docsUrl, error as ArtifactRejected))
+        case "ArtifactNotFound":
+          return Effect.fail(
+            envelopeError(docsUrl, "artifact_not_found", (error as ArtifactNotFound).message, {
+              hint: "Use a file's url from the task's result.artifacts, with the task's token (agent) or the uploader's access token."
+            })
+          )
+        case "ArtifactsUnusable": {
+          const { problems } = error as ArtifactsUnusable
+          return Effect.fail(
+            envelopeError(
+              docsUrl,
+              "artifact_invalid",
+              `The result names files it cannot carry: ${problems.map((p) => p.field).join(", ")}.`,
+              {
+                hint: 'Upload each file with POST /api/public/v1/tasks/{reference}/artifacts and name it by the id returned, {"kind": "file", "id": …}. Nothing was changed.',
+                details: problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
+              }
+            )
+          )
+        }
+        case "UploadNotAllowed": {
+          const { state } = error as UploadNotAllowed
+          return Effect.fail(
+            envelopeError(docsUrl, "invalid_transition", (error as UploadNotAllowed).message, {
+              hint:
+                state === "awaiting_participant"
+                  ? "Accept the offer first, then upload the files the result will name."
+                  : "Files are uploaded while working on a task, before its result is submitted."
+            })
+          )
+        }
         case "StorageUnavailable":
           return Effect.fail(storageUnavailable(docsUrl))
         default:
@@ -108,7 +146,29 @@ export const orActionFailure =
       }
     }) as Effect.Effect<A, Exclude<E, ActionFailure> | EnvelopeError, R>
 
+/** An upload refused, as its envelope: too large 413, unreadable 400, one too many waiting 422. */
+export const artifactRejected = (docsUrl: string, error: ArtifactRejected) => {
+  switch (error.reason) {
+    case "too_large":
+      return envelopeError(docsUrl, "payload_too_large", error.message, {
+        hint: `Send a file of at most ${formatBytes(error.limit ?? 0)}; split or compress a larger one. Nothing was kept.`
+      })
+    case "too_many_staged":
+      return envelopeError(docsUrl, "artifact_invalid", error.message, {
+        hint: "Submit the result naming the files uploaded (or wait an hour: files no result names are removed then)."
+      })
+    default:
+      return envelopeError(docsUrl, "invalid_request", error.message, {
+        hint: "Send the file's bytes as the body, and its name in the name query parameter (e.g. ?name=photo.jpg)."
+      })
+  }
+}
+
 type ActionFailure =
+  | ArtifactRejected
+  | ArtifactNotFound
+  | ArtifactsUnusable
+  | UploadNotAllowed
   | TaskNotFound
   | InvalidTransition
   | Unauthenticated

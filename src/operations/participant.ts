@@ -10,14 +10,17 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Stream from "effect/Stream"
+import { apiPrefix } from "../api/api.ts"
 import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
-import type { Account, TaskList } from "../api/resources.ts"
+import type { Account, TaskList, UploadedFile } from "../api/resources.ts"
 import { AppConfig } from "../config.ts"
 import { NotPermitted } from "../domain/errors.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
 import type { Task } from "../domain/task.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
+import { Artifacts, type StoredFile } from "../services/artifacts.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import type { StoredTask } from "../services/task_store.ts"
@@ -74,6 +77,17 @@ export class ParticipantOperations extends Context.Service<
     decline(caller: Caller, reference: string, reason: string | null | undefined): Effect.Effect<Task, EnvelopeError>
     start(caller: Caller, reference: string): Effect.Effect<Task, EnvelopeError>
     submitResult(caller: Caller, reference: string, result: ResultSubmission): Effect.Effect<Task, EnvelopeError>
+    /**
+     * Uploads a file to a task the caller holds and works on (POST /tasks/{reference}/artifacts):
+     * the file, staged, as the 201 shows it. `body` fails with the envelope error of a body that
+     * could not be read.
+     */
+    uploadFile<E extends EnvelopeError>(
+      caller: Caller,
+      reference: string,
+      name: string,
+      body: Stream.Stream<Uint8Array, E>
+    ): Effect.Effect<UploadedFile, EnvelopeError>
   }
 >()("task-marketplace/operations/ParticipantOperations") {
   static readonly layer = Layer.effect(
@@ -85,6 +99,7 @@ export class ParticipantOperations extends Context.Service<
       const accounts = yield* Accounts
       const directory = yield* ParticipantDirectory
       const actions = yield* TaskActions
+      const artifacts = yield* Artifacts
       const tasks = yield* Tasks
       const store = yield* TaskStore
       const orAction = orActionFailure(docs)
@@ -160,6 +175,16 @@ export class ParticipantOperations extends Context.Service<
       /** A move made, as the task now reads. */
       const moved = <E>(move: Effect.Effect<StoredTask, E>) => Effect.map(orAction(move), tasks.view)
 
+      const uploadFile = <E extends EnvelopeError>(
+        { slug }: Caller,
+        reference: string,
+        name: string,
+        body: Stream.Stream<Uint8Array, E>
+      ) =>
+        Effect.map(orAction(artifacts.stage({ reference, slug, name, body })), (file) =>
+          presentFile(config.publicBaseUrl, file)
+        )
+
       return ParticipantOperations.of({
         signIn,
         me,
@@ -169,8 +194,24 @@ export class ParticipantOperations extends Context.Service<
         accept: ({ slug }, reference) => moved(actions.accept(reference, slug)),
         decline: ({ slug }, reference, reason) => moved(actions.decline(reference, slug, reason ?? undefined)),
         start: ({ slug }, reference) => moved(actions.start(reference, slug)),
-        submitResult: ({ slug }, reference, result) => moved(actions.submit(reference, slug, result))
+        submitResult: ({ slug }, reference, result) => moved(actions.submit(reference, slug, result)),
+        uploadFile
       })
     })
   )
 }
+
+/** An uploaded file as the API shows it: with where it is downloaded. */
+export const presentFile = (publicBaseUrl: string, file: StoredFile): UploadedFile => ({
+  object: "file",
+  id: file.id,
+  reference: file.reference,
+  uploader: file.uploader,
+  name: file.name,
+  content_type: file.content_type,
+  size: file.size,
+  sha256: file.sha256,
+  created_at: file.created_at,
+  attached: file.attached,
+  url: `${publicBaseUrl}${apiPrefix}/tasks/${file.reference}/artifacts/${file.id}`
+})

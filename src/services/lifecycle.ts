@@ -8,6 +8,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../config.ts"
 import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
 import {
@@ -21,6 +22,7 @@ import {
 } from "../domain/lifecycle.ts"
 import { tracedFn } from "../tracing.ts"
 import { referencePattern } from "./ids.ts"
+import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 
@@ -36,6 +38,11 @@ export interface TransitionRequest<G = never> {
   readonly guard?: ((task: StoredTask) => Effect.Effect<void, G>) | undefined
   /** Further changes made together with the move (the result, the offered participant, …). */
   readonly change?: ((task: StoredTask) => Partial<Mutable>) | undefined
+  /**
+   * Writes outside the task's row made in the same transaction as the move (a result's files
+   * marked attached): when it fails, the move is not made either, and its failure is the answer.
+   */
+  readonly alongside?: ((task: StoredTask) => Effect.Effect<void, G | StorageUnavailable>) | undefined
   /**
    * The task as the caller has just read it: the first attempt starts from it instead of reading
    * it again. A copy that is no longer current only loses the compare-and-set, and the next
@@ -71,6 +78,21 @@ export class Lifecycle extends Context.Service<
       const config = yield* AppConfig
       const store = yield* TaskStore
       const events = yield* TaskEvents
+      const sql = yield* SqlClient.SqlClient
+      const asStorageCall = storageCallFor(sql)
+
+      /** The compare-and-set write of a move, with what must be written alongside it, in one transaction. */
+      const write = <G>(next: StoredTask, expectedVersion: number, request: TransitionRequest<G>) => {
+        const alongside = request.alongside
+        if (alongside === undefined) return store.update(next, expectedVersion)
+        return asStorageCall(
+          sql.withTransaction(
+            Effect.flatMap(store.update(next, expectedVersion), (updated) =>
+              updated ? Effect.as(alongside(next), true) : Effect.succeed(false)
+            )
+          )
+        )
+      }
 
       const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -164,7 +186,7 @@ export class Lifecycle extends Context.Service<
             entered = { ...enter(entered, move, row, at), version: entered.version + 1 }
           }
           const next: StoredTask = { ...entered, ...schedule(entered, now) }
-          if (yield* store.update(next, current.version)) {
+          if (yield* write(next, current.version, request)) {
             yield* events.changed(next.reference)
             if (next.state === "open" || next.state === "matching") yield* events.dueNow
             return next

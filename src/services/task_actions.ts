@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import {
+  type ArtifactsUnusable,
   InvalidTransition,
   NotPermitted,
   ResultRejected,
@@ -18,12 +19,38 @@ import {
 import { maxRevisions } from "../domain/lifecycle.ts"
 import { noteOf, type ResultSubmission, type ReviewDecision } from "../domain/moves.ts"
 import { resultFieldFailures } from "../domain/result_schema.ts"
+import {
+  type Artifact,
+  type FileReference,
+  isFileReference,
+  type RecordedFileArtifact,
+  type RecordedResult
+} from "../domain/task.ts"
 import { tracedFn } from "../tracing.ts"
+import { Artifacts, type StoredFile } from "./artifacts.ts"
 import { Lifecycle } from "./lifecycle.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 
 type Failure = TaskNotFound | InvalidTransition | StorageUnavailable
+
+/** A link or text artifact as recorded: its value trimmed. */
+const trimmed = (artifact: Artifact): Artifact => ({ ...artifact, value: artifact.value.trim() })
+
+/** An uploaded file named by a result, as the result records it: what the service measured of it. */
+const recorded = (reference: FileReference, files: ReadonlyMap<string, StoredFile>): RecordedFileArtifact => {
+  const file = files.get(reference.id)!
+  return {
+    kind: "file",
+    value: file.name,
+    id: file.id,
+    name: file.name,
+    content_type: file.content_type,
+    size: file.size,
+    sha256: file.sha256,
+    ...(reference.description === undefined ? {} : { description: reference.description })
+  }
+}
 
 export class TaskActions extends Context.Service<
   TaskActions,
@@ -53,11 +80,15 @@ export class TaskActions extends Context.Service<
       reason: string | undefined
     ): Effect.Effect<StoredTask, Failure | NotPermitted>
     start(reference: string, participant: string): Effect.Effect<StoredTask, Failure | NotPermitted>
+    /**
+     * Artifacts naming uploaded files by id must name this participant's files of this task (at
+     * most ARTIFACT_MAX_FILES), which are attached with the move, in its transaction.
+     */
     submit(
       reference: string,
       participant: string,
       result: ResultSubmission
-    ): Effect.Effect<StoredTask, Failure | NotPermitted | ResultRejected>
+    ): Effect.Effect<StoredTask, Failure | NotPermitted | ResultRejected | ArtifactsUnusable>
     operatorCancel(reference: string, note: string): Effect.Effect<StoredTask, Failure>
   }
 >()("task-marketplace/services/TaskActions") {
@@ -67,6 +98,7 @@ export class TaskActions extends Context.Service<
       const lifecycle = yield* Lifecycle
       const store = yield* TaskStore
       const tokens = yield* TaskTokens
+      const artifacts = yield* Artifacts
 
       /** The task token authorises the agent's moves on its own task only. */
       // Generators made once, not per call (docs/performance.md, "No generator function made per request").
@@ -213,25 +245,51 @@ export class TaskActions extends Context.Service<
         submission: ResultSubmission
       ) {
         yield* asHolder(reference, participant)
-        const result = {
-          summary: submission.summary.trim(),
-          fields: submission.fields ?? {},
-          artifacts: (submission.artifacts ?? []).map((artifact) => ({ ...artifact, value: artifact.value.trim() }))
-        }
+        const submitted = submission.artifacts ?? []
+        const fileIds = submitted.flatMap((artifact, i) =>
+          isFileReference(artifact) ? [{ id: artifact.id, field: `artifacts.${i}.id` }] : []
+        )
+        const fields = submission.fields ?? {}
         const submittedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
         // Judged in the guard, after the table: a result out of turn is 409 whatever it holds.
         const fitsSchema = (task: StoredTask) => {
           const schema = task.brief.result_schema
           if (schema === undefined) return Effect.void
-          const failures = resultFieldFailures(schema, result.fields)
+          const failures = resultFieldFailures(schema, fields)
           return failures.length === 0 ? Effect.void : Effect.fail(new ResultRejected({ reference, failures }))
         }
+        // The uploaded files the result names, as the guard found them (what the result records).
+        let files = new Map<string, StoredFile>()
+        const filesFound =
+          fileIds.length === 0
+            ? Effect.void
+            : Effect.map(artifacts.resolve(reference, participant, fileIds), (found) => {
+                files = new Map(found.map((file) => [file.id, file]))
+              })
+        const result = (): RecordedResult => ({
+          summary: submission.summary.trim(),
+          fields,
+          artifacts: submitted.map((artifact) =>
+            isFileReference(artifact) ? recorded(artifact, files) : trimmed(artifact)
+          ),
+          submitted_at: submittedAt
+        })
         return yield* lifecycle.transition({
           reference,
           to: "submitted",
           actor: "participant",
-          guard: (task) => Effect.andThen(holder(participant)(task), fitsSchema(task)),
-          change: () => ({ result: { ...result, submitted_at: submittedAt } })
+          guard: (task) => Effect.andThen(holder(participant)(task), Effect.andThen(fitsSchema(task), filesFound)),
+          change: () => ({ result: result() }),
+          // The files are attached in the submission's own transaction: a submission that fails attaches none.
+          alongside:
+            fileIds.length === 0
+              ? undefined
+              : () =>
+                  artifacts.attach(
+                    reference,
+                    participant,
+                    fileIds.map(({ id }) => id)
+                  )
         })
       })
 

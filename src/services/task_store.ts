@@ -14,7 +14,7 @@ import * as SqlSchema from "effect/sql/SqlSchema"
 import { StorageUnavailable } from "../domain/errors.ts"
 import { Infeasibility } from "../domain/feasibility.ts"
 import { TaskState } from "../domain/lifecycle.ts"
-import { Brief, HistoryEntry, Outcome, TaskResult } from "../domain/task.ts"
+import { Brief, HistoryEntry, Outcome, RecordedResult } from "../domain/task.ts"
 import { ExecutionMode } from "../domain/task_draft.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
@@ -29,7 +29,7 @@ export const StoredTask = Schema.Struct({
   agent: Schema.String,
   principal: Schema.NullOr(Schema.String),
   brief: Brief,
-  result: Schema.NullOr(TaskResult),
+  result: Schema.NullOr(RecordedResult),
   outcome: Schema.NullOr(Outcome),
   history: Schema.Array(HistoryEntry),
   version: Schema.Number,
@@ -60,7 +60,7 @@ export type StoredTask = typeof StoredTask.Type
 export const TaskRow = Schema.Struct({
   ...StoredTask.fields,
   brief: Schema.fromJsonString(Brief),
-  result: Schema.NullOr(Schema.fromJsonString(TaskResult)),
+  result: Schema.NullOr(Schema.fromJsonString(RecordedResult)),
   outcome: Schema.NullOr(Schema.fromJsonString(Outcome)),
   history: Schema.fromJsonString(Schema.Array(HistoryEntry)),
   version: IntegerColumn,

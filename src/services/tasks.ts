@@ -7,6 +7,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { apiPrefix } from "../api/api.ts"
 import { AppConfig } from "../config.ts"
 import {
   DraftRejected,
@@ -25,7 +26,14 @@ import {
   taskTextOf
 } from "../domain/matching.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
-import type { Brief, CreatedTask, Task } from "../domain/task.ts"
+import {
+  type Brief,
+  type CreatedTask,
+  isRecordedFile,
+  type RecordedResult,
+  type Task,
+  type TaskResult
+} from "../domain/task.ts"
 import {
   type DraftValidation,
   type ExecutionMode,
@@ -168,6 +176,20 @@ export class Tasks extends Context.Service<
       ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
         Effect.flatMap(validate(body), ({ validation, named }) => assess(validation, named))
 
+      const taskUrl = (reference: string) => `${config.publicBaseUrl}${apiPrefix}/tasks/${reference}`
+      /** The recorded result as shown: each uploaded file with the address it is downloaded at. */
+      const resultView = (reference: string, result: RecordedResult): TaskResult =>
+        result.artifacts.some(isRecordedFile)
+          ? {
+              ...result,
+              artifacts: result.artifacts.map((artifact) =>
+                isRecordedFile(artifact)
+                  ? { ...artifact, url: `${taskUrl(reference)}/artifacts/${artifact.id}` }
+                  : artifact
+              )
+            }
+          : result
+
       const view = (stored: StoredTask): Task => ({
         object: "task",
         reference: stored.reference,
@@ -177,12 +199,12 @@ export class Tasks extends Context.Service<
         agent: stored.agent,
         principal: stored.principal,
         brief: stored.brief,
-        result: stored.result,
+        result: stored.result === null ? null : resultView(stored.reference, stored.result),
         outcome: stored.outcome,
         history: stored.history,
         created_at: stored.createdAt,
         updated_at: stored.updatedAt,
-        url: `${config.publicBaseUrl}/api/public/v1/tasks/${stored.reference}`,
+        url: taskUrl(stored.reference),
         next_step: nextStepOf(stored.state, stored.reference, stored.outcome?.reason, stored.infeasibility)
       })
 

@@ -330,6 +330,34 @@ const addParticipantProfiles = Effect.gen(function* () {
   `
 })
 
+/**
+ * Uploaded files (evidence, services/artifacts.ts): one row per file, its bytes in the blob store
+ * under `blob_key`. A row is written when an upload starts; `sha256`, `size` and `content_type`
+ * are NULL until its bytes are stored, `attached_at` until a submitted result carries it. Staged
+ * rows (not attached) are swept after an hour, so an upload cut short by a crash leaves nothing
+ * for long.
+ */
+const createArtifacts = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE artifacts (
+      id TEXT PRIMARY KEY,
+      reference TEXT NOT NULL,
+      uploader TEXT NOT NULL,
+      name TEXT NOT NULL,
+      blob_key TEXT NOT NULL,
+      content_type TEXT,
+      size BIGINT,
+      sha256 TEXT,
+      created_at TEXT NOT NULL,
+      attached_at TEXT
+    )
+  `
+  yield* sql`CREATE INDEX artifacts_reference_uploader_idx ON artifacts (reference, uploader)`
+  // The sweep reads staged files by age; attached ones (the many) are not in this index.
+  yield* sql`CREATE INDEX artifacts_staged_idx ON artifacts (created_at) WHERE attached_at IS NULL`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -344,6 +372,7 @@ const migrations = {
   "11_create_mcp_sessions": createMcpSessions,
   "12_create_accounts_and_oauth": createAccountsAndOAuth,
   "13_add_mcp_session_subject": addMcpSessionSubject,
+  "14_create_artifacts": createArtifacts,
   "15_participant_profiles": addParticipantProfiles
 }
 

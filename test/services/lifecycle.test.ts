@@ -22,6 +22,8 @@ import {
   taskStates,
   transitions
 } from "../../src/domain/lifecycle.ts"
+import { Artifacts } from "../../src/services/artifacts.ts"
+import { BlobStore } from "../../src/services/blob_store.ts"
 import { Lifecycle, type TransitionRequest } from "../../src/services/lifecycle.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
@@ -73,6 +75,7 @@ const CountingStore = Layer.effect(
 
 const ServicesLive = TaskActions.layer.pipe(
   Layer.provideMerge(Lifecycle.layer),
+  Layer.provideMerge(Artifacts.layer.pipe(Layer.provide(BlobStore.layer))),
   Layer.provideMerge(Layer.mergeAll(CountingStore, TaskEvents.layer, TaskTokens.layer)),
   Layer.provideMerge(TestSqlLive),
   Layer.provideMerge(AppConfig.layerWith({ offerTimeoutMs, reviewWindowMs }))

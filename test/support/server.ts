@@ -2,6 +2,9 @@
  * Runs the real HTTP server on a free loopback port for a test file, with the settings (and, when
  * a test needs it, the service layers) it chooses.
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, References, Schema, Scope } from "effect"
@@ -32,8 +35,23 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
   // SQLite in memory is fresh by construction; on Postgres each server gets its own database.
   const owned = options.database === undefined && backend === "postgres" ? await freshDatabase() : undefined
   const database = options.database ?? owned
+  // Uploaded files go beside a SQLite file (in its temporary directory) or, on Postgres, under the
+  // working directory: each server on Postgres gets a temporary directory of its own instead.
+  const artifactDirectory =
+    database?.config._tag === "Postgres" && options.settings?.artifacts === undefined
+      ? mkdtempSync(join(tmpdir(), "tm-artifacts-"))
+      : undefined
   const config = AppConfig.layerWith({
     ...(database === undefined ? {} : { database: database.config }),
+    ...(artifactDirectory === undefined
+      ? {}
+      : {
+          artifacts: {
+            store: { _tag: "Files", directory: artifactDirectory },
+            maxFileBytes: 25 * 1024 * 1024,
+            maxFiles: 10
+          }
+        }),
     port,
     publicBaseUrl: url,
     docsUrl: `${url}/docs`,
@@ -61,6 +79,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
     close: async () => {
       await Effect.runPromise(Scope.close(scope, Exit.void))
       await owned?.drop()
+      if (artifactDirectory !== undefined) rmSync(artifactDirectory, { recursive: true, force: true })
     }
   }
 }

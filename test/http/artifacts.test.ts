@@ -1,0 +1,410 @@
+// Evidence over HTTP (issue 24), on SQLite and on Postgres: a participant uploads files to a task
+// they work on (REST), names them in the result, and the agent reads them back with its task token
+// — the bytes as uploaded, the headers of a download that a browser never renders. Another
+// participant, an anonymous client, a wrong or malformed token, an unknown id: refused in the
+// envelope, nothing changed. A result naming files it cannot carry is 422 and attaches nothing.
+// The same round trip runs over the S3 store (s3rver).
+import { createHash, randomUUID } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { UploadedFile } from "../../src/api/resources.ts"
+import type { ArtifactStore } from "../../src/config.ts"
+import { Task } from "../../src/domain/task.ts"
+import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { startS3, type TestS3 } from "../support/s3.ts"
+import {
+  digitalDraft,
+  expectEnvelope,
+  json,
+  notExactly,
+  type ServerOnDatabase,
+  startOnFreshDatabase
+} from "../support/server.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+const png = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
+const maxFileBytes = 64 * 1024
+const maxFiles = 3
+
+let issuer: TestIssuer
+let s3: TestS3
+const directories: Array<string> = []
+const envs: Array<ServerOnDatabase> = []
+
+const startWith = async (store: ArtifactStore) => {
+  const env = await startOnFreshDatabase({
+    settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, artifacts: { store, maxFileBytes, maxFiles } }
+  })
+  envs.push(env)
+  return env
+}
+
+let main: ServerOnDatabase
+beforeAll(async () => {
+  issuer = await startIssuer()
+  s3 = await startS3()
+  const directory = mkdtempSync(join(tmpdir(), "tm-artifacts-http-"))
+  directories.push(directory)
+  main = await startWith({ _tag: "Files", directory })
+})
+afterAll(async () => {
+  for (const env of envs) await env.close()
+  await s3?.close()
+  await issuer?.close()
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true })
+})
+
+/** A participant signed in with a real access token linked to `slug`. */
+const participant = async (env: ServerOnDatabase, slug: string) => {
+  const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
+  await linkAccount(env.database, subject, slug)
+  const authorization = `Bearer ${await issuer.token({ sub: subject })}`
+  const api = env.server.api
+  return {
+    slug,
+    authorization,
+    post: (path: string, body?: unknown) =>
+      fetch(
+        api(path),
+        body === undefined ? { method: "POST", headers: { authorization } } : json(body, { authorization })
+      ),
+    upload: (reference: string, name: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
+      fetch(api(`/tasks/${reference}/artifacts?name=${encodeURIComponent(name)}`), {
+        method: "POST",
+        headers: { authorization, "content-type": "application/octet-stream", ...headers },
+        body: new Uint8Array(bytes)
+      })
+  }
+}
+
+/** A task named for `slug`, accepted and started by them: in_flight, with the agent's token. */
+const workingTask = async (env: ServerOnDatabase, slug = "kwame-asante") => {
+  const created = await fetch(
+    env.server.api("/tasks"),
+    json(digitalDraft({ participant_slug: slug }), { "idempotency-key": randomUUID() })
+  )
+  expect(created.status).toBe(201)
+  const { reference, task_token: token } = await created.json()
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const task = await (await fetch(env.server.api(`/tasks/${reference}?wait=1`))).json()
+    if (task.state === "awaiting_participant") break
+    if (Date.now() > deadline) throw new Error(`expected awaiting_participant, the task is ${task.state}`)
+  }
+  const holder = await participant(env, slug)
+  expect((await holder.post(`/tasks/${reference}/accept`)).status).toBe(200)
+  expect((await holder.post(`/tasks/${reference}/start`)).status).toBe(200)
+  return { reference: reference as string, token: token as string, holder }
+}
+
+const download = (env: ServerOnDatabase, reference: string, id: string, authorization?: string) =>
+  fetch(env.server.api(`/tasks/${reference}/artifacts/${id}`), {
+    headers: authorization === undefined ? {} : { authorization }
+  })
+
+const read = async (env: ServerOnDatabase, reference: string): Promise<Json> =>
+  (await fetch(env.server.api(`/tasks/${reference}`))).json()
+
+/** What the refusals must leave as it was: the task's version and every file row. */
+const stateOf = async (env: ServerOnDatabase, reference: string) => ({
+  version: (await fetch(env.server.api(`/tasks/${reference}`))).headers.get("etag"),
+  files: await env.database.rows("SELECT id, attached_at FROM artifacts ORDER BY id")
+})
+
+/** Holds an answer to the OpenAPI document: the status is one it lists for the operation. */
+let document: Json
+const listed = async (operationId: string, status: number) => {
+  document ??= await (await fetch(`${main.server.url}/openapi.json`)).json()
+  const operation = Object.values(document.paths as Record<string, Record<string, Json>>)
+    .flatMap((methods) => Object.values(methods))
+    .find((op) => op.operationId === operationId)
+  expect(operation?.responses?.[String(status)], `${operationId} documents ${status}`).toBeDefined()
+}
+
+describe("evidence files over HTTP", () => {
+  it("a participant uploads, submits the file in a result, and the agent downloads it with its task token", async () => {
+    const { reference, token, holder } = await workingTask(main)
+    // A PNG sent as a PDF named .pdf is a PNG: the type is read from the bytes.
+    const uploaded = await holder.upload(reference, "storefront/Front ☀.pdf", png, {
+      "content-type": "application/pdf"
+    })
+    expect(uploaded.status).toBe(201)
+    await listed("uploadArtifact", 201)
+    const file: Json = await uploaded.json()
+    expect(notExactly(UploadedFile, file)).toBeUndefined()
+    expect(file).toMatchObject({
+      object: "file",
+      reference,
+      uploader: "kwame-asante",
+      name: "Front ☀.pdf",
+      content_type: "image/png",
+      size: png.length,
+      sha256: sha256(png),
+      attached: false,
+      url: main.server.api(`/tasks/${reference}/artifacts/${file.id}`)
+    })
+    const notes = Buffer.from("Opening hours: 8–18\n", "utf8")
+    const text: Json = await (await holder.upload(reference, "notes.txt", notes)).json()
+    expect(text.content_type).toBe("text/plain; charset=utf-8")
+
+    // The uploader reads a staged file; the agent does not see it yet.
+    const own = await download(main, reference, file.id, holder.authorization)
+    expect(own.status).toBe(200)
+    expect(sha256(Buffer.from(await own.arrayBuffer()))).toBe(sha256(png))
+    await expectEnvelope(await download(main, reference, file.id, `Bearer ${token}`), 404, "artifact_not_found")
+
+    const submitted = await holder.post(`/tasks/${reference}/submit`, {
+      summary: "Photographed the storefront",
+      artifacts: [
+        { kind: "file", id: file.id, description: "The storefront" },
+        { kind: "url", value: "https://example.com/album" },
+        // A file named only, as results always could.
+        { kind: "file", value: "sent-by-mail.jpg" },
+        { kind: "file", id: text.id }
+      ]
+    })
+    expect(submitted.status).toBe(200)
+    const task: Json = await read(main, reference)
+    expect(notExactly(Task, task)).toBeUndefined()
+    expect(task.state).toBe("submitted")
+    expect(task.result.artifacts).toEqual([
+      {
+        kind: "file",
+        value: "Front ☀.pdf",
+        id: file.id,
+        name: "Front ☀.pdf",
+        content_type: "image/png",
+        size: png.length,
+        sha256: sha256(png),
+        url: file.url,
+        description: "The storefront"
+      },
+      { kind: "url", value: "https://example.com/album" },
+      { kind: "file", value: "sent-by-mail.jpg" },
+      {
+        kind: "file",
+        value: "notes.txt",
+        id: text.id,
+        name: "notes.txt",
+        content_type: "text/plain; charset=utf-8",
+        size: notes.length,
+        sha256: sha256(notes),
+        url: text.url
+      }
+    ])
+
+    const answer = await download(main, reference, file.id, `Bearer ${token}`)
+    expect(answer.status).toBe(200)
+    await listed("downloadArtifact", 200)
+    const bytes = Buffer.from(await answer.arrayBuffer())
+    expect(sha256(bytes)).toBe(sha256(png))
+    expect(Object.fromEntries(answer.headers)).toMatchObject({
+      "content-type": "image/png",
+      "content-length": String(png.length),
+      "content-disposition": `attachment; filename="Front _.pdf"; filename*=UTF-8''Front%20%E2%98%80.pdf`,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      etag: `"${sha256(png)}"`,
+      "cache-control": "private, no-store"
+    })
+    const plain = await download(main, reference, text.id, `Bearer ${token}`)
+    expect(plain.headers.get("content-type")).toBe("text/plain; charset=utf-8")
+    expect(await plain.text()).toBe(notes.toString("utf8"))
+    // The uploader still reads their file once it is attached.
+    expect((await download(main, reference, file.id, holder.authorization)).status).toBe(200)
+  })
+
+  it("anyone else is refused in the envelope and nothing changes", async () => {
+    const { reference, token, holder } = await workingTask(main)
+    const other = await workingTask(main, "sofia-rossi")
+    const file: Json = await (await holder.upload(reference, "a.png", png)).json()
+    const staged: Json = await (await holder.upload(reference, "b.png", png)).json()
+    const foreign: Json = await (await other.holder.upload(other.reference, "c.png", png)).json()
+    expect(
+      (await holder.post(`/tasks/${reference}/submit`, { summary: "done", artifacts: [{ kind: "file", id: file.id }] }))
+        .status
+    ).toBe(200)
+    // A file the result does not name stays staged (the agent may not read it).
+    const before = await stateOf(main, reference)
+
+    const url = (id: string) => main.server.api(`/tasks/${reference}/artifacts/${id}`)
+    const refusals: Array<[string, Response, number, string]> = [
+      ["no token", await download(main, reference, file.id), 401, "unauthorized"],
+      [
+        "a scheme other than Bearer",
+        await fetch(url(file.id), { headers: { authorization: `Basic ${token}` } }),
+        401,
+        "unauthorized"
+      ],
+      ["a malformed bearer", await download(main, reference, file.id, "Bearer a b c"), 401, "unauthorized"],
+      [
+        "a task token that is not one",
+        await download(main, reference, file.id, "Bearer tt_forged"),
+        401,
+        "unauthorized"
+      ],
+      ["another task's token", await download(main, reference, file.id, `Bearer ${other.token}`), 401, "unauthorized"],
+      ["a bearer that is no token", await download(main, reference, file.id, "Bearer nonsense"), 401, "unauthorized"],
+      [
+        "another participant",
+        await download(main, reference, file.id, other.holder.authorization),
+        404,
+        "artifact_not_found"
+      ],
+      [
+        "an unknown id",
+        await download(main, reference, "art_aaaaaaaaaaaaaaaaaaaaaaaaaa", `Bearer ${token}`),
+        404,
+        "artifact_not_found"
+      ],
+      [
+        "a malformed id",
+        await download(main, reference, encodeURIComponent("../../etc/passwd"), `Bearer ${token}`),
+        404,
+        "artifact_not_found"
+      ],
+      [
+        "another task's file",
+        await download(main, reference, foreign.id, `Bearer ${token}`),
+        404,
+        "artifact_not_found"
+      ],
+      [
+        "a file no result names",
+        await download(main, reference, staged.id, `Bearer ${token}`),
+        404,
+        "artifact_not_found"
+      ]
+    ]
+    for (const [what, response, status, code] of refusals) {
+      const error = await expectEnvelope(response, status, code).catch((cause) => {
+        throw new Error(`${what}: ${cause}`)
+      })
+      expect(error.message, what).not.toContain("sofia-rossi")
+      await listed("downloadArtifact", status)
+      if (status === 401) expect(response.headers.get("www-authenticate"), what).toMatch(/^Bearer /)
+    }
+    // Another participant's answer is the same as for a file that does not exist.
+    const theirs = await (await download(main, reference, file.id, other.holder.authorization)).json()
+    const none = await (
+      await download(main, reference, "art_bbbbbbbbbbbbbbbbbbbbbbbbbb", other.holder.authorization)
+    ).json()
+    expect({ ...theirs.error, message: "" }).toEqual({ ...none.error, message: "" })
+    expect(await stateOf(main, reference)).toEqual(before)
+  })
+
+  it("a result naming files it cannot carry is 422 artifact_invalid and attaches nothing", async () => {
+    const { reference, holder } = await workingTask(main)
+    const other = await workingTask(main, "sofia-rossi")
+    const mine: Json = await (await holder.upload(reference, "mine.png", png)).json()
+    const foreign: Json = await (await other.holder.upload(other.reference, "theirs.png", png)).json()
+    const before = await stateOf(main, reference)
+
+    const submit = (artifacts: Array<unknown>) =>
+      holder.post(`/tasks/${reference}/submit`, { summary: "done", artifacts })
+    const unknown = await expectEnvelope(
+      await submit([
+        { kind: "file", id: mine.id },
+        { kind: "file", id: foreign.id },
+        { kind: "file", id: "art_cccccccccccccccccccccccccc" }
+      ]),
+      422,
+      "artifact_invalid"
+    )
+    expect(unknown.details?.map((d) => d.field)).toEqual(["artifacts.1.id", "artifacts.2.id"])
+    await listed("submitTask", 422)
+    const tooMany = await expectEnvelope(
+      await submit(Array.from({ length: maxFiles + 1 }, () => ({ kind: "file", id: mine.id }))),
+      422,
+      "artifact_invalid"
+    )
+    expect(tooMany.details?.map((d) => d.field)).toEqual(["artifacts"])
+    // A file reference without its id is malformed, as any artifact without its value.
+    const noId = await expectEnvelope(await submit([{ kind: "file", id: " " }]), 400, "invalid_request")
+    expect(noId.details?.[0]?.field).toMatch(/^artifacts\.0\./)
+    expect(await stateOf(main, reference)).toEqual(before)
+    expect((await read(main, reference)).state).toBe("in_flight")
+    const rows = await main.database.rows(
+      `SELECT attached_at FROM artifacts WHERE attached_at IS NOT NULL AND reference = '${reference}'`
+    )
+    expect(rows).toEqual([])
+  })
+
+  it("uploads are refused past the limit, out of turn, to the wrong party and without a name, and nothing is kept", async () => {
+    const { reference, holder } = await workingTask(main)
+    const other = await participant(main, "sofia-rossi")
+    const rowsBefore = await main.database.count("artifacts")
+    const api = main.server.api
+    const tooLarge = Buffer.alloc(maxFileBytes + 1, 7)
+    await expectEnvelope(await holder.upload(reference, "big.bin", tooLarge), 413, "payload_too_large")
+    await listed("uploadArtifact", 413)
+    // Without a length to refuse it by: the stream is cut at the limit.
+    const chunked = await fetch(api(`/tasks/${reference}/artifacts?name=big.bin`), {
+      method: "POST",
+      headers: { authorization: holder.authorization, "content-type": "application/octet-stream" },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 5; i++) controller.enqueue(new Uint8Array(maxFileBytes / 4))
+          controller.close()
+        }
+      }),
+      duplex: "half"
+    } as RequestInit)
+    await expectEnvelope(chunked, 413, "payload_too_large")
+    await expectEnvelope(await holder.upload(reference, "empty.txt", new Uint8Array(0)), 400, "invalid_request")
+    await expectEnvelope(await holder.upload(reference, "/", png), 400, "invalid_request")
+    const noName = await fetch(api(`/tasks/${reference}/artifacts`), {
+      method: "POST",
+      headers: { authorization: holder.authorization },
+      body: png
+    })
+    await expectEnvelope(noName, 400, "invalid_request")
+    await listed("uploadArtifact", 400)
+    const form = new FormData()
+    form.append("file", new Blob([png]), "a.png")
+    const multipart = await fetch(api(`/tasks/${reference}/artifacts?name=a.png`), {
+      method: "POST",
+      headers: { authorization: holder.authorization },
+      body: form
+    })
+    await expectEnvelope(multipart, 415, "unsupported_media_type")
+    await expectEnvelope(await other.upload(reference, "a.png", png), 403, "forbidden")
+    await listed("uploadArtifact", 403)
+    const anonymous = await fetch(api(`/tasks/${reference}/artifacts?name=a.png`), { method: "POST", body: png })
+    await expectEnvelope(anonymous, 401, "unauthorized")
+    await expectEnvelope(await holder.upload("tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa", "a.png", png), 404, "task_not_found")
+    expect(await main.database.count("artifacts")).toBe(rowsBefore)
+
+    // At most maxFiles waiting to be submitted.
+    for (let i = 0; i < maxFiles; i++) expect((await holder.upload(reference, `p${i}.png`, png)).status).toBe(201)
+    await expectEnvelope(await holder.upload(reference, "one-more.png", png), 422, "artifact_invalid")
+    // Once the result is in, no more uploads.
+    expect((await holder.post(`/tasks/${reference}/submit`, { summary: "done" })).status).toBe(200)
+    await expectEnvelope(await holder.upload(reference, "late.png", png), 409, "invalid_transition")
+    await listed("uploadArtifact", 409)
+  })
+
+  it("the same round trip over the S3 store", async () => {
+    const env = await startWith({ _tag: "S3", bucket: await s3.bucket(), prefix: "evidence", endpoint: s3.endpoint })
+    const { reference, token, holder } = await workingTask(env)
+    const bytes = Buffer.concat([png, Buffer.alloc(20_000, 3)])
+    const file: Json = await (await holder.upload(reference, "photo.png", bytes)).json()
+    expect(file).toMatchObject({ content_type: "image/png", size: bytes.length, sha256: sha256(bytes) })
+    expect(
+      (await holder.post(`/tasks/${reference}/submit`, { summary: "done", artifacts: [{ kind: "file", id: file.id }] }))
+        .status
+    ).toBe(200)
+    const answer = await download(env, reference, file.id, `Bearer ${token}`)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get("content-length")).toBe(String(bytes.length))
+    expect(sha256(Buffer.from(await answer.arrayBuffer()))).toBe(sha256(bytes))
+  })
+})
