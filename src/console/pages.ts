@@ -297,7 +297,7 @@ const problemOf = (problems: ReadonlyMap<string, string> | undefined, name: stri
     ? { attributes: undefined, message: undefined }
     : {
         attributes: html` aria-invalid="true" aria-describedby="${name}-problem"`,
-        message: html`<p class="hint" id="${name}-problem"><strong>${problem}</strong></p>`
+        message: html`<p class="field-error" id="${name}-problem">${problem}</p>`
       }
 }
 

@@ -27,18 +27,24 @@ import type { EnvelopeError } from "../api/envelope.ts"
 import { AppConfig, isEmbeddedIssuer } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { consoleClient } from "../domain/login.ts"
+import { readProfileEdit } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
+import { downloadResponse } from "../http/evidence.ts"
+import { presentParticipant } from "../operations/agent.ts"
 import { type Caller, ParticipantOperations, type TaskOnBoard } from "../operations/participant.ts"
-import { html } from "../pages/html.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import { asPage as asPageWith, pageResponse, type RenderedPage } from "../pages/respond.ts"
+import { formValuesOf } from "../pages/result_form.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
+import { Artifacts } from "../services/artifacts.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
+import { Profiles } from "../services/profiles.ts"
 import { OAuthCookieSecret } from "../services/service_secrets.ts"
 import { liveScript } from "./live.ts"
-import { consolePathsOf, homePage, messagePage, type ResultFormInput, taskPage } from "./pages.ts"
+import { consolePathsOf, homePage, messagePage, profilePage, type ResultFormInput, taskPage } from "./pages.ts"
 import { type ConsoleCaller, type CookieToSet, makeConsoleSessions } from "./session.ts"
+import { makeSubmission, resultFormOf } from "./submission.ts"
 
 /** Whether a path is the console's: its answers are pages (or its own JSON), never the API's envelope. */
 export const isConsolePath = (path: string) => path === consoleClient.path || path.startsWith(`${consoleClient.path}/`)
@@ -50,7 +56,10 @@ const notices: Record<string, string> = {
   accepted: "You accepted the task. Start work when you begin.",
   declined: "You declined the offer.",
   started: "Work started. Hand in your result below when you are done.",
-  submitted: "Your result was submitted. The agent reviews it next."
+  submitted: "Your result was submitted. The agent reviews it next.",
+  saved: "Your profile is saved.",
+  available: "You are taking offers again.",
+  unavailable: "You are not taking offers. Offers you already have stay yours to answer."
 }
 
 export const ConsoleRoutes = HttpRouter.use(
@@ -58,6 +67,9 @@ export const ConsoleRoutes = HttpRouter.use(
     const config = yield* AppConfig
     if (!isEmbeddedIssuer(config)) return
     const operations = yield* ParticipantOperations
+    const profiles = yield* Profiles
+    const artifacts = yield* Artifacts
+    const submission = makeSubmission({ operations, artifacts })
     const sessions = makeConsoleSessions({
       settings: config,
       secret: (yield* OAuthCookieSecret).value,
@@ -147,10 +159,11 @@ export const ConsoleRoutes = HttpRouter.use(
       )
 
     const frameOf = (caller: ConsoleCaller) =>
-      Effect.map(
-        Effect.orElseSucceed(operations.me(callerOf(caller)), () => undefined),
-        (account) => ({ paths, csrf: caller.csrf, name: account?.participant.name ?? caller.slug })
-      )
+      Effect.map(profiles.view(caller.slug), (profile) => ({
+        paths,
+        csrf: caller.csrf,
+        name: profile?.record.name ?? caller.slug
+      }))
     const callerOf = ({ subject, slug }: ConsoleCaller): Caller => ({ subject, slug })
 
     /** The board, or a page saying why it cannot be read. */
@@ -190,15 +203,29 @@ export const ConsoleRoutes = HttpRouter.use(
             frame,
             entry,
             now: yield* Clock.currentTimeMillis,
-            maxFiles: 10,
-            maxFileBytes: 25 * 1048576,
-            resultForm: extra.resultForm ?? emptyResultForm(entry.task),
+            maxFiles: artifacts.limits.maxFiles,
+            maxFileBytes: artifacts.limits.maxFileBytes,
+            resultForm: extra.resultForm ?? freshResultForm(entry.task),
             ...extra
           })
         )
       })
 
-    const emptyResultForm = (_task: Task): ResultFormInput => ({ fields: html`` })
+    /**
+     * The result form as the page first shows it: empty, or — when the agent asked for a revision —
+     * filled with the result it sent back (files are chosen again).
+     */
+    const freshResultForm = (task: Task): ResultFormInput => {
+      const schema = task.brief.result_schema
+      const result = task.result
+      if (result === null) return resultFormOf(schema)
+      const values = formValuesOf(resultFormOf(schema).fieldList, result.fields)
+      return resultFormOf(schema, {
+        values: (name) => (name === "summary" ? [result.summary] : values(name)),
+        problems: new Map(),
+        topProblems: []
+      })
+    }
 
     const task = (request: HttpServerRequest.HttpServerRequest) =>
       signedIn(request, (caller) =>
@@ -244,6 +271,82 @@ export const ConsoleRoutes = HttpRouter.use(
             })
           })
         )
+
+    /** The profile page, as saved or with what the person typed and the problems to fix. */
+    const profileView = (
+      caller: ConsoleCaller,
+      extra: {
+        notice?: string
+        problems?: ReadonlyMap<string, string>
+        values?: Record<string, string>
+        status?: number
+      } = {}
+    ) =>
+      Effect.gen(function* () {
+        const profile = yield* profiles.view(caller.slug)
+        if (profile === undefined) return notFound
+        const frame = yield* frameOf(caller)
+        return send(
+          profilePage({
+            frame,
+            participant: presentParticipant(config.publicBaseUrl, profile.record),
+            available: profile.available,
+            listed: profile.listed,
+            ...extra
+          })
+        )
+      })
+
+    const profile = (request: HttpServerRequest.HttpServerRequest) =>
+      signedIn(request, (caller) => {
+        const done = new URL(request.url, "http://console").searchParams.get("done") ?? ""
+        return profileView(caller, notices[done] === undefined ? {} : { notice: notices[done] })
+      })
+
+    /** Lines or commas to a list, each entry trimmed, empty ones dropped. */
+    const listOf = (text: string | undefined, separator: RegExp) =>
+      (text ?? "")
+        .split(separator)
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "")
+
+    const saveProfile = (request: HttpServerRequest.HttpServerRequest) =>
+      signedIn(request, (caller) =>
+        Effect.gen(function* () {
+          const field = yield* form(request)
+          if (!sessions.formIsOurs(request, caller, field("csrf"))) return refusedForm
+          const names = ["name", "discipline", "location", "task_type", "tags", "capabilities", "returns", "boundary"]
+          const values = Object.fromEntries(names.map((name) => [name, field(name) ?? ""]))
+          const read = readProfileEdit({
+            ...values,
+            tags: listOf(values.tags, /,/),
+            capabilities: listOf(values.capabilities, /\r?\n/),
+            boundary: values.boundary
+          })
+          if (read._tag === "Invalid") {
+            return yield* profileView(caller, {
+              problems: new Map(
+                Object.entries(read.problems).filter((entry): entry is [string, string] => entry[1] !== undefined)
+              ),
+              values,
+              status: 422
+            })
+          }
+          yield* profiles.update(caller.slug, read.edit)
+          return redirect(`${paths.profile}?done=saved`)
+        })
+      )
+
+    const setAvailability = (request: HttpServerRequest.HttpServerRequest) =>
+      signedIn(request, (caller) =>
+        Effect.gen(function* () {
+          const field = yield* form(request)
+          if (!sessions.formIsOurs(request, caller, field("csrf"))) return refusedForm
+          const available = field("available") === "yes"
+          yield* profiles.setAvailable(caller.slug, available)
+          return redirect(`${paths.profile}?done=${available ? "available" : "unavailable"}`)
+        })
+      )
 
     const live = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.flatMap(sessions.current(request), (caller) =>
@@ -322,10 +425,57 @@ export const ConsoleRoutes = HttpRouter.use(
       start: move((caller, reference) => operations.start(caller, reference), "started")
     }
 
+    /** `POST /console/tasks/:reference/submit`: the result form (multipart, files streamed to the store). */
+    const submit = (request: HttpServerRequest.HttpServerRequest) =>
+      signedIn(request, (caller) =>
+        Effect.gen(function* () {
+          const reference = referenceOf(request)
+          const entry = yield* entryOf(caller, reference)
+          if (entry === undefined) return notFound
+          const outcome = yield* submission.submit(
+            request,
+            callerOf(caller),
+            reference,
+            entry.task.brief.result_schema,
+            (csrf) => sessions.formIsOurs(request, caller, csrf)
+          )
+          switch (outcome._tag) {
+            case "Submitted":
+              return redirect(`${paths.task(reference)}?done=submitted`)
+            case "ForeignForm":
+              return refusedForm
+            case "Refused":
+              return yield* taskView(caller, entry, { resultForm: outcome.form, status: outcome.status })
+          }
+        })
+      )
+
+    /** `GET /console/tasks/:reference/files/:id`: a file the signed-in participant uploaded. */
+    const file = (request: HttpServerRequest.HttpServerRequest) =>
+      signedIn(request, (caller) =>
+        Effect.gen(function* () {
+          const reference = referenceOf(request)
+          let id: string
+          try {
+            id = decodeURIComponent(pathOf(request).split("/")[5] ?? "")
+          } catch {
+            return notFound
+          }
+          const stored = yield* artifacts.find(reference, id)
+          if (stored === undefined || stored.uploader !== caller.slug) return notFound
+          return yield* artifacts.open(reference, id).pipe(
+            Effect.map(({ file, body }) => downloadResponse(file, body)),
+            Effect.catchTag("ArtifactNotFound", () => Effect.succeed(notFound))
+          )
+        })
+      )
+
     const onTask = (request: HttpServerRequest.HttpServerRequest) => {
       const segments = pathOf(request).split("/")
       const action = segments[4]
       if (segments.length === 4 && request.method === "GET") return task(request)
+      if (segments.length === 5 && request.method === "POST" && action === "submit") return submit(request)
+      if (segments.length === 6 && request.method === "GET" && action === "files") return file(request)
       if (segments.length === 5 && request.method === "POST" && action !== undefined && action in moves) {
         return moves[action as keyof typeof moves](request)
       }
@@ -341,6 +491,9 @@ export const ConsoleRoutes = HttpRouter.use(
       ["POST", "/console/sign-out", signOut],
       ["GET", "/console/signed-out", () => Effect.succeed(signedOut)],
       ["GET", "/console/live", live],
+      ["GET", "/console/profile", profile],
+      ["POST", "/console/profile", saveProfile],
+      ["POST", "/console/profile/availability", setAvailability],
       ["GET", "/console/live.js", () => Effect.succeed(script)],
       ["*", "/console/tasks/*", onTask],
       // Also `/console` itself (a wildcard route serves its parent path too).

@@ -94,6 +94,10 @@ export const consoleClient = {
   signedOutPath: "/console/signed-out"
 } as const
 
+/** Whether a path is the console's: its answers are pages (or its own JSON), never the API's envelope. */
+export const isConsolePath = (path: string): boolean =>
+  path === consoleClient.path || path.startsWith(`${consoleClient.path}/`)
+
 /** The window sign-ups (`PARTICIPANT_SIGNUP=open`) are counted over, per client address. */
 export const signUpWindowMs = 3600_000
 

@@ -23,7 +23,7 @@ import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/en
 import { maxBodyBytes } from "../api/parameters.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig, isEmbeddedIssuer, type Sampler } from "../config.ts"
-import { isConsolePath } from "../console/routes.ts"
+import { isConsolePath } from "../domain/login.ts"
 import { participantTools } from "../mcp/participant_tools.ts"
 import { explained } from "../mcp/refusals.ts"
 import { mcpPathOf, participantMcpPathOf } from "../mcp/server.ts"
