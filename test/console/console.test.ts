@@ -210,3 +210,69 @@ describe("offers", () => {
     }
   })
 })
+
+describe("profile and availability", () => {
+  it("saves the profile; a blank name is refused beside its field and nothing changes", async () => {
+    const { context, page } = await signIn(emily)
+    try {
+      await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Profile" }).click()])
+      await page.getByLabel("Name").fill("   ")
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save profile" }).click()])
+      await expect(page.getByRole("alert").textContent()).resolves.toContain("need a change")
+      await expect(page.getByLabel("Name").getAttribute("aria-invalid")).resolves.toBe("true")
+      const unchanged = (await (await fetch(server.api(`/participants/${emily.slug}`))).json()) as { name: string }
+      expect(unchanged.name).toBe("Emily Hart")
+      await page.getByLabel("Name").fill("Emily J. Hart")
+      await page.getByLabel("Tags").fill("copy editing, proofreading, british english")
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save profile" }).click()])
+      await expect(page.getByRole("status").textContent()).resolves.toContain("Your profile is saved")
+      const saved = (await (await fetch(server.api(`/participants/${emily.slug}`))).json()) as {
+        name: string
+        tags: Array<string>
+      }
+      expect(saved.name).toBe("Emily J. Hart")
+      expect(saved.tags).toEqual(["copy editing", "proofreading", "british english"])
+      await noHorizontalScroll(page)
+      await page.screenshot({ path: `${screenshots}console-profile-phone.png`, fullPage: true })
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("switched off, a participant is offered nothing; switched on again, they are", async () => {
+    const { context, page } = await signIn(emily)
+    try {
+      await page.goto(`${server.url}/console/profile`)
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Stop taking offers" }).click()])
+      await expect(page.getByRole("status").textContent()).resolves.toContain("You are not taking offers")
+      const off = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: emily.slug }))
+      await expect.poll(() => taskState(off.reference)).toBe("declined")
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Take offers again" }).click()])
+      const on = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: emily.slug }))
+      await expect.poll(() => taskState(on.reference)).toBe("awaiting_participant")
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe("live updates", () => {
+  it("with JavaScript, a new offer appears without a reload", async () => {
+    const { context, page } = await signIn(lukas, { javaScriptEnabled: true })
+    try {
+      const before = await page.getByRole("region", { name: /Offers/ }).textContent()
+      const { reference } = await submitTask(
+        server.api("/tasks"),
+        validDraft({ participant_slug: lukas.slug, action: "Check the lift certificate at Torstraße 12" })
+      )
+      expect(before).not.toContain("Check the lift certificate")
+      await expect
+        .poll(() => page.getByRole("region", { name: /Offers/ }).textContent(), { timeout: 25_000, intervals: [1000] })
+        .toContain("Check the lift certificate")
+      await expect(page.getByRole("status").first().textContent()).resolves.toContain("Updated")
+      await fetch(server.api(`/tasks/${reference}`))
+    } finally {
+      await context.close()
+    }
+  }, 40_000)
+})
