@@ -10,6 +10,7 @@
  *   `links` and `notes` (one artifact per line, and one text);
  * - profile: the profile's members; availability: `available` = `yes` | `no`.
  */
+import { revisionReasonOf } from "../domain/moves.ts"
 import type { Participant } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
 import type { TaskOnBoard } from "../operations/participant.ts"
@@ -157,7 +158,7 @@ const card = (paths: ConsolePaths, now: number, { task, offerExpiresAt, reviewDu
 <p>${badgeOf(task)} <span class="small">${task.execution_mode} · for ${task.principal ?? task.agent}</span></p>
 ${facts(task) !== undefined && html`<p class="small">${facts(task)}</p>`}
 ${offerExpiresAt !== null && html`<p><strong>Answer within ${timeLeft(offerExpiresAt, now)}</strong> <span class="small">(by ${when(offerExpiresAt)})</span></p>`}
-${review?.reason !== undefined && html`<p><strong>The agent asks:</strong> ${review.reason}</p>`}
+${review?.reason !== undefined && html`<p><strong>The agent asks:</strong> ${revisionReasonOf(review.reason)}</p>`}
 ${reviewDueAt !== null && html`<p class="small">Submitted; accepted automatically by ${when(reviewDueAt)} unless the agent reviews it first.</p>`}
 ${task.outcome !== null && html`<p class="small">${task.outcome.message} (${when(task.outcome.decided_at)})</p>`}
 </li>`
@@ -395,7 +396,7 @@ export const taskPage = (input: TaskPageInput): RenderedPage => {
 <div data-live="task" data-updated="${task.updated_at}" hidden></div>
 ${input.notice !== undefined && html`<p class="notice" role="status">${input.notice}</p>`}
 ${input.error !== undefined && html`<div class="alert" role="alert">${input.error}</div>`}
-${review !== undefined && html`<div class="notice"><p><strong>The agent asked for a revision:</strong></p><p>${review.reason ?? ""}</p></div>`}
+${review !== undefined && html`<div class="notice"><p><strong>The agent asked for a revision:</strong></p><p>${revisionReasonOf(review.reason ?? "")}</p></div>`}
 <h2>The brief</h2>
 ${briefTerms(task)}
 ${movesOf(input)}

@@ -25,6 +25,15 @@ export const noteOf = (reason: string | null | undefined): string | undefined =>
   return trimmed === "" ? undefined : trimmed
 }
 
+const revisionPrefix = "revision requested: "
+
+/** The history's note of a revision the agent asked for. */
+export const revisionNote = (reason: string): string => `${revisionPrefix}${reason}`
+
+/** The agent's own words in a revision's note (what a participant is shown). */
+export const revisionReasonOf = (note: string): string =>
+  note.startsWith(revisionPrefix) ? note.slice(revisionPrefix.length) : note
+
 const decisionRequired = "decision is required: one of accept, revise, reject"
 
 /** accept may say why; revise and reject must (a reason with something in it). */

@@ -17,7 +17,7 @@ import {
   Unauthenticated
 } from "../domain/errors.ts"
 import { maxRevisions } from "../domain/lifecycle.ts"
-import { noteOf, type ResultSubmission, type ReviewDecision } from "../domain/moves.ts"
+import { noteOf, type ResultSubmission, type ReviewDecision, revisionNote } from "../domain/moves.ts"
 import { resultFieldFailures } from "../domain/result_schema.ts"
 import {
   type Artifact,
@@ -174,7 +174,7 @@ export class TaskActions extends Context.Service<
           reference,
           to: "in_flight",
           actor: "agent",
-          note: `revision requested: ${reason}`,
+          note: revisionNote(reason),
           guard: (task) =>
             task.revisions < maxRevisions
               ? Effect.void

@@ -267,7 +267,7 @@ describe("live updates", () => {
       )
       expect(before).not.toContain("Check the lift certificate")
       await expect
-        .poll(() => page.getByRole("region", { name: /Offers/ }).textContent(), { timeout: 25_000, intervals: [1000] })
+        .poll(() => page.getByRole("region", { name: /Offers/ }).textContent(), { timeout: 25_000, interval: 1000 })
         .toContain("Check the lift certificate")
       await expect(page.getByRole("status").first().textContent()).resolves.toContain("Updated")
       await fetch(server.api(`/tasks/${reference}`))

@@ -164,17 +164,16 @@ describe("a task from offer to settlement", () => {
     await page.goto(`${server.url}/console/tasks/${reference}`)
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Accept" }).click()])
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Start work" }).click()])
-    for (const label of [
-      /Photos taken/,
-      /Opening-hours sign legible/,
-      /Opening hours as shown/,
-      /Summary/,
-      /Files/
-    ]) {
+    for (const label of [/Photos taken/, /Opening-hours sign legible/, /Opening hours as shown/, /Summary/, /Files/]) {
       await expect(page.getByLabel(label).count(), String(label)).resolves.toBe(1)
     }
     // Three choices: radio buttons (and "No answer", the property being optional) in a group named by it.
-    await expect(page.getByRole("group", { name: /Weather/ }).getByRole("radio").count()).resolves.toBe(4)
+    await expect(
+      page
+        .getByRole("group", { name: /Weather/ })
+        .getByRole("radio")
+        .count()
+    ).resolves.toBe(4)
     await shoot(page, "console-work-phone")
   })
 
@@ -212,7 +211,10 @@ describe("a task from offer to settlement", () => {
     await page.getByLabel(/Photos taken/).fill("5")
     await page.getByLabel(/Opening-hours sign legible/).check()
     await page.getByLabel(/Opening hours as shown/).fill("Mo–Fr 7:00–18:00, Sa 8:00–13:00")
-    await page.getByRole("group", { name: /Weather/ }).getByRole("radio", { name: /cloudy/i }).check()
+    await page
+      .getByRole("group", { name: /Weather/ })
+      .getByRole("radio", { name: /cloudy/i })
+      .check()
     await page.getByLabel(/Files/).setInputFiles([
       { name: "storefront.png", mimeType: "image/png", buffer: png },
       { name: "checklist.pdf", mimeType: "application/pdf", buffer: pdf }
