@@ -5,8 +5,9 @@
  * answers it, and every refusal leaves the task as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Browser, Page } from "playwright-core"
+import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { launchBrowser, screenshots } from "../support/browser.ts"
+import { type ConsolePerson, choosePassword, phone, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkOf, operator } from "../support/oauth.ts"
 import { digitalDraft, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
@@ -18,32 +19,9 @@ let browser: Browser
 const lukas = { slug: "lukas-schmidt", email: "lukas@example.com", password: "a long enough password 1" }
 const emily = { slug: "emily-hart", email: "emily@example.com", password: "another long password 2" }
 
-const choosePassword = async (link: string, password: string) => {
-  const context = await browser.newContext({ javaScriptEnabled: false })
-  const page = await context.newPage()
-  await page.goto(link)
-  await page.getByLabel("Password", { exact: true }).fill(password)
-  await page.getByLabel("Confirm password").fill(password)
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save password" }).click()])
-  await context.close()
-}
-
 /** A browser on a phone, signed in to the console as `person`; the page shows the tasks. */
-const signIn = async (person: typeof lukas, options: { javaScriptEnabled?: boolean } = {}) => {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    javaScriptEnabled: options.javaScriptEnabled ?? false
-  })
-  const page = await context.newPage()
-  await page.goto(`${server.url}/console`)
-  await page.getByLabel("Email").fill(person.email)
-  await page.getByLabel("Password", { exact: true }).fill(person.password)
-  await Promise.all([page.waitForURL(`${server.url}/console`), page.getByRole("button", { name: "Sign in" }).click()])
-  return { context, page }
-}
+const signIn = (person: ConsolePerson, options?: BrowserContextOptions) =>
+  signInToConsole(browser, server.url, person, options)
 
 const taskState = async (reference: string) => {
   const response = await fetch(server.api(`/tasks/${reference}`))
@@ -61,7 +39,7 @@ beforeAll(async () => {
     const link = linkOf(
       await operator(database, server.url, "participants", "invite", person.slug, "--email", person.email)
     )
-    await choosePassword(link, person.password)
+    await choosePassword(browser, link, person.password)
   }
 }, 120_000)
 
@@ -258,7 +236,7 @@ describe("profile and availability", () => {
 
 describe("live updates", () => {
   it("with JavaScript, a new offer appears without a reload", async () => {
-    const { context, page } = await signIn(lukas, { javaScriptEnabled: true })
+    const { context, page } = await signIn(lukas, { ...phone, javaScriptEnabled: true })
     try {
       const before = await page.getByRole("region", { name: /Offers/ }).textContent()
       const { reference } = await submitTask(

@@ -17,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core"
 import { launchBrowser, screenshots } from "../support/browser.ts"
+import { type ConsolePerson, choosePassword, desktop, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkOf, operator } from "../support/oauth.ts"
 import { json, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
@@ -27,14 +28,6 @@ let browser: Browser
 
 const lukas = { slug: "lukas-schmidt", email: "lukas.delivery@example.com", password: "a long enough password 1" }
 const emily = { slug: "emily-hart", email: "emily.delivery@example.com", password: "another long password 2" }
-
-const phone: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true
-}
-const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } }
 
 const resultSchema = {
   type: "object",
@@ -87,25 +80,8 @@ const pdf = Buffer.from(
 )
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
 
-const choosePassword = async (link: string, password: string) => {
-  const context = await browser.newContext({ javaScriptEnabled: false })
-  const page = await context.newPage()
-  await page.goto(link)
-  await page.getByLabel("Password", { exact: true }).fill(password)
-  await page.getByLabel("Confirm password").fill(password)
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save password" }).click()])
-  await context.close()
-}
-
-const signIn = async (person: typeof lukas, options: BrowserContextOptions = phone) => {
-  const context = await browser.newContext({ ...options, javaScriptEnabled: false })
-  const page = await context.newPage()
-  await page.goto(`${server.url}/console`)
-  await page.getByLabel("Email").fill(person.email)
-  await page.getByLabel("Password", { exact: true }).fill(person.password)
-  await Promise.all([page.waitForURL(`${server.url}/console`), page.getByRole("button", { name: "Sign in" }).click()])
-  return { context, page }
-}
+const signIn = (person: ConsolePerson, options?: BrowserContextOptions) =>
+  signInToConsole(browser, server.url, person, options)
 
 interface FileArtifact {
   kind: "file"
@@ -136,7 +112,7 @@ beforeAll(async () => {
     const link = linkOf(
       await operator(database, server.url, "participants", "invite", person.slug, "--email", person.email)
     )
-    await choosePassword(link, person.password)
+    await choosePassword(browser, link, person.password)
   }
 }, 120_000)
 

@@ -1,0 +1,50 @@
+/**
+ * Driving the participant console as a person does, in a real browser: choosing a password from
+ * the operator's link, then signing in to `/console` (the console sends the browser to the
+ * authorization server's sign-in page and back).
+ */
+import type { Browser, BrowserContextOptions } from "playwright-core"
+
+export interface ConsolePerson {
+  readonly slug: string
+  readonly email: string
+  readonly password: string
+}
+
+export const phone: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true
+}
+export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } }
+
+/** Opens the invitation or reset link and chooses `password`. */
+export const choosePassword = async (browser: Browser, link: string, password: string) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  try {
+    const page = await context.newPage()
+    await page.goto(link)
+    await page.getByLabel("Password", { exact: true }).fill(password)
+    await page.getByLabel("Confirm password").fill(password)
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save password" }).click()])
+  } finally {
+    await context.close()
+  }
+}
+
+/** A browser (a phone unless told otherwise; JavaScript off unless asked for) signed in to the console as `person`, showing the tasks. */
+export const signInToConsole = async (
+  browser: Browser,
+  baseUrl: string,
+  person: ConsolePerson,
+  options: BrowserContextOptions = phone
+) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, ...options })
+  const page = await context.newPage()
+  await page.goto(`${baseUrl}/console`)
+  await page.getByLabel("Email").fill(person.email)
+  await page.getByLabel("Password", { exact: true }).fill(person.password)
+  await Promise.all([page.waitForURL(`${baseUrl}/console`), page.getByRole("button", { name: "Sign in" }).click()])
+  return { context, page }
+}
