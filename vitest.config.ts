@@ -3,7 +3,9 @@
  * Postgres (TEST_POSTGRES_URL, default the local server). Without a reachable Postgres the second
  * project is left out with a loud warning — and under CI=true that is a failure, never a skip. The
  * same holds for Redis (the shared rate-limit test) and Chromium (the browser tests: the docs page, the
- * authorization server's pages).
+ * authorization server's pages). The S3 blob store's tests use the S3-compatible server at
+ * TEST_S3_ENDPOINT (`.ci/run` starts s3rver); without one they start s3rver in their own process —
+ * except under CI=true, where a missing or unreachable endpoint is a failure.
  */
 import { existsSync } from "node:fs"
 import { connect } from "node:net"
@@ -15,7 +17,8 @@ const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
 const reachable = (url: string) =>
   new Promise<boolean>((resolve) => {
     const { hostname, port, protocol } = new URL(url)
-    const socket = connect({ host: hostname, port: Number(port || (protocol.startsWith("redis") ? 6379 : 5432)) })
+    const defaultPort = protocol.startsWith("redis") ? 6379 : protocol.startsWith("http") ? 80 : 5432
+    const socket = connect({ host: hostname, port: Number(port || defaultPort) })
     const done = (ok: boolean) => {
       socket.destroy()
       resolve(ok)
@@ -37,6 +40,13 @@ export default defineConfig(async () => {
     const message = `Redis is not reachable at ${new URL(redisUrl).host}: the shared rate-limit test cannot run. Start it, or point TEST_REDIS_URL at one.`
     if (process.env.CI) throw new Error(`CI=true: ${message}`)
     process.stderr.write(`\n*** WARNING: ${message} ***\n\n`)
+  }
+  // The S3 store's tests (test/services/artifacts.test.ts, test/http/artifacts.test.ts).
+  const s3Endpoint = process.env.TEST_S3_ENDPOINT
+  if (process.env.CI && (s3Endpoint === undefined || s3Endpoint === "" || !(await reachable(s3Endpoint)))) {
+    throw new Error(
+      `CI=true: no S3-compatible server at TEST_S3_ENDPOINT (${s3Endpoint ?? "unset"}): the S3 store's tests cannot run. .ci/run starts s3rver and sets it.`
+    )
   }
   // The browser tests (test/browser/: the docs page, the OAuth pages) need Chromium; the machine's, not a download.
   const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"

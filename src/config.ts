@@ -553,7 +553,7 @@ const bucketName = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
 /** `file:<directory>` or `s3://bucket[/prefix]`; the S3 endpoint is joined later (ARTIFACT_S3_ENDPOINT). */
 const parseArtifactStore = (text: string): ArtifactStore | undefined => {
   if (text.startsWith("file:")) {
-    const directory = text.slice("file:".length).replace(/^\/\/(?=\/)/, "")
+    const directory = text.slice("file:".length).replace(/^\/\//, "")
     return directory.trim() === "" ? undefined : { _tag: "Files", directory }
   }
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(text)

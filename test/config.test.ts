@@ -1,6 +1,13 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Redacted, Result, Schema } from "effect"
-import { type AppSettings, DatabaseUrl, DurationMs, InvalidConfig, loadSettings } from "../src/config.ts"
+import {
+  type AppSettings,
+  artifactStoreOf,
+  DatabaseUrl,
+  DurationMs,
+  InvalidConfig,
+  loadSettings
+} from "../src/config.ts"
 
 const load = (env: Record<string, string>) =>
   Effect.runPromise(
@@ -58,7 +65,11 @@ const variables = [
   "OTEL_SERVICE_NAME",
   "OTEL_BSP_SCHEDULE_DELAY",
   "OTEL_TRACES_SAMPLER",
-  "OTEL_TRACES_SAMPLER_ARG"
+  "OTEL_TRACES_SAMPLER_ARG",
+  "ARTIFACT_STORE",
+  "ARTIFACT_S3_ENDPOINT",
+  "ARTIFACT_MAX_FILE_BYTES",
+  "ARTIFACT_MAX_FILES"
 ] as const
 
 // Tracing is read only when a collector is named, and its sampler's ratio only for a ratio sampler.
@@ -90,8 +101,73 @@ describe("configuration", () => {
       redisUrl: undefined,
       redisKeyPrefix: "task-marketplace:",
       httpTimeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 },
-      tracing: undefined
+      tracing: undefined,
+      artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 }
     })
+  })
+
+  it("reads where uploaded files go and their limits; by default beside the database", async () => {
+    const store = async (env: Record<string, string>) => (await settings(env)).artifacts
+    expect((await store({ ARTIFACT_STORE: "file:/var/lib/evidence" })).store).toEqual({
+      _tag: "Files",
+      directory: "/var/lib/evidence"
+    })
+    expect((await store({ ARTIFACT_STORE: "file://./evidence" })).store).toEqual({
+      _tag: "Files",
+      directory: "./evidence"
+    })
+    expect((await store({ ARTIFACT_STORE: "s3://my-bucket/tasks/evidence/" })).store).toEqual({
+      _tag: "S3",
+      bucket: "my-bucket",
+      prefix: "tasks/evidence",
+      endpoint: undefined
+    })
+    expect(
+      (await store({ ARTIFACT_STORE: "s3://my-bucket", ARTIFACT_S3_ENDPOINT: "http://127.0.0.1:9000/" })).store
+    ).toEqual({ _tag: "S3", bucket: "my-bucket", prefix: "", endpoint: "http://127.0.0.1:9000" })
+    for (const [text, bytes] of [
+      ["1048576", 1048576],
+      ["25MiB", 25 * 1024 ** 2],
+      ["512 kib", 512 * 1024],
+      ["10MB", 10_000_000],
+      ["5GiB", 5 * 1024 ** 3]
+    ] as const) {
+      expect((await store({ ARTIFACT_MAX_FILE_BYTES: text })).maxFileBytes, text).toBe(bytes)
+    }
+    expect((await store({ ARTIFACT_MAX_FILES: "50" })).maxFiles).toBe(50)
+
+    const base = await settings({})
+    const at = (database: AppSettings["database"]) => artifactStoreOf({ ...base, database })
+    expect(at({ _tag: "Sqlite", filename: "./data/marketplace.sqlite" })).toEqual({
+      _tag: "Files",
+      directory: "data/artifacts"
+    })
+    expect(at({ _tag: "Sqlite", filename: "/srv/m.db" })).toEqual({ _tag: "Files", directory: "/srv/artifacts" })
+    expect(at({ _tag: "Sqlite", filename: ":memory:" })).toEqual({ _tag: "Temporary" })
+    expect(at({ _tag: "Postgres", url: Redacted.make("postgres://db/x") })).toEqual({
+      _tag: "Files",
+      directory: "./data/artifacts"
+    })
+  })
+
+  it.each([
+    ["ARTIFACT_STORE", "ftp://host/x", /file:<directory> or s3:\/\/<bucket>/],
+    ["ARTIFACT_STORE", "s3://Not_A_Bucket/x", /bucket name/],
+    ["ARTIFACT_STORE", "file:", /file:<directory>/],
+    ["ARTIFACT_S3_ENDPOINT", "http://127.0.0.1:9000", /applies only with ARTIFACT_STORE=s3/],
+    ["ARTIFACT_S3_ENDPOINT", "not a url", /absolute http\(s\) URL/],
+    ["ARTIFACT_MAX_FILE_BYTES", "0", /a size from 1 to 5GiB/],
+    ["ARTIFACT_MAX_FILE_BYTES", "6GiB", /a size from 1 to 5GiB/],
+    ["ARTIFACT_MAX_FILE_BYTES", "lots", /a size from 1 to 5GiB/],
+    ["ARTIFACT_MAX_FILES", "0", /from 1 to 50/],
+    ["ARTIFACT_MAX_FILES", "51", /from 1 to 50/]
+  ])("refuses %s=%s, naming the variable", async (name, value, says) => {
+    const refused = await refusal({
+      ...(name === "ARTIFACT_S3_ENDPOINT" && value !== "http://127.0.0.1:9000" ? { ARTIFACT_STORE: "s3://b-1" } : {}),
+      [name]: value
+    })
+    expect(refused.message).toMatch(new RegExp(`^Invalid configuration: ${name}: `))
+    expect(refused.message).toMatch(says)
   })
 
   it("an empty or blank variable is unset: its default applies", async () => {
@@ -280,7 +356,9 @@ describe("configuration", () => {
     ["OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=%zz-s3cret"],
     ["OTEL_EXPORTER_OTLP_HEADERS", "no-value-s3cret"],
     ["OTEL_EXPORTER_OTLP_TRACES_HEADERS", "=s3cret"],
-    ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "s3cret"]
+    ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "s3cret"],
+    ["ARTIFACT_STORE", "s3://user:s3cret@bucket"],
+    ["ARTIFACT_MAX_FILE_BYTES", "s3cret"]
   ])("a refused %s never repeats its value", async (name, value) => {
     const result = await load({ ...tracingOn, [name]: value })
     expect(result._tag).toBe("Failure")

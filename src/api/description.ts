@@ -12,7 +12,7 @@ export const coldStart = [
   "Validate it with POST /api/public/v1/preflight until valid is true (fix every issue; consider the warnings: no_eligible_participant and participant_ineligible mean nobody can take the task as drafted, and say what to change).",
   "Submit it with POST /api/public/v1/tasks and an idempotency-key header (a fresh UUID); retry with the same key on any network error or 503.",
   "Keep the reference and task_token from the 201 response.",
-  "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled; read result and outcome."
+  "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled; read result and outcome. A result's uploaded files (result.artifacts of kind file) are downloaded from their url with Authorization: Bearer <task_token>."
 ] as const
 
 export const apiDescription = [

@@ -18,13 +18,14 @@ const unsafeCharacters = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u
 
 /**
  * The name a file is kept and shown under: the last segment of what the participant sent (no
- * path), in Unicode's composed form, without control characters or reordering marks, runs of white
- * space as one space, trimmed, at most 255 characters (a long name loses the end of its stem, not
+ * path), in Unicode's composed form, runs of white space as one space, without control characters
+ * or reordering marks, trimmed, at most 255 characters (a long name loses the end of its stem, not
  * its extension). Undefined when nothing usable is left (empty, `.` or `..`).
  */
 export const safeFileName = (given: string): string | undefined => {
   const segment = given.normalize("NFC").split(/[/\\]/u).pop() ?? ""
-  const cleaned = segment.replace(unsafeCharacters, "").replace(/\s+/gu, " ").trim()
+  // White space first (a tab or a line break becomes a space), then what is left unseen.
+  const cleaned = segment.replace(/\s+/gu, " ").replace(unsafeCharacters, "").trim()
   if (cleaned === "" || cleaned === "." || cleaned === "..") return undefined
   const points = [...cleaned]
   if (points.length <= maxFileNameLength) return cleaned

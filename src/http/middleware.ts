@@ -48,7 +48,7 @@ const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 const corsHeaders = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers":
-    "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate, ratelimit-limit, ratelimit-remaining, ratelimit-reset, mcp-session-id, mcp-protocol-version"
+    "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate, content-disposition, ratelimit-limit, ratelimit-remaining, ratelimit-reset, mcp-session-id, mcp-protocol-version"
 }
 
 /**

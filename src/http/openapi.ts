@@ -81,8 +81,18 @@ const responseHeaders = {
   "retry-after": header("Seconds to wait before retrying.", { type: "integer" }),
   "www-authenticate": header('The credential expected: Bearer, with resource_metadata="…" (RFC 9728).'),
   allow: header("The methods this path accepts."),
-  etag: header("The task's version; send it back as If-None-Match to be answered 304 while nothing changed."),
+  etag: header(
+    "A task's version (send it back as If-None-Match to be answered 304 while nothing changed); a file's SHA-256."
+  ),
   location: header("The new task's URL."),
+  "content-disposition": header("attachment, with the file's name (RFC 6266, the name in RFC 8187's UTF-8 form)."),
+  "content-length": header("The file's size in bytes.", { type: "integer" }),
+  "x-content-type-options": header("nosniff: the file is never read as another type.", {
+    type: "string",
+    enum: ["nosniff"]
+  }),
+  "content-security-policy": header("default-src 'none'; sandbox: a file opened anyway runs nothing."),
+  "cache-control": header("private, no-store: no cache keeps a participant's file."),
   "idempotent-replayed": header("true when this 201 replays an earlier submission with the same idempotency key.", {
     type: "string",
     enum: ["true"]
@@ -102,7 +112,15 @@ const headersByStatus: Record<string, ReadonlyArray<HeaderName>> = {
 /** The headers of each operation's successful answer. */
 const headersByOperation: Record<string, ReadonlyArray<HeaderName>> = {
   createTask: ["location", "etag", "idempotent-replayed"],
-  getTask: ["etag"]
+  getTask: ["etag"],
+  downloadArtifact: [
+    "content-length",
+    "content-disposition",
+    "etag",
+    "x-content-type-options",
+    "content-security-policy",
+    "cache-control"
+  ]
 }
 
 /**

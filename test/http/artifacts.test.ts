@@ -215,6 +215,14 @@ describe("evidence files over HTTP", () => {
       etag: `"${sha256(png)}"`,
       "cache-control": "private, no-store"
     })
+    // HEAD answers the same headers without the bytes.
+    const head = await fetch(main.server.api(`/tasks/${reference}/artifacts/${file.id}`), {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${token}` }
+    })
+    expect(head.status).toBe(200)
+    expect(head.headers.get("etag")).toBe(`"${sha256(png)}"`)
+    expect((await head.arrayBuffer()).byteLength).toBe(0)
     const plain = await download(main, reference, text.id, `Bearer ${token}`)
     expect(plain.headers.get("content-type")).toBe("text/plain; charset=utf-8")
     expect(await plain.text()).toBe(notes.toString("utf8"))

@@ -298,6 +298,62 @@ describe("tools, as the participant's REST endpoints answer", () => {
     }
   })
 
+  it("submits a result naming a file uploaded over REST: the tool's result shows the file as REST does", async () => {
+    const slug = "kwame-asante"
+    const person = await personOf(slug)
+    const { client } = await connectAs(person.mcpToken)
+    try {
+      const call = callWith(client)
+      const { reference } = await offerTo(slug)
+      expect((await call("accept_task", { reference })).isError).toBeUndefined()
+      expect((await call("start_task", { reference })).isError).toBeUndefined()
+      const uploaded = await fetch(env.server.api(`/tasks/${reference}/artifacts?name=notes.txt`), {
+        method: "POST",
+        headers: { ...bearer(person.restToken), "content-type": "application/octet-stream" },
+        body: "Step 3 fails with an empty cart\n"
+      })
+      expect(uploaded.status).toBe(201)
+      const file = await uploaded.json()
+      // The SDK client checks structuredContent against the tool's published output schema.
+      const handedIn = await call("submit_result", {
+        reference,
+        summary: "Found a bug",
+        artifacts: [{ kind: "file", id: file.id, description: "Steps" }]
+      })
+      expect(handedIn.isError).toBeUndefined()
+      expect(handedIn.structuredContent.result.artifacts).toEqual([
+        {
+          kind: "file",
+          value: "notes.txt",
+          id: file.id,
+          name: "notes.txt",
+          content_type: "text/plain; charset=utf-8",
+          size: file.size,
+          sha256: file.sha256,
+          url: file.url,
+          description: "Steps"
+        }
+      ])
+      expect(handedIn.structuredContent).toEqual((await rest(`/tasks/${reference}`)).body)
+      // A file that is not theirs is refused as over REST.
+      const { reference: next } = await offerTo(slug)
+      await call("accept_task", { reference: next })
+      await call("start_task", { reference: next })
+      const refused = await call("submit_result", {
+        reference: next,
+        summary: "x",
+        artifacts: [{ kind: "file", id: file.id }]
+      })
+      expect(refused.isError).toBe(true)
+      expect(refused.structuredContent.error.code).toBe("artifact_invalid")
+      expect(refused.structuredContent.error.details).toEqual([
+        { field: "artifacts.0.id", code: "invalid", message: expect.any(String) }
+      ])
+    } finally {
+      await client.close()
+    }
+  })
+
   it("declines an offer with a reason, as REST does", async () => {
     const slug = "kwame-asante"
     const person = await personOf(slug)

@@ -12,11 +12,15 @@ import { Effect, Exit, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig, type ArtifactStore } from "../../src/config.ts"
-import { ArtifactRejected } from "../../src/domain/errors.ts"
+import { ArtifactRejected, ArtifactsUnusable } from "../../src/domain/errors.ts"
 import { Artifacts, stagedLifetimeMs } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
+import { Lifecycle } from "../../src/services/lifecycle.ts"
+import { TaskActions } from "../../src/services/task_actions.ts"
+import { TaskEvents } from "../../src/services/task_events.ts"
 import type { StoredTask } from "../../src/services/task_store.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
+import { TaskTokens } from "../../src/services/task_tokens.ts"
 import { TestSqlLive } from "../support/database.ts"
 import { keysOf, startS3, type TestS3 } from "../support/s3.ts"
 import { storedTask } from "../support/tasks.ts"
@@ -339,5 +343,92 @@ describe.each(stores)("Artifacts over the $name store", ({ make, contents }) => 
         )
       })
     )
+  )
+})
+
+describe("a result's files are attached in the submission's own transaction", () => {
+  /** TaskActions over the real services, with `attach` replaced when `attachFails`. */
+  const actionsFor = (store: ArtifactStore, attachFails: boolean) => {
+    const artifacts = attachFails
+      ? Layer.effect(
+          Artifacts,
+          Effect.map(Artifacts, (real) =>
+            Artifacts.of({
+              ...real,
+              // As when a file is removed between the guard's check and the write.
+              attach: (reference) =>
+                Effect.fail(
+                  new ArtifactsUnusable({ reference, problems: [{ field: "artifacts", message: "removed meanwhile" }] })
+                )
+            })
+          )
+        ).pipe(Layer.provide(Artifacts.layer))
+      : Artifacts.layer
+    return TaskActions.layer.pipe(
+      Layer.provideMerge(Lifecycle.layer),
+      Layer.provideMerge(artifacts),
+      Layer.provideMerge(BlobStore.layer),
+      Layer.provideMerge(Layer.mergeAll(TaskStore.layer, TaskEvents.layer, TaskTokens.layer)),
+      Layer.provideMerge(TestSqlLive),
+      Layer.provideMerge(AppConfig.layerWith({ artifacts: { store, ...limits } }))
+    )
+  }
+
+  const submitWithFile = (attachFails: boolean) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const directory = mkdtempSync(join(tmpdir(), "tm-artifacts-"))
+        directories.push(directory)
+        const context = yield* Layer.build(actionsFor({ _tag: "Files", directory }, attachFails))
+        return yield* Effect.provide(
+          Effect.gen(function* () {
+            const store = yield* TaskStore
+            const task = storedTask({ state: "in_flight", participantSlug: "ada-lovelace", executionMode: "digital" })
+            yield* store.insert(task)
+            const file = yield* (yield* Artifacts).stage({
+              reference: task.reference,
+              slug: "ada-lovelace",
+              name: "a.png",
+              body: chunked(png)
+            })
+            const submitted = yield* Effect.exit(
+              (yield* TaskActions).submit(task.reference, "ada-lovelace", {
+                summary: "done",
+                artifacts: [{ kind: "file", id: file.id }]
+              })
+            )
+            return {
+              submitted,
+              task: yield* store.findByReference(task.reference),
+              file: yield* (yield* Artifacts).find(task.reference, file.id)
+            }
+          }),
+          context
+        )
+      })
+    )
+
+  it.effect("a write that fails alongside the move undoes the move: the task is as it was", () =>
+    Effect.gen(function* () {
+      const { submitted, task, file } = yield* submitWithFile(true)
+      assert.isTrue(Exit.isFailure(submitted))
+      assert.strictEqual(task?.state, "in_flight")
+      assert.strictEqual(task?.version, 1)
+      assert.isNull(task?.result ?? null)
+      assert.strictEqual(file?.attached, false)
+    })
+  )
+
+  it.effect("otherwise the move and the attachment are made together", () =>
+    Effect.gen(function* () {
+      const { submitted, task, file } = yield* submitWithFile(false)
+      assert.isTrue(Exit.isSuccess(submitted))
+      assert.strictEqual(task?.state, "submitted")
+      assert.strictEqual(file?.attached, true)
+      assert.deepStrictEqual(
+        task?.result?.artifacts.map((a) => ("id" in a ? a.id : undefined)),
+        [file?.id]
+      )
+    })
   )
 })

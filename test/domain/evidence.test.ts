@@ -1,0 +1,65 @@
+// The pure rules of evidence files: a participant's file name made safe to keep and show, the
+// download's Content-Disposition, and telling plain UTF-8 text from other bytes chunk by chunk.
+import { describe, expect, it } from "vitest"
+import { attachmentDisposition, makeTextDetector, maxFileNameLength, safeFileName } from "../../src/domain/evidence.ts"
+
+describe("safeFileName", () => {
+  it.each([
+    ["photo.jpg", "photo.jpg"],
+    ["C:\\Users\\ada\\Desktop\\report.pdf", "report.pdf"],
+    ["../../etc/passwd", "passwd"],
+    ["  two   spaces\t.txt  ", "two spaces .txt"],
+    ["bell\u0007and\u0000nul.txt", "bellandnul.txt"],
+    // A right-to-left override that would show "gpj.exe" as "exe.jpg" is dropped.
+    ["invoice\u202egpj.exe", "invoicegpj.exe"],
+    // Composed form: "é" typed as e + combining accent is one character.
+    ["cafe\u0301.txt", "café.txt"],
+    [".env", ".env"]
+  ])("%j is kept as %j", (given, kept) => {
+    expect(safeFileName(given)).toBe(kept)
+  })
+
+  it.each(["", "   ", ".", "..", "a/", "dir/..", "\u0000\u0001"])("%j leaves nothing usable", (given) => {
+    expect(safeFileName(given)).toBeUndefined()
+  })
+
+  it("shortens a long name to 255 characters, keeping its extension", () => {
+    const long = `${"ü".repeat(400)}.jpeg`
+    const kept = safeFileName(long)!
+    expect([...kept].length).toBe(maxFileNameLength)
+    expect(kept.endsWith(".jpeg")).toBe(true)
+    expect([...safeFileName("😀".repeat(300))!].length).toBe(maxFileNameLength)
+  })
+})
+
+describe("attachmentDisposition", () => {
+  it("is an attachment with the UTF-8 name and an ASCII fallback", () => {
+    expect(attachmentDisposition("Front ☀.pdf")).toBe(
+      `attachment; filename="Front _.pdf"; filename*=UTF-8''Front%20%E2%98%80.pdf`
+    )
+    expect(attachmentDisposition(`a"b\\c%d'(e).txt`)).toBe(
+      `attachment; filename="a_b_c_d'(e).txt"; filename*=UTF-8''a%22b%5Cc%25d%27%28e%29.txt`
+    )
+  })
+})
+
+describe("makeTextDetector", () => {
+  const detect = (...chunks: Array<Uint8Array>) => {
+    const detector = makeTextDetector()
+    for (const chunk of chunks) detector.push(chunk)
+    return detector.isText()
+  }
+  it("takes UTF-8 text, a character split across chunks included", () => {
+    const bytes = Buffer.from("Grüße\r\n\tESC \u001b[0m ok\f", "utf8")
+    expect(detect(bytes)).toBe(true)
+    const at = bytes.indexOf(0xc3) + 1
+    expect(detect(bytes.subarray(0, at), bytes.subarray(at))).toBe(true)
+  })
+  it("refuses invalid UTF-8, control characters text does not carry, a character cut at the end, and nothing", () => {
+    expect(detect(Buffer.from([0x61, 0xff, 0x62]))).toBe(false)
+    expect(detect(Buffer.from("a\u0000b"))).toBe(false)
+    expect(detect(Buffer.from("a\u007fb"))).toBe(false)
+    expect(detect(Buffer.from("ü", "utf8").subarray(0, 1))).toBe(false)
+    expect(detect()).toBe(false)
+  })
+})
