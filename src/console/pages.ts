@@ -146,6 +146,8 @@ const facts = (task: Task) => {
 export interface HomeInput {
   readonly frame: Omit<Frame, "current">
   readonly board: ReadonlyArray<TaskOnBoard>
+  /** False while the person's sign-up awaits the operator's approval. */
+  readonly listed: boolean
   readonly now: number
   /** A line to show at the top (a move just made). */
   readonly notice?: string | undefined
@@ -174,7 +176,7 @@ const section = (
 ${items.length === 0 ? html`<p class="small">${empty}</p>` : html`<ul class="cards">${items}</ul>`}
 </section>`
 
-export const homePage = ({ frame, board, now, notice }: HomeInput): RenderedPage => {
+export const homePage = ({ frame, board, listed, now, notice }: HomeInput): RenderedPage => {
   const of = (test: (entry: TaskOnBoard) => boolean) => board.filter(test).map((entry) => card(frame.paths, now, entry))
   const offers = of(({ task }) => task.state === "awaiting_participant")
   const working = of(({ task }) => task.state === "accepted" || task.state === "in_flight")
@@ -186,6 +188,7 @@ export const homePage = ({ frame, board, now, notice }: HomeInput): RenderedPage
     html`<h1>Your tasks</h1>
 <p class="lead">Offers to answer, work in progress, results awaiting review, and what is done.</p>
 ${notice !== undefined && html`<p class="notice" role="status">${notice}</p>`}
+${!listed && html`<p class="notice">Welcome! Your profile awaits the operator's approval: until then agents cannot find you and you receive no offers. Meanwhile, complete your <a href="${frame.paths.profile}">profile</a>.</p>`}
 <div id="board" data-live="board">
 ${section("offers", "Offers", offers, "No offers right now. New ones appear here.")}
 ${section("working", "In progress", working, "Nothing in progress.")}

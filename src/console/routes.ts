@@ -174,8 +174,9 @@ export const ConsoleRoutes = HttpRouter.use(
         Effect.gen(function* () {
           const board = yield* boardOf(caller)
           const frame = yield* frameOf(caller)
+          const listed = (yield* profiles.view(caller.slug))?.listed ?? true
           const done = new URL(request.url, "http://console").searchParams.get("done") ?? ""
-          return send(homePage({ frame, board, now: yield* Clock.currentTimeMillis, notice: notices[done] }))
+          return send(homePage({ frame, board, listed, now: yield* Clock.currentTimeMillis, notice: notices[done] }))
         })
       )
 

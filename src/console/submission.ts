@@ -141,7 +141,14 @@ export const makeSubmission = (options: {
       ),
       Effect.as(received),
       // Interrupted or failed midway: the files already stored go again.
-      Effect.onError(() => artifacts.discard(received.files.map((file) => file.id)).pipe(Effect.ignore))
+      Effect.onError(() =>
+        artifacts
+          .discard(
+            received.files.map((file) => file.id),
+            { reference, slug: caller.slug }
+          )
+          .pipe(Effect.ignore)
+      )
     )
   }
 
@@ -166,7 +173,10 @@ export const makeSubmission = (options: {
     Effect.gen(function* () {
       const received = yield* receive(request, caller, reference, formIsOurs)
       if (!formIsOurs(received.csrf)) {
-        yield* artifacts.discard(received.files.map((file) => file.id))
+        yield* artifacts.discard(
+          received.files.map((file) => file.id),
+          { reference, slug: caller.slug }
+        )
         return { _tag: "ForeignForm" } satisfies SubmissionOutcome
       }
       const fields: ReadonlyArray<FormField> = formFieldsOf(schema)
@@ -182,18 +192,24 @@ export const makeSubmission = (options: {
       const notes = (values.get("notes")?.[0] ?? "").trim()
 
       const refused = (status: number) =>
-        Effect.as(artifacts.discard(received.files.map((file) => file.id)), {
-          _tag: "Refused",
-          status,
-          form: resultFormOf(schema, {
-            values: (name) => values.get(name) ?? [],
-            problems,
-            topProblems: [
-              ...topProblems,
-              ...(received.files.length > 0 ? ["Choose your files again: they were not kept."] : [])
-            ]
-          })
-        } satisfies SubmissionOutcome)
+        Effect.as(
+          artifacts.discard(
+            received.files.map((file) => file.id),
+            { reference, slug: caller.slug }
+          ),
+          {
+            _tag: "Refused",
+            status,
+            form: resultFormOf(schema, {
+              values: (name) => values.get(name) ?? [],
+              problems,
+              topProblems: [
+                ...topProblems,
+                ...(received.files.length > 0 ? ["Choose your files again: they were not kept."] : [])
+              ]
+            })
+          } satisfies SubmissionOutcome
+        )
 
       if (topProblems.length > 0 || problems.size > 0) return yield* refused(422)
 
