@@ -94,14 +94,16 @@ const oneLine = /^\P{Cc}*$/u
 const lines = /^[^\p{Cc}]*(?:[\t\n\r][^\p{Cc}]*)*$/u
 
 const textOf = (what: string, max: number, multiline: boolean) =>
-  Schema.Trim.annotate({ message: `${what} must be text` }).check(
-    Schema.isMaxCodePoints(max, { message: `${what} must be at most ${max} characters` }),
-    Schema.isPattern(multiline ? lines : oneLine, {
-      message: multiline
-        ? `${what} must not contain control characters other than line breaks and tabs`
-        : `${what} must be one line, without control characters`
-    })
-  )
+  Schema.String.annotate({ message: `${what} must be text` })
+    .pipe(Schema.decodeTo(Schema.String, SchemaTransformation.trim()))
+    .check(
+      Schema.isMaxCodePoints(max, { message: `${what} must be at most ${max} characters` }),
+      Schema.isPattern(multiline ? lines : oneLine, {
+        message: multiline
+          ? `${what} must not contain control characters other than line breaks and tabs`
+          : `${what} must be one line, without control characters`
+      })
+    )
 
 /** One line of text that says something. */
 const filledLine = (what: string, max: number) =>
