@@ -170,8 +170,18 @@ export const readProfileEdit = (
   return { _tag: "Invalid", problems }
 }
 
-/** The record of a participant with this slug and profile. */
-export const recordOf = (slug: string, edit: ProfileEdit): ParticipantRecord => ({ slug, ...edit })
+/** The record of a participant with this slug and profile (only the profile's own members: never another slug). */
+export const recordOf = (slug: string, edit: ProfileEdit): ParticipantRecord => ({
+  slug,
+  name: edit.name,
+  discipline: edit.discipline,
+  location: edit.location,
+  task_type: edit.task_type,
+  tags: edit.tags,
+  capabilities: edit.capabilities,
+  returns: edit.returns,
+  boundary: edit.boundary
+})
 
 /** A slug's longest stem: room is left for a suffix that tells two people of one name apart (`-99999`). */
 const slugStemLength = 56

@@ -60,6 +60,9 @@ describe("ProfileEdit", () => {
     })
     expect(valid(edit({ boundary: " No night work.\nLyon only. " })).boundary).toBe("No night work.\nLyon only.")
     expect(recordOf("ines-moreau", valid(edit()))).toEqual({ slug: "ines-moreau", ...valid(edit()) })
+    // A value carrying more than a profile (a slug of its own) gives the record only its members.
+    const carried = { ...valid(edit()), slug: "someone-else", extra: true } as ProfileEdit
+    expect(recordOf("ines-moreau", carried)).toEqual({ slug: "ines-moreau", ...valid(edit()) })
   })
 
   it("names each member that must say something", () => {

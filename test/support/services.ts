@@ -1,0 +1,20 @@
+/**
+ * The services of another process on a test's database (the production composition, without the
+ * dispatcher), for what a test arranges through them rather than through HTTP: a sign-up, a
+ * participant switching offers off.
+ */
+import { Effect, Layer } from "effect"
+import { makeServices } from "../../src/app.ts"
+import { AppConfig } from "../../src/config.ts"
+import type { TestDatabase } from "./database.ts"
+
+const servicesOn = (database: TestDatabase) =>
+  makeServices({ dispatcher: false }).pipe(
+    Layer.provide(AppConfig.layerWith({ database: database.config, seedSampleCatalogue: false }))
+  )
+
+export type OtherProcessServices = Layer.Success<ReturnType<typeof servicesOn>>
+
+/** Runs `effect` with those services, built for it and closed after it. */
+export const withServicesOn = <A, E>(database: TestDatabase, effect: Effect.Effect<A, E, OtherProcessServices>) =>
+  Effect.runPromise(Effect.scoped(Effect.provide(effect, servicesOn(database))) as Effect.Effect<A, unknown>)
