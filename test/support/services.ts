@@ -3,7 +3,7 @@
  * dispatcher), for what a test arranges through them rather than through HTTP: a sign-up, a
  * participant switching offers off.
  */
-import { Effect, Layer } from "effect"
+import { type Effect, Layer, ManagedRuntime } from "effect"
 import { makeServices } from "../../src/app.ts"
 import { AppConfig } from "../../src/config.ts"
 import type { TestDatabase } from "./database.ts"
@@ -15,6 +15,18 @@ const servicesOn = (database: TestDatabase) =>
 
 export type OtherProcessServices = Layer.Success<ReturnType<typeof servicesOn>>
 
+/** Those services, built once: run effects with `runPromise`, and `dispose` them at the end. */
+export const otherProcessOn = (database: TestDatabase) => ManagedRuntime.make(servicesOn(database))
+
 /** Runs `effect` with those services, built for it and closed after it. */
-export const withServicesOn = <A, E>(database: TestDatabase, effect: Effect.Effect<A, E, OtherProcessServices>) =>
-  Effect.runPromise(Effect.scoped(Effect.provide(effect, servicesOn(database))) as Effect.Effect<A, unknown>)
+export const withServicesOn = async <A, E>(
+  database: TestDatabase,
+  effect: Effect.Effect<A, E, OtherProcessServices>
+): Promise<A> => {
+  const runtime = otherProcessOn(database)
+  try {
+    return await runtime.runPromise(effect)
+  } finally {
+    await runtime.dispose()
+  }
+}
