@@ -59,7 +59,7 @@ export default defineConfig(async () => {
             exclude: [
               "test/postgres/**",
               ...(withRedis ? [] : ["test/redis/**"]),
-              ...(withChromium ? [] : ["test/browser/**", "test/oauth/flow.test.ts"])
+              ...(withChromium ? [] : ["test/browser/**", "test/oauth/flow.test.ts", "test/oauth/sign_up.test.ts"])
             ],
             env: { TEST_BACKEND: "sqlite", TEST_REDIS_URL: redisUrl, CHROMIUM_PATH: chromiumPath }
           }
@@ -79,7 +79,7 @@ export default defineConfig(async () => {
                     "test/postgres/**/*.test.ts",
                     "test/oauth/**/*.test.ts"
                   ],
-                  exclude: withChromium ? [] : ["test/oauth/flow.test.ts"],
+                  exclude: withChromium ? [] : ["test/oauth/flow.test.ts", "test/oauth/sign_up.test.ts"],
                   env: { TEST_BACKEND: "postgres", TEST_POSTGRES_URL: postgresUrl, CHROMIUM_PATH: chromiumPath }
                 }
               }
