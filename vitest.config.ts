@@ -69,7 +69,9 @@ export default defineConfig(async () => {
             exclude: [
               "test/postgres/**",
               ...(withRedis ? [] : ["test/redis/**"]),
-              ...(withChromium ? [] : ["test/browser/**", "test/console/**", "test/oauth/flow.test.ts"])
+              ...(withChromium
+                ? []
+                : ["test/browser/**", "test/console/**", "test/oauth/flow.test.ts", "test/oauth/sign_up.test.ts"])
             ],
             env: { TEST_BACKEND: "sqlite", TEST_REDIS_URL: redisUrl, CHROMIUM_PATH: chromiumPath }
           }
@@ -90,7 +92,9 @@ export default defineConfig(async () => {
                     "test/oauth/**/*.test.ts",
                     "test/console/**/*.test.ts"
                   ],
-                  exclude: withChromium ? [] : ["test/oauth/flow.test.ts", "test/console/**"],
+                  exclude: withChromium
+                    ? []
+                    : ["test/oauth/flow.test.ts", "test/oauth/sign_up.test.ts", "test/console/**"],
                   env: { TEST_BACKEND: "postgres", TEST_POSTGRES_URL: postgresUrl, CHROMIUM_PATH: chromiumPath }
                 }
               }

@@ -94,14 +94,16 @@ const oneLine = /^\P{Cc}*$/u
 const lines = /^[^\p{Cc}]*(?:[\t\n\r][^\p{Cc}]*)*$/u
 
 const textOf = (what: string, max: number, multiline: boolean) =>
-  Schema.Trim.annotate({ message: `${what} must be text` }).check(
-    Schema.isMaxCodePoints(max, { message: `${what} must be at most ${max} characters` }),
-    Schema.isPattern(multiline ? lines : oneLine, {
-      message: multiline
-        ? `${what} must not contain control characters other than line breaks and tabs`
-        : `${what} must be one line, without control characters`
-    })
-  )
+  Schema.String.annotate({ message: `${what} must be text` })
+    .pipe(Schema.decodeTo(Schema.String, SchemaTransformation.trim()))
+    .check(
+      Schema.isMaxCodePoints(max, { message: `${what} must be at most ${max} characters` }),
+      Schema.isPattern(multiline ? lines : oneLine, {
+        message: multiline
+          ? `${what} must not contain control characters other than line breaks and tabs`
+          : `${what} must be one line, without control characters`
+      })
+    )
 
 /** One line of text that says something. */
 const filledLine = (what: string, max: number) =>
@@ -168,8 +170,18 @@ export const readProfileEdit = (
   return { _tag: "Invalid", problems }
 }
 
-/** The record of a participant with this slug and profile. */
-export const recordOf = (slug: string, edit: ProfileEdit): ParticipantRecord => ({ slug, ...edit })
+/** The record of a participant with this slug and profile (only the profile's own members: never another slug). */
+export const recordOf = (slug: string, edit: ProfileEdit): ParticipantRecord => ({
+  slug,
+  name: edit.name,
+  discipline: edit.discipline,
+  location: edit.location,
+  task_type: edit.task_type,
+  tags: edit.tags,
+  capabilities: edit.capabilities,
+  returns: edit.returns,
+  boundary: edit.boundary
+})
 
 /** A slug's longest stem: room is left for a suffix that tells two people of one name apart (`-99999`). */
 const slugStemLength = 56

@@ -140,9 +140,9 @@ export interface SignUpPageInput {
 
 /** Task types as a person reads them, in the select's order. */
 const taskTypeChoices = [
-  { value: "digital", label: "Online work (digital)" },
-  { value: "physical", label: "Work on site, where you are (physical)" },
-  { value: "hybrid", label: "Both online and on site (hybrid)" }
+  { value: "digital", label: "Online (digital)" },
+  { value: "physical", label: "On site (physical)" },
+  { value: "hybrid", label: "Both (hybrid)" }
 ] as const
 
 interface FieldSpec {

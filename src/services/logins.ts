@@ -2,7 +2,8 @@
  * Participant logins: an email address and a password, for the embedded authorization server's
  * sign-in. Transport-free: the server's pages and the operator's commands call it.
  *
- * A login is made by an invitation (the operator's `participants invite`): the login's id is the
+ * A login is made by an invitation (the operator's `participants invite`), or by an open sign-up
+ * (`registerInTransaction`, for `Profiles.signUp`, with its password chosen): the login's id is the
  * OAuth subject, linked to its participant through `Accounts`, so the resource server finds the
  * participant behind a token. The participant chooses a password through a one-time link; a
  * forgotten one is replaced through another (`participants reset`). A link's token is 256 random

@@ -238,7 +238,7 @@ export class Profiles extends Context.Service<
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         const { login, record } = yield* sql
           .withTransaction(signUpInTransaction(request, passwordHash, now))
-          .pipe(Effect.retry({ times: 3, while: isDuplicate }), asStorageCall)
+          .pipe(Effect.retry({ times: 5, while: isDuplicate }), asStorageCall)
         // No one has switched a new slug off: participants are never deleted, and a pending slug
         // leaves that table only for the directory.
         return { login, profile: { record, available: true, listed: false } } satisfies SignedUp

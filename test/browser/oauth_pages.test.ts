@@ -28,7 +28,8 @@ import {
   resourceDescriptions,
   signedOutPage,
   signInPage,
-  signOutPage
+  signOutPage,
+  signUpPage
 } from "../../src/oauth/pages.ts"
 import { html } from "../../src/pages/html.ts"
 import { page as documentOf, type PageHeadersOptions, pageHeaders } from "../../src/pages/layout.ts"
@@ -242,6 +243,137 @@ describe("the authorization server's pages in a browser, JavaScript off", () => 
       // Above the form.
       expect((await alert.boundingBox())!.y).toBeLessThan((await page.getByLabel("Email").boundingBox())!.y)
       expect(await page.locator(".alert").evaluate((element) => getComputedStyle(element).borderLeftWidth)).toBe("4px")
+    })
+  })
+
+  it("sign in with sign-up open: a link to create an account, below the form", async () => {
+    serve(
+      "/sign-in-open",
+      signInPage({
+        action: "/oauth/interaction/abc/login",
+        csrfToken: "c",
+        clientName: "Claude",
+        signUpUrl: "/oauth/interaction/abc/sign-up"
+      })
+    )
+    await onPage("/sign-in-open", async (opened) => {
+      const { page } = opened
+      await expectSoundOnPhone(opened)
+      const link = page.getByRole("link", { name: "Create an account" })
+      expect(await link.getAttribute("href")).toBe("/oauth/interaction/abc/sign-up")
+      expect((await link.boundingBox())!.y).toBeGreaterThan(
+        (await page.getByRole("button", { name: "Sign in" }).boundingBox())!.y
+      )
+    })
+  })
+
+  const signUp = {
+    action: "/oauth/interaction/abc/sign-up",
+    csrfToken: "csrf-sign-up",
+    clientName: "Claude",
+    signInUrl: "/oauth/interaction/abc"
+  }
+
+  it("sign up: every field labelled for people and password managers, a select and text areas as wide and tall, the post", async () => {
+    serve("/sign-up", signUpPage(signUp))
+    await onPage("/sign-up", async (opened) => {
+      const { page } = opened
+      await expectSoundOnPhone(opened)
+      await screenshot(page, "sign-up")
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Create an account")
+      const autocomplete = async (label: string, exact = false) =>
+        page.getByLabel(label, { exact }).getAttribute("autocomplete")
+      expect(await autocomplete("Email")).toBe("username")
+      expect(await autocomplete("Password", true)).toBe("new-password")
+      expect(await autocomplete("Confirm password")).toBe("new-password")
+      expect(await autocomplete("Name")).toBe("name")
+      expect(await autocomplete("What you do")).toBe("organization-title")
+      expect(await autocomplete("Where you are")).toBe("address-level2")
+      for (const label of ["Tags", "What you can do", "What you hand back"])
+        expect(await autocomplete(label)).toBe("off")
+      // The select and the text areas are as wide as the fields, and tall enough for a thumb.
+      const width = (await page.getByLabel("Email").boundingBox())!.width
+      for (const label of ["How you work", "What you can do", "What you hand back"]) {
+        const box = (await page.getByLabel(label).boundingBox())!
+        expect(box.width, label).toBe(width)
+        expect(box.height, label).toBeGreaterThanOrEqual(44)
+      }
+      // Hints describe their fields.
+      expect(await page.getByLabel("Where you are").getAttribute("aria-describedby")).toBe("location-hint")
+      // Required fields and a chosen task type: the browser's own checks, no script.
+      const before = posts.length
+      await page.getByRole("button", { name: "Create account" }).click()
+      expect(posts.length).toBe(before)
+      await page.getByLabel("Email").fill("ada@example.com")
+      await page.getByLabel("Password", { exact: true }).fill("correct horse battery staple")
+      await page.getByLabel("Confirm password").fill("correct horse battery staple")
+      await page.getByLabel("Name").fill("Ada Lovelace")
+      await page.getByLabel("What you do").fill("Mathematics")
+      await page.getByLabel("Where you are").fill("London, United Kingdom")
+      await page.getByRole("button", { name: "Create account" }).click()
+      expect(posts.length).toBe(before)
+      await page.getByLabel("How you work").selectOption("digital")
+      await page.getByLabel("What you can do").fill("Analytical engines\nNotes on them")
+      await Promise.all([page.waitForURL(`${appUrl}/**`), page.getByRole("button", { name: "Create account" }).click()])
+      expect(lastPost()).toEqual({
+        path: "/oauth/interaction/abc/sign-up",
+        fields: {
+          csrf: "csrf-sign-up",
+          email: "ada@example.com",
+          password: "correct horse battery staple",
+          confirm: "correct horse battery staple",
+          name: "Ada Lovelace",
+          discipline: "Mathematics",
+          location: "London, United Kingdom",
+          task_type: "digital",
+          tags: "",
+          capabilities: "Analytical engines\r\nNotes on them",
+          returns: ""
+        }
+      })
+    })
+  })
+
+  it("sign up, refused: each problem beside its field and listed above, linked to it, the first focused", async () => {
+    serve(
+      "/sign-up-problems",
+      signUpPage({
+        ...signUp,
+        values: { email: "ada@example.com", name: hostileName, location: "London", task_type: "hybrid" },
+        problems: {
+          email: "An account with this email already exists.",
+          discipline: "Say what you do.",
+          tags: "Each tag must be at most 40 characters."
+        }
+      })
+    )
+    await onPage("/sign-up-problems", async (opened) => {
+      const { page } = opened
+      await expectSoundOnPhone(opened)
+      await screenshot(page, "sign-up-problems")
+      const alert = page.getByRole("alert")
+      expect(await alert.getByRole("link").allTextContents()).toEqual([
+        "An account with this email already exists.",
+        "Say what you do.",
+        "Each tag must be at most 40 characters."
+      ])
+      expect(await alert.getByRole("link").first().getAttribute("href")).toBe("#email")
+      const email = page.getByLabel("Email")
+      expect(await email.evaluate((input) => input === document.activeElement)).toBe(true)
+      expect(await email.getAttribute("aria-invalid")).toBe("true")
+      expect(await page.getByLabel("What you do").getAttribute("aria-describedby")).toBe(
+        "discipline-hint discipline-error"
+      )
+      // The error sits between the label and the field, in the alert's colour, the field's border thicker.
+      const error = (await page.locator("#discipline-error").boundingBox())!
+      expect(error.y).toBeLessThan((await page.getByLabel("What you do").boundingBox())!.y)
+      expect(await page.getByLabel("What you do").evaluate((input) => getComputedStyle(input).borderTopWidth)).toBe(
+        "2px"
+      )
+      // What was typed is back, as text: the hostile name is a value, not markup.
+      expect(await page.getByLabel("Name").inputValue()).toBe(hostileName)
+      expect(await page.getByLabel("How you work").inputValue()).toBe("hybrid")
+      expect(await page.locator("img").count()).toBe(0)
     })
   })
 

@@ -200,3 +200,55 @@ describe("what is said", () => {
     expect(nextStepOf("submitted", ref, undefined, named)).toBe(nextStepFor.submitted.replace("{reference}", ref))
   })
 })
+
+describe("infeasibilityOf: participants not taking offers", () => {
+  /** What preflight does when some are off: rank without them, and say so when they were the ones. */
+  const explainWithout = (profile: TaskProfile, unavailable: ReadonlySet<string>) => {
+    expect(rankTop(profile, sample, { limit: 5, unavailable }).eligible).toBe(0)
+    const named = profile.participantSlug === undefined ? undefined : bySlug(profile.participantSlug)
+    return infeasibilityOf(profile, eligibilityCounts(profile, sample), named, {
+      named: named !== undefined && unavailable.has(named.slug),
+      eligible: rankTop(profile, sample, { limit: 0 }).eligible
+    })!
+  }
+
+  it("a named participant who is off: that is the cause, whatever else may be said of them", () => {
+    // Nigeria: amara-okafor (physical, Lagos) and aisha-bello (hybrid, Abuja).
+    const profile = task("physical", "Nigeria", "amara-okafor")
+    const found = explainWithout(profile, new Set(["amara-okafor"]))
+    expect(found).toEqual({
+      code: "participant_unavailable",
+      field: "participant_slug",
+      participant: "amara-okafor",
+      cause: "amara-okafor is not taking offers right now",
+      fix: "omit participant_slug to let the service choose among the 2 participants who can take it as drafted, or submit it again later"
+    })
+    // Off and in the wrong place: being off decides (no offer reaches them at all).
+    expect(explainWithout(task("physical", "Paris, France", "amara-okafor"), new Set(["amara-okafor"])).code).toBe(
+      "participant_unavailable"
+    )
+    const warning = warningOf(found)
+    expect(warning).toMatchObject({ code: "participant_unavailable", field: "participant_slug" })
+    for (const part of [found.cause, found.fix, "no_match"]) expect(warning.message).toContain(part)
+    const ref = "tsk_x"
+    expect(nextStepOf("open", ref, undefined, found)).toBe(
+      `The task names amara-okafor, but ${found.cause}, so the service will decline it with no_match. To fix it, ${found.fix}, and submit a new task.`
+    )
+    expect(nextStepOf("declined", ref, "no_match", found)).toContain(found.cause)
+    expect(nextStepOf("declined", ref, "cancelled_by_agent", found)).toBe(nextStepFor.declined)
+  })
+
+  it("everyone who could take it is off: said as such, not as a mismatch of the work", () => {
+    // Both in Nigeria take photographs and interview people.
+    const nigeria = { ...task("physical", "Nigeria"), text: "Photograph the shop and interview the owner" }
+    expect(rankTop(nigeria, sample, { limit: 5 }).eligible).toBe(2)
+    const both = explainWithout(nigeria, new Set(["amara-okafor", "aisha-bello"]))
+    expect(both).toMatchObject({ code: "no_eligible_participant", field: "action", participant: null })
+    expect(both.cause).toBe("the 2 participants who could take it are not taking offers right now")
+    expect(both.fix).toBe("submit it again later, or describe the task so that others can take it")
+    const one = explainWithout(task("physical", "Lagos, Nigeria"), new Set(["amara-okafor"]))
+    expect(one.cause).toBe("the one participant who could take it is not taking offers right now")
+    // Nobody could take it anyway: the cause is the place, as before.
+    expect(explainWithout(task("physical", "Reykjavik, Iceland"), new Set(["amara-okafor"])).field).toBe("location")
+  })
+})

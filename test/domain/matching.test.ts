@@ -212,6 +212,10 @@ describe("rankTop", () => {
 
   it("is rankEligible over the whole directory, cut to the limit, over 600 random tasks", () => {
     const random = prng(20261123)
+    // Who is not taking offers, drawn apart so the tasks stay the ones drawn above: rankEligible's
+    // definition is the directory without them (they are excluded).
+    const off = prng(20261207)
+    let unavailableSeen = 0
     const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]!
     const modes: ReadonlyArray<ExecutionMode | undefined> = ["digital", "physical", "hybrid", undefined]
     let scoredSeen = 0
@@ -238,11 +242,25 @@ describe("rankTop", () => {
         const participantSlug = random() < 0.1 ? pick([pick(everyone).slug, "no-such-participant"]) : undefined
         const excluding = random() < 0.3 ? Array.from({ length: 3 }, () => pick(everyone).slug) : []
         const task = { executionMode: pick(modes), location, text, participantSlug }
-        const options = { limit: Math.floor(random() * 12), excluding }
-        const expected = rankEligible(task, everyone, excluding)
+        const unavailable =
+          off() < 0.4
+            ? new Set([
+                ...Array.from({ length: 5 }, () => everyone[Math.floor(off() * everyone.length)]!.slug),
+                ...(participantSlug !== undefined && off() < 0.5 ? [participantSlug] : [])
+              ])
+            : undefined
+        const options = { limit: Math.floor(random() * 12), excluding, unavailable }
+        const expected = rankEligible(task, everyone, [...excluding, ...(unavailable ?? [])])
         const actual = rankTop(task, everyone, options)
         expect(actual.eligible).toBe(expected.length)
         expect(actual.best).toEqual(expected.slice(0, options.limit))
+        if (
+          everyone === sample &&
+          unavailable !== undefined &&
+          rankEligible(task, everyone, excluding).length > expected.length
+        ) {
+          unavailableSeen++
+        }
         if (expected.some((r) => r.score > 0)) scoredSeen++
         if (location !== undefined && task.executionMode !== "digital" && expected.length > 0) placedSeen++
         if (everyone === sample && rankEligible(task, unbounded, excluding).length > expected.length) refusedSeen++
@@ -253,6 +271,26 @@ describe("rankTop", () => {
     expect(placedSeen).toBeGreaterThan(100)
     // And boundaries do refuse some: the same sample without them takes more.
     expect(refusedSeen).toBeGreaterThan(5)
+    // And participants not taking offers were skipped where they would have been eligible.
+    expect(unavailableSeen).toBeGreaterThan(10)
+  })
+
+  it("never offers to a participant not taking offers, named or not; they still weigh in the term statistics", () => {
+    const task = { executionMode: "digital" as const, text: "translate a contract into German" }
+    const all = rankTop(task, sample, { limit: 5 })
+    const [first, second] = all.best
+    expect(first).toBeDefined()
+    const without = rankTop(task, sample, { limit: 5, unavailable: new Set([first!.participant.slug]) })
+    expect(without.eligible).toBe(all.eligible - 1)
+    // The others keep their scores: nobody's ranking moves because someone switched off.
+    expect(without.best[0]).toEqual(second)
+    const named = { ...task, participantSlug: first!.participant.slug }
+    expect(rankTop(named, sample, { limit: 1 }).eligible).toBe(1)
+    expect(rankTop(named, sample, { limit: 1, unavailable: new Set([first!.participant.slug]) })).toEqual({
+      eligible: 0,
+      best: []
+    })
+    expect(rankTop(task, sample, { limit: 5, unavailable: new Set() })).toEqual(all)
   })
 
   it("does not carry one call's scores into the next", () => {
@@ -350,5 +388,16 @@ describe("searchDirectory", () => {
     expect(found.hint).toMatch(/^Weak matches only: those listed share nothing with this task but the verb \(write\)/)
     // The same verb beside the work it names is no weak match.
     expect(searchDirectory("Write product descriptions for 30 items in our shop", sample, 10).hint).toBeUndefined()
+  })
+
+  it("lists nobody who is not taking offers, and says so when they were the only ones", () => {
+    const query = "Deliver signed documents across Lisbon"
+    const everyone = searchDirectory(query, sample, 10).matches.map((m) => m.participant.slug)
+    expect(everyone.length).toBeGreaterThan(0)
+    const [off, ...rest] = everyone
+    expect(searchDirectory(query, sample, 10, new Set([off!])).matches.map((m) => m.participant.slug)).toEqual(rest)
+    const nobody = searchDirectory(query, sample, 10, new Set(everyone))
+    expect(nobody.matches).toEqual([])
+    expect(nobody.hint).toMatch(/^Nobody who could take this task is taking offers right now/)
   })
 })

@@ -11,7 +11,8 @@ import {
   passwordChosenPage,
   signedOutPage,
   signInPage,
-  signOutPage
+  signOutPage,
+  signUpPage
 } from "../../src/oauth/pages.ts"
 
 const signIn = { action: "/oauth/interaction/abc/login", csrfToken: "csrf-1", clientName: "Claude" }
@@ -23,6 +24,12 @@ const consent = {
   scopes: ["openid", "email"],
   resources: [],
   accountEmail: "ada@example.com"
+}
+const signUp = {
+  action: "/oauth/interaction/abc/sign-up",
+  csrfToken: "csrf-3",
+  clientName: "Claude",
+  signInUrl: "/oauth/interaction/abc"
 }
 const choose = { action: "/oauth/links/tok", token: "tok", email: "ada@example.com", purpose: "invite" as const }
 
@@ -36,6 +43,9 @@ describe("the status each page is sent with", () => {
     expect(consentPage(consent).status).toBe(200)
     expect(choosePasswordPage(choose).status).toBe(200)
     expect(choosePasswordPage({ ...choose, error: "The two passwords do not match." }).status).toBe(422)
+    expect(signUpPage(signUp).status).toBe(200)
+    expect(signUpPage({ ...signUp, problems: { name: "Enter your name." } }).status).toBe(422)
+    expect(signUpPage({ ...signUp, error: "Too many accounts were created from here lately." }).status).toBe(422)
     expect(passwordChosenPage({ email: "ada@example.com" }).status).toBe(200)
     expect(signOutPage({ formHtml: '<form id="op.logoutForm"></form>' }).status).toBe(200)
     expect(signedOutPage().status).toBe(200)
@@ -59,6 +69,7 @@ describe("the status each page is sent with", () => {
 describe("every page", () => {
   const pages = {
     signIn: signInPage({ ...signIn, error: "x" }),
+    signUp: signUpPage({ ...signUp, problems: { email: "x" } }),
     consent: consentPage(consent),
     choosePassword: choosePasswordPage(choose),
     passwordChosen: passwordChosenPage({ email: "ada@example.com" }),
@@ -77,6 +88,7 @@ describe("every page", () => {
 
   it("titles its h1 as the page says", () => {
     expect(h1Of(markupOf(signInPage(signIn)))).toEqual(["Sign in"])
+    expect(h1Of(markupOf(signUpPage(signUp)))).toEqual(["Create an account"])
     expect(h1Of(markupOf(consentPage({ ...consent, clientName: "A & B" })))).toEqual(["Allow A &amp; B?"])
     expect(h1Of(markupOf(choosePasswordPage(choose)))).toEqual(["Choose your password"])
     expect(h1Of(markupOf(choosePasswordPage({ ...choose, purpose: "reset" })))).toEqual(["Choose a new password"])
@@ -104,6 +116,35 @@ describe("the forms", () => {
     const markup = markupOf(signInPage(signIn))
     expect(markup).not.toMatch(/role="alert"|aria-describedby|autofocus/)
     expect(markup).toContain('value=""')
+  })
+
+  it("sign-in links to the sign-up page only when one is given (PARTICIPANT_SIGNUP=open)", () => {
+    expect(markupOf(signInPage(signIn))).not.toContain("Create an account")
+    expect(markupOf(signInPage({ ...signIn, signUpUrl: "/oauth/interaction/abc/sign-up" }))).toContain(
+      '<p>New to Task Marketplace? <a href="/oauth/interaction/abc/sign-up">Create an account</a></p>'
+    )
+  })
+
+  it("sign-up: new-password fields of at least 12, the csrf token hidden, no password ever written back", () => {
+    const markup = markupOf(
+      signUpPage({
+        ...signUp,
+        values: { email: "ada@example.com", name: 'Ada "<b>" Lovelace', task_type: "physical", capabilities: "a\nb" },
+        problems: { confirm: "The two passwords do not match." }
+      })
+    )
+    expect(markup).toContain('<form method="post" action="/oauth/interaction/abc/sign-up">')
+    expect(markup).toContain('<input type="hidden" name="csrf" value="csrf-3">')
+    expect(markup).toMatch(
+      /<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required aria-describedby="password-hint">/
+    )
+    expect(markup).toMatch(
+      /<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="12" required aria-describedby="confirm-error" aria-invalid="true" autofocus>/
+    )
+    expect(markup).toContain('value="Ada &quot;&lt;b&gt;&quot; Lovelace"')
+    expect(markup).toContain('<option value="physical" selected>On site (physical)</option>')
+    expect(markup).toMatch(/<textarea id="capabilities" [^>]*>a\nb<\/textarea>/)
+    expect(markup).toContain('<a href="/oauth/interaction/abc">Sign in</a>')
   })
 
   it("consent: Allow and Deny in one form, the destination's host and full URI, who is signed in", () => {

@@ -6,10 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { retiredKeyRetention } from "../../src/domain/signing_keys.ts"
+import { Profiles } from "../../src/services/profiles.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { runOperator } from "../support/operator.ts"
 import { json, startServer, type TestServer, validDraft } from "../support/server.ts"
+import { withServicesOn } from "../support/services.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -98,6 +101,8 @@ describe("operator tool", () => {
         "participants link",
         "participants invite <slug> --email <address>",
         "participants reset <slug>",
+        "participants pending",
+        "participants approve <slug>",
         "tasks show",
         "tasks cancel",
         "keys rotate",
@@ -106,7 +111,7 @@ describe("operator tool", () => {
       ]) {
         expect(run.stdout).toContain(command)
       }
-      expect(run.stdout.match(/e\.g\. npm run operator -- /g)).toHaveLength(8)
+      expect(run.stdout.match(/e\.g\. npm run operator -- /g)).toHaveLength(10)
     }
   })
 
@@ -323,6 +328,76 @@ describe("operator tool", () => {
     const token = new URL(url ?? "").searchParams.get("token") ?? ""
     // The reset link replaced the invitation's.
     expect(await linksOf(String(login?.id))).toEqual([{ token_hash: sha256(token), purpose: "reset" }])
+  })
+
+  it("participants pending lists the sign-ups awaiting approval; approve lists one, and offers follow", async ({
+    expect
+  }) => {
+    expect(await operator("participants", "pending")).toEqual({
+      code: 0,
+      stdout: "no sign-up awaits approval\n",
+      stderr: ""
+    })
+    const signUp = (email: string, name: string) =>
+      Effect.gen(function* () {
+        const profiles = yield* Profiles
+        return yield* profiles.signUp(
+          {
+            email,
+            password: "correct horse battery staple",
+            profile: { ...participant("unused"), name, discipline: "Sign-up check", task_type: "digital" }
+          },
+          "203.0.113.20"
+        )
+      })
+    await withServicesOn(database, signUp("ines.signup@example.com", "Inès Moreau"))
+    await withServicesOn(database, signUp("omer.signup@example.com", "Ömer Kaya"))
+    const listed = await operator("participants", "pending")
+    expect(listed).toMatchObject({ code: 0, stderr: "" })
+    const lines = listed.stdout.trim().split("\n")
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(
+      /^ines-moreau {2}"Inès Moreau" {2}ines\.signup@example\.com {2}signed up \d{4}-\d{2}-\d{2}T[\d:.]+Z$/
+    )
+    expect(lines[1]).toMatch(/^omer-kaya {2}"Ömer Kaya" {2}omer\.signup@example\.com {2}signed up /)
+
+    // Pending: unknown to the API, so no task can name them.
+    const draft = validDraft({
+      participant_slug: "ines-moreau",
+      execution_mode: "digital",
+      location: undefined,
+      action: "Sign-up check of our product page"
+    })
+    expect((await fetch(server.api("/participants/ines-moreau"))).status).toBe(404)
+    const before: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    expect(before.issues.map((i: Json) => `${i.field}:${i.code}`)).toContain("participant_slug:not_found")
+
+    expect(await operator("participants", "approve", "ines-moreau")).toEqual({
+      code: 0,
+      stdout: 'approved ines-moreau ("Inès Moreau"): listed, and offered tasks from now on\n',
+      stderr: ""
+    })
+    const read: Json = await (await fetch(server.api("/participants/ines-moreau"))).json()
+    expect(read).toMatchObject({ object: "participant", slug: "ines-moreau", name: "Inès Moreau" })
+    const after: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    expect(after.issues).toEqual([])
+    expect(after.feasibility).toEqual({ eligible_participants: 1, sample: ["ines-moreau"] })
+    expect((await operator("participants", "pending")).stdout).not.toContain("ines-moreau")
+
+    expect(await operator("participants", "approve", "ines-moreau")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: participant ines-moreau is already listed in the directory\n"
+    })
+    expect(await operator("participants", "approve", "nobody-by-that-slug")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "error: no participant or sign-up awaiting approval has the slug nobody-by-that-slug; npm run operator -- participants pending lists the sign-ups awaiting approval\n"
+    })
+    const usage = await operator("participants", "approve")
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain("participants approve needs <slug>")
   })
 
   it("tasks show prints the task exactly as the API reads it", async ({ expect }) => {

@@ -11,6 +11,7 @@ import { AppConfig } from "../../src/config.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { type Decision, Dispatcher, decide } from "../../src/services/dispatcher.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
+import { Profiles } from "../../src/services/profiles.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
 import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
 import { Tasks } from "../../src/services/tasks.ts"
@@ -111,6 +112,35 @@ describe("decide: the move a due task needs at an instant", () => {
     })
   })
 
+  it("offers nobody who is not taking offers; a task naming one is declined at once, through matching", () => {
+    const off = new Set(["ada-photo"])
+    assert.strictEqual(offeredTo(decide(open, now, everyone, off), open), "bea-photo")
+    assert.deepStrictEqual(decide(open, now, everyone, new Set(["ada-photo", "bea-photo"])), {
+      to: "matching",
+      followedBy: { to: "declined", reason: "no_match" }
+    })
+    const named = { ...open, requestedParticipant: "ada-photo" }
+    assert.deepStrictEqual(decide(named, now, everyone, off), {
+      to: "matching",
+      followedBy: {
+        to: "declined",
+        reason: "no_match",
+        note: "the named participant ada-photo is not taking offers right now"
+      }
+    })
+    assert.strictEqual(offeredTo(decide(named, now, everyone, new Set(["bea-photo"])), named), "ada-photo")
+    // A lapsed offer is re-matched past the one who let it lapse and past who is off: nobody left.
+    const offered = {
+      ...open,
+      state: "awaiting_participant" as const,
+      participantSlug: "bea-photo",
+      offerExpiresAt: now
+    }
+    assert.strictEqual(decide(offered, now, everyone, off)?.followedBy?.to, "declined")
+    // An offer still running is left alone, whoever switched off meanwhile.
+    assert.isUndefined(decide({ ...offered, offerExpiresAt: iso(T0 + 1) }, now, everyone, new Set(["bea-photo"])))
+  })
+
   it("makes no move for a task in any other state", () => {
     for (const state of ["accepted", "in_flight", "settled", "declined", "cancelled"] as const) {
       assert.isUndefined(decide({ ...open, state, deadlineAt: now }, now, everyone))
@@ -146,7 +176,7 @@ const draft = (extra: Record<string, unknown> = {}) => ({
 })
 
 /** Runs `body` with the services built on the test clock, set to T0 first. */
-const onTestClock = <A, E>(body: Effect.Effect<A, E, Tasks | TaskStore | Dispatcher | TaskEvents>) =>
+const onTestClock = <A, E>(body: Effect.Effect<A, E, Layer.Success<typeof services>>) =>
   Effect.scoped(
     Effect.gen(function* () {
       yield* TestClock.setTime(T0)
@@ -202,6 +232,47 @@ describe("the dispatcher on the test clock", () => {
         assert.strictEqual(last.outcome?.reason, "no_match")
         assert.strictEqual(last.outcome?.decided_at, iso(T0 + 2 * offerTimeoutMs))
         assert.strictEqual(last.nextTimerAt, null)
+      })
+    )
+  )
+
+  it.effect("skips participants not taking offers, named or not, until they switch back on; an offer made stays", () =>
+    onTestClock(
+      Effect.gen(function* () {
+        const profiles = yield* Profiles
+        yield* profiles.setAvailable("ada-photo", false)
+        // Unnamed: offered to the other one.
+        const unnamed = yield* submit()
+        yield* sweep
+        assert.strictEqual((yield* stored(unnamed)).participantSlug, "bea-photo")
+        // Named, and off: declined at once, the outcome saying why.
+        const named = yield* submit({ participant_slug: "ada-photo" })
+        yield* sweep
+        const declined = yield* stored(named)
+        assert.strictEqual(declined.state, "declined")
+        assert.deepStrictEqual(
+          declined.history.map((h) => h.to),
+          ["open", "matching", "declined"]
+        )
+        assert.strictEqual(declined.outcome?.reason, "no_match")
+        assert.include(declined.outcome?.message ?? "", "ada-photo is not taking offers right now")
+        assert.strictEqual(declined.infeasibility?.code, "participant_unavailable")
+        // Both off: nobody.
+        yield* profiles.setAvailable("bea-photo", false)
+        const nobody = yield* submit()
+        yield* sweep
+        assert.strictEqual((yield* stored(nobody)).outcome?.reason, "no_match")
+        // The offer made to bea before she switched off stays hers.
+        assert.strictEqual((yield* stored(unnamed)).state, "awaiting_participant")
+        assert.strictEqual((yield* stored(unnamed)).participantSlug, "bea-photo")
+        // Back on: offered again, named or not.
+        yield* profiles.setAvailable("ada-photo", true)
+        const again = yield* submit({ participant_slug: "ada-photo" })
+        const unnamedAgain = yield* submit()
+        yield* sweep
+        assert.strictEqual((yield* stored(again)).state, "awaiting_participant")
+        assert.strictEqual((yield* stored(again)).participantSlug, "ada-photo")
+        assert.strictEqual((yield* stored(unnamedAgain)).participantSlug, "ada-photo")
       })
     )
   )
