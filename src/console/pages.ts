@@ -13,6 +13,7 @@
 import { revisionReasonOf } from "../domain/moves.ts"
 import type { Participant } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
+import { taskTypeChoices } from "../oauth/pages.ts"
 import type { TaskOnBoard } from "../operations/participant.ts"
 import { type Html, html, webUrlOf } from "../pages/html.ts"
 import { page } from "../pages/layout.ts"
@@ -462,18 +463,18 @@ ${!input.listed && html`<p class="notice">Your profile awaits the operator's app
 ${(input.problems?.size ?? 0) > 0 && html`<div class="alert" role="alert">Some details need a change: see the fields marked below.</div>`}
 <form method="post" action="${frame.paths.profile}">${hidden(frame.csrf)}
 ${text("name", "Name", p.name)}
-${text("discipline", "Discipline", p.discipline, "What you do, in a few words.")}
-${text("location", "Location", p.location, "Where you work; for digital work, say Remote.")}
+${text("discipline", "What you do", p.discipline, "Your trade or skill, e.g. Photography, Translation, Courier.")}
+${text("location", "Where you are", p.location, "City and country, e.g. Lagos, Nigeria.")}
 <div class="field">
-<label for="task_type">Kind of work</label>
+<label for="task_type">How you work</label>
 <select id="task_type" name="task_type">
-${(["digital", "physical", "hybrid"] as const).map((option) => html`<option value="${option}"${option === mode ? html` selected` : ""}>${option}</option>`)}
+${taskTypeChoices.map(({ value, label }) => html`<option value="${value}"${value === mode ? html` selected` : ""}>${label}</option>`)}
 </select>
 </div>
-${text("tags", "Tags", p.tags.join(", "), "Separated by commas.")}
-${text("capabilities", "Capabilities", p.capabilities.join("\n"), "One per line.", true)}
-${text("returns", "What you hand in", p.returns, "The evidence you deliver (photos, a report…).", true)}
-${text("boundary", "Boundaries", p.boundary ?? "", "What you will not do (optional).", true)}
+${text("tags", "Tags", p.tags.join(", "), "Words agents might search for, separated by commas.")}
+${text("capabilities", "What you can do", p.capabilities.join("\n"), "One thing a line.", true)}
+${text("returns", "What you hand back", p.returns, "The evidence an agent gets from you, e.g. edited photos and a short report.", true)}
+${text("boundary", "What you will not do", p.boundary ?? "", "Optional: limits an agent should know before offering you a task.", true)}
 <div class="actions"><button type="submit" class="primary">Save profile</button></div>
 </form>
 </section>`,

@@ -139,7 +139,7 @@ export interface SignUpPageInput {
 }
 
 /** Task types as a person reads them, in the select's order. */
-const taskTypeChoices = [
+export const taskTypeChoices = [
   { value: "digital", label: "Online (digital)" },
   { value: "physical", label: "On site (physical)" },
   { value: "hybrid", label: "Both (hybrid)" }

@@ -254,3 +254,50 @@ describe("live updates", () => {
     }
   }, 40_000)
 })
+
+describe("open sign-up", () => {
+  it("a person who signs up from the console is welcomed as pending; once approved, offers reach them", async () => {
+    const open = await startServer({ database, settings: { participantSignup: "open" } })
+    const context = await browser.newContext({ ...phone, javaScriptEnabled: false })
+    try {
+      const page = await context.newPage()
+      await page.goto(`${open.url}/console`)
+      await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Create an account" }).click()])
+      await page.getByLabel("Email").fill("kofi@example.com")
+      await page.getByLabel("Password", { exact: true }).fill("a long enough password 3")
+      await page.getByLabel("Confirm password").fill("a long enough password 3")
+      await page.getByLabel("Name").fill("Kofi Mensah")
+      await page.getByLabel("What you do").fill("Market research")
+      await page.getByLabel("Where you are").fill("Accra, Ghana")
+      await page.getByLabel("How you work").selectOption("physical")
+      await Promise.all([
+        page.waitForURL(`${open.url}/console`),
+        page.getByRole("button", { name: "Create account" }).click()
+      ])
+      await expect(page.locator("main").textContent()).resolves.toContain("Your profile awaits the operator's approval")
+      await page.screenshot({ path: `${screenshots}console-pending-phone.png`, fullPage: true })
+      const approve = await operator(database, open.url, "participants", "approve", "kofi-mensah")
+      expect(approve.code, approve.stderr).toBe(0)
+      await page.reload()
+      await expect(page.locator("main").textContent()).resolves.not.toContain("awaits the operator's approval")
+      const { reference } = await submitTask(
+        open.api("/tasks"),
+        validDraft({
+          participant_slug: "kofi-mensah",
+          location: "Accra, Ghana",
+          action: "Photograph the shelf prices at Makola Market"
+        })
+      )
+      await expect
+        .poll(() =>
+          fetch(open.api(`/tasks/${reference}`)).then(async (r) => ((await r.json()) as { state: string }).state)
+        )
+        .toBe("awaiting_participant")
+      await page.reload()
+      await expect(page.getByRole("region", { name: /Offers/ }).textContent()).resolves.toContain("Makola Market")
+    } finally {
+      await context.close()
+      await open.close()
+    }
+  })
+})
