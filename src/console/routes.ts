@@ -333,8 +333,10 @@ export const ConsoleRoutes = HttpRouter.use(
               status: 422
             })
           }
-          yield* profiles.update(caller.slug, read.edit)
-          return redirect(`${paths.profile}?done=saved`)
+          return yield* profiles.update(caller.slug, read.edit).pipe(
+            Effect.as(redirect(`${paths.profile}?done=saved`)),
+            Effect.catchTag("ProfileNotFound", () => Effect.succeed(notFound))
+          )
         })
       )
 
@@ -344,8 +346,10 @@ export const ConsoleRoutes = HttpRouter.use(
           const field = yield* form(request)
           if (!sessions.formIsOurs(request, caller, field("csrf"))) return refusedForm
           const available = field("available") === "yes"
-          yield* profiles.setAvailable(caller.slug, available)
-          return redirect(`${paths.profile}?done=${available ? "available" : "unavailable"}`)
+          return yield* profiles.setAvailable(caller.slug, available).pipe(
+            Effect.as(redirect(`${paths.profile}?done=${available ? "available" : "unavailable"}`)),
+            Effect.catchTag("ProfileNotFound", () => Effect.succeed(notFound))
+          )
         })
       )
 

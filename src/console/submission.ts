@@ -38,6 +38,8 @@ const maxFieldBytes = ByteSize.kibibytes(64)
 /** What the form sent, once read. */
 interface Received {
   csrf: string | undefined
+  /** A file came before the CSRF token: the form is not our page's (its token comes first). */
+  fileBeforeToken: boolean
   readonly values: Map<string, Array<string>>
   readonly files: Array<{ readonly id: string; readonly name: string }>
   /** Why the form could not be taken as it is (a file refused), shown above the form. */
@@ -91,7 +93,13 @@ export const makeSubmission = (options: {
     reference: string,
     formIsOurs: (csrf: string | undefined) => boolean
   ) => {
-    const received: Received = { csrf: undefined, values: new Map(), files: [], refusal: undefined }
+    const received: Received = {
+      csrf: undefined,
+      fileBeforeToken: false,
+      values: new Map(),
+      files: [],
+      refusal: undefined
+    }
     const refuse = (refusal: string) =>
       Effect.sync(() => {
         received.refusal = refusal
@@ -106,7 +114,8 @@ export const makeSubmission = (options: {
         }
         if (part._tag !== "File") return
         // No file is taken from a form that has not shown it is this session's own.
-        if (!formIsOurs(received.csrf) || received.refusal !== undefined || part.name === "") {
+        if (!formIsOurs(received.csrf)) received.fileBeforeToken = true
+        if (received.fileBeforeToken || received.refusal !== undefined || part.name === "") {
           return yield* Stream.runDrain(part.content)
         }
         if (received.files.length >= maxFiles) {
@@ -172,7 +181,7 @@ export const makeSubmission = (options: {
   ) =>
     Effect.gen(function* () {
       const received = yield* receive(request, caller, reference, formIsOurs)
-      if (!formIsOurs(received.csrf)) {
+      if (received.fileBeforeToken || !formIsOurs(received.csrf)) {
         yield* artifacts.discard(
           received.files.map((file) => file.id),
           { reference, slug: caller.slug }

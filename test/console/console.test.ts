@@ -183,6 +183,21 @@ describe("offers", () => {
       await expect(page.locator("h1").textContent()).resolves.toBe("Nothing here")
       expect((await post(`csrf=${csrf}`)).status).toBe(303)
       expect(await taskState(reference)).toBe("accepted")
+      // A result form whose file comes before the token is not our page's: refused, no file kept.
+      const files = await database.count("artifacts")
+      const form = new FormData()
+      form.set("files", new Blob(["evidence"], { type: "text/plain" }), "notes.txt")
+      form.set("csrf", csrf!)
+      form.set("summary", "Done")
+      const early = await fetch(`${server.url}/console/tasks/${reference}/submit`, {
+        method: "POST",
+        headers: { cookie: `tm_console=${cookie.value}` },
+        body: form,
+        redirect: "manual"
+      })
+      expect(early.status).toBe(403)
+      expect(await database.count("artifacts")).toBe(files)
+      expect(await taskState(reference)).toBe("accepted")
     } finally {
       await context.close()
     }
