@@ -46,9 +46,6 @@ import { consolePathsOf, homePage, messagePage, profilePage, type ResultFormInpu
 import { type ConsoleCaller, type CookieToSet, makeConsoleSessions } from "./session.ts"
 import { makeSubmission, resultFormOf } from "./submission.ts"
 
-/** Whether a path is the console's: its answers are pages (or its own JSON), never the API's envelope. */
-export const isConsolePath = (path: string) => path === consoleClient.path || path.startsWith(`${consoleClient.path}/`)
-
 /** Forms other than a result are a few fields: 16 KiB is plenty. */
 const maxFormBytes = ByteSize.kibibytes(16)
 
@@ -95,7 +92,7 @@ export const ConsoleRoutes = HttpRouter.use(
         serverError: messagePage({
           status: 500,
           title: "Something went wrong",
-          message: "The marketplace could not show this page. Nothing you sent was lost: try again in a moment."
+          message: "The marketplace could not complete this, so nothing was changed. Try again in a moment."
         })
       },
       "a console page"

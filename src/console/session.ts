@@ -23,7 +23,7 @@ import * as Effect from "effect/Effect"
 import type * as Cookies from "effect/http/Cookies"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { type AppSettings, issuerOf } from "../config.ts"
-import { consoleClient } from "../domain/login.ts"
+import { consoleClient, isConsolePath } from "../domain/login.ts"
 import type { AccessTokens } from "../services/access_tokens.ts"
 import type { Accounts } from "../services/accounts.ts"
 import type { OAuthRecords } from "../services/oauth_records.ts"
@@ -63,11 +63,8 @@ const hashOf = (value: string) => createHash("sha256").update(value).digest("bas
 const randomToken = () => randomBytes(32).toString("base64url")
 
 /** Where a return path may lead: the console's own pages only. */
-const isConsolePath = (path: string) =>
-  (path === consoleClient.path || path.startsWith(`${consoleClient.path}/`)) &&
-  !path.startsWith(consoleClient.callbackPath) &&
-  !path.includes("//") &&
-  !path.includes("\\")
+const isReturnPath = (path: string) =>
+  isConsolePath(path) && !path.startsWith(consoleClient.callbackPath) && !path.includes("//") && !path.includes("\\")
 
 export const makeConsoleSessions = (options: {
   readonly settings: AppSettings
@@ -114,7 +111,7 @@ export const makeConsoleSessions = (options: {
     Effect.gen(function* () {
       const state = randomToken()
       const verifier = randomToken()
-      const back = isConsolePath(returnTo) ? returnTo : consoleClient.path
+      const back = isReturnPath(returnTo) ? returnTo : consoleClient.path
       yield* records.upsert(signInModel, hashOf(state), { verifier, returnTo: back }, signInLifetimeSeconds)
       const authorize = new URL(`${issuer}/auth`)
       authorize.search = new URLSearchParams({
