@@ -128,7 +128,13 @@ export const ServiceIndex = Schema.Struct({
       note: Schema.String
     }).annotate({
       description: "The participant's MCP endpoint: OAuth 2.1 protected, for a participant's own assistant."
-    })
+    }),
+    participant_console: Schema.optionalKey(
+      Schema.Struct({ url: Url, requires_installation: Schema.Literal(false), note: Schema.String }).annotate({
+        description:
+          "The participants' web console (served with the embedded authorization server): offers, work, evidence, profile."
+      })
+    )
   }),
   cold_start: Schema.Array(Schema.String),
   authentication: Schema.Struct({
@@ -207,6 +213,7 @@ export const Capabilities = Schema.Struct({
       tools: Schema.Array(Schema.String).annotate({ description: "The participant's MCP tools' names." }),
       protected_resource_metadata: Url
     }),
+    participant_console: Schema.optionalKey(Url.annotate({ description: "The participants' web console." })),
     openapi: Url
   }),
   lifecycle: Schema.Struct({

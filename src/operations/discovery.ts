@@ -18,6 +18,7 @@ import {
 } from "../api/resources.ts"
 import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
+import { consoleClient } from "../domain/login.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
 
 /** Where the REST API's protected-resource metadata is (RFC 9728 §3), from the server's base. */
@@ -129,7 +130,16 @@ export const serviceIndex = (config: AppSettings): ServiceIndex => {
         requires_installation: true,
         protected_resource_metadata: participantMcpMetadataUrlOf(config),
         note: `For participants (the humans doing tasks): their own AI assistant, as an MCP host, sees their offers and tasks and makes their moves (tools ${participantMcpToolNames.join(", ")}). An OAuth 2.1 protected resource: every request carries an access token issued for this endpoint (its audience), whose subject is linked to a participant; a host without one gets 401 with WWW-Authenticate naming the metadata, and signs in by itself.`
-      }
+      },
+      ...(isEmbeddedIssuer(config)
+        ? {
+            participant_console: {
+              url: `${base}${consoleClient.path}`,
+              requires_installation: false as const,
+              note: "For participants: a web page (phone first, no JavaScript needed) where they sign in, answer offers, do the work, hand in results with files, and keep their profile and availability."
+            }
+          }
+        : {})
     },
     cold_start: [...coldStart],
     authentication: {
@@ -207,6 +217,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
       tools: [...participantMcpToolNames],
       protected_resource_metadata: participantMcpMetadataUrlOf(config)
     },
+    ...(isEmbeddedIssuer(config) ? { participant_console: `${config.publicBaseUrl}${consoleClient.path}` } : {}),
     openapi: `${config.publicBaseUrl}/openapi.json`
   },
   lifecycle: {

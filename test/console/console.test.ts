@@ -50,6 +50,20 @@ afterAll(async () => {
 })
 
 describe("signing in", () => {
+  it("is announced by the service index and /capabilities", async () => {
+    const index = (await (await fetch(server.api(""))).json()) as {
+      interfaces: { participant_console?: { url: string; requires_installation: boolean } }
+    }
+    expect(index.interfaces.participant_console).toMatchObject({
+      url: `${server.url}/console`,
+      requires_installation: false
+    })
+    const capabilities = (await (await fetch(server.api("/capabilities"))).json()) as {
+      interfaces: { participant_console?: string }
+    }
+    expect(capabilities.interfaces.participant_console).toBe(`${server.url}/console`)
+  })
+
   it("sends a person who is not signed in to the authorization server, and back to the page they asked for", async () => {
     const { context, page } = await signIn(lukas)
     try {
