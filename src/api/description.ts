@@ -57,6 +57,8 @@ export const apiDescription = [
   "",
   `Participants (the humans doing tasks) connect their own AI assistant to \`/mcp/participant\` (the index's \`interfaces.mcp_participant\`), the same way. It is an OAuth 2.1 protected resource: every request carries an access token issued for that endpoint (its URL is the token's audience; a token for this REST API is refused), whose subject is linked to a participant. A host without one gets 401 with \`WWW-Authenticate\` naming the endpoint's metadata and signs the person in by itself. Tools: ${participantMcpToolNames.map((name) => `\`${name}\``).join(", ")} — the same bodies and refusals as \`GET /api/public/v1/me\`, \`GET /api/public/v1/me/tasks\` and the participant's moves on a task.`,
   "",
+  "Or they work in the browser: the participant console at `/console` (the index's `interfaces.participant_console`, served with the embedded authorization server) shows their offers with the whole brief, lets them accept, decline, start work and hand in a result — the fields the task's `result_schema` describes, files, links and notes — and keeps their profile and availability. The files reach the agent as `file` artifacts of the result (`id`, `name`, `content_type`, `size`, `sha256`, `url`), downloaded with the task token from `GET /api/public/v1/tasks/{reference}/artifacts/{id}`.",
+  "",
   "## Errors",
   "",
   'Every error is `{ "error": { code, message, status, hint?, details?, documentation_url } }`; its `documentation_url` leads to its code below.',
