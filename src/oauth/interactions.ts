@@ -255,15 +255,34 @@ export const makeInteractions = (options: {
       return yield* consentView(uid, provider, params, login)
     })
 
+  /**
+   * A form posted to an interaction's page, if it is that page's own: not from another site's
+   * origin, for the interaction this browser has in progress, carrying its CSRF token. Otherwise
+   * the page to answer with (refused, or the sign-in expired), and nothing is done.
+   */
+  const postedForm = (request: HttpServerRequest.HttpServerRequest, uid: string, maxBytes = maxFormBytes) =>
+    Effect.gen(function* () {
+      if (crossSite(request)) return { _tag: "Refused", page: refusedForm } as const
+      const found = yield* details(request)
+      if (Option.isNone(found) || found.value.interaction.uid !== uid)
+        return { _tag: "Refused", page: expired } as const
+      const field = yield* form(request, maxBytes)
+      if (!csrfMatches(uid, field("csrf"))) return { _tag: "Refused", page: refusedForm } as const
+      const { provider, interaction } = found.value
+      return {
+        _tag: "Posted",
+        provider,
+        interaction,
+        params: interaction.params as Record<string, unknown>,
+        field
+      } as const
+    })
+
   const signIn = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
     Effect.gen(function* () {
-      if (crossSite(request)) return refusedForm
-      const found = yield* details(request)
-      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
-      const { provider, interaction } = found.value
-      const params = interaction.params as Record<string, unknown>
-      const field = yield* form(request)
-      if (!csrfMatches(uid, field("csrf"))) return refusedForm
+      const posted = yield* postedForm(request, uid)
+      if (posted._tag === "Refused") return posted.page
+      const { provider, params, field } = posted
       const email = field("email") ?? ""
       const password = field("password") ?? ""
       const address = Option.getOrElse(request.remoteAddress, () => "unknown")
@@ -303,13 +322,9 @@ export const makeInteractions = (options: {
 
   const signUp = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
     Effect.gen(function* () {
-      if (crossSite(request)) return refusedForm
-      const found = yield* details(request)
-      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
-      const { provider, interaction } = found.value
-      const params = interaction.params as Record<string, unknown>
-      const field = yield* form(request, maxSignUpFormBytes)
-      if (!csrfMatches(uid, field("csrf"))) return refusedForm
+      const posted = yield* postedForm(request, uid, maxSignUpFormBytes)
+      if (posted._tag === "Refused") return posted.page
+      const { provider, interaction, params, field } = posted
       if (interaction.prompt.name !== "login") return onwards(uid)
       const values = {
         email: field("email") ?? "",
@@ -379,12 +394,9 @@ export const makeInteractions = (options: {
 
   const consent = (request: HttpServerRequest.HttpServerRequest, uid: string) =>
     Effect.gen(function* () {
-      if (crossSite(request)) return refusedForm
-      const found = yield* details(request)
-      if (Option.isNone(found) || found.value.interaction.uid !== uid) return expired
-      const { provider, interaction } = found.value
-      const field = yield* form(request)
-      if (!csrfMatches(uid, field("csrf"))) return refusedForm
+      const posted = yield* postedForm(request, uid)
+      if (posted._tag === "Refused") return posted.page
+      const { provider, interaction, field } = posted
       const accountId = interaction.session?.accountId
       if (interaction.prompt.name !== "consent" || accountId === undefined) return expired
       if (field("decision") !== "allow") {

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { launchBrowser, screenshots } from "../support/browser.ts"
-import { type ConsolePerson, choosePassword, phone, signInToConsole } from "../support/console.ts"
+import { type ConsolePerson, invitePeople, phone, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { linkOf, operator } from "../support/oauth.ts"
+import { operator } from "../support/oauth.ts"
 import { digitalDraft, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
@@ -35,12 +35,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   database = await freshDatabase()
   server = await startServer({ database })
-  for (const person of [lukas, emily]) {
-    const link = linkOf(
-      await operator(database, server.url, "participants", "invite", person.slug, "--email", person.email)
-    )
-    await choosePassword(browser, link, person.password)
-  }
+  await invitePeople(browser, database, server.url, [lukas, emily])
 }, 120_000)
 
 afterAll(async () => {

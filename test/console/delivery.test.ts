@@ -17,9 +17,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core"
 import { launchBrowser, screenshots } from "../support/browser.ts"
-import { type ConsolePerson, choosePassword, desktop, signInToConsole } from "../support/console.ts"
+import { type ConsolePerson, desktop, invitePeople, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { linkOf, operator } from "../support/oauth.ts"
 import { json, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
@@ -108,12 +107,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   database = await freshDatabase()
   server = await startServer({ database })
-  for (const person of [lukas, emily]) {
-    const link = linkOf(
-      await operator(database, server.url, "participants", "invite", person.slug, "--email", person.email)
-    )
-    await choosePassword(browser, link, person.password)
-  }
+  await invitePeople(browser, database, server.url, [lukas, emily])
 }, 120_000)
 
 afterAll(async () => {

@@ -4,6 +4,8 @@
  * authorization server's sign-in page and back).
  */
 import type { Browser, BrowserContextOptions } from "playwright-core"
+import type { TestDatabase } from "./database.ts"
+import { linkOf, operator } from "./oauth.ts"
 
 export interface ConsolePerson {
   readonly slug: string
@@ -47,4 +49,19 @@ export const signInToConsole = async (
   await page.getByLabel("Password", { exact: true }).fill(person.password)
   await Promise.all([page.waitForURL(`${baseUrl}/console`), page.getByRole("button", { name: "Sign in" }).click()])
   return { context, page }
+}
+
+/** Invites each person as the operator does (`participants invite`), and has them choose their password. */
+export const invitePeople = async (
+  browser: Browser,
+  database: TestDatabase,
+  baseUrl: string,
+  people: ReadonlyArray<ConsolePerson>
+) => {
+  for (const person of people) {
+    const link = linkOf(
+      await operator(database, baseUrl, "participants", "invite", person.slug, "--email", person.email)
+    )
+    await choosePassword(browser, link, person.password)
+  }
 }
