@@ -155,23 +155,23 @@ export const ConsoleRoutes = HttpRouter.use(
         Effect.map((params) => (name: string) => Option.getOrUndefined(UrlParams.getFirst(params, name)))
       )
 
-    const frameOf = (caller: ConsoleCaller) =>
+    /** What every page of the caller's shows around its content, and whether their profile is listed yet. */
+    const standingOf = (caller: ConsoleCaller) =>
       Effect.map(profiles.view(caller.slug), (profile) => ({
-        paths,
-        csrf: caller.csrf,
-        name: profile?.record.name ?? caller.slug
+        frame: { paths, csrf: caller.csrf, name: profile?.record.name ?? caller.slug },
+        listed: profile?.listed ?? true
       }))
+    const frameOf = (caller: ConsoleCaller) => Effect.map(standingOf(caller), ({ frame }) => frame)
     const callerOf = ({ subject, slug }: ConsoleCaller): Caller => ({ subject, slug })
 
-    /** The board, or a page saying why it cannot be read. */
+    /** The caller's tasks, with the times they must act by. */
     const boardOf = (caller: ConsoleCaller) => operations.board(callerOf(caller))
 
     const home = (request: HttpServerRequest.HttpServerRequest) =>
       signedIn(request, (caller) =>
         Effect.gen(function* () {
           const board = yield* boardOf(caller)
-          const frame = yield* frameOf(caller)
-          const listed = (yield* profiles.view(caller.slug))?.listed ?? true
+          const { frame, listed } = yield* standingOf(caller)
           const done = new URL(request.url, "http://console").searchParams.get("done") ?? ""
           return send(homePage({ frame, board, listed, now: yield* Clock.currentTimeMillis, notice: notices[done] }))
         })
