@@ -78,10 +78,10 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
 })
 
 /** An instant as a person reads it (UTC, which the live script turns into their own time). */
-export const when = (iso: string) => html`<time datetime="${iso}">${dateFormat.format(new Date(iso))}</time>`
+const when = (iso: string) => html`<time datetime="${iso}">${dateFormat.format(new Date(iso))}</time>`
 
 /** How long until `iso` from `now`, in words: "3 hours", "12 minutes", "less than a minute". */
-export const timeLeft = (iso: string, now: number): string => {
+const timeLeft = (iso: string, now: number): string => {
   const ms = Date.parse(iso) - now
   if (ms <= 60_000) return "less than a minute"
   const minutes = Math.floor(ms / 60_000)
@@ -99,7 +99,7 @@ const latestReview = (task: Task) =>
   [...task.history].reverse().find((entry) => entry.from === "submitted" && entry.to === "in_flight")
 
 /** Whether the agent sent the result back (the task is in flight again after a submission). */
-export const revisionRequested = (task: Task) => task.state === "in_flight" && task.history.at(-1)?.from === "submitted"
+const revisionRequested = (task: Task) => task.state === "in_flight" && task.history.at(-1)?.from === "submitted"
 
 const stateLabels: Record<string, string> = {
   open: "Posted by the agent",

@@ -29,7 +29,7 @@ import type { Accounts } from "../services/accounts.ts"
 import type { OAuthRecords } from "../services/oauth_records.ts"
 
 /** How long a console session lasts; signing in again within the authorization server's own session needs no password. */
-export const sessionLifetimeSeconds = 8 * 3600
+const sessionLifetimeSeconds = 8 * 3600
 
 /** How long a person has to sign in once sent to the authorization server. */
 const signInLifetimeSeconds = 600

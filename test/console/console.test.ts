@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { launchBrowser, screenshots } from "../support/browser.ts"
-import { type ConsolePerson, invitePeople, phone, signInToConsole } from "../support/console.ts"
+import { type ConsolePerson, choosePassword, invitePeople, phone, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { operator } from "../support/oauth.ts"
+import { linkOf, operator } from "../support/oauth.ts"
 import { digitalDraft, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
@@ -107,6 +107,40 @@ describe("signing in", () => {
       expect(stale.status).toBe(303)
     } finally {
       await context.close()
+    }
+  })
+})
+
+describe("sessions", () => {
+  it("a new password ends the console's sessions, as it ends the login's others", async () => {
+    const { context } = await signIn(emily)
+    try {
+      const cookie = (await context.cookies(`${server.url}/console`)).find((c) => c.name === "tm_console")!
+      const page = (headers: Record<string, string>) => fetch(`${server.url}/console`, { headers, redirect: "manual" })
+      expect((await page({ cookie: `tm_console=${cookie.value}` })).status).toBe(200)
+      const link = linkOf(await operator(database, server.url, "participants", "reset", emily.slug))
+      await choosePassword(browser, link, emily.password)
+      expect((await page({ cookie: `tm_console=${cookie.value}` })).status).toBe(303)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("marks its cookies Secure when the service is served over https", async () => {
+    const secure = await startServer({ database, settings: { publicBaseUrl: "https://console.example" } })
+    try {
+      const start = await fetch(`${secure.url}/console`, { redirect: "manual" })
+      expect(start.status).toBe(303)
+      expect(start.headers.get("location")).toMatch(/^https:\/\/console\.example\/oauth\/auth\?/)
+      const setCookie = start.headers.get("set-cookie") ?? ""
+      expect(setCookie).toMatch(/^tm_console_state=/)
+      expect(setCookie).toMatch(/; Secure/)
+      expect(setCookie).toMatch(/; HttpOnly/)
+      expect(setCookie).toMatch(/; SameSite=Lax/)
+      const plain = await fetch(`${server.url}/console`, { redirect: "manual" })
+      expect(plain.headers.get("set-cookie") ?? "").not.toMatch(/; Secure/)
+    } finally {
+      await secure.close()
     }
   })
 })

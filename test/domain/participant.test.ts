@@ -11,18 +11,9 @@ import {
   slugWithSuffix
 } from "../../src/domain/participant.ts"
 import { participantSlugPattern } from "../../src/domain/task_draft.ts"
+import { sampleProfileEdit } from "../support/directory.ts"
 
-const edit = (overrides: Record<string, unknown> = {}) => ({
-  name: "Inès Moreau",
-  discipline: "Field inspection",
-  location: "Lyon, France",
-  task_type: "physical",
-  tags: ["inspection", "french"],
-  capabilities: ["Site visits in Lyon"],
-  returns: "Geotagged photos and a checklist.",
-  boundary: null,
-  ...overrides
-})
+const edit = (overrides: Record<string, unknown> = {}) => ({ ...sampleProfileEdit, ...overrides })
 
 const valid = (input: unknown): ProfileEdit => {
   const read = readProfileEdit(input)

@@ -23,6 +23,7 @@ import {
   operator,
   type Person,
   pkce,
+  postForged,
   registerClient
 } from "../support/oauth.ts"
 import { startServer, type TestServer } from "../support/server.ts"
@@ -630,17 +631,8 @@ describe("refusals", () => {
     const action = new URL((await page.locator("form").getAttribute("action"))!, server.url).href
     const csrf = (await page.locator('input[name="csrf"]').getAttribute("value"))!
     const form = { email: lukas.email, password: lukas.password }
-    const wrongToken = await context.request.post(action, {
-      form: { ...form, csrf: "not-the-token" },
-      headers: { origin: server.url },
-      maxRedirects: 0
-    })
+    const { wrongToken, otherSite } = await postForged(context, action, form, csrf, server.url)
     expect(wrongToken.status()).toBe(403)
-    const otherSite = await context.request.post(action, {
-      form: { ...form, csrf },
-      headers: { origin: "https://attacker.example" },
-      maxRedirects: 0
-    })
     expect(otherSite.status()).toBe(403)
     expect(await otherSite.text()).toContain("This form cannot be sent from here")
     // Nothing was signed in: the page's own form still asks, and then goes on.

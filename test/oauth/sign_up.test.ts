@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, Page } from "playwright-core"
 import { launchBrowser, screenshots } from "../support/browser.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { callbackUri, client, operator, pkce, registerClient } from "../support/oauth.ts"
+import { callbackUri, client, operator, pkce, postForged, registerClient } from "../support/oauth.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -251,17 +251,8 @@ describe("PARTICIPANT_SIGNUP=open", () => {
       task_type: "digital"
     }
     const before = await counts()
-    const wrongToken = await context.request.post(action, {
-      form: { ...form, csrf: "not-the-token" },
-      headers: { origin: open.url },
-      maxRedirects: 0
-    })
+    const { wrongToken, otherSite } = await postForged(context, action, form, csrf, open.url)
     expect(wrongToken.status()).toBe(403)
-    const otherSite = await context.request.post(action, {
-      form: { ...form, csrf },
-      headers: { origin: "https://attacker.example" },
-      maxRedirects: 0
-    })
     expect(otherSite.status()).toBe(403)
     expect(await otherSite.text()).toContain("This form cannot be sent from here")
     expect(await counts()).toEqual(before)

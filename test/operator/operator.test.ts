@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { retiredKeyRetention } from "../../src/domain/signing_keys.ts"
 import { Profiles } from "../../src/services/profiles.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
+import { sampleProfileEdit } from "../support/directory.ts"
 import { runOperator } from "../support/operator.ts"
 import { json, startServer, type TestServer, validDraft } from "../support/server.ts"
 import { withServicesOn } from "../support/services.ts"
@@ -41,14 +42,7 @@ const operator = (...args: ReadonlyArray<string>) => operatorWith({}, ...args)
 
 const participant = (slug: string, overrides: Record<string, unknown> = {}) => ({
   slug,
-  name: "Inès Moreau",
-  discipline: "Field inspection",
-  location: "Lyon, France",
-  task_type: "physical",
-  tags: ["inspection", "french"],
-  capabilities: ["Site visits in Lyon"],
-  returns: "Geotagged photos and a checklist.",
-  boundary: null,
+  ...sampleProfileEdit,
   ...overrides
 })
 

@@ -19,7 +19,7 @@ import { ParticipantDirectory } from "../../src/services/participant_directory.t
 import { Profiles, type SignUpRequest } from "../../src/services/profiles.ts"
 import { Tasks } from "../../src/services/tasks.ts"
 import { freshDatabase } from "../support/database.ts"
-import { plainParticipant } from "../support/directory.ts"
+import { plainParticipant, sampleProfileEdit } from "../support/directory.ts"
 
 const T0 = Date.parse("2026-12-01T09:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -28,17 +28,7 @@ const password = "correct horse battery staple"
 const ada: ParticipantRecord = { ...plainParticipant("ada"), name: "Ada Lovelace" }
 const bea: ParticipantRecord = { ...plainParticipant("bea"), name: "Bea Arthur" }
 
-const profileOf = (overrides: Partial<ProfileEdit> = {}): ProfileEdit => ({
-  name: "Inès Moreau",
-  discipline: "Field inspection",
-  location: "Lyon, France",
-  task_type: "physical",
-  tags: ["inspection", "french"],
-  capabilities: ["Site visits in Lyon"],
-  returns: "Geotagged photos and a checklist.",
-  boundary: null,
-  ...overrides
-})
+const profileOf = (overrides: Partial<ProfileEdit> = {}): ProfileEdit => ({ ...sampleProfileEdit, ...overrides })
 
 const signUpOf = (email: string, overrides: Partial<ProfileEdit> = {}): SignUpRequest => ({
   email,

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type ParticipantRecord, searchTextOf } from "../../src/domain/participant.ts"
+import { type ParticipantRecord, type ProfileEdit, searchTextOf } from "../../src/domain/participant.ts"
 import { prng } from "./random.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
@@ -254,3 +254,15 @@ export const plainParticipant = (slug: string): ParticipantRecord => ({
   returns: "Photos",
   boundary: null
 })
+
+/** A whole profile as a participant writes it (every member of ProfileEdit), for tests of profiles. */
+export const sampleProfileEdit: ProfileEdit = {
+  name: "Inès Moreau",
+  discipline: "Field inspection",
+  location: "Lyon, France",
+  task_type: "physical",
+  tags: ["inspection", "french"],
+  capabilities: ["Site visits in Lyon"],
+  returns: "Geotagged photos and a checklist.",
+  boundary: null
+}

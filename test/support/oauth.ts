@@ -103,3 +103,26 @@ export const pkce = async () => {
 }
 
 export { client }
+
+/**
+ * A page's form posted as a forger would: once with a wrong CSRF token (from our own origin), once
+ * with the page's own token from another site's origin. The caller checks both were refused.
+ */
+export const postForged = async (
+  context: BrowserContext,
+  action: string,
+  form: Record<string, string>,
+  csrf: string,
+  origin: string
+) => ({
+  wrongToken: await context.request.post(action, {
+    form: { ...form, csrf: "not-the-token" },
+    headers: { origin },
+    maxRedirects: 0
+  }),
+  otherSite: await context.request.post(action, {
+    form: { ...form, csrf },
+    headers: { origin: "https://attacker.example" },
+    maxRedirects: 0
+  })
+})
