@@ -33,15 +33,7 @@ import {
 } from "../../src/oauth/pages.ts"
 import { html } from "../../src/pages/html.ts"
 import { page as documentOf, type PageHeadersOptions, pageHeaders } from "../../src/pages/layout.ts"
-import { launchBrowser, screenshots } from "../support/browser.ts"
-
-const phone: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true
-}
-const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 800 } }
+import { desktop, launchBrowser, phone, screenshots } from "../support/browser.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Two loopback servers: ours (the pages and where their forms post) and an app's (its redirect URI)

@@ -32,15 +32,10 @@ import {
   readFormFields,
   renderFormFields
 } from "../../src/pages/result_form.ts"
-import { launchBrowser, screenshots } from "../support/browser.ts"
+import { desktop, launchBrowser, phoneAt, screenshots } from "../support/browser.ts"
 
-const phone: BrowserContextOptions = {
-  viewport: { width: 360, height: 740 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true
-}
-const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } }
+/** The narrowest phone the pages are held to. */
+const phone = phoneAt(360, 740)
 
 const inspection = {
   type: "object",

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, BrowserContextOptions, Page } from "playwright-core"
-import { launchBrowser, screenshots } from "../support/browser.ts"
-import { type ConsolePerson, choosePassword, invitePeople, phone, signInToConsole } from "../support/console.ts"
+import { launchBrowser, phone, screenshots } from "../support/browser.ts"
+import { type ConsolePerson, choosePassword, invitePeople, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkOf, operator } from "../support/oauth.ts"
 import { digitalDraft, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"

@@ -4,7 +4,7 @@
  * vitest.config.ts runs the browser tests only where it is installed, and under CI=true requires it.
  */
 import { mkdirSync } from "node:fs"
-import { type Browser, chromium } from "playwright-core"
+import { type Browser, type BrowserContextOptions, chromium } from "playwright-core"
 
 /** Screenshots of what the tests saw, for a person to look at (not compared). */
 export const screenshots = new URL("../../.cache/screenshots/", import.meta.url).pathname
@@ -26,3 +26,15 @@ export const launchBrowser = (): Promise<Browser> => {
     ]
   })
 }
+
+/** A phone of `width` × `height` CSS pixels (touch, a 2× screen). */
+export const phoneAt = (width: number, height: number): BrowserContextOptions => ({
+  viewport: { width, height },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true
+})
+
+/** The phone the pages are looked at on, and a desktop. */
+export const phone = phoneAt(390, 844)
+export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } }

@@ -4,6 +4,7 @@
  * authorization server's sign-in page and back).
  */
 import type { Browser, BrowserContextOptions } from "playwright-core"
+import { phone } from "./browser.ts"
 import type { TestDatabase } from "./database.ts"
 import { linkOf, operator } from "./oauth.ts"
 
@@ -12,14 +13,6 @@ export interface ConsolePerson {
   readonly email: string
   readonly password: string
 }
-
-export const phone: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true
-}
-export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } }
 
 /** Opens the invitation or reset link and chooses `password`. */
 export const choosePassword = async (browser: Browser, link: string, password: string) => {
