@@ -17,6 +17,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import type * as S3 from "@aws-sdk/client-s3"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -84,7 +85,8 @@ const orStopStart =
 
 /** 16 random bytes: a temporary file's name. */
 const temporaryRandom = randomPool(16, 64)
-const temporaryName = () => `${Date.now()}-${temporaryRandom().toString("hex")}`
+/** A fresh temporary name, stamped with the service's time (which the sweep of leftovers reads too). */
+const temporaryName = Effect.map(Clock.currentTimeMillis, (now) => `${now}-${temporaryRandom().toString("hex")}`)
 
 /** The time a temporary name was made, from the name (`<ms>-<hex>`). */
 const madeAt = (name: string) => Number.parseInt(name.split("-", 1)[0] ?? "", 10)
@@ -138,17 +140,18 @@ const makeFileStore = (fs: FileSystem.FileSystem, directory: string) =>
     // Keys are made by the service (`<reference>/<id>`), never by a client.
     const pathOf = (key: string) => join(directory, ...key.split("/"))
 
-    const put: Shape["put"] = (key, body) => {
-      const temporary = join(partial, temporaryName())
-      return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
-        fs.makeDirectory(dirname(pathOf(key)), { recursive: true }).pipe(
-          Effect.andThen(fs.rename(temporary, pathOf(key))),
-          Effect.onError(() => Effect.ignore(fs.remove(temporary, { force: true }))),
-          Effect.mapError(unavailable),
-          Effect.as(size)
+    const put: Shape["put"] = (key, body) =>
+      Effect.flatMap(temporaryName, (name) => {
+        const temporary = join(partial, name)
+        return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
+          fs.makeDirectory(dirname(pathOf(key)), { recursive: true }).pipe(
+            Effect.andThen(fs.rename(temporary, pathOf(key))),
+            Effect.onError(() => Effect.ignore(fs.remove(temporary, { force: true }))),
+            Effect.mapError(unavailable),
+            Effect.as(size)
+          )
         )
-      )
-    }
+      })
 
     const get: Shape["get"] = (key) =>
       fs.stat(pathOf(key)).pipe(
@@ -215,26 +218,27 @@ const makeS3Store = (fs: FileSystem.FileSystem, store: Extract<ArtifactStore, { 
       return error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata?.httpStatusCode === 404
     }
 
-    const put: Shape["put"] = (key, body) => {
-      const temporary = join(spool, temporaryName())
-      return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
-        call((s3, client, abortSignal) =>
-          client.send(
-            new s3.PutObjectCommand({
-              Bucket: store.bucket,
-              Key: keyOf(key),
-              Body: createReadStream(temporary),
-              ContentLength: size
-            }),
-            { abortSignal }
+    const put: Shape["put"] = (key, body) =>
+      Effect.flatMap(temporaryName, (name) => {
+        const temporary = join(spool, name)
+        return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
+          call((s3, client, abortSignal) =>
+            client.send(
+              new s3.PutObjectCommand({
+                Bucket: store.bucket,
+                Key: keyOf(key),
+                Body: createReadStream(temporary),
+                ContentLength: size
+              }),
+              { abortSignal }
+            )
+          ).pipe(
+            Effect.mapError(unavailable),
+            Effect.as(size),
+            Effect.ensuring(Effect.ignore(fs.remove(temporary, { force: true })))
           )
-        ).pipe(
-          Effect.mapError(unavailable),
-          Effect.as(size),
-          Effect.ensuring(Effect.ignore(fs.remove(temporary, { force: true })))
         )
-      )
-    }
+      })
 
     const get: Shape["get"] = (key) =>
       call((s3, client, abortSignal) =>
