@@ -16,17 +16,39 @@ export interface ServiceProcess {
   readonly stop: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+const listensOn = (port: number) =>
+  new Promise<number | undefined>((resolve) => {
     const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
+    server.once("error", () => resolve(undefined))
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address()
-      server.close(() =>
-        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))
-      )
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : undefined))
     })
   })
+
+/**
+ * A loopback port nobody listens on. Under vitest each worker takes its ports from a block of its own
+ * below the kernel's ephemeral range (32768 and up): a port picked by `listen(0)` comes from that range
+ * and, in the moment before the server binds it, may be taken as the source port of any outgoing
+ * connection (a database client, a fetch), which failed a run with EADDRINUSE.
+ */
+let next = Math.floor(Math.random() * 1000)
+
+export const freePort = async (): Promise<number> => {
+  const worker = Number(process.env.VITEST_POOL_ID)
+  if (Number.isInteger(worker) && worker > 0) {
+    const base = 20_000 + (worker % 12) * 1000
+    for (let i = 0; i < 1000; i++) {
+      // Each call starts after the last port handed out, so two servers started together differ.
+      const offset = next++ % 1000
+      const port = await listensOn(base + offset)
+      if (port !== undefined) return port
+    }
+  }
+  const port = await listensOn(0)
+  if (port === undefined) throw new Error("no free port")
+  return port
+}
 
 const root = new URL("../..", import.meta.url).pathname
 
