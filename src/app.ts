@@ -41,6 +41,8 @@ import { TaskEvents } from "./services/task_events.ts"
 import { TaskStore } from "./services/task_store.ts"
 import { TaskTokens } from "./services/task_tokens.ts"
 import { Tasks } from "./services/tasks.ts"
+import { WebhookDeliveryLive } from "./services/webhook_delivery.ts"
+import { WebhookOutbox } from "./services/webhook_outbox.ts"
 import { DatabaseLive } from "./sql/database.ts"
 
 /** Replacements for the repositories, e.g. a store that fails, for tests of failure paths. */
@@ -66,7 +68,7 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
     Profiles.layer,
     overrides.dispatcher === false
       ? Layer.empty
-      : Layer.mergeAll(DispatcherLive, SigningKeysAtStart, ArtifactSweeperLive)
+      : Layer.mergeAll(DispatcherLive, WebhookDeliveryLive, SigningKeysAtStart, ArtifactSweeperLive)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer, LoginsLive)),
     Layer.provideMerge(Lifecycle.layer),
@@ -82,6 +84,7 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
         Accounts.layer,
         AccessTokens.layer.pipe(Layer.provideMerge(SigningKeys.layer)),
         TaskEvents.layer,
+        WebhookOutbox.layer,
         RateLimits.layer,
         McpSessionStore.layer,
         OAuthRecords.layer,

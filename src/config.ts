@@ -97,7 +97,30 @@ export interface AppSettings {
   readonly tracing: TracingSettings | undefined
   /** Uploaded files (evidence): their store and limits. */
   readonly artifacts: ArtifactSettings
+  /** Signed webhooks: where they may go and how their deliveries are retried. */
+  readonly webhooks: WebhookSettings
 }
+
+/** Signed webhooks (services/webhook_delivery.ts). */
+export interface WebhookSettings {
+  /**
+   * WEBHOOK_ALLOW_PRIVATE: whether a webhook may go to plain http and to loopback, private,
+   * link-local and other non-public addresses (development and tests only).
+   */
+  readonly allowPrivate: boolean
+  /**
+   * WEBHOOK_RETRY_SCHEDULE: the waits between attempts, in order; an event whose last retry fails
+   * too is marked failed. The default spans a little over 24 hours.
+   */
+  readonly retryScheduleMs: ReadonlyArray<number>
+  /** WEBHOOK_TIMEOUT: how long an attempt may take, from connecting to the answer's status. */
+  readonly timeoutMs: number
+}
+
+/** 5s, 30s, 2m, 10m, 1h, 3h, 6h, 14h: nine attempts over 24 h 12 min 35 s. */
+export const defaultWebhookRetrySchedule: ReadonlyArray<number> = [
+  5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000
+]
 
 /** The OpenTelemetry exporter settings, read from the standard `OTEL_*` variables. */
 export interface TracingSettings {
@@ -218,7 +241,8 @@ const testDefaults: AppSettings = {
   redisKeyPrefix: "task-marketplace:",
   httpTimeouts: defaultHttpTimeouts,
   tracing: undefined,
-  artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 }
+  artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 },
+  webhooks: { allowPrivate: false, retryScheduleMs: defaultWebhookRetrySchedule, timeoutMs: 10_000 }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -268,6 +292,26 @@ export const DurationMs: Schema.Codec<number, string> = Schema.Trim.pipe(
     parsing(parseDuration, formatDuration, "a duration such as 90 (seconds), 500ms, 30s, 15m, 24h or 3d")
   )
 )
+
+/** Durations separated by commas (`5s,30s,2m`), each within bounds; at most `most` of them. */
+const DurationList = (minimum: number, maximum: number, most: number) => {
+  const what = `durations from ${formatDuration(minimum)} to ${formatDuration(maximum)} separated by commas (at most ${most}), e.g. 5s,30s,2m,10m,1h`
+  return Schema.String.pipe(
+    Schema.decodeTo(
+      Schema.Array(Schema.Number),
+      parsing<ReadonlyArray<number>>(
+        (text) => {
+          const parts = text.split(",").map((part) => parseDuration(part.trim()))
+          return parts.length <= most && parts.every((ms) => ms !== undefined && ms >= minimum && ms <= maximum)
+            ? (parts as ReadonlyArray<number>)
+            : undefined
+        },
+        (waits) => waits.map(formatDuration).join(","),
+        what
+      )
+    )
+  )
+}
 
 /** A duration within bounds; the bounds are part of the message. */
 const DurationBetween = (minimum: number, maximum: number) =>
@@ -656,7 +700,15 @@ const variables = {
     "ARTIFACT_MAX_FILES",
     NumberBetween(1, moveLimits.artifacts, `a whole number of files from 1 to ${moveLimits.artifacts}`),
     10
-  )
+  ),
+  WEBHOOK_ALLOW_PRIVATE: variable("WEBHOOK_ALLOW_PRIVATE", Switch, false),
+  // Up to 20 retries, each wait at most a week: an event is never retried for more than a few months.
+  WEBHOOK_RETRY_SCHEDULE: variable(
+    "WEBHOOK_RETRY_SCHEDULE",
+    DurationList(100, 7 * day, 20),
+    defaultWebhookRetrySchedule
+  ),
+  WEBHOOK_TIMEOUT: variable("WEBHOOK_TIMEOUT", DurationBetween(100, minute), 10 * second)
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -713,6 +765,11 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
   const tracing = yield* tracingSettings
   const seedSampleCatalogue = yield* variables.SEED_SAMPLE_CATALOGUE
   const artifacts = yield* artifactSettings
+  const webhooks: WebhookSettings = {
+    allowPrivate: yield* variables.WEBHOOK_ALLOW_PRIVATE,
+    retryScheduleMs: yield* variables.WEBHOOK_RETRY_SCHEDULE,
+    timeoutMs: yield* variables.WEBHOOK_TIMEOUT
+  }
 
   return AppConfig.of({
     port,
@@ -739,7 +796,8 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     redisKeyPrefix,
     httpTimeouts,
     tracing,
-    artifacts
+    artifacts,
+    webhooks
   })
 }).pipe(Effect.catchTag("ConfigError", (error) => Effect.fail(fromConfigError(error))))
 

@@ -190,6 +190,12 @@ export const CreatedTask = Schema.Struct({
   task_token: Schema.String.annotate({
     description:
       "Bearer credential for this task's agent-side actions (cancel, review). Returned only on creation and its idempotent replays; keep it secret."
-  })
+  }),
+  webhook_secret: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "Present when the draft gave a webhook_url: the secret (whsec_ and base64, as Standard Webhooks writes one) that signs the task's events. Verify each event's webhook-signature with it, e.g. with a Standard Webhooks library. Returned only on creation and its idempotent replays; keep it secret."
+    })
+  )
 }).annotate({ identifier: "CreatedTask", description: "The task just recorded, with its task token." })
 export type CreatedTask = typeof CreatedTask.Type

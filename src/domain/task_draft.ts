@@ -37,6 +37,7 @@
 import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
 import { RESULT_SCHEMA_MAX_BYTES, ResultSchema, resultSchemaProblem } from "./result_schema.ts"
+import { WEBHOOK_URL_MAX, webhookUrlProblem } from "./webhooks.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Execution modes
@@ -137,6 +138,7 @@ export const draftMembers = [
   "agent",
   "contact_email",
   "budget",
+  "webhook_url",
   "idempotency_key"
 ] as const
 export type DraftMember = (typeof draftMembers)[number]
@@ -255,6 +257,13 @@ export const draftFields: ReadonlyArray<DraftField> = [
     requirement: "optional"
   },
   {
+    name: "webhook_url",
+    maxLength: WEBHOOK_URL_MAX,
+    description:
+      "an https URL the service POSTs a signed event to each time the task changes state (Standard Webhooks); the 201 carries the webhook_secret to verify them with",
+    requirement: "optional"
+  },
+  {
     name: "idempotency_key",
     maxLength: IDEMPOTENCY_KEY_MAX,
     description: "body counterpart of the idempotency-key header",
@@ -351,6 +360,7 @@ export const TaskDraft = Schema.Struct({
   agent: draftMember("agent"),
   contact_email: draftMember("contact_email", { format: "email" }),
   budget: draftMember("budget", { examples: ["USD 250"] }),
+  webhook_url: draftMember("webhook_url", { format: "uri", examples: ["https://agent.example.com/hooks/tasks"] }),
   idempotency_key: draftMember("idempotency_key")
 }).annotate({
   identifier: "TaskDraft",
@@ -383,7 +393,8 @@ export const NormalizedDraft = Schema.Struct({
   principal: normalisedMember("principal"),
   agent: normalisedMember("agent"),
   contact_email: normalisedMember("contact_email"),
-  budget: normalisedMember("budget")
+  budget: normalisedMember("budget"),
+  webhook_url: normalisedMember("webhook_url")
 }).annotate({
   identifier: "NormalizedDraft",
   description:
@@ -414,6 +425,11 @@ export interface ValidateDraftOptions {
    * timing that is not after it is a `deadline_passed` issue. Pure callers (tests) may leave it out.
    */
   readonly now?: string
+  /**
+   * Whether webhook_url may be plain http or name a private address (WEBHOOK_ALLOW_PRIVATE, for
+   * development and tests); off by default.
+   */
+  readonly allowPrivateWebhooks?: boolean
 }
 
 /**
@@ -698,7 +714,11 @@ const aliases: ReadonlyArray<readonly [string, DraftMember]> = [
   ["user_agent", "agent"],
   ["requester", "principal"],
   ["on_behalf_of", "principal"],
-  ["restrictions", "constraints"]
+  ["restrictions", "constraints"],
+  ["webhook", "webhook_url"],
+  ["callback_url", "webhook_url"],
+  ["callback", "webhook_url"],
+  ["notify_url", "webhook_url"]
 ]
 
 const suggestionCandidates: ReadonlyArray<readonly [string, DraftMember]> = [
@@ -896,6 +916,15 @@ export const validateDraft = (
         task.budget = read
         const ambiguity = budgetAmbiguity(read)
         if (ambiguity !== undefined) warnings.push(issue(name, "ambiguous", ambiguity))
+        continue
+      }
+      case "webhook_url": {
+        const problem = webhookUrlProblem(read, options.allowPrivateWebhooks === true)
+        if (problem !== undefined) {
+          issues.push(issue(name, "invalid", problem))
+          continue
+        }
+        task.webhook_url = read
         continue
       }
       case "idempotency_key": {

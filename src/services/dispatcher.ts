@@ -9,7 +9,6 @@
  * dispatchers may pick the same task: each move is a compare-and-set on the version read, so one
  * wins and the others find the task changed and leave it.
  */
-import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -25,6 +24,7 @@ import { deadlinePassed } from "../domain/task_draft.ts"
 import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
 import { type MatchingDirectory, ParticipantDirectory } from "./participant_directory.ts"
+import { loggedOncePerMinute } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 
@@ -219,31 +219,11 @@ export const DispatcherLive = Layer.effectDiscard(
     const { sweep } = yield* Dispatcher
 
     // A sweep that fails (storage down, most often) is logged, and retried at the next interval.
-    // While sweeps keep failing, one line a minute says so rather than one every interval; the
-    // first sweep that works again says that too.
-    let failingSince: number | undefined
-    let lastLogged = 0
-    const loggedSweep = sweep.pipe(
-      Effect.tap(() => {
-        if (failingSince === undefined) return Effect.void
-        const since = failingSince
-        failingSince = undefined
-        return Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.logInfo("the dispatcher's sweeps work again").pipe(Effect.annotateLogs({ failed_for_ms: now - since }))
-        )
-      }),
-      Effect.catchCause((cause) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          failingSince ??= now
-          if (now - lastLogged < 60_000) return Effect.succeed(0)
-          lastLogged = now
-          return Effect.logWarning("a dispatcher sweep failed; retrying every interval").pipe(
-            Effect.annotateLogs({ cause: Cause.pretty(cause) }),
-            Effect.as(0)
-          )
-        })
-      )
-    )
+    const loggedSweep = loggedOncePerMinute(sweep, {
+      failing: "a dispatcher sweep failed; retrying every interval",
+      recovered: "the dispatcher's sweeps work again",
+      fallback: 0
+    })
 
     yield* Effect.gen(function* () {
       for (;;) {

@@ -2,7 +2,8 @@
  * The lifecycle service: applies a transition of the table (domain/lifecycle.ts) to a stored task
  * atomically — compare-and-set on the row's version, so of two concurrent moves from one state
  * exactly one wins and the other is re-judged against the state it lost to — records `history`,
- * sets `outcome` on terminal states, re-arms the timers, and announces the change.
+ * sets `outcome` on terminal states, re-arms the timers, records the task's webhook events in the
+ * same transaction (services/webhook_outbox.ts), and announces the change.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -25,6 +26,7 @@ import { referencePattern } from "./ids.ts"
 import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
+import { WebhookOutbox } from "./webhook_outbox.ts"
 
 export interface TransitionRequest<G = never> {
   readonly reference: string
@@ -79,16 +81,32 @@ export class Lifecycle extends Context.Service<
       const store = yield* TaskStore
       const events = yield* TaskEvents
       const sql = yield* SqlClient.SqlClient
+      const outbox = yield* WebhookOutbox
       const asStorageCall = storageCallFor(sql)
 
-      /** The compare-and-set write of a move, with what must be written alongside it, in one transaction. */
-      const write = <G>(next: StoredTask, expectedVersion: number, request: TransitionRequest<G>) => {
+      /**
+       * The compare-and-set write of a move, with what must be written alongside it in one
+       * transaction: the request's own writes, and the webhook events of each state `entered`.
+       */
+      const write = <G>(
+        next: StoredTask,
+        expectedVersion: number,
+        request: TransitionRequest<G>,
+        entered: ReadonlyArray<StoredTask>
+      ) => {
         const alongside = request.alongside
-        if (alongside === undefined) return store.update(next, expectedVersion)
+        const events = next.webhookUrl === null ? undefined : outbox.record(entered)
+        if (alongside === undefined && events === undefined) return store.update(next, expectedVersion)
+        const writes =
+          alongside === undefined
+            ? events!
+            : events === undefined
+              ? alongside(next)
+              : Effect.andThen(alongside(next), events)
         return asStorageCall(
           sql.withTransaction(
             Effect.flatMap(store.update(next, expectedVersion), (updated) =>
-              updated ? Effect.as(alongside(next), true) : Effect.succeed(false)
+              updated ? Effect.as(writes, true) : Effect.succeed(false)
             )
           )
         )
@@ -177,6 +195,8 @@ export class Lifecycle extends Context.Service<
           const at = iso(now)
           // One version per recorded move, so the version is the length of the history.
           let entered = current
+          // The task as it entered each state: what each move's webhook event reports.
+          const steps: Array<StoredTask> = []
           for (let i = 0; i < moves.length; i++) {
             const move = moves[i]!
             const row = findTransition(entered.state, move.to, move.actor)
@@ -184,11 +204,14 @@ export class Lifecycle extends Context.Service<
             // The guard judges the task as read, once the table allows its first move.
             if (i === 0 && request.guard !== undefined) yield* request.guard(current)
             entered = { ...enter(entered, move, row, at), version: entered.version + 1 }
+            steps.push(entered)
           }
           const next: StoredTask = { ...entered, ...schedule(entered, now) }
-          if (yield* write(next, current.version, request)) {
+          steps[steps.length - 1] = next
+          if (yield* write(next, current.version, request, steps)) {
             yield* events.changed(next.reference)
             if (next.state === "open" || next.state === "matching") yield* events.dueNow
+            if (next.webhookUrl !== null) yield* outbox.wake
             return next
           }
           if (attempt >= 8) {

@@ -3,6 +3,8 @@
  * failure (unreachable, restarting, timed out) is `StorageUnavailable` — a retryable condition the
  * HTTP adapter answers with 503 and `Retry-After` — never a defect or a hung request.
  */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -93,6 +95,37 @@ export const decodeEach = <S extends Schema.ConstraintDecoder<unknown>>(
     }
     return failures.length === 0 ? Effect.succeed(decoded) : Effect.as(Effect.all(failures, { discard: true }), decoded)
   }
+}
+
+/**
+ * A background round (a sweep, a claim) that may fail while storage is down, made quiet: a failure
+ * gives `fallback` and is logged, but while rounds keep failing one line a minute says so rather
+ * than one every interval; the first round that works again says that too.
+ */
+export const loggedOncePerMinute = <A, E, R>(
+  round: Effect.Effect<A, E, R>,
+  { failing, recovered, fallback }: { readonly failing: string; readonly recovered: string; readonly fallback: A }
+): Effect.Effect<A, never, R> => {
+  let failingSince: number | undefined
+  let lastLogged = 0
+  return round.pipe(
+    Effect.tap(() => {
+      if (failingSince === undefined) return Effect.void
+      const since = failingSince
+      failingSince = undefined
+      return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.logInfo(recovered).pipe(Effect.annotateLogs({ failed_for_ms: now - since }))
+      )
+    }),
+    Effect.catchCause((cause) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        failingSince ??= now
+        if (now - lastLogged < 60_000) return Effect.succeed(fallback)
+        lastLogged = now
+        return Effect.logWarning(failing).pipe(Effect.annotateLogs({ cause: Cause.pretty(cause) }), Effect.as(fallback))
+      })
+    )
+  )
 }
 
 /** A batch's transaction failed as a whole; its writes are then made one by one. */

@@ -49,7 +49,9 @@ export const StoredTask = Schema.Struct({
   infeasibility: Schema.NullOr(Infeasibility),
   revisions: Schema.Number,
   /** The earliest instant the service must look at this task again (dispatch or a timer). */
-  nextTimerAt: Schema.NullOr(Schema.String)
+  nextTimerAt: Schema.NullOr(Schema.String),
+  /** Where the task's events are sent (signed webhooks), if anywhere. */
+  webhookUrl: Schema.NullOr(Schema.String)
 })
 export type StoredTask = typeof StoredTask.Type
 
@@ -81,7 +83,8 @@ export const TaskRow = Schema.Struct({
     offerExpiresAt: "offer_expires_at",
     reviewDueAt: "review_due_at",
     deadlineAt: "deadline_at",
-    nextTimerAt: "next_timer_at"
+    nextTimerAt: "next_timer_at",
+    webhookUrl: "webhook_url"
   })
 )
 
@@ -96,7 +99,14 @@ export const keptVersions = 10_000
 export class TaskStore extends Context.Service<
   TaskStore,
   {
-    insert(task: StoredTask): Effect.Effect<InsertOutcome, StorageUnavailable>
+    /**
+     * Inserts `task` unless its idempotency key is taken; `alongside` (the task's first webhook
+     * event) is written in the same transaction, only when the task is created.
+     */
+    insert(
+      task: StoredTask,
+      alongside?: Effect.Effect<void, StorageUnavailable>
+    ): Effect.Effect<InsertOutcome, StorageUnavailable>
     findByReference(reference: string): Effect.Effect<StoredTask | undefined, StorageUnavailable>
     /** The task an idempotency key created, if any. */
     findByIdempotencyKey(key: string): Effect.Effect<StoredTask | undefined, StorageUnavailable>
@@ -142,18 +152,18 @@ export class TaskStore extends Context.Service<
         (row) => `reference ${(row as { reference?: unknown }).reference}`
       )
 
-      const insertOne = Effect.fnUntraced(function* (task: StoredTask) {
+      const insertRow = Effect.fnUntraced(function* (task: StoredTask) {
         const inserted = yield* sql<{ reference: string }>`
           INSERT INTO tasks (reference, state, execution_mode, participant_slug, agent, principal, brief, result, outcome,
             history, version, token_hash, idempotency_key, draft_fingerprint, created_at, updated_at,
             requested_participant, passed_over, offer_expires_at, review_due_at, deadline_at, infeasibility, revisions,
-            next_timer_at)
+            next_timer_at, webhook_url)
           VALUES (${task.reference}, ${task.state}, ${task.executionMode}, ${task.participantSlug}, ${task.agent},
             ${task.principal}, ${JSON.stringify(task.brief)}, ${nullableJson(task.result)}, ${nullableJson(task.outcome)},
             ${JSON.stringify(task.history)}, ${task.version}, ${task.tokenHash}, ${task.idempotencyKey},
             ${task.draftFingerprint}, ${task.createdAt}, ${task.updatedAt}, ${task.requestedParticipant},
             ${JSON.stringify(task.passedOver)}, ${task.offerExpiresAt}, ${task.reviewDueAt}, ${task.deadlineAt},
-            ${nullableJson(task.infeasibility)}, ${task.revisions}, ${task.nextTimerAt})
+            ${nullableJson(task.infeasibility)}, ${task.revisions}, ${task.nextTimerAt}, ${task.webhookUrl})
           ON CONFLICT (idempotency_key) DO NOTHING
           RETURNING reference
         `
@@ -166,8 +176,24 @@ export class TaskStore extends Context.Service<
         }
         return { _tag: "KeyTaken", task: holder } as const
       }, asStorageCall)
+      const insertOne = ({
+        task,
+        alongside
+      }: {
+        task: StoredTask
+        alongside?: Effect.Effect<void, StorageUnavailable>
+      }) =>
+        alongside === undefined
+          ? insertRow(task)
+          : asStorageCall(
+              sql.withTransaction(
+                Effect.tap(insertRow(task), (outcome) => (outcome._tag === "Created" ? alongside : Effect.void))
+              )
+            )
       // Concurrent submissions share a commit on the embedded database (see `groupCommit`).
-      const insert = yield* groupCommit(sql, insertOne)
+      const writeOne = yield* groupCommit(sql, insertOne)
+      const insert = (task: StoredTask, alongside?: Effect.Effect<void, StorageUnavailable>) =>
+        writeOne(alongside === undefined ? { task } : { task, alongside })
 
       const byReference = findOne("reference")
       const findByReference = (reference: string) => asStorageCall(byReference(reference))

@@ -1,8 +1,10 @@
 /**
- * Task tokens: the agent's bearer credential for one task (`tt_` + 256 bits).
+ * Task tokens: the agent's bearer credential for one task (`tt_` + 256 bits), and the secret its
+ * webhook events are signed with (`whsec_` + 256 bits in base64, as Standard Webhooks writes one).
  *
  * A token is derived as HMAC-SHA256(secret, reference), so an idempotent replay can hand the same
  * token back while the database keeps only its SHA-256 hash (a leaked database grants nothing).
+ * The webhook secret is derived the same way from another input, so it is kept nowhere at all.
  * The secret comes from TASK_TOKEN_SECRET; when unset, one is generated once and kept in the
  * database so every process sharing it derives the same tokens.
  */
@@ -19,6 +21,8 @@ export class TaskTokens extends Context.Service<
   {
     /** The token of a task (same reference → same token). */
     tokenFor(reference: string): string
+    /** The secret a task's webhook events are signed with (same reference → same secret). */
+    webhookSecretFor(reference: string): string
     /** What the database stores for a token. */
     hash(token: string): string
     /** Constant-time check of a presented token against the stored hash. */
@@ -43,6 +47,9 @@ const make = (secret: string): TaskTokens["Service"] => {
   const hash = (token: string) => oneShotHash("sha256", token, "base64url")
   return {
     tokenFor: (reference) => `tt_${createHmac("sha256", secret).update(reference).digest("base64url")}`,
+    // A different input than the token's (no reference contains a NUL), so neither reveals the other.
+    webhookSecretFor: (reference) =>
+      `whsec_${createHmac("sha256", secret).update(`webhook\u0000${reference}`).digest("base64")}`,
     hash,
     matches: (token, storedHash) => {
       const a = Buffer.from(hash(token))

@@ -7,7 +7,6 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { apiPrefix } from "../api/api.ts"
 import { AppConfig } from "../config.ts"
 import {
   DraftRejected,
@@ -16,7 +15,7 @@ import {
   type StorageUnavailable,
   TaskNotFound
 } from "../domain/errors.ts"
-import { type Infeasibility, infeasibilityOf, nextStepOf, warningOf } from "../domain/feasibility.ts"
+import { type Infeasibility, infeasibilityOf, warningOf } from "../domain/feasibility.ts"
 import {
   type DirectorySearch,
   eligibilityCounts,
@@ -26,14 +25,7 @@ import {
   taskTextOf
 } from "../domain/matching.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
-import {
-  type Brief,
-  type CreatedTask,
-  isRecordedFile,
-  type RecordedResult,
-  type Task,
-  type TaskResult
-} from "../domain/task.ts"
+import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {
   type DraftValidation,
   type ExecutionMode,
@@ -48,6 +40,8 @@ import { ParticipantDirectory } from "./participant_directory.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
+import { taskViewFor } from "./task_view.ts"
+import { WebhookOutbox } from "./webhook_outbox.ts"
 
 export interface Feasibility {
   readonly eligible_participants: number
@@ -110,6 +104,7 @@ export class Tasks extends Context.Service<
       const tokens = yield* TaskTokens
       const ids = yield* Ids
       const events = yield* TaskEvents
+      const outbox = yield* WebhookOutbox
 
       // Preflight and submission run these on every request: written with combinators, not
       // generators made per request (as the poll path is, docs/performance.md, "No generator function made per request").
@@ -126,7 +121,10 @@ export class Tasks extends Context.Service<
         StorageUnavailable
       > =>
         Effect.flatMap(Clock.currentTimeMillis, (millis) => {
-          const validation = validateDraft(body, { now: new Date(millis).toISOString() })
+          const validation = validateDraft(body, {
+            now: new Date(millis).toISOString(),
+            allowPrivateWebhooks: config.webhooks.allowPrivate
+          })
           const slug = validation.task.participant_slug
           if (slug === undefined) return Effect.succeed({ validation, named: undefined })
           return Effect.map(directory.findBySlug(slug), (named) =>
@@ -176,37 +174,7 @@ export class Tasks extends Context.Service<
       ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
         Effect.flatMap(validate(body), ({ validation, named }) => assess(validation, named))
 
-      const taskUrl = (reference: string) => `${config.publicBaseUrl}${apiPrefix}/tasks/${reference}`
-      /** The recorded result as shown: each uploaded file with the address it is downloaded at. */
-      const resultView = (reference: string, result: RecordedResult): TaskResult =>
-        result.artifacts.some(isRecordedFile)
-          ? {
-              ...result,
-              artifacts: result.artifacts.map((artifact) =>
-                isRecordedFile(artifact)
-                  ? { ...artifact, url: `${taskUrl(reference)}/artifacts/${artifact.id}` }
-                  : artifact
-              )
-            }
-          : result
-
-      const view = (stored: StoredTask): Task => ({
-        object: "task",
-        reference: stored.reference,
-        state: stored.state,
-        execution_mode: stored.executionMode,
-        participant_slug: stored.participantSlug,
-        agent: stored.agent,
-        principal: stored.principal,
-        brief: stored.brief,
-        result: stored.result === null ? null : resultView(stored.reference, stored.result),
-        outcome: stored.outcome,
-        history: stored.history,
-        created_at: stored.createdAt,
-        updated_at: stored.updatedAt,
-        url: taskUrl(stored.reference),
-        next_step: nextStepOf(stored.state, stored.reference, stored.outcome?.reason, stored.infeasibility)
-      })
+      const view = taskViewFor(config.publicBaseUrl)
 
       // A replay answers with the same body as the original 201: the task as it was recorded,
       // whatever has happened to it since (its current state is one GET away).
@@ -226,7 +194,11 @@ export class Tasks extends Context.Service<
           version: 1
         }
         return {
-          task: { ...view(asRecorded), task_token: token },
+          task: {
+            ...view(asRecorded),
+            task_token: token,
+            ...(stored.webhookUrl === null ? {} : { webhook_secret: tokens.webhookSecretFor(stored.reference) })
+          },
           replayed,
           version: asRecorded.version
         }
@@ -259,7 +231,7 @@ export class Tasks extends Context.Service<
         const reference = yield* ids.taskReference
         const token = tokens.tokenFor(reference)
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        const outcome = yield* store.insert({
+        const task: StoredTask = {
           reference,
           state: "open",
           executionMode: draft.execution_mode as ExecutionMode,
@@ -284,10 +256,14 @@ export class Tasks extends Context.Service<
           infeasibility: infeasibility ?? null,
           revisions: 0,
           // Due at once: the dispatcher offers the task right after the 201 (never inside it).
-          nextTimerAt: now
-        })
+          nextTimerAt: now,
+          webhookUrl: draft.webhook_url ?? null
+        }
+        // A task with a webhook has its first event (`open`) recorded with it.
+        const outcome = yield* store.insert(task, task.webhookUrl === null ? undefined : outbox.record([task]))
         if (outcome._tag === "Created") {
           yield* events.dueNow
+          if (task.webhookUrl !== null) yield* outbox.wake
           return created(outcome.task, false, token)
         }
         if (outcome.task.draftFingerprint !== draftFingerprint) {

@@ -358,6 +358,36 @@ const createArtifacts = Effect.gen(function* () {
   yield* sql`CREATE INDEX artifacts_staged_idx ON artifacts (created_at) WHERE attached_at IS NULL`
 })
 
+/**
+ * Signed webhooks (issue 26): a task's `webhook_url`, and the outbox of its events. An event row is
+ * written in the transaction that records the transition it reports, so none is lost to a crash;
+ * `history_index` is the history entry it reports (unique per task: a move is recorded once);
+ * `url` and `body` are what every attempt sends.
+ * `state` is pending, delivered or failed; `next_attempt_at` is when a pending event is due (moved
+ * past a claim's lease while an attempt is under way); `claim` names the attempt that holds it.
+ */
+const addWebhooks = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE tasks ADD COLUMN webhook_url TEXT`
+  yield* sql`
+    CREATE TABLE webhook_events (
+      id TEXT PRIMARY KEY,
+      reference TEXT NOT NULL,
+      history_index INTEGER NOT NULL,
+      url TEXT NOT NULL,
+      body TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      state TEXT NOT NULL,
+      next_attempt_at TEXT,
+      claim TEXT,
+      attempts TEXT NOT NULL,
+      UNIQUE (reference, history_index)
+    )
+  `
+  // Only pending events are looked for by time; delivered and failed ones (the many) are not in it.
+  yield* sql`CREATE INDEX webhook_events_due_idx ON webhook_events (next_attempt_at) WHERE state = 'pending'`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -373,7 +403,8 @@ const migrations = {
   "12_create_accounts_and_oauth": createAccountsAndOAuth,
   "13_add_mcp_session_subject": addMcpSessionSubject,
   "14_create_artifacts": createArtifacts,
-  "15_participant_profiles": addParticipantProfiles
+  "15_participant_profiles": addParticipantProfiles,
+  "16_add_webhooks": addWebhooks
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

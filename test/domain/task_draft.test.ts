@@ -56,6 +56,7 @@ describe("data exports", () => {
       "participant_slug",
       "contact_email",
       "budget",
+      "webhook_url",
       "idempotency_key"
     ])
     assert.deepStrictEqual(draftRules.limits, {
@@ -72,6 +73,7 @@ describe("data exports", () => {
       agent: 500,
       contact_email: 500,
       budget: 500,
+      webhook_url: 2048,
       idempotency_key: 255
     })
     assert.deepStrictEqual(

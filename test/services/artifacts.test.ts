@@ -21,6 +21,7 @@ import { TaskEvents } from "../../src/services/task_events.ts"
 import type { StoredTask } from "../../src/services/task_store.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { TaskTokens } from "../../src/services/task_tokens.ts"
+import { WebhookOutbox } from "../../src/services/webhook_outbox.ts"
 import { TestSqlLive } from "../support/database.ts"
 import { keysOf, startS3, type TestS3 } from "../support/s3.ts"
 import { storedTask } from "../support/tasks.ts"
@@ -368,7 +369,7 @@ describe("a result's files are attached in the submission's own transaction", ()
       Layer.provideMerge(Lifecycle.layer),
       Layer.provideMerge(artifacts),
       Layer.provideMerge(BlobStore.layer),
-      Layer.provideMerge(Layer.mergeAll(TaskStore.layer, TaskEvents.layer, TaskTokens.layer)),
+      Layer.provideMerge(Layer.mergeAll(TaskStore.layer, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
       Layer.provideMerge(TestSqlLive),
       Layer.provideMerge(AppConfig.layerWith({ artifacts: { store, ...limits } }))
     )

@@ -29,6 +29,7 @@ import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
 import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
 import { TaskTokens } from "../../src/services/task_tokens.ts"
+import { WebhookOutbox } from "../../src/services/webhook_outbox.ts"
 import { TestSqlLive } from "../support/database.ts"
 import { nextReference, storedTask } from "../support/tasks.ts"
 
@@ -76,7 +77,7 @@ const CountingStore = Layer.effect(
 const ServicesLive = TaskActions.layer.pipe(
   Layer.provideMerge(Lifecycle.layer),
   Layer.provideMerge(Artifacts.layer.pipe(Layer.provide(BlobStore.layer))),
-  Layer.provideMerge(Layer.mergeAll(CountingStore, TaskEvents.layer, TaskTokens.layer)),
+  Layer.provideMerge(Layer.mergeAll(CountingStore, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
   Layer.provideMerge(TestSqlLive),
   Layer.provideMerge(AppConfig.layerWith({ offerTimeoutMs, reviewWindowMs }))
 )

@@ -46,6 +46,7 @@ export const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask => {
     infeasibility: null,
     revisions: 0,
     nextTimerAt: null,
+    webhookUrl: null,
     ...overrides
   }
 }

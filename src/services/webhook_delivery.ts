@@ -1,0 +1,243 @@
+/**
+ * Every process's webhook sender: it claims due events from the outbox (services/webhook_outbox.ts),
+ * POSTs each to its task's webhook_url, signed as Standard Webhooks specifies, and records the
+ * attempt: delivered on a 2xx within WEBHOOK_TIMEOUT, else retried after the next wait of
+ * WEBHOOK_RETRY_SCHEDULE (lengthened by up to a tenth at random, so retries spread out), and
+ * failed once the schedule is used up.
+ *
+ * Requests go through request-filtering-agent: unless WEBHOOK_ALLOW_PRIVATE is on, a connection
+ * to a loopback, private, link-local or otherwise non-public address is refused at the address the
+ * host name resolved to, on every attempt (a URL that looked public at submission may not resolve
+ * to a public address later). No redirect is followed, and at most 64 KiB of an answer is read.
+ */
+import { createHmac, randomBytes } from "node:crypto"
+import type { LookupFunction } from "node:net"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FiberSet from "effect/FiberSet"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
+import { AppConfig, type WebhookSettings } from "../config.ts"
+import { addressRange, rangeName, webhookAnswerMaxBytes } from "../domain/webhooks.ts"
+import { loggedOncePerMinute } from "./storage.ts"
+import { TaskTokens } from "./task_tokens.ts"
+import { type AttemptOutcome, type DeliveryAttempt, type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
+
+/** How many attempts one process makes at once. */
+const maxInFlight = 16
+
+/** A claim outlives the attempt it covers by this much, so it never lapses while the attempt runs. */
+const leaseMargin = 30_000
+
+/**
+ * How host names are resolved for webhook requests: the system resolver unless replaced (tests
+ * give a name a private address, to show the refusal at connection time).
+ */
+export const WebhookLookup = Context.Reference<LookupFunction | undefined>("task-marketplace/services/WebhookLookup", {
+  defaultValue: () => undefined
+})
+
+/**
+ * The `webhook-signature` of a message, as Standard Webhooks defines it: `v1,` and the base64
+ * HMAC-SHA256 of `id.timestamp.body`, keyed with the secret's base64 part decoded.
+ */
+export const webhookSignature = (secret: string, id: string, timestamp: number, body: string): string =>
+  `v1,${createHmac("sha256", Buffer.from(secret.replace(/^whsec_/, ""), "base64"))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest("base64")}`
+
+/** The HTTP client webhooks are sent with: filtered agents, no redirects followed. */
+const clientLayer = (settings: WebhookSettings, lookup: LookupFunction | undefined) =>
+  NodeHttpClient.layerNodeHttpNoAgent.pipe(
+    Layer.provide(
+      Layer.effect(NodeHttpClient.HttpAgent)(
+        Effect.acquireRelease(
+          Effect.sync(() => {
+            const options = {
+              allowPrivateIPAddress: settings.allowPrivate,
+              // One connection per attempt: a kept connection would skip the next attempt's check.
+              keepAlive: false,
+              ...(lookup === undefined ? {} : { lookup })
+            }
+            return { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) }
+          }),
+          (agents) =>
+            Effect.sync(() => {
+              agents.http.destroy()
+              agents.https.destroy()
+            })
+        )
+      )
+    )
+  )
+
+/** The error of a failed attempt, in words for the deliveries endpoint (never the secret or the body). */
+export const describeFailure = (error: unknown, timeoutMs: number): string => {
+  if (error === "timeout") return `no answer within ${timeoutMs / 1000} s`
+  let cause: unknown = error
+  // The Node error under the HTTP client's wrappers.
+  for (let depth = 0; depth < 4 && typeof cause === "object" && cause !== null && "cause" in cause; depth++) {
+    if ((cause as { cause?: unknown }).cause === undefined) break
+    cause = (cause as { cause: unknown }).cause
+  }
+  const message = cause instanceof Error ? cause.message : String(cause)
+  // request-filtering-agent's refusal: "DNS lookup <address>(family:…, host:<host>) is not allowed. …"
+  const refused = /^DNS lookup (\S+?)\((?:family:[^,]*, )?(?:host:([^)]*))?\) is not allowed/.exec(message)
+  if (refused !== null) {
+    const [, address, host] = refused
+    const range = addressRange(address!)
+    return `refused: ${host === undefined || host === "undefined" ? address : `${host} resolved to ${address}`}, ${range === undefined ? "not a public address" : `a ${rangeName(range)} address`}; events are sent only to public addresses`
+  }
+  const code = typeof cause === "object" && cause !== null ? (cause as { code?: unknown }).code : undefined
+  switch (code) {
+    case "ECONNREFUSED":
+      return "connection refused"
+    case "ENOTFOUND":
+      return "the host name does not resolve"
+    case "EAI_AGAIN":
+      return "the host name could not be resolved (temporary DNS failure)"
+    case "ECONNRESET":
+      return "the connection was reset"
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return "the host is unreachable"
+  }
+  return `${typeof code === "string" ? `${code}: ` : ""}${message}`.slice(0, 300)
+}
+
+/**
+ * Every process's sender at work: attempts as events fall due, up to `maxInFlight` at once; woken
+ * when an event is committed or an attempt ends, and every TIMER_SWEEP_INTERVAL otherwise.
+ */
+export const WebhookDeliveryLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const settings = config.webhooks
+    const outbox = yield* WebhookOutbox
+    const tokens = yield* TaskTokens
+    const lookup = yield* WebhookLookup
+    const client = yield* Effect.provide(HttpClient.HttpClient, clientLayer(settings, lookup))
+    const attempts = yield* FiberSet.make()
+    const iso = (ms: number) => new Date(ms).toISOString()
+
+    /** One POST of an event: its status when the receiver answered in time, else why not. */
+    const post = (event: StoredEvent) => {
+      // The real time of the attempt, which receivers compare with their own clocks.
+      const timestamp = Math.floor(Date.now() / 1000)
+      const request = HttpClientRequest.post(event.url).pipe(
+        HttpClientRequest.setHeaders({
+          "webhook-id": event.id,
+          "webhook-timestamp": String(timestamp),
+          "webhook-signature": webhookSignature(
+            tokens.webhookSecretFor(event.reference),
+            event.id,
+            timestamp,
+            event.body
+          ),
+          "user-agent": "task-marketplace-webhooks/1"
+        }),
+        HttpClientRequest.bodyText(event.body, "application/json")
+      )
+      return client.execute(request).pipe(
+        // The answer is read up to its first 64 KiB, then left.
+        Effect.flatMap((response) =>
+          response.stream.pipe(
+            Stream.scan(
+              () => 0,
+              (read: number, chunk: Uint8Array) => read + chunk.length
+            ),
+            Stream.takeUntil((read) => read >= webhookAnswerMaxBytes),
+            Stream.runDrain,
+            Effect.ignore,
+            Effect.as(response.status)
+          )
+        ),
+        Effect.timeoutOrElse({ duration: settings.timeoutMs, orElse: () => Effect.fail("timeout" as const) }),
+        Effect.result
+      )
+    }
+
+    /** What comes after attempt number `made` failed: a retry after the schedule's next wait, or failed. */
+    const afterFailure = (made: number, now: number): Pick<AttemptOutcome, "state" | "nextAttemptAt"> => {
+      const wait = settings.retryScheduleMs[made - 1]
+      if (wait === undefined) return { state: "failed", nextAttemptAt: null }
+      return { state: "pending", nextAttemptAt: iso(now + Math.round(wait * (1 + Math.random() / 10))) }
+    }
+
+    const attempt = Effect.fnUntraced(function* (event: StoredEvent, claim: string) {
+      const started = yield* Clock.currentTimeMillis
+      const result = yield* post(event)
+      const ended = yield* Clock.currentTimeMillis
+      const status = result._tag === "Success" ? result.success : null
+      const delivered = status !== null && status >= 200 && status < 300
+      const record: DeliveryAttempt = {
+        at: iso(started),
+        status,
+        error:
+          result._tag === "Failure"
+            ? describeFailure(result.failure, settings.timeoutMs)
+            : delivered
+              ? null
+              : `the receiver answered ${status}`,
+        duration_ms: ended - started
+      }
+      const made = [...event.attempts, record]
+      const next = delivered ? { state: "delivered" as const, nextAttemptAt: null } : afterFailure(made.length, ended)
+      yield* outbox.finish(event.id, claim, { ...next, attempts: made })
+      if (next.state === "failed") {
+        yield* Effect.logWarning("a webhook event could not be delivered; no attempt is left").pipe(
+          Effect.annotateLogs({
+            reference: event.reference,
+            event: event.id,
+            attempts: made.length,
+            error: record.error
+          })
+        )
+      }
+    })
+
+    /** Claims what is due, as many as there is room for, and starts their attempts. */
+    const claimAndStart = Effect.gen(function* () {
+      const room = maxInFlight - (yield* FiberSet.size(attempts))
+      if (room <= 0) return { room, started: 0 }
+      const now = yield* Clock.currentTimeMillis
+      const claim = randomBytes(12).toString("base64url")
+      const due = yield* outbox.claimDue(iso(now), iso(now + settings.timeoutMs + leaseMargin), claim, room)
+      for (const event of due) {
+        yield* FiberSet.run(
+          attempts,
+          attempt(event, claim).pipe(
+            // An attempt whose outcome could not be recorded is made again once its claim lapses.
+            Effect.catchCause((cause) =>
+              Effect.logWarning("a webhook attempt could not be recorded").pipe(
+                Effect.annotateLogs({ reference: event.reference, event: event.id, cause })
+              )
+            ),
+            // Its task's next event may be due now.
+            Effect.ensuring(outbox.wake)
+          )
+        )
+      }
+      return { room, started: due.length }
+    })
+
+    const round = loggedOncePerMinute(claimAndStart, {
+      failing: "claiming webhook events failed; retrying every interval",
+      recovered: "claiming webhook events works again",
+      fallback: { room: 0, started: 0 }
+    })
+
+    yield* Effect.gen(function* () {
+      for (;;) {
+        const { room, started } = yield* round
+        // Room left and less found than there was room for: nothing more is due until woken.
+        if (room <= 0 || started < room) yield* outbox.nextDue(config.timerSweepMs)
+      }
+    }).pipe(Effect.forkScoped)
+  })
+)

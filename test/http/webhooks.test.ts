@@ -1,0 +1,230 @@
+/**
+ * Signed webhooks over the real HTTP server, on both backends: every transition of a task's life
+ * arrives at a real receiver, signed so that the `standardwebhooks` package verifies it; a receiver
+ * that fails gets the same event (same webhook-id) again; what the URL shows is refused without
+ * WEBHOOK_ALLOW_PRIVATE, and what a host name resolves to is refused at connection time.
+ */
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AppSettings } from "../../src/config.ts"
+import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
+import { type Receiver, startReceiver, verified } from "../support/webhooks.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+let issuer: TestIssuer
+const envs: Array<ServerOnDatabase> = []
+const receivers: Array<Receiver> = []
+/** Webhooks to loopback allowed (WEBHOOK_ALLOW_PRIVATE), retries after 200 ms. */
+let dev: ServerOnDatabase
+/** The production default: https to public addresses only. */
+let strict: ServerOnDatabase
+
+const boot = async (settings: Partial<AppSettings>) => {
+  const env = await startOnFreshDatabase({
+    settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings }
+  })
+  envs.push(env)
+  return env
+}
+
+const receiver = async (answer?: (n: number) => number | "hang") => {
+  const r = await startReceiver(answer)
+  receivers.push(r)
+  return r
+}
+
+beforeAll(async () => {
+  issuer = await startIssuer()
+  ;[dev, strict] = await Promise.all([
+    boot({ webhooks: { allowPrivate: true, retryScheduleMs: [200, 200], timeoutMs: 2000 } }),
+    boot({})
+  ])
+})
+afterAll(async () => {
+  for (const env of envs) await env.close()
+  for (const r of receivers) await r.close()
+  await issuer?.close()
+})
+
+const submit = async (env: ServerOnDatabase, draft: Record<string, unknown>, key = randomUUID()) => {
+  const response = await fetch(env.server.api("/tasks"), json(draft, { "idempotency-key": key }))
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
+  return JSON.parse(text) as Json
+}
+
+/** A participant signed in with a real access token whose subject is linked to `slug`. */
+const participant = async (env: ServerOnDatabase, slug: string) => {
+  const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
+  await linkAccount(env.database, subject, slug)
+  const headers = { authorization: `Bearer ${await issuer.token({ sub: subject })}` }
+  return async (reference: string, action: string, body?: unknown) => {
+    const response = await fetch(
+      env.server.api(`/tasks/${reference}/${action}`),
+      body === undefined ? { method: "POST", headers } : json(body, headers)
+    )
+    expect(response.status, await response.clone().text()).toBe(200)
+    return (await response.json()) as Json
+  }
+}
+
+const waitForState = async (env: ServerOnDatabase, reference: string, state: string) => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const task = await (await fetch(env.server.api(`/tasks/${reference}?wait=2`))).json()
+    if (task.state === state) return task
+    if (Date.now() > deadline) throw new Error(`the task stayed ${task.state}`)
+  }
+}
+
+const result = {
+  summary: "Found one bug in the checkout flow",
+  fields: { bugs_found: 1 },
+  artifacts: [{ kind: "url", value: "https://example.com/report.pdf" }]
+}
+
+describe("signed webhooks", () => {
+  it("every transition of a task's life arrives in order, signed, with the task as GET returns it", async () => {
+    const hooks = await receiver()
+    const slug = "akiko-tanaka"
+    const created = await submit(dev, digitalDraft({ participant_slug: slug, webhook_url: hooks.url }))
+    expect(created.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    expect(Buffer.from(created.webhook_secret.slice("whsec_".length), "base64").length).toBeGreaterThanOrEqual(24)
+    const { reference, task_token: token, webhook_secret: secret } = created
+
+    await waitForState(dev, reference, "awaiting_participant")
+    const act = await participant(dev, slug)
+    await act(reference, "accept")
+    await act(reference, "start")
+    await act(reference, "submit", result)
+    const review = await fetch(
+      dev.server.api(`/tasks/${reference}/review`),
+      json({ decision: "accept" }, { authorization: `Bearer ${token}` })
+    )
+    expect(review.status).toBe(200)
+    const final = await review.json()
+    expect(final.state).toBe("settled")
+
+    const requests = await hooks.waitFor(final.history.length)
+    // Nothing more arrives: one event per entry of the history.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(hooks.received.length).toBe(final.history.length)
+
+    const ids = new Set<string>()
+    requests.forEach((request, i) => {
+      expect(request.path).toBe("/hooks")
+      expect(request.headers["content-type"]).toBe("application/json")
+      const event = verified(secret, request)
+      expect(event.type).toBe("task.updated")
+      const entry = final.history[i]
+      expect(event.timestamp).toBe(entry.at)
+      // The task as it was once this entry was recorded.
+      expect(event.data.object).toBe("task")
+      expect(event.data.reference).toBe(reference)
+      expect(event.data.state).toBe(entry.to)
+      expect(event.data.history).toEqual(final.history.slice(0, i + 1))
+      expect(event.data.task_token).toBeUndefined()
+      const timestamp = Number(request.headers["webhook-timestamp"])
+      expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60)
+      ids.add(String(request.headers["webhook-id"]))
+    })
+    expect(ids.size).toBe(requests.length)
+    // The service's own moves are there, and the write that records two of them sends two events.
+    expect(requests.map((r) => verified(secret, r).data.state)).toEqual([
+      "open",
+      "awaiting_participant",
+      "accepted",
+      "in_flight",
+      "submitted",
+      "settled"
+    ])
+    // The last event is the task as GET returns it now.
+    const now = await (await fetch(dev.server.api(`/tasks/${reference}`))).json()
+    expect(verified(secret, requests.at(-1)!).data).toEqual(now)
+    // A signature made with another secret is not accepted.
+    const other = await submit(dev, digitalDraft({ webhook_url: hooks.url }))
+    expect(() => verified(other.webhook_secret, requests[0]!)).toThrow()
+  })
+
+  it("a write that records two transitions sends two events, in order", async () => {
+    const hooks = await receiver()
+    // Nobody named: the service matches at once, open → matching → awaiting_participant in one write.
+    const created = await submit(dev, digitalDraft({ webhook_url: hooks.url }))
+    const offered = await waitForState(dev, created.reference, "awaiting_participant")
+    expect(offered.history.map((h: Json) => h.to)).toEqual(["open", "matching", "awaiting_participant"])
+    const events = (await hooks.waitFor(3)).map((r) => verified(created.webhook_secret, r))
+    expect(events.map((e) => e.data.state)).toEqual(["open", "matching", "awaiting_participant"])
+    expect(events[1].data.participant_slug).toBeNull()
+    expect(events[2].data.participant_slug).toBe(offered.participant_slug)
+    expect(events[1].timestamp).toBe(events[2].timestamp)
+  })
+
+  it("a receiver failing twice gets the event on the third attempt, with the same webhook-id", async () => {
+    const hooks = await receiver((n) => (n < 2 ? 503 : 200))
+    const created = await submit(dev, digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: hooks.url }))
+    const [first, second, third] = await hooks.waitFor(3)
+    for (const request of [first!, second!, third!]) verified(created.webhook_secret, request)
+    expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"])
+    expect(third!.headers["webhook-id"]).toBe(first!.headers["webhook-id"])
+    expect(third!.body).toBe(first!.body)
+    expect(verified(created.webhook_secret, third!).data.state).toBe("open")
+  })
+
+  it("the 201's idempotent replay carries the same secret; a task without webhook_url has none", async () => {
+    const hooks = await receiver()
+    const key = randomUUID()
+    const draft = digitalDraft({ webhook_url: hooks.url })
+    const first = await submit(dev, draft, key)
+    const replay = await fetch(dev.server.api("/tasks"), json(draft, { "idempotency-key": key }))
+    expect(replay.status).toBe(201)
+    expect((await replay.json()).webhook_secret).toBe(first.webhook_secret)
+    const plain = await submit(dev, digitalDraft())
+    expect(plain).not.toHaveProperty("webhook_secret")
+    // GET never shows the secret.
+    const read = await (await fetch(dev.server.api(`/tasks/${first.reference}`))).json()
+    expect(JSON.stringify(read)).not.toContain(first.webhook_secret)
+  })
+
+  describe("without WEBHOOK_ALLOW_PRIVATE", () => {
+    const refused = [
+      ["http://hooks.example.com/x", /must be an https URL/],
+      ["https://localhost/x", /this machine/],
+      ["https://127.0.0.1:8443/x", /loopback/],
+      ["https://[::1]/x", /loopback/],
+      ["https://10.0.0.8/x", /private/],
+      ["https://169.254.169.254/latest/meta-data", /link-local/],
+      ["https://0x7f.1/x", /loopback/],
+      ["https://user:secret@hooks.example.com/x", /user name or password/],
+      ["hooks.example.com/x", /absolute URL/]
+    ] as const
+    it.each(refused)("preflight and submission refuse %s, and nothing is created", async (url, reason) => {
+      const draft = digitalDraft({ webhook_url: url })
+      const preflight = await (await fetch(strict.server.api("/preflight"), json(draft))).json()
+      expect(preflight.valid).toBe(false)
+      const issue = preflight.issues.find((i: Json) => i.field === "webhook_url")
+      expect(issue.code).toBe("invalid")
+      expect(issue.message).toMatch(reason)
+      const key = randomUUID()
+      const body = await expectEnvelope(
+        await fetch(strict.server.api("/tasks"), json(draft, { "idempotency-key": key })),
+        422,
+        "preflight_failed"
+      )
+      expect(JSON.stringify(body)).toContain("webhook_url")
+      // Nothing was recorded under the key: the same key with a good draft creates a task.
+      const good = await fetch(strict.server.api("/tasks"), json(digitalDraft(), { "idempotency-key": key }))
+      expect(good.status).toBe(201)
+    })
+
+    it("accepts a public https URL", async () => {
+      const preflight = await (
+        await fetch(strict.server.api("/preflight"), json(digitalDraft({ webhook_url: "https://hooks.example.com/t" })))
+      ).json()
+      expect(preflight.valid).toBe(true)
+      expect(preflight.task.webhook_url).toBe("https://hooks.example.com/t")
+    })
+  })
+})
