@@ -69,7 +69,10 @@ const variables = [
   "ARTIFACT_STORE",
   "ARTIFACT_S3_ENDPOINT",
   "ARTIFACT_MAX_FILE_BYTES",
-  "ARTIFACT_MAX_FILES"
+  "ARTIFACT_MAX_FILES",
+  "WEBHOOK_ALLOW_PRIVATE",
+  "WEBHOOK_RETRY_SCHEDULE",
+  "WEBHOOK_TIMEOUT"
 ] as const
 
 // Tracing is read only when a collector is named, and its sampler's ratio only for a ratio sampler.
@@ -102,8 +105,36 @@ describe("configuration", () => {
       redisKeyPrefix: "task-marketplace:",
       httpTimeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 },
       tracing: undefined,
-      artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 }
+      artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 },
+      webhooks: {
+        allowPrivate: false,
+        retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000],
+        timeoutMs: 10_000
+      }
     })
+  })
+
+  it("reads the webhooks' switch, retry schedule and timeout; the default schedule spans at least 24 hours", async () => {
+    const defaults = (await settings({})).webhooks
+    expect(defaults.retryScheduleMs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(24 * 3600_000)
+    const set = (
+      await settings({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: " 500ms, 2s,1m ", WEBHOOK_TIMEOUT: "3s" })
+    ).webhooks
+    expect(set).toEqual({ allowPrivate: true, retryScheduleMs: [500, 2000, 60_000], timeoutMs: 3000 })
+    for (const [value, says] of [
+      ["5s,,30s", /durations from 100ms to 7d separated by commas/],
+      ["5s,soon", /durations from/],
+      ["8d", /durations from/],
+      [Array.from({ length: 21 }, () => "1s").join(","), /at most 20/]
+    ] as const) {
+      const refused = await refusal({ WEBHOOK_RETRY_SCHEDULE: value })
+      expect(refused.message).toMatch(/^Invalid configuration: WEBHOOK_RETRY_SCHEDULE: /)
+      expect(refused.message).toMatch(says)
+    }
+    expect((await refusal({ WEBHOOK_TIMEOUT: "2m" })).message).toMatch(/^Invalid configuration: WEBHOOK_TIMEOUT: /)
+    expect((await refusal({ WEBHOOK_ALLOW_PRIVATE: "maybe" })).message).toMatch(
+      /WEBHOOK_ALLOW_PRIVATE: expected on or off/
+    )
   })
 
   it("reads where uploaded files go and their limits; by default beside the database", async () => {

@@ -35,6 +35,7 @@ import {
   CancelRequest,
   Capabilities,
   DeclineRequest,
+  DeliveryList,
   HealthStatus,
   ParticipantList,
   PreflightResult,
@@ -190,6 +191,16 @@ export class AgentApi extends HttpApiGroup.make("agent", { topLevel: true })
       summary(
         "Review a submitted result (agent)",
         "Authorization: Bearer <task_token>. accept settles the task; revise (reason required, at most 3) sends it back; reject (reason required) declines it."
+      )
+    ),
+    HttpApiEndpoint.get("listDeliveries", `${apiPrefix}/tasks/:reference/deliveries`, {
+      params: { reference: Schema.String },
+      success: DeliveryList,
+      error: [Unauthorized, NotFound, ...commonErrors]
+    }).annotateMerge(
+      summary(
+        "A task's webhook deliveries (agent)",
+        "Authorization: Bearer <task_token>. Each event of the task (one per history entry) with its attempts (time, status or error) and its state: pending (with the next attempt's time), delivered or failed. Empty when the draft gave no webhook_url."
       )
     )
   )

@@ -12,7 +12,7 @@ export const coldStart = [
   "Validate it with POST /api/public/v1/preflight until valid is true (fix every issue; consider the warnings: no_eligible_participant and participant_ineligible mean nobody can take the task as drafted, and say what to change).",
   "Submit it with POST /api/public/v1/tasks and an idempotency-key header (a fresh UUID); retry with the same key on any network error or 503.",
   "Keep the reference and task_token from the 201 response.",
-  "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled; read result and outcome. A result's uploaded files (result.artifacts of kind file) are downloaded from their url with Authorization: Bearer <task_token>."
+  "Poll GET /api/public/v1/tasks/{reference} (send If-None-Match with the last ETag) until state is settled, declined or cancelled, or give the draft a webhook_url and be called at each change; read result and outcome. A result's uploaded files (result.artifacts of kind file) are downloaded from their url with Authorization: Bearer <task_token>."
 ] as const
 
 export const apiDescription = [
@@ -58,6 +58,19 @@ export const apiDescription = [
   `Participants (the humans doing tasks) connect their own AI assistant to \`/mcp/participant\` (the index's \`interfaces.mcp_participant\`), the same way. It is an OAuth 2.1 protected resource: every request carries an access token issued for that endpoint (its URL is the token's audience; a token for this REST API is refused), whose subject is linked to a participant. A host without one gets 401 with \`WWW-Authenticate\` naming the endpoint's metadata and signs the person in by itself. Tools: ${participantMcpToolNames.map((name) => `\`${name}\``).join(", ")} — the same bodies and refusals as \`GET /api/public/v1/me\`, \`GET /api/public/v1/me/tasks\` and the participant's moves on a task.`,
   "",
   "Or they work in the browser: the participant console at `/console` (the index's `interfaces.participant_console`, served with the embedded authorization server) shows their offers with the whole brief, lets them accept, decline, start work and hand in a result — the fields the task's `result_schema` describes, files, links and notes — and keeps their profile and availability. The files reach the agent as `file` artifacts of the result (`id`, `name`, `content_type`, `size`, `sha256`, `url`), downloaded with the task token from `GET /api/public/v1/tasks/{reference}/artifacts/{id}`.",
+  "",
+  "## Webhooks",
+  "",
+  "Instead of polling, give the draft a `webhook_url`: an `https` URL on a public address (the service refuses `localhost`, private, loopback, link-local and other non-public addresses, in the URL and again at every connection, so a DNS answer cannot point it inside the service's network; plain `http` and private addresses only when the service runs with `WEBHOOK_ALLOW_PRIVATE=true`, for development). The 201 then carries `webhook_secret` (also on idempotent replays, never elsewhere): keep it with the task token.",
+  "",
+  "Each entry of the task's `history` — the agent's, the participant's and the service's own moves — is POSTed to the URL as one event, in order (a write that records two transitions sends two): `{\"type\": \"task.updated\", \"timestamp\": <the entry's time>, \"data\": <the task as GET returns it once that entry was recorded>}`, signed as [Standard Webhooks](https://www.standardwebhooks.com/) specifies: headers `webhook-id` (the event's id, the same on every retry: deduplicate on it), `webhook-timestamp` (the attempt's time, in seconds) and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64 part). Any Standard Webhooks library verifies them, e.g. in Node:",
+  "",
+  "```js",
+  'import { Webhook } from "standardwebhooks"',
+  "const event = new Webhook(webhookSecret).verify(rawBody, request.headers) // throws when the signature is wrong",
+  "```",
+  "",
+  "Answer 2xx within 10 seconds (do the work afterwards). Anything else — another status, no answer, a refused connection — is retried, by default after 5 s, 30 s, 2 min, 10 min, 1 h, 3 h, 6 h and 14 h (each wait lengthened by up to a tenth at random: a little over 24 hours in all), then the event is marked failed; a task's next event waits until the one before it is delivered or has failed. Redirects are not followed; at most 64 KiB of an answer is read. Events are written in the same transaction as the change they report, so none is lost when a process stops, and each attempt is made by one process. `GET /api/public/v1/tasks/{reference}/deliveries` (with the task token; MCP: `get_deliveries`) lists each event with its attempts (time, status or error) and its state: `pending` (with `next_attempt_at`), `delivered` or `failed`. `/capabilities` `events.webhooks` gives this server's timeout, schedule and rules.",
   "",
   "## Errors",
   "",

@@ -12,7 +12,8 @@ export const mcpToolNames = [
   "get_task",
   "wait_for_task",
   "cancel_task",
-  "review_task"
+  "review_task",
+  "get_deliveries"
 ] as const
 export type McpToolName = (typeof mcpToolNames)[number]
 

@@ -7,6 +7,7 @@ import { ResultSubmission as DomainResultSubmission, optionalReason, ReviewDecis
 import { Participant } from "../domain/participant.ts"
 import { Task } from "../domain/task.ts"
 import { NormalizedDraft, TaskIssue } from "../domain/task_draft.ts"
+import { DeliveryAttempt, DeliveryState, webhookEventType } from "../domain/webhooks.ts"
 import { ErrorEnvelope } from "./envelope.ts"
 
 const Url = Schema.String.annotate({ format: "uri" })
@@ -19,6 +20,37 @@ export const ParticipantList = Schema.Struct({
   next_cursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as cursor to read the next page." })
 }).annotate({ identifier: "ParticipantList" })
 export type ParticipantList = typeof ParticipantList.Type
+
+export const WebhookDelivery = Schema.Struct({
+  object: Schema.Literal("webhook_event"),
+  id: Schema.String.annotate({ description: "The event's webhook-id header: the same on every attempt." }),
+  type: Schema.Literal(webhookEventType),
+  history_index: Schema.Int.annotate({
+    description: "The entry of the task's history the event reports (from 0): one event per entry."
+  }),
+  state: DeliveryState,
+  created_at: Schema.String.annotate({ description: "When the transition happened.", format: "date-time" }),
+  next_attempt_at: Schema.NullOr(Schema.String).annotate({
+    description:
+      "When the next attempt is due (pending only; while an attempt is under way, the latest it may end); null once delivered or failed.",
+    format: "date-time"
+  }),
+  attempts: Schema.Array(DeliveryAttempt).annotate({ description: "Every attempt so far, oldest first." })
+}).annotate({
+  identifier: "WebhookDelivery",
+  description: "One webhook event of a task, with its attempts."
+})
+export type WebhookDelivery = typeof WebhookDelivery.Type
+
+export const DeliveryList = Schema.Struct({
+  object: Schema.Literal("list"),
+  webhook_url: Schema.NullOr(Schema.String).annotate({
+    description: "Where the task's events are sent: the draft's webhook_url, or null when it gave none."
+  }),
+  count: Schema.Int.annotate({ description: "Number of events in data." }),
+  data: Schema.Array(WebhookDelivery).annotate({ description: "The task's events, in the order of its history." })
+}).annotate({ identifier: "DeliveryList", description: "A task's webhook events and their delivery." })
+export type DeliveryList = typeof DeliveryList.Type
 
 export const Feasibility = Schema.Struct({
   eligible_participants: Schema.Int,
@@ -231,7 +263,28 @@ export const Capabilities = Schema.Struct({
       max_files_per_result: Schema.Int.annotate({ description: "The most uploaded files one result may carry." })
     }).annotate({ description: "Evidence files a participant uploads and names in a result." })
   }),
-  events: Schema.Struct({ delivery: Schema.String, description: Schema.String }),
+  events: Schema.Struct({
+    delivery: Schema.String,
+    description: Schema.String,
+    webhooks: Schema.Struct({
+      draft_member: Schema.Literal("webhook_url"),
+      secret: Schema.String,
+      types: Schema.Array(Schema.String),
+      payload: Schema.String,
+      headers: Schema.Record(Schema.String, Schema.String),
+      specification: Url,
+      success: Schema.String,
+      timeout_seconds: Schema.Number,
+      retry_schedule_seconds: Schema.Array(Schema.Number).annotate({
+        description: "The waits between attempts, in order; each is lengthened by up to a tenth at random."
+      }),
+      ordering: Schema.String,
+      redirects: Schema.String,
+      max_answer_bytes: Schema.Int,
+      addresses: Schema.String,
+      deliveries: Schema.String
+    }).annotate({ description: "Signed webhooks: what is sent, how it is signed, and how it is retried." })
+  }),
   errors: Schema.Record(Schema.String, Schema.Struct({ status: Schema.Int, meaning: Schema.String })),
   endpoints: Schema.Array(EndpointSummary)
 }).annotate({ identifier: "Capabilities" })

@@ -8,10 +8,32 @@
  * service runs in. What the URL itself shows is refused here (preflight and submission); what a
  * host name resolves to is checked on every attempt, at the address actually connected to.
  */
+import * as Schema from "effect/Schema"
 import ipaddr from "ipaddr.js"
 
 /** The one event type: a task entered a state (one event per entry of its history). */
 export const webhookEventType = "task.updated"
+
+/** Where an event is: still being tried, delivered (a 2xx), or failed (its retries used up). */
+export const DeliveryState = Schema.Literals(["pending", "delivered", "failed"]).annotate({
+  description:
+    "pending: not delivered yet (an attempt is due at next_attempt_at); delivered: a receiver answered 2xx; failed: every attempt of the retry schedule failed."
+})
+export type DeliveryState = typeof DeliveryState.Type
+
+/** One attempt to deliver an event. */
+export const DeliveryAttempt = Schema.Struct({
+  at: Schema.String.annotate({ description: "When the attempt started.", format: "date-time" }),
+  status: Schema.NullOr(Schema.Number).annotate({
+    description: "The receiver's HTTP status, or null when it gave none (see error)."
+  }),
+  error: Schema.NullOr(Schema.String).annotate({
+    description:
+      "Why the attempt failed (a refused address, no answer in time, connection refused, a non-2xx status), or null when it succeeded."
+  }),
+  duration_ms: Schema.Number.annotate({ description: "How long the attempt took, in milliseconds." })
+}).annotate({ identifier: "DeliveryAttempt" })
+export type DeliveryAttempt = typeof DeliveryAttempt.Type
 
 /** The longest `webhook_url` accepted, in characters. */
 export const WEBHOOK_URL_MAX = 2048
@@ -62,7 +84,11 @@ export const webhookUrlProblem = (value: string, allowPrivate: boolean): string 
   if (allowPrivate) return undefined
   // The WHATWG parser has already normalised every spelling of an IP address (0x7f.1, 2130706433,
   // [::ffff:7f00:1]) to its canonical form.
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase()
+  // A name may end in the root's dot (`localhost.`): the same name.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase()
   if (isLocalhostName(host)) {
     return `webhook_url must not point at this machine (${url.hostname}): events are sent only to public addresses.`
   }

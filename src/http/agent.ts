@@ -1,5 +1,5 @@
 /**
- * Handlers of the agent's moves on its task: cancel and review. The security middleware has read
+ * Handlers of the agent's moves on its task (cancel and review) and of its webhook deliveries. The security middleware has read
  * the task token (AgentCaller); it is checked against the task first, then the body is decoded by
  * the schema the OpenAPI document publishes, so a wrong token is refused (401) whatever the body.
  */
@@ -34,8 +34,14 @@ export const AgentHandlers = handlerGroup(MarketplaceApi, "agent", (handlers) =>
       return yield* operations.review(reference, taskToken, decision)
     })
 
+    const deliveries = Effect.fnUntraced(function* (reference: string) {
+      const { taskToken } = yield* AgentCaller
+      return yield* operations.deliveries(reference, taskToken)
+    })
+
     return handlers
       .handleRaw("cancelTask", ({ request, params }) => cancel(request, params.reference))
       .handleRaw("reviewTask", ({ request, params }) => review(request, params.reference))
+      .handle("listDeliveries", ({ params }) => deliveries(params.reference))
   })
 )

@@ -11,7 +11,14 @@ import * as Schema from "effect/Schema"
 import type { ErrorBody } from "../api/envelope.ts"
 import type { McpToolName, ParticipantMcpToolName } from "../api/mcp.ts"
 import { maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
-import { CancelRequest, ParticipantList, PreflightResult, SearchRequest, SearchResult } from "../api/resources.ts"
+import {
+  CancelRequest,
+  DeliveryList,
+  ParticipantList,
+  PreflightResult,
+  SearchRequest,
+  SearchResult
+} from "../api/resources.ts"
 import { ReviewDecision } from "../domain/moves.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
@@ -288,6 +295,17 @@ export const tools: ReadonlyArray<ToolSpec> = [
           (decision) => operations.review(args.reference, args.task_token, decision)
         )
       )
+  }),
+  spec({
+    name: "get_deliveries",
+    title: "Check a task's webhook deliveries",
+    description:
+      "Lists the webhook events of a task submitted with a webhook_url (one per entry of its history) and how each was delivered: every attempt with its time and the receiver's status or the error, and the event's state (pending with its next attempt, delivered, or failed). Use it when your receiver missed events. Needs the task_token from submit_task.",
+    parameters: Schema.Struct({ reference, task_token: taskToken }),
+    success: DeliveryList,
+    hints: readOnly,
+    kind: "read",
+    run: (operations, args) => operations.deliveries(args.reference, args.task_token)
   })
 ]
 

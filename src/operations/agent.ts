@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
 import { pageSize } from "../api/parameters.ts"
 import {
+  type DeliveryList,
   type ParticipantList,
   type PreflightResult,
   type SearchRequest,
@@ -21,6 +22,7 @@ import type { ReviewDecision } from "../domain/moves.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
 import { participantSlugPattern } from "../domain/task_draft.ts"
+import { webhookEventType } from "../domain/webhooks.ts"
 import { ParticipantDirectory, type ParticipantPage } from "../services/participant_directory.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
@@ -102,6 +104,8 @@ export class AgentOperations extends Context.Service<
     checkAgent(reference: string, taskToken: string): Effect.Effect<void, EnvelopeError>
     cancel(reference: string, taskToken: string, reason: string | undefined): Effect.Effect<Task, EnvelopeError>
     review(reference: string, taskToken: string, decision: ReviewDecision): Effect.Effect<Task, EnvelopeError>
+    /** The task's webhook events and their attempts, for its agent (the task token). */
+    deliveries(reference: string, taskToken: string): Effect.Effect<DeliveryList, EnvelopeError>
   }
 >()("task-marketplace/operations/AgentOperations") {
   static readonly layer = Layer.effect(
@@ -240,6 +244,27 @@ export class AgentOperations extends Context.Service<
         return tasks.view(yield* orAction(actions.review(reference, taskToken, decision)))
       })
 
+      const deliveries = Effect.fnUntraced(function* (reference: string, taskToken: string) {
+        yield* orAction(actions.checkAgent(reference, taskToken))
+        const { webhookUrl, events } = yield* orAction(tasks.deliveries(reference))
+        const list: DeliveryList = {
+          object: "list",
+          webhook_url: webhookUrl,
+          count: events.length,
+          data: events.map((event) => ({
+            object: "webhook_event",
+            id: event.id,
+            type: webhookEventType,
+            history_index: event.historyIndex,
+            state: event.state,
+            created_at: event.createdAt,
+            next_attempt_at: event.nextAttemptAt,
+            attempts: event.attempts
+          }))
+        }
+        return list
+      })
+
       return AgentOperations.of({
         listParticipants,
         presentList: (page) => ({
@@ -258,7 +283,8 @@ export class AgentOperations extends Context.Service<
         waitForChange,
         checkAgent: (reference, taskToken) => orAction(actions.checkAgent(reference, taskToken)),
         cancel,
-        review
+        review,
+        deliveries
       })
     })
   )

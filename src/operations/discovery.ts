@@ -20,6 +20,7 @@ import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, path
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { consoleClient } from "../domain/login.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
+import { webhookAnswerMaxBytes, webhookEventType } from "../domain/webhooks.ts"
 
 /** Where the REST API's protected-resource metadata is (RFC 9728 §3), from the server's base. */
 export const protectedResourceMetadataPath = "/.well-known/oauth-protected-resource"
@@ -233,9 +234,35 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     files: { max_file_bytes: config.artifacts.maxFileBytes, max_files_per_result: config.artifacts.maxFiles }
   },
   events: {
-    delivery: "polling",
+    delivery: "polling and webhooks",
     description:
-      "State changes are observed by polling GET /api/public/v1/tasks/{reference}: send If-None-Match with the last ETag to get 304 when nothing changed, and ?wait=N (≤ 60 s) to hold the request until the task changes."
+      "State changes are observed by polling GET /api/public/v1/tasks/{reference}: send If-None-Match with the last ETag to get 304 when nothing changed, and ?wait=N (≤ 60 s) to hold the request until the task changes. A task submitted with a webhook_url also has each change POSTed to it, signed (webhooks).",
+    webhooks: {
+      draft_member: "webhook_url",
+      secret:
+        "webhook_secret in the 201 (and its idempotent replays only): whsec_ followed by 32 bytes in base64, one per task (derived from the service's secret, kept nowhere).",
+      types: [webhookEventType],
+      payload:
+        "JSON {type, timestamp, data}: one event per entry of the task's history, timestamp that entry's time, data the task as GET returns it once that entry was recorded.",
+      headers: {
+        "webhook-id": "the event's id: the same on every attempt (deduplicate on it)",
+        "webhook-timestamp": "the attempt's time, in whole seconds since 1970 (reject old ones)",
+        "webhook-signature":
+          "v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64 part decoded>"
+      },
+      specification: "https://www.standardwebhooks.com/",
+      success: `a 2xx answer within ${config.webhooks.timeoutMs / 1000} s; anything else is retried`,
+      timeout_seconds: config.webhooks.timeoutMs / 1000,
+      retry_schedule_seconds: config.webhooks.retryScheduleMs.map((ms) => ms / 1000),
+      ordering:
+        "A task's events are sent in the order of its history: an event waits until the one before it is delivered or has failed.",
+      redirects: "never followed",
+      max_answer_bytes: webhookAnswerMaxBytes,
+      addresses: config.webhooks.allowPrivate
+        ? "any http or https URL (WEBHOOK_ALLOW_PRIVATE is on: for development only)"
+        : "https only, to public addresses: loopback, private, link-local, multicast and unspecified addresses are refused in the URL and again at every connection",
+      deliveries: `${config.publicBaseUrl}${apiPrefix}/tasks/{reference}/deliveries (Authorization: Bearer <task_token>)`
+    }
   },
   errors: Object.fromEntries(
     Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, meaning: e.meaning }])

@@ -41,7 +41,7 @@ import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 import { taskViewFor } from "./task_view.ts"
-import { WebhookOutbox } from "./webhook_outbox.ts"
+import { type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
 
 export interface Feasibility {
   readonly eligible_participants: number
@@ -91,6 +91,13 @@ export class Tasks extends Context.Service<
     search(query: string, limit: number): Effect.Effect<SearchOutcome, StorageUnavailable>
     /** The public shape of a stored task. */
     view(task: StoredTask): Task
+    /** Where a task's webhook events go (null: nowhere) and each of them, in order. */
+    deliveries(
+      reference: string
+    ): Effect.Effect<
+      { readonly webhookUrl: string | null; readonly events: ReadonlyArray<StoredEvent> },
+      TaskNotFound | StorageUnavailable
+    >
     /** Offers and tasks of a participant, as they read. */
     forParticipant(slug: string): Effect.Effect<ReadonlyArray<Task>, StorageUnavailable>
   }
@@ -296,9 +303,16 @@ export class Tasks extends Context.Service<
         return { ...found, draft: preflightOutcome.validation.task, preflight: preflightOutcome }
       })
 
+      const deliveries = Effect.fnUntraced(function* (reference: string) {
+        const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
+        if (stored === undefined) return yield* new TaskNotFound({ reference })
+        const events = stored.webhookUrl === null ? [] : yield* outbox.forTask(reference)
+        return { webhookUrl: stored.webhookUrl, events }
+      })
+
       const forParticipant = (slug: string) => Effect.map(store.forParticipant(slug), (tasks) => tasks.map(view))
 
-      return Tasks.of({ preflight, submit, read, versionOf, search, view, forParticipant })
+      return Tasks.of({ preflight, submit, read, versionOf, search, view, deliveries, forParticipant })
     })
   )
 }

@@ -23,10 +23,10 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
 import { AppConfig, type WebhookSettings } from "../config.ts"
-import { addressRange, rangeName, webhookAnswerMaxBytes } from "../domain/webhooks.ts"
+import { addressRange, type DeliveryAttempt, rangeName, webhookAnswerMaxBytes } from "../domain/webhooks.ts"
 import { loggedOncePerMinute } from "./storage.ts"
 import { TaskTokens } from "./task_tokens.ts"
-import { type AttemptOutcome, type DeliveryAttempt, type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
+import { type AttemptOutcome, type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
 
 /** How many attempts one process makes at once. */
 const maxInFlight = 16

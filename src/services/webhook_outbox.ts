@@ -19,26 +19,11 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { webhookEventType } from "../domain/webhooks.ts"
+import { DeliveryAttempt, DeliveryState, webhookEventType } from "../domain/webhooks.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
 import type { StoredTask } from "./task_store.ts"
 import { taskViewFor } from "./task_view.ts"
-
-export const deliveryStates = ["pending", "delivered", "failed"] as const
-export const DeliveryState = Schema.Literals(deliveryStates)
-export type DeliveryState = typeof DeliveryState.Type
-
-/** One attempt to deliver an event, as the deliveries endpoint shows it. */
-export const DeliveryAttempt = Schema.Struct({
-  at: Schema.String,
-  /** The receiver's HTTP status, when it answered. */
-  status: Schema.NullOr(Schema.Number),
-  /** Why the attempt failed without a status (refused address, no answer in time, …), or a non-2xx status in words. */
-  error: Schema.NullOr(Schema.String),
-  duration_ms: Schema.Number
-})
-export type DeliveryAttempt = typeof DeliveryAttempt.Type
 
 /** An event as the outbox keeps it. */
 export const StoredEvent = Schema.Struct({

@@ -5,8 +5,12 @@
  * WEBHOOK_ALLOW_PRIVATE, and what a host name resolves to is refused at connection time.
  */
 import { randomUUID } from "node:crypto"
+import type { LookupFunction } from "node:net"
+import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ServicesLive } from "../../src/app.ts"
 import type { AppSettings } from "../../src/config.ts"
+import { WebhookLookup } from "../../src/services/webhook_delivery.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 import { type Receiver, startReceiver, verified } from "../support/webhooks.ts"
@@ -21,14 +25,25 @@ const receivers: Array<Receiver> = []
 let dev: ServerOnDatabase
 /** The production default: https to public addresses only. */
 let strict: ServerOnDatabase
+/** The production default, with a resolver that answers a loopback address for every host name. */
+let rebound: ServerOnDatabase
 
-const boot = async (settings: Partial<AppSettings>) => {
+const boot = async (settings: Partial<AppSettings>, services?: typeof ServicesLive) => {
   const env = await startOnFreshDatabase({
-    settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings }
+    settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings },
+    ...(services === undefined ? {} : { services })
   })
   envs.push(env)
   return env
 }
+
+/** A DNS answer that points every name at this machine: what a hostile name's owner can arrange. */
+const resolved: Array<string> = []
+const toLoopback = ((hostname: string, options: { all?: boolean }, callback: (...args: Array<unknown>) => void) => {
+  resolved.push(hostname)
+  if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }])
+  else callback(null, "127.0.0.1", 4)
+}) as unknown as LookupFunction
 
 const receiver = async (answer?: (n: number) => number | "hang") => {
   const r = await startReceiver(answer)
@@ -38,9 +53,13 @@ const receiver = async (answer?: (n: number) => number | "hang") => {
 
 beforeAll(async () => {
   issuer = await startIssuer()
-  ;[dev, strict] = await Promise.all([
+  ;[dev, strict, rebound] = await Promise.all([
     boot({ webhooks: { allowPrivate: true, retryScheduleMs: [200, 200], timeoutMs: 2000 } }),
-    boot({})
+    boot({}),
+    boot(
+      { webhooks: { allowPrivate: false, retryScheduleMs: [200], timeoutMs: 2000 } },
+      ServicesLive.pipe(Layer.provide(Layer.succeed(WebhookLookup, toLoopback)))
+    )
   ])
 })
 afterAll(async () => {
@@ -77,6 +96,27 @@ const waitForState = async (env: ServerOnDatabase, reference: string, state: str
     const task = await (await fetch(env.server.api(`/tasks/${reference}?wait=2`))).json()
     if (task.state === state) return task
     if (Date.now() > deadline) throw new Error(`the task stayed ${task.state}`)
+  }
+}
+
+/** GET /tasks/{reference}/deliveries until `until` holds (or 15 s pass). */
+const deliveriesOf = async (
+  env: ServerOnDatabase,
+  reference: string,
+  token: string,
+  until: (list: Json) => boolean
+) => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const response = await fetch(env.server.api(`/tasks/${reference}/deliveries`), {
+      headers: { authorization: `Bearer ${token}` }
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toContain("application/json")
+    const list = await response.json()
+    if (until(list)) return list
+    if (Date.now() > deadline) throw new Error(`the deliveries stayed ${JSON.stringify(list)}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 
@@ -171,6 +211,78 @@ describe("signed webhooks", () => {
     expect(third!.headers["webhook-id"]).toBe(first!.headers["webhook-id"])
     expect(third!.body).toBe(first!.body)
     expect(verified(created.webhook_secret, third!).data.state).toBe("open")
+
+    // The deliveries endpoint tells the story, to the task's agent alone.
+    const list = await deliveriesOf(dev, created.reference, created.task_token, (l) =>
+      l.data.every((e: Json) => e.state === "delivered")
+    )
+    expect(list.object).toBe("list")
+    expect(list.webhook_url).toBe(hooks.url)
+    expect(list.count).toBe(list.data.length)
+    const open = list.data[0]
+    expect(open).toMatchObject({
+      object: "webhook_event",
+      id: first!.headers["webhook-id"],
+      type: "task.updated",
+      history_index: 0,
+      state: "delivered",
+      next_attempt_at: null
+    })
+    expect(open.attempts.map((a: Json) => [a.status, a.error])).toEqual([
+      [503, "the receiver answered 503"],
+      [503, "the receiver answered 503"],
+      [200, null]
+    ])
+    for (const a of open.attempts) {
+      expect(Date.parse(a.at)).not.toBeNaN()
+      expect(a.duration_ms).toBeGreaterThanOrEqual(0)
+    }
+    await expectEnvelope(
+      await fetch(dev.server.api(`/tasks/${created.reference}/deliveries`), {
+        headers: { authorization: "Bearer tt_not-this-tasks-token" }
+      }),
+      401,
+      "unauthorized"
+    )
+    await expectEnvelope(await fetch(dev.server.api(`/tasks/${created.reference}/deliveries`)), 401, "unauthorized")
+  })
+
+  it("an event whose every attempt fails is marked failed, with each attempt's error", async () => {
+    const hooks = await receiver(() => 500)
+    const created = await submit(dev, digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: hooks.url }))
+    // The schedule has two retries: three attempts, then failed.
+    const list = await deliveriesOf(dev, created.reference, created.task_token, (l) => l.data[0]?.state === "failed")
+    expect(list.data[0].attempts.map((a: Json) => a.status)).toEqual([500, 500, 500])
+    expect(list.data[0].next_attempt_at).toBeNull()
+    // The task's next event went out once the first was settled: events are sent in order.
+    expect(hooks.received.length).toBeGreaterThanOrEqual(4)
+    expect(verified(created.webhook_secret, hooks.received[3]!).data.state).toBe("awaiting_participant")
+  })
+
+  it("an attempt to an address that does not answer is recorded with why", async () => {
+    const hooks = await receiver()
+    const url = hooks.url
+    await hooks.close()
+    const created = await submit(dev, digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: url }))
+    const list = await deliveriesOf(dev, created.reference, created.task_token, (l) => l.data[0]?.state === "failed")
+    expect(list.data[0].attempts.map((a: Json) => [a.status, a.error])).toEqual([
+      [null, "connection refused"],
+      [null, "connection refused"],
+      [null, "connection refused"]
+    ])
+  })
+
+  it("a task without webhook_url has no deliveries; an unknown task is 404", async () => {
+    const plain = await submit(dev, digitalDraft())
+    const list = await deliveriesOf(dev, plain.reference, plain.task_token, () => true)
+    expect(list).toEqual({ object: "list", webhook_url: null, count: 0, data: [] })
+    await expectEnvelope(
+      await fetch(dev.server.api("/tasks/tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa/deliveries"), {
+        headers: { authorization: `Bearer ${plain.task_token}` }
+      }),
+      404,
+      "task_not_found"
+    )
   })
 
   it("the 201's idempotent replay carries the same secret; a task without webhook_url has none", async () => {
@@ -186,6 +298,26 @@ describe("signed webhooks", () => {
     // GET never shows the secret.
     const read = await (await fetch(dev.server.api(`/tasks/${first.reference}`))).json()
     expect(JSON.stringify(read)).not.toContain(first.webhook_secret)
+  })
+
+  it("/capabilities describes the events, headers and this server's schedule", async () => {
+    const strictEvents = (await (await fetch(strict.server.api("/capabilities"))).json()).events
+    expect(strictEvents.delivery).toBe("polling and webhooks")
+    expect(strictEvents.webhooks).toMatchObject({
+      draft_member: "webhook_url",
+      types: ["task.updated"],
+      specification: "https://www.standardwebhooks.com/",
+      timeout_seconds: 10,
+      retry_schedule_seconds: [5, 30, 120, 600, 3600, 10800, 21600, 50400],
+      max_answer_bytes: 65536,
+      redirects: "never followed"
+    })
+    expect(Object.keys(strictEvents.webhooks.headers)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"])
+    expect(strictEvents.webhooks.addresses).toMatch(/^https only/)
+    const devEvents = (await (await fetch(dev.server.api("/capabilities"))).json()).events
+    expect(devEvents.webhooks.retry_schedule_seconds).toEqual([0.2, 0.2])
+    expect(devEvents.webhooks.timeout_seconds).toBe(2)
+    expect(devEvents.webhooks.addresses).toMatch(/WEBHOOK_ALLOW_PRIVATE/)
   })
 
   describe("without WEBHOOK_ALLOW_PRIVATE", () => {
@@ -217,6 +349,33 @@ describe("signed webhooks", () => {
       // Nothing was recorded under the key: the same key with a good draft creates a task.
       const good = await fetch(strict.server.api("/tasks"), json(digitalDraft(), { "idempotency-key": key }))
       expect(good.status).toBe(201)
+    })
+
+    it("refuses at connection time a public-looking name that resolves to a private address: nothing reaches it", async () => {
+      const hooks = await receiver()
+      const port = new URL(hooks.url).port
+      // The name passes every check the URL allows; its DNS answer is this machine.
+      const url = `https://hooks.example.com:${port}/hooks`
+      const created = await submit(rebound, digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: url }))
+      const list = await deliveriesOf(
+        rebound,
+        created.reference,
+        created.task_token,
+        (l) => l.data[0]?.state === "failed"
+      )
+      expect(list.data[0].attempts.map((a: Json) => [a.status, a.error])).toEqual([
+        [
+          null,
+          "refused: hooks.example.com resolved to 127.0.0.1, a loopback address; events are sent only to public addresses"
+        ],
+        [
+          null,
+          "refused: hooks.example.com resolved to 127.0.0.1, a loopback address; events are sent only to public addresses"
+        ]
+      ])
+      // Every attempt looked the name up again, and nothing reached the address.
+      expect(resolved.filter((name) => name === "hooks.example.com").length).toBeGreaterThanOrEqual(2)
+      expect(hooks.received).toEqual([])
     })
 
     it("accepts a public https URL", async () => {

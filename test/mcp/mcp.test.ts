@@ -243,6 +243,33 @@ describe("tools", () => {
     expect(accepted.structuredContent).toEqual((await restJson(`/tasks/${reference}`)).body)
   })
 
+  it("submit_task with a webhook_url gives its webhook_secret; get_deliveries lists its events as REST does", async () => {
+    // A name that never resolves (RFC 6761): the events stay pending, their attempts failing.
+    const webhook_url = "https://hooks.example.invalid/tasks"
+    const submitted = await call("submit_task", {
+      draft: digitalDraft({ participant_slug: "kwame-asante", webhook_url }),
+      idempotency_key: randomUUID()
+    })
+    const { reference, task_token, webhook_secret } = submitted.structuredContent
+    expect(webhook_secret).toMatch(/^whsec_/)
+    const deliveries = await call("get_deliveries", { reference, task_token })
+    expect(deliveries.isError).toBeUndefined()
+    const rest = await restJson(`/tasks/${reference}/deliveries`, {
+      headers: { authorization: `Bearer ${task_token}` }
+    })
+    expect(rest.status).toBe(200)
+    expect(deliveries.structuredContent.webhook_url).toBe(webhook_url)
+    expect(deliveries.structuredContent.data[0]).toMatchObject({ history_index: 0, id: rest.body.data[0].id })
+
+    const refused = await call("get_deliveries", { reference, task_token: "tt_someone-else" })
+    expect(refused.isError).toBe(true)
+    expect(refused.structuredContent.error.code).toBe("unauthorized")
+
+    const preflight = await call("preflight", { draft: digitalDraft({ webhook_url: "http://10.0.0.1/hooks" }) })
+    expect(preflight.structuredContent.valid).toBe(false)
+    expect(preflight.structuredContent.issues.map((i: Json) => i.field)).toEqual(["webhook_url"])
+  })
+
   it("refuse with the REST envelope: unknown things, and arguments that fail their schema, field by field", async () => {
     const missing = await call("get_participant", { slug: "nobody-here" })
     expect(missing.isError).toBe(true)

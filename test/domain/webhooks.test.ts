@@ -1,0 +1,121 @@
+import { Webhook } from "standardwebhooks"
+import { describe, expect, it } from "vitest"
+import { addressRange, webhookUrlProblem } from "../../src/domain/webhooks.ts"
+import { describeFailure, webhookSignature } from "../../src/services/webhook_delivery.ts"
+
+describe("webhook_url", () => {
+  it.each([
+    "https://hooks.example.com/tasks",
+    "https://hooks.example.com:8443/a/b?c=d",
+    "https://8.8.8.8/hooks",
+    "https://[2606:4700:4700::1111]/hooks"
+  ])("accepts %s", (url) => {
+    expect(webhookUrlProblem(url, false)).toBeUndefined()
+  })
+
+  it.each([
+    ["http://hooks.example.com/", /must be an https URL.*WEBHOOK_ALLOW_PRIVATE/],
+    ["ftp://hooks.example.com/", /must be an https URL/],
+    ["hooks.example.com/tasks", /must be an absolute URL/],
+    ["https://user:pw@hooks.example.com/", /user name or password/],
+    ["https://hooks.example.com/#frag", /#fragment/],
+    ["https://localhost/", /this machine \(localhost\)/],
+    ["https://LOCALHOST./", /this machine/],
+    ["https://api.localhost/", /this machine/],
+    ["https://127.0.0.1/", /a loopback address/],
+    ["https://127.1/", /a loopback address \(127\.0\.0\.1\)/],
+    ["https://2130706433/", /a loopback address/],
+    ["https://0x7f000001/", /a loopback address/],
+    ["https://[::1]/", /a loopback address/],
+    ["https://[::ffff:127.0.0.1]/", /a loopback address/],
+    ["https://10.0.0.1/", /a private address/],
+    ["https://172.16.5.4/", /a private address/],
+    ["https://192.168.1.1/", /a private address/],
+    ["https://100.64.0.1/", /carrier-grade NAT/],
+    ["https://169.254.169.254/", /a link-local address/],
+    ["https://[fe80::1]/", /a link-local address/],
+    ["https://[fd00::1]/", /unique local/],
+    ["https://224.0.0.1/", /a multicast address/],
+    ["https://0.0.0.0/", /an unspecified address/],
+    ["https://[::]/", /an unspecified address/],
+    ["https://255.255.255.255/", /a broadcast address/]
+  ])("refuses %s, saying why", (url, reason) => {
+    expect(webhookUrlProblem(url, false)).toMatch(reason)
+  })
+
+  it("with WEBHOOK_ALLOW_PRIVATE, accepts http and private addresses, never credentials or other schemes", () => {
+    expect(webhookUrlProblem("http://127.0.0.1:3000/hooks", true)).toBeUndefined()
+    expect(webhookUrlProblem("http://localhost/hooks", true)).toBeUndefined()
+    expect(webhookUrlProblem("https://10.0.0.1/", true)).toBeUndefined()
+    expect(webhookUrlProblem("ftp://127.0.0.1/", true)).toMatch(/http or https/)
+    expect(webhookUrlProblem("http://u:p@127.0.0.1/", true)).toMatch(/user name or password/)
+  })
+
+  it("judges an IPv4 address wrapped in IPv6 as the IPv4 address", () => {
+    expect(addressRange("::ffff:10.1.2.3")).toBe("private")
+    expect(addressRange("::ffff:8.8.8.8")).toBe("unicast")
+    expect(addressRange("hooks.example.com")).toBeUndefined()
+  })
+})
+
+describe("signatures", () => {
+  // The example of the Standard Webhooks specification (and of its reference libraries' tests).
+  const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+  const id = "msg_p5jXN8AQM9LWM0D4loKWxJek"
+  const timestamp = 1614265330
+  const body = '{"test": 2432232314}'
+
+  it("match the specification's example", () => {
+    expect(webhookSignature(secret, id, timestamp, body)).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+  })
+
+  it("are what the standardwebhooks library signs, and verifies", () => {
+    const library = new Webhook(secret)
+    expect(webhookSignature(secret, id, timestamp, body)).toBe(library.sign(id, new Date(timestamp * 1000), body))
+    const now = Math.floor(Date.now() / 1000)
+    const headers = {
+      "webhook-id": id,
+      "webhook-timestamp": String(now),
+      "webhook-signature": webhookSignature(secret, id, now, body)
+    }
+    expect(library.verify(body, headers)).toEqual({ test: 2432232314 })
+    expect(() => library.verify(`${body} `, headers)).toThrow()
+  })
+})
+
+describe("an attempt's error in words", () => {
+  const wrapped = (cause: unknown) => ({ _tag: "HttpClientError", cause: { _tag: "TransportError", cause } })
+  it.each([
+    ["timeout", "no answer within 10 s"],
+    [
+      wrapped(Object.assign(new Error("connect ECONNREFUSED 1.2.3.4:443"), { code: "ECONNREFUSED" })),
+      "connection refused"
+    ],
+    [
+      wrapped(Object.assign(new Error("getaddrinfo ENOTFOUND x"), { code: "ENOTFOUND" })),
+      "the host name does not resolve"
+    ],
+    [
+      wrapped(
+        new Error(
+          "DNS lookup 10.0.0.7(family:4, host:hooks.example.com) is not allowed. Because, It is private IP address."
+        )
+      ),
+      "refused: hooks.example.com resolved to 10.0.0.7, a private address; events are sent only to public addresses"
+    ],
+    [
+      wrapped(
+        new Error(
+          "DNS lookup 127.0.0.1(family:undefined, host:undefined) is not allowed. Because, It is private IP address."
+        )
+      ),
+      "refused: 127.0.0.1, a loopback address; events are sent only to public addresses"
+    ],
+    [
+      wrapped(Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" })),
+      "DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate"
+    ]
+  ])("%#: %s", (error, words) => {
+    expect(describeFailure(error, 10_000)).toBe(words)
+  })
+})
