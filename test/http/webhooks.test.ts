@@ -13,7 +13,7 @@ import type { AppSettings } from "../../src/config.ts"
 import { WebhookLookup } from "../../src/services/webhook_delivery.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
-import { type Receiver, startReceiver, verified } from "../support/webhooks.ts"
+import { type Answer, type Receiver, startReceiver, verified } from "../support/webhooks.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -45,7 +45,7 @@ const toLoopback = ((hostname: string, options: { all?: boolean }, callback: (..
   else callback(null, "127.0.0.1", 4)
 }) as unknown as LookupFunction
 
-const receiver = async (answer?: (n: number) => number | "hang") => {
+const receiver = async (answer?: (n: number) => Answer) => {
   const r = await startReceiver(answer)
   receivers.push(r)
   return r
@@ -270,6 +270,33 @@ describe("signed webhooks", () => {
       [null, "connection refused"],
       [null, "connection refused"]
     ])
+  })
+
+  it("a redirect is not followed: it is a failed attempt", async () => {
+    const hooks = await receiver(() => 307)
+    const created = await submit(dev, digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: hooks.url }))
+    const list = await deliveriesOf(dev, created.reference, created.task_token, (l) => l.data[0]?.state === "failed")
+    expect(list.data[0].attempts.map((a: Json) => a.error)).toEqual(Array(3).fill("the receiver answered 307"))
+    expect(hooks.received.map((r) => r.path)).not.toContain("/hooks/elsewhere")
+  })
+
+  it("an answer that never ends is read no further than its first 64 KiB: the 200 counts", async () => {
+    const hooks = await receiver(() => "endless")
+    const created = await submit(dev, digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: hooks.url }))
+    const list = await deliveriesOf(dev, created.reference, created.task_token, (l) => l.data[0]?.state !== "pending")
+    expect(list.data[0].state).toBe("delivered")
+    expect(list.data[0].attempts.map((a: Json) => a.status)).toEqual([200])
+  })
+
+  it("a receiver that does not answer in time fails the attempt", async () => {
+    const hooks = await receiver((n) => (n === 0 ? "hang" : 200))
+    const created = await submit(dev, digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: hooks.url }))
+    const list = await deliveriesOf(dev, created.reference, created.task_token, (l) => l.data[0]?.state === "delivered")
+    expect(list.data[0].attempts.map((a: Json) => [a.status, a.error])).toEqual([
+      [null, "no answer within 2 s"],
+      [200, null]
+    ])
+    expect(list.data[0].attempts[0].duration_ms).toBeGreaterThanOrEqual(1900)
   })
 
   it("a task without webhook_url has no deliveries; an unknown task is 404", async () => {

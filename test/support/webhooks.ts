@@ -17,14 +17,19 @@ export interface Receiver {
   /** The receiver's address, e.g. http://127.0.0.1:41234/hooks */
   readonly url: string
   readonly received: Array<Received>
-  /** How the `n`-th request (from 0) is answered: a status, or "hang" (never answered). */
-  answer: (n: number) => number | "hang"
+  /**
+   * How the `n`-th request (from 0) is answered: a status (a 3xx redirects to `/hooks/elsewhere`),
+   * "hang" (never answered) or "endless" (200, then a body that never ends).
+   */
+  answer: (n: number) => Answer
   /** Resolves once `count` requests have arrived, or fails after `timeoutMs`. */
   readonly waitFor: (count: number, timeoutMs?: number) => Promise<ReadonlyArray<Received>>
   readonly close: () => Promise<void>
 }
 
-export const startReceiver = async (answer: (n: number) => number | "hang" = () => 204): Promise<Receiver> => {
+export type Answer = number | "hang" | "endless"
+
+export const startReceiver = async (answer: (n: number) => Answer = () => 204): Promise<Receiver> => {
   const received: Array<Received> = []
   const receiver: Receiver = {
     url: "",
@@ -54,7 +59,15 @@ export const startReceiver = async (answer: (n: number) => number | "hang" = () 
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), path: request.url ?? "" })
       const status = receiver.answer(n)
       if (status === "hang") return
-      response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "" : "not now")
+      if (status === "endless") {
+        response.writeHead(200, { "content-type": "text/plain" })
+        const chunk = Buffer.alloc(16 * 1024, "x")
+        const timer = setInterval(() => response.write(chunk), 5)
+        response.on("close", () => clearInterval(timer))
+        return
+      }
+      const headers = status >= 300 && status < 400 ? { location: "/hooks/elsewhere" } : {}
+      response.writeHead(status, { "content-type": "text/plain", ...headers }).end(status < 300 ? "" : "not now")
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
