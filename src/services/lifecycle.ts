@@ -94,19 +94,15 @@ export class Lifecycle extends Context.Service<
         request: TransitionRequest<G>,
         entered: ReadonlyArray<StoredTask>
       ) => {
-        const alongside = request.alongside
-        const events = next.webhookUrl === null ? undefined : outbox.record(entered)
-        if (alongside === undefined && events === undefined) return store.update(next, expectedVersion)
-        const writes =
-          alongside === undefined
-            ? events!
-            : events === undefined
-              ? alongside(next)
-              : Effect.andThen(alongside(next), events)
+        const writes = [
+          ...(request.alongside === undefined ? [] : [request.alongside(next)]),
+          ...(next.webhookUrl === null ? [] : [outbox.record(entered)])
+        ]
+        if (writes.length === 0) return store.update(next, expectedVersion)
         return asStorageCall(
           sql.withTransaction(
             Effect.flatMap(store.update(next, expectedVersion), (updated) =>
-              updated ? Effect.as(writes, true) : Effect.succeed(false)
+              updated ? Effect.as(Effect.all(writes, { discard: true }), true) : Effect.succeed(false)
             )
           )
         )
