@@ -99,6 +99,11 @@ export interface AppSettings {
   readonly artifacts: ArtifactSettings
   /** Signed webhooks: where they may go and how their deliveries are retried. */
   readonly webhooks: WebhookSettings
+  /**
+   * SANDBOX: the service runs as a sandbox — simulated participants, a clock that can be moved
+   * forward — on a database that holds nothing else (docs/decisions.md, "The sandbox").
+   */
+  readonly sandbox: boolean
 }
 
 /** Signed webhooks (services/webhook_delivery.ts). */
@@ -242,7 +247,8 @@ const testDefaults: AppSettings = {
   httpTimeouts: defaultHttpTimeouts,
   tracing: undefined,
   artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 },
-  webhooks: { allowPrivate: false, retryScheduleMs: defaultWebhookRetrySchedule, timeoutMs: 10_000 }
+  webhooks: { allowPrivate: false, retryScheduleMs: defaultWebhookRetrySchedule, timeoutMs: 10_000 },
+  sandbox: false
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -708,7 +714,8 @@ const variables = {
     DurationList(100, 7 * day, 20),
     defaultWebhookRetrySchedule
   ),
-  WEBHOOK_TIMEOUT: variable("WEBHOOK_TIMEOUT", DurationBetween(100, minute), 10 * second)
+  WEBHOOK_TIMEOUT: variable("WEBHOOK_TIMEOUT", DurationBetween(100, minute), 10 * second),
+  SANDBOX: variable("SANDBOX", Switch, false)
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -797,7 +804,8 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     httpTimeouts,
     tracing,
     artifacts,
-    webhooks
+    webhooks,
+    sandbox: yield* variables.SANDBOX
   })
 }).pipe(Effect.catchTag("ConfigError", (error) => Effect.fail(fromConfigError(error))))
 

@@ -72,7 +72,8 @@ const variables = [
   "ARTIFACT_MAX_FILES",
   "WEBHOOK_ALLOW_PRIVATE",
   "WEBHOOK_RETRY_SCHEDULE",
-  "WEBHOOK_TIMEOUT"
+  "WEBHOOK_TIMEOUT",
+  "SANDBOX"
 ] as const
 
 // Tracing is read only when a collector is named, and its sampler's ratio only for a ratio sampler.
@@ -110,7 +111,8 @@ describe("configuration", () => {
         allowPrivate: false,
         retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000],
         timeoutMs: 10_000
-      }
+      },
+      sandbox: false
     })
   })
 

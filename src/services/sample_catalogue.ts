@@ -1,6 +1,7 @@
 /**
  * The sample catalogue shipped in `data/sample-participants.json`, loaded into an empty
- * directory at start-up so a fresh clone has participants to discover.
+ * directory at start-up so a fresh clone has participants to discover; and, in a sandbox, the
+ * simulated participants.
  */
 import { readFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
@@ -8,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { AppConfig } from "../config.ts"
 import { ParticipantRecord } from "../domain/participant.ts"
+import { simulatedParticipants } from "../domain/sandbox.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 
 export const sampleCatalogueFile = new URL("../../data/sample-participants.json", import.meta.url)
@@ -24,10 +26,14 @@ export const loadSampleCatalogue = Effect.gen(function* () {
   return loaded
 })
 
-/** Seeds the sample catalogue when configured to and the directory is empty. */
+/**
+ * Seeds the sample catalogue when configured to and the directory is empty; in a sandbox, also
+ * the simulated participants, beside it (as they are: a start puts back any change made to them).
+ */
 export const SampleCatalogueLive = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     if (config.seedSampleCatalogue) yield* Effect.orDie(loadSampleCatalogue)
+    if (config.sandbox) yield* Effect.orDie((yield* ParticipantDirectory).upsertMany(simulatedParticipants))
   })
 )
