@@ -34,6 +34,7 @@ import { Passwords } from "./services/passwords.ts"
 import { Profiles } from "./services/profiles.ts"
 import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
+import { SandboxClock } from "./services/sandbox_clock.ts"
 import { OAuthCookieSecret } from "./services/service_secrets.ts"
 import { SigningKeys, SigningKeysAtStart } from "./services/signing_keys.ts"
 import { TaskActions } from "./services/task_actions.ts"
@@ -74,6 +75,8 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
     Layer.provideMerge(Lifecycle.layer),
     Layer.provideMerge(Artifacts.layer.pipe(Layer.provideMerge(BlobStore.layer))),
     Layer.provideMerge(SampleCatalogueLive),
+    // Before anything is seeded: a sandbox never starts on a live database, nor the other way round.
+    Layer.provideMerge(SandboxClock.layer),
     Layer.provideMerge(
       Layer.mergeAll(
         overrides.directory ?? ParticipantDirectory.layer,

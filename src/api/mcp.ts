@@ -15,7 +15,10 @@ export const mcpToolNames = [
   "review_task",
   "get_deliveries"
 ] as const
-export type McpToolName = (typeof mcpToolNames)[number]
+/** Tools served by a sandbox only (SANDBOX=on), beside the others. */
+export const sandboxMcpToolNames = ["advance_clock"] as const
+
+export type McpToolName = (typeof mcpToolNames)[number] | (typeof sandboxMcpToolNames)[number]
 
 /**
  * The tools of the participant's MCP endpoint (`<MCP_URL>/participant`, OAuth-protected): a

@@ -138,6 +138,33 @@ export const AuthorizationServer = Schema.Struct({
 }).annotate({ identifier: "AuthorizationServer" })
 export type AuthorizationServer = typeof AuthorizationServer.Type
 
+/** What a sandbox offers: its clock and its simulated participants. */
+export const SandboxTools = Schema.Struct({
+  clock: Url.annotate({
+    description:
+      'GET: the sandbox\'s time ({"now"}); POST {"advance": "PT25H"} (an ISO 8601 duration) moves it forward.'
+  }),
+  simulated_participants: Schema.Record(Schema.String, Schema.String).annotate({
+    description: "Each simulated participant's slug and how it behaves; name one as participant_slug."
+  })
+}).annotate({ identifier: "SandboxTools", description: "A sandbox's clock and simulated participants." })
+
+export const SandboxClockState = Schema.Struct({
+  object: Schema.Literal("sandbox_clock"),
+  now: Schema.String.annotate({ format: "date-time", description: "The sandbox's time." }),
+  advanced_by: Schema.String.annotate({
+    description: "How far the clock has been moved forward in all, as an ISO 8601 duration (PT0S at first)."
+  })
+}).annotate({ identifier: "SandboxClockState", description: "The sandbox's clock." })
+export type SandboxClockState = typeof SandboxClockState.Type
+
+export const AdvanceClockRequest = Schema.Struct({
+  advance: Schema.String.annotate({
+    description: "How far to move the clock forward: a positive ISO 8601 duration, e.g. PT25H, P3D or PT90M.",
+    examples: ["PT25H"]
+  })
+}).annotate({ identifier: "AdvanceClockRequest" })
+
 export const ServiceIndex = Schema.Struct({
   object: Schema.Literal("service"),
   name: Schema.String,
@@ -182,7 +209,12 @@ export const ServiceIndex = Schema.Struct({
   task_states: Schema.Array(Schema.String),
   mcp_endpoint: Url,
   endpoints: Schema.Array(EndpointSummary),
-  contact: Schema.String
+  contact: Schema.String,
+  sandbox: Schema.Boolean.annotate({
+    description:
+      "true when this service is a sandbox (SANDBOX=on): simulated participants and a clock that can be moved; its tasks are not real."
+  }),
+  sandbox_tools: Schema.optionalKey(SandboxTools)
 }).annotate({ identifier: "ServiceIndex" })
 export type ServiceIndex = typeof ServiceIndex.Type
 
@@ -286,7 +318,9 @@ export const Capabilities = Schema.Struct({
     }).annotate({ description: "Signed webhooks: what is sent, how it is signed, and how it is retried." })
   }),
   errors: Schema.Record(Schema.String, Schema.Struct({ status: Schema.Int, meaning: Schema.String })),
-  endpoints: Schema.Array(EndpointSummary)
+  endpoints: Schema.Array(EndpointSummary),
+  sandbox: Schema.Boolean,
+  sandbox_tools: Schema.optionalKey(SandboxTools)
 }).annotate({ identifier: "Capabilities" })
 export type Capabilities = typeof Capabilities.Type
 

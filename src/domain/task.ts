@@ -180,7 +180,12 @@ export const Task = Schema.Struct({
   next_step: Schema.String.annotate({
     description:
       "What happens next, in a sentence or two. For a task nobody could take as submitted (preflight's no_eligible_participant or participant_ineligible warning), why, and what to change."
-  })
+  }),
+  sandbox: Schema.optionalKey(
+    Schema.Literal(true).annotate({
+      description: "Present (true) on every task of a sandbox (SANDBOX=on): simulated participants, a test clock."
+    })
+  )
 }).annotate({ identifier: "Task", description: "A task and its current state." })
 export type Task = typeof Task.Type
 

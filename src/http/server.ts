@@ -36,6 +36,7 @@ import { staticDocument } from "./negotiation.ts"
 import { openApiDocument } from "./openapi.ts"
 import { ParticipantsHandlers } from "./participants.ts"
 import { docsPath, openApiPaths, rootPath, routerConfig } from "./routes.ts"
+import { SandboxRoutes } from "./sandbox.ts"
 import { TasksHandlers } from "./tasks.ts"
 
 /**
@@ -78,6 +79,7 @@ export const RoutesLive = Layer.mergeAll(
   ),
   DocumentRoutes,
   ParticipantMcpMetadataRoute,
+  SandboxRoutes,
   EnvelopeMiddleware
 )
 

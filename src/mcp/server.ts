@@ -18,7 +18,7 @@ import { AgentOperations } from "../operations/agent.ts"
 import { capabilities } from "../operations/discovery.ts"
 import { hireAHuman, instructions } from "./guidance.ts"
 import { registerTools, sentences } from "./registration.ts"
-import { tools } from "./tools.ts"
+import { sandboxTools, tools } from "./tools.ts"
 
 /** The protocol revisions served, by both endpoints (api/mcp.ts names them). */
 export const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
@@ -32,7 +32,11 @@ export const participantMcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publi
   pathOnThisServer(config, participantMcpUrlOf(config))
 
 const Tools = Layer.unwrap(
-  AgentOperations.use((operations) => Effect.succeed(registerTools(tools, Effect.succeed(operations))))
+  Effect.gen(function* () {
+    const operations = yield* AgentOperations
+    const config = yield* AppConfig
+    return registerTools(config.sandbox ? [...tools, ...sandboxTools] : tools, Effect.succeed(operations))
+  })
 )
 
 /** A resource's JSON contents. */

@@ -12,10 +12,12 @@ import type { ErrorBody } from "../api/envelope.ts"
 import type { McpToolName, ParticipantMcpToolName } from "../api/mcp.ts"
 import { maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
 import {
+  AdvanceClockRequest,
   CancelRequest,
   DeliveryList,
   ParticipantList,
   PreflightResult,
+  SandboxClockState,
   SearchRequest,
   SearchResult
 } from "../api/resources.ts"
@@ -306,6 +308,21 @@ export const tools: ReadonlyArray<ToolSpec> = [
     hints: readOnly,
     kind: "read",
     run: (operations, args) => operations.deliveries(args.reference, args.task_token)
+  })
+]
+
+/** The tools a sandbox serves besides (SANDBOX=on only). */
+export const sandboxTools: ReadonlyArray<ToolSpec> = [
+  spec({
+    name: "advance_clock",
+    title: "Move the sandbox's clock forward",
+    description:
+      "Sandbox only. Moves the sandbox's time forward by advance, an ISO 8601 duration (PT25H, P3D, PT90M), for everything that waits on time: offers lapse, review windows close, deadlines pass, sim-slow delivers; the moves that fell due are made within a few seconds. Returns the sandbox's time. The clock never goes back.",
+    parameters: AdvanceClockRequest,
+    success: SandboxClockState,
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+    kind: "write",
+    run: (operations, args) => operations.advanceSandboxClock(args.advance)
   })
 ]
 

@@ -13,6 +13,7 @@ import {
   type DeliveryList,
   type ParticipantList,
   type PreflightResult,
+  type SandboxClockState,
   type SearchRequest,
   type SearchResult,
   searchLimit
@@ -20,10 +21,12 @@ import {
 import { AppConfig } from "../config.ts"
 import type { ReviewDecision } from "../domain/moves.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
+import { isoDurationOf, parseAdvance } from "../domain/sandbox.ts"
 import type { Task } from "../domain/task.ts"
 import { participantSlugPattern } from "../domain/task_draft.ts"
 import { webhookEventType } from "../domain/webhooks.ts"
 import { ParticipantDirectory, type ParticipantPage } from "../services/participant_directory.ts"
+import { SandboxClock } from "../services/sandbox_clock.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
 import { type PreflightOutcome, type Submission, type SubmitInput, Tasks } from "../services/tasks.ts"
@@ -106,6 +109,10 @@ export class AgentOperations extends Context.Service<
     review(reference: string, taskToken: string, decision: ReviewDecision): Effect.Effect<Task, EnvelopeError>
     /** The task's webhook events and their attempts, for its agent (the task token). */
     deliveries(reference: string, taskToken: string): Effect.Effect<DeliveryList, EnvelopeError>
+    /** A sandbox's clock (served in a sandbox only). */
+    readonly sandboxClock: Effect.Effect<SandboxClockState>
+    /** Moves a sandbox's clock forward by `advance`, an ISO 8601 duration (served in a sandbox only). */
+    advanceSandboxClock(advance: string): Effect.Effect<SandboxClockState, EnvelopeError>
   }
 >()("task-marketplace/operations/AgentOperations") {
   static readonly layer = Layer.effect(
@@ -120,6 +127,7 @@ export class AgentOperations extends Context.Service<
       const events = yield* TaskEvents
       const orStorage = orStorageUnavailable(docs)
       const orAction = orActionFailure(docs)
+      const clock = yield* SandboxClock
 
       const badCursor = envelopeError(docs, "invalid_request", "cursor is not one this service issued.", {
         hint: "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
@@ -265,6 +273,27 @@ export class AgentOperations extends Context.Service<
         return list
       })
 
+      const sandboxClock = Effect.map(
+        Effect.all([clock.now, clock.advancedBy]),
+        ([now, advanced]): SandboxClockState => ({
+          object: "sandbox_clock",
+          now: new Date(now).toISOString(),
+          advanced_by: isoDurationOf(advanced)
+        })
+      )
+      const advanceSandboxClock = (advance: string) => {
+        const parsed = parseAdvance(advance)
+        if ("problem" in parsed) {
+          return Effect.fail(
+            envelopeError(docs, "invalid_request", parsed.problem, {
+              hint: 'Send {"advance": "PT25H"}: a positive ISO 8601 duration (weeks, days, hours, minutes, seconds). The clock was not moved.',
+              details: [{ field: "advance", code: "invalid", message: parsed.problem }]
+            })
+          )
+        }
+        return Effect.andThen(orStorage(clock.advance(parsed.ms)), sandboxClock)
+      }
+
       return AgentOperations.of({
         listParticipants,
         presentList: (page) => ({
@@ -284,7 +313,9 @@ export class AgentOperations extends Context.Service<
         checkAgent: (reference, taskToken) => orAction(actions.checkAgent(reference, taskToken)),
         cancel,
         review,
-        deliveries
+        deliveries,
+        sandboxClock,
+        advanceSandboxClock
       })
     })
   )

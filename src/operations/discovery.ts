@@ -7,7 +7,14 @@ import { apiPrefix } from "../api/api.ts"
 import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
-import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames, participantMcpToolNames } from "../api/mcp.ts"
+import {
+  mcpPromptNames,
+  mcpProtocolVersions,
+  mcpResources,
+  mcpToolNames,
+  participantMcpToolNames,
+  sandboxMcpToolNames
+} from "../api/mcp.ts"
 import { maxBodyBytes, maxWaitSeconds, pageSize } from "../api/parameters.ts"
 import {
   type AuthorizationServer,
@@ -19,6 +26,7 @@ import {
 import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { consoleClient } from "../domain/login.ts"
+import { simulatedBehaviours } from "../domain/sandbox.ts"
 import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
 import { webhookAnswerMaxBytes, webhookEventType } from "../domain/webhooks.ts"
 
@@ -100,6 +108,12 @@ export const authorizationServerOf = (config: AppSettings): AuthorizationServer 
   }
 }
 
+/** A sandbox's clock address and simulated participants (SANDBOX=on only). */
+export const sandboxToolsOf = (config: AppSettings) => ({
+  clock: `${config.publicBaseUrl}${apiPrefix}/sandbox/clock`,
+  simulated_participants: { ...simulatedBehaviours }
+})
+
 export const serviceIndex = (config: AppSettings): ServiceIndex => {
   const base = config.publicBaseUrl
   return {
@@ -157,7 +171,9 @@ export const serviceIndex = (config: AppSettings): ServiceIndex => {
     task_states: [...taskStates],
     mcp_endpoint: config.mcpUrl,
     endpoints: endpointSummaries,
-    contact: `${base}/docs#contact`
+    contact: `${base}/docs#contact`,
+    sandbox: config.sandbox,
+    ...(config.sandbox ? { sandbox_tools: sandboxToolsOf(config) } : {})
   }
 }
 
@@ -207,7 +223,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
       endpoint: config.mcpUrl,
       transport: "streamable-http",
       protocol_versions: [...mcpProtocolVersions],
-      tools: [...mcpToolNames],
+      tools: config.sandbox ? [...mcpToolNames, ...sandboxMcpToolNames] : [...mcpToolNames],
       resources: Object.values(mcpResources),
       prompts: [...mcpPromptNames]
     },
@@ -267,5 +283,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
   errors: Object.fromEntries(
     Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, meaning: e.meaning }])
   ),
-  endpoints: endpointSummaries
+  endpoints: endpointSummaries,
+  sandbox: config.sandbox,
+  ...(config.sandbox ? { sandbox_tools: sandboxToolsOf(config) } : {})
 })

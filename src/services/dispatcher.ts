@@ -9,7 +9,6 @@
  * dispatchers may pick the same task: each move is a compare-and-set on the version read, so one
  * wins and the others find the task changed and leave it.
  */
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -24,6 +23,7 @@ import { deadlinePassed } from "../domain/task_draft.ts"
 import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
 import { type MatchingDirectory, ParticipantDirectory } from "./participant_directory.ts"
+import { SandboxClock } from "./sandbox_clock.ts"
 import { loggedOncePerMinute } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
@@ -143,6 +143,7 @@ export class Dispatcher extends Context.Service<
       const directory = yield* ParticipantDirectory
       const lifecycle = yield* Lifecycle
       const sql = yield* SqlClient.SqlClient
+      const time = yield* SandboxClock
 
       // Every task passes here at least once (its offer): combinators, not generators made per
       // task (docs/performance.md, "No generator function made per request").
@@ -188,7 +189,7 @@ export class Dispatcher extends Context.Service<
 
       const sampler = config.tracing?.sampler
       const sweep = Effect.gen(function* () {
-        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const now = new Date(yield* time.now).toISOString()
         // Looking for due tasks is not traced (it runs every TIMER_SWEEP_INTERVAL in every process);
         // a sweep that has moves to make is, as one trace over them when the sampler keeps it (an
         // unsampled sweep makes no span at all, like an unsampled request).

@@ -5,7 +5,6 @@
  * sets `outcome` on terminal states, re-arms the timers, records the task's webhook events in the
  * same transaction (services/webhook_outbox.ts), and announces the change.
  */
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -23,6 +22,7 @@ import {
 } from "../domain/lifecycle.ts"
 import { tracedFn } from "../tracing.ts"
 import { referencePattern } from "./ids.ts"
+import { SandboxClock } from "./sandbox_clock.ts"
 import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
@@ -82,6 +82,7 @@ export class Lifecycle extends Context.Service<
       const events = yield* TaskEvents
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* WebhookOutbox
+      const time = yield* SandboxClock
       const asStorageCall = storageCallFor(sql)
 
       /**
@@ -187,7 +188,7 @@ export class Lifecycle extends Context.Service<
             new InvalidTransition({ reference: current.reference, from, to: move.to, actor: move.actor })
           const moves =
             request.followedBy === undefined ? [request] : [request, { ...request.followedBy, actor: request.actor }]
-          const now = yield* Clock.currentTimeMillis
+          const now = yield* time.now
           const at = iso(now)
           // One version per recorded move, so the version is the length of the history.
           let entered = current

@@ -3,7 +3,6 @@
  * cancels and reviews; the participant (an access token linked to them) accepts, declines,
  * starts and submits; the operator cancels. Each is one lifecycle transition with its checks.
  */
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -29,6 +28,7 @@ import {
 import { tracedFn } from "../tracing.ts"
 import { Artifacts, type StoredFile } from "./artifacts.ts"
 import { Lifecycle } from "./lifecycle.ts"
+import { SandboxClock } from "./sandbox_clock.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 
@@ -99,6 +99,7 @@ export class TaskActions extends Context.Service<
       const store = yield* TaskStore
       const tokens = yield* TaskTokens
       const artifacts = yield* Artifacts
+      const time = yield* SandboxClock
 
       /** The task token authorises the agent's moves on its own task only. */
       // Generators made once, not per call (docs/performance.md, "No generator function made per request").
@@ -250,7 +251,7 @@ export class TaskActions extends Context.Service<
           isFileReference(artifact) ? [{ id: artifact.id, field: `artifacts.${i}.id` }] : []
         )
         const fields = submission.fields ?? {}
-        const submittedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const submittedAt = new Date(yield* time.now).toISOString()
         // Judged in the guard, after the table: a result out of turn is 409 whatever it holds.
         const fitsSchema = (task: StoredTask) => {
           const schema = task.brief.result_schema

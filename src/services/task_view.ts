@@ -10,8 +10,14 @@ import type { StoredTask } from "./task_store.ts"
 /** The task's address under the service's public base URL. */
 export const taskUrlOf = (publicBaseUrl: string, reference: string) => `${publicBaseUrl}${apiPrefix}/tasks/${reference}`
 
-/** The public shape of stored tasks, for a service at `publicBaseUrl`. */
-export const taskViewFor = (publicBaseUrl: string) => {
+/** The public shape of stored tasks, for a service at `publicBaseUrl` (a sandbox's tasks say so). */
+export const taskViewFor = ({
+  publicBaseUrl,
+  sandbox
+}: {
+  readonly publicBaseUrl: string
+  readonly sandbox: boolean
+}) => {
   /** The recorded result as shown: each uploaded file with the address it is downloaded at. */
   const resultView = (reference: string, result: RecordedResult): TaskResult =>
     result.artifacts.some(isRecordedFile)
@@ -40,6 +46,7 @@ export const taskViewFor = (publicBaseUrl: string) => {
     created_at: stored.createdAt,
     updated_at: stored.updatedAt,
     url: taskUrlOf(publicBaseUrl, stored.reference),
-    next_step: nextStepOf(stored.state, stored.reference, stored.outcome?.reason, stored.infeasibility)
+    next_step: nextStepOf(stored.state, stored.reference, stored.outcome?.reason, stored.infeasibility),
+    ...(sandbox ? { sandbox: true as const } : {})
   })
 }

@@ -3,7 +3,6 @@
  * The HTTP handlers (and, later, the MCP tools) are thin adapters over this service.
  */
 import { hash } from "node:crypto"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -37,6 +36,7 @@ import {
 import { tracedFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
+import { SandboxClock } from "./sandbox_clock.ts"
 import { TaskEvents } from "./task_events.ts"
 import { type StoredTask, TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
@@ -111,6 +111,7 @@ export class Tasks extends Context.Service<
       const tokens = yield* TaskTokens
       const ids = yield* Ids
       const events = yield* TaskEvents
+      const time = yield* SandboxClock
       const outbox = yield* WebhookOutbox
 
       // Preflight and submission run these on every request: written with combinators, not
@@ -127,7 +128,7 @@ export class Tasks extends Context.Service<
         { readonly validation: DraftValidation; readonly named: ParticipantRecord | undefined },
         StorageUnavailable
       > =>
-        Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+        Effect.flatMap(time.now, (millis) => {
           const validation = validateDraft(body, {
             now: new Date(millis).toISOString(),
             allowPrivateWebhooks: config.webhooks.allowPrivate
@@ -181,7 +182,7 @@ export class Tasks extends Context.Service<
       ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
         Effect.flatMap(validate(body), ({ validation, named }) => assess(validation, named))
 
-      const view = taskViewFor(config.publicBaseUrl)
+      const view = taskViewFor(config)
 
       // A replay answers with the same body as the original 201: the task as it was recorded,
       // whatever has happened to it since (its current state is one GET away).
@@ -237,7 +238,7 @@ export class Tasks extends Context.Service<
         const { infeasibility } = yield* assess(validation, named)
         const reference = yield* ids.taskReference
         const token = tokens.tokenFor(reference)
-        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const now = new Date(yield* time.now).toISOString()
         const task: StoredTask = {
           reference,
           state: "open",

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from "node:crypto"
 import * as Arr from "effect/Array"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -99,34 +100,37 @@ export class WebhookOutbox extends Context.Service<
       const config = yield* AppConfig
       const sql = yield* SqlClient.SqlClient
       const asStorageCall = storageCallFor(sql)
-      const view = taskViewFor(config.publicBaseUrl)
+      const view = taskViewFor(config)
       const decodeRows = decodeEach(EventRow, "webhook_events", (row) => `id ${(row as { id?: unknown }).id}`)
       const signal = yield* Queue.sliding<void>(1)
       const wake = Queue.offer(signal, undefined).pipe(Effect.asVoid)
 
-      const record = (entered: ReadonlyArray<StoredTask>) => {
-        const rows = entered.flatMap((task) => {
-          if (task.webhookUrl === null) return []
-          const index = task.history.length - 1
-          const at = task.history[index]!.at
-          return [
-            {
-              id: eventId(),
-              reference: task.reference,
-              history_index: index,
-              url: task.webhookUrl,
-              body: JSON.stringify({ type: webhookEventType, timestamp: at, data: view(task) }),
-              created_at: at,
-              state: "pending",
-              next_attempt_at: at,
-              claim: null,
-              attempts: "[]"
-            }
-          ]
+      // An event is due at once, by real time: the sender's clock (a sandbox's tasks may be in
+      // next week; its receivers are not).
+      const record = (entered: ReadonlyArray<StoredTask>) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const rows = entered.flatMap((task) => {
+            if (task.webhookUrl === null) return []
+            const index = task.history.length - 1
+            const at = task.history[index]!.at
+            return [
+              {
+                id: eventId(),
+                reference: task.reference,
+                history_index: index,
+                url: task.webhookUrl,
+                body: JSON.stringify({ type: webhookEventType, timestamp: at, data: view(task) }),
+                created_at: at,
+                state: "pending",
+                next_attempt_at: new Date(now).toISOString(),
+                claim: null,
+                attempts: "[]"
+              }
+            ]
+          })
+          if (!Arr.isArrayNonEmpty(rows)) return Effect.void
+          return asStorageCall(Effect.asVoid(sql`INSERT INTO webhook_events ${sql.insert(rows)}`))
         })
-        if (!Arr.isArrayNonEmpty(rows)) return Effect.void
-        return asStorageCall(Effect.asVoid(sql`INSERT INTO webhook_events ${sql.insert(rows)}`))
-      }
 
       // The earliest pending event of each task, due now. On Postgres rows another process is
       // claiming are skipped rather than waited for; the UPDATE checks the state and time again, so

@@ -388,6 +388,24 @@ const addWebhooks = Effect.gen(function* () {
   yield* sql`CREATE INDEX webhook_events_due_idx ON webhook_events (next_attempt_at) WHERE state = 'pending'`
 })
 
+/**
+ * The sandbox (issue 27): `service_mode`, one row saying whether the database is a sandbox's or a
+ * live one, written by the first start that finds none (a database that already holds tasks is
+ * live: it is marked so here), and the sandbox clock's offset, the milliseconds it has been moved
+ * forward (only ever grows; every process reads it from here).
+ */
+const addServiceMode = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE service_mode (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      mode TEXT NOT NULL,
+      clock_offset_ms BIGINT NOT NULL
+    )
+  `
+  yield* sql`INSERT INTO service_mode (id, mode, clock_offset_ms) SELECT 1, 'live', 0 WHERE EXISTS (SELECT 1 FROM tasks)`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -404,7 +422,8 @@ const migrations = {
   "13_add_mcp_session_subject": addMcpSessionSubject,
   "14_create_artifacts": createArtifacts,
   "15_participant_profiles": addParticipantProfiles,
-  "16_add_webhooks": addWebhooks
+  "16_add_webhooks": addWebhooks,
+  "17_add_service_mode": addServiceMode
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

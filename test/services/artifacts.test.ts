@@ -16,6 +16,7 @@ import { ArtifactRejected, ArtifactsUnusable } from "../../src/domain/errors.ts"
 import { Artifacts, stagedLifetimeMs } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
 import { Lifecycle } from "../../src/services/lifecycle.ts"
+import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
 import type { StoredTask } from "../../src/services/task_store.ts"
@@ -369,6 +370,7 @@ describe("a result's files are attached in the submission's own transaction", ()
       Layer.provideMerge(Lifecycle.layer),
       Layer.provideMerge(artifacts),
       Layer.provideMerge(BlobStore.layer),
+      Layer.provideMerge(SandboxClock.layer),
       Layer.provideMerge(Layer.mergeAll(TaskStore.layer, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
       Layer.provideMerge(TestSqlLive),
       Layer.provideMerge(AppConfig.layerWith({ artifacts: { store, ...limits } }))

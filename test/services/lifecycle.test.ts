@@ -25,6 +25,7 @@ import {
 import { Artifacts } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
 import { Lifecycle, type TransitionRequest } from "../../src/services/lifecycle.ts"
+import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
 import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
@@ -77,6 +78,7 @@ const CountingStore = Layer.effect(
 const ServicesLive = TaskActions.layer.pipe(
   Layer.provideMerge(Lifecycle.layer),
   Layer.provideMerge(Artifacts.layer.pipe(Layer.provide(BlobStore.layer))),
+  Layer.provideMerge(SandboxClock.layer),
   Layer.provideMerge(Layer.mergeAll(CountingStore, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
   Layer.provideMerge(TestSqlLive),
   Layer.provideMerge(AppConfig.layerWith({ offerTimeoutMs, reviewWindowMs }))
