@@ -15,7 +15,6 @@
 
 import { createHash } from "node:crypto"
 import * as ByteSize from "effect/ByteSize"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
@@ -40,6 +39,7 @@ import { Accounts } from "../services/accounts.ts"
 import { Artifacts } from "../services/artifacts.ts"
 import { OAuthRecords } from "../services/oauth_records.ts"
 import { Profiles } from "../services/profiles.ts"
+import { SandboxClock } from "../services/sandbox_clock.ts"
 import { OAuthCookieSecret } from "../services/service_secrets.ts"
 import { liveScript } from "./live.ts"
 import { consolePathsOf, homePage, messagePage, profilePage, type ResultFormInput, taskPage } from "./pages.ts"
@@ -65,6 +65,8 @@ export const ConsoleRoutes = HttpRouter.use(
     if (!isEmbeddedIssuer(config)) return
     const operations = yield* ParticipantOperations
     const profiles = yield* Profiles
+    // Offers' and reviews' times are the time of tasks (a sandbox's clock, in one).
+    const time = yield* SandboxClock
     const artifacts = yield* Artifacts
     const submission = makeSubmission({ operations, artifacts })
     const sessions = makeConsoleSessions({
@@ -173,7 +175,7 @@ export const ConsoleRoutes = HttpRouter.use(
           const board = yield* boardOf(caller)
           const { frame, listed } = yield* standingOf(caller)
           const done = new URL(request.url, "http://console").searchParams.get("done") ?? ""
-          return send(homePage({ frame, board, listed, now: yield* Clock.currentTimeMillis, notice: notices[done] }))
+          return send(homePage({ frame, board, listed, now: yield* time.now, notice: notices[done] }))
         })
       )
 
@@ -200,7 +202,7 @@ export const ConsoleRoutes = HttpRouter.use(
           taskPage({
             frame,
             entry,
-            now: yield* Clock.currentTimeMillis,
+            now: yield* time.now,
             maxFiles: artifacts.limits.maxFiles,
             maxFileBytes: artifacts.limits.maxFileBytes,
             resultForm: extra.resultForm ?? freshResultForm(entry.task),

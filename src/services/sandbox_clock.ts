@@ -22,7 +22,6 @@ import { AppConfig, InvalidConfig } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
-import { WebhookOutbox } from "./webhook_outbox.ts"
 
 /** How often a process reads the offset again, to follow another process's move. */
 const followEvery = "1 second"
@@ -51,7 +50,6 @@ export class SandboxClock extends Context.Service<
       // How far a sandbox's clock has been moved forward, in milliseconds (0 outside one).
       const offset = { ms: 0 }
       const events = yield* TaskEvents
-      const outbox = yield* WebhookOutbox
       const mode = config.sandbox ? "sandbox" : "live"
 
       yield* sql`
@@ -101,9 +99,8 @@ export class SandboxClock extends Context.Service<
             `
           )
           yield* follow(Number(rows[0]?.clock_offset_ms ?? 0))
-          // What fell due with the move is made now: the service's moves, then the events they send.
+          // What fell due with the move is made now (other processes follow within a second).
           yield* events.dueNow
-          yield* outbox.wake
           return yield* now
         })
       const now = config.sandbox ? Effect.map(Clock.currentTimeMillis, (ms) => ms + offset.ms) : Clock.currentTimeMillis

@@ -1,0 +1,255 @@
+/**
+ * The sandbox over HTTP and MCP, on both backends (issue 27): its clock moves everything a task
+ * waits for — offers lapse, review windows close, deadlines pass, sim-slow delivers — and the
+ * simulated participants behave as their slugs say, through the same REST and MCP interfaces.
+ * Outside a sandbox none of it exists: the clock paths are unknown, no simulated participant.
+ */
+import { randomUUID } from "node:crypto"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AppSettings } from "../../src/config.ts"
+import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+let issuer: TestIssuer
+const envs: Array<ServerOnDatabase> = []
+let sandbox: ServerOnDatabase
+let live: ServerOnDatabase
+
+const boot = async (settings: Partial<AppSettings>) => {
+  const env = await startOnFreshDatabase({
+    settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings }
+  })
+  envs.push(env)
+  return env
+}
+
+beforeAll(async () => {
+  issuer = await startIssuer()
+  ;[sandbox, live] = await Promise.all([boot({ sandbox: true }), boot({})])
+})
+afterAll(async () => {
+  for (const env of envs) await env.close()
+  await issuer?.close()
+})
+
+const hour = 3600_000
+
+const submit = async (draft: Record<string, unknown>) => {
+  const response = await fetch(sandbox.server.api("/tasks"), json(draft, { "idempotency-key": randomUUID() }))
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
+  return JSON.parse(text) as Json
+}
+
+const read = async (reference: string): Promise<Json> => (await fetch(sandbox.server.api(`/tasks/${reference}`))).json()
+
+/** Reads the task until `until` holds, or fails after 15 s saying where it stayed. */
+const waitFor = async (reference: string, until: (task: Json) => boolean) => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const task = await (await fetch(sandbox.server.api(`/tasks/${reference}?wait=1`))).json()
+    if (until(task)) return task
+    if (Date.now() > deadline) throw new Error(`the task stayed ${task.state}: ${JSON.stringify(task.history)}`)
+  }
+}
+const stateIs = (state: string) => (task: Json) => task.state === state
+
+const clock = async (): Promise<Json> => {
+  const response = await fetch(sandbox.server.api("/sandbox/clock"))
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+const advance = async (by: string) => {
+  const response = await fetch(sandbox.server.api("/sandbox/clock"), json({ advance: by }))
+  const text = await response.text()
+  if (response.status !== 200) throw new Error(`advance ${by}: ${response.status} ${text}`)
+  return JSON.parse(text) as Json
+}
+
+/** A participant of the catalogue, acting through REST with a real access token. */
+const participant = async (slug: string) => {
+  const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
+  await linkAccount(sandbox.database, subject, slug)
+  const headers = { authorization: `Bearer ${await issuer.token({ sub: subject })}` }
+  return async (reference: string, action: string, body?: unknown) => {
+    const response = await fetch(
+      sandbox.server.api(`/tasks/${reference}/${action}`),
+      body === undefined ? { method: "POST", headers } : json(body, headers)
+    )
+    expect(response.status, await response.clone().text()).toBe(200)
+    return (await response.json()) as Json
+  }
+}
+
+describe("the sandbox", () => {
+  it("says so: the index, /capabilities and every task carry sandbox: true", async () => {
+    const index = await (await fetch(sandbox.server.api(""))).json()
+    expect(index.sandbox).toBe(true)
+    expect(index.sandbox_tools.clock).toBe(sandbox.server.api("/sandbox/clock"))
+    expect(Object.keys(index.sandbox_tools.simulated_participants)).toEqual([
+      "sim-delivers",
+      "sim-declines",
+      "sim-silent",
+      "sim-slow"
+    ])
+    const capabilities = await (await fetch(sandbox.server.api("/capabilities"))).json()
+    expect(capabilities.sandbox).toBe(true)
+    expect(capabilities.interfaces.mcp.tools).toContain("advance_clock")
+    const created = await submit(digitalDraft({ participant_slug: "sim-silent" }))
+    expect(created.sandbox).toBe(true)
+    expect((await read(created.reference)).sandbox).toBe(true)
+    // The simulated participants are ordinary participants to discovery.
+    const listed = await (await fetch(sandbox.server.api("/participants?q=simulated"))).json()
+    expect(listed.data.map((p: Json) => p.slug)).toEqual(["sim-declines", "sim-delivers", "sim-silent", "sim-slow"])
+  })
+
+  it("tells its time and moves it forward by an ISO 8601 duration, never back", async () => {
+    const before = await clock()
+    expect(before.object).toBe("sandbox_clock")
+    const moved = await advance("PT25H")
+    expect(Date.parse(moved.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(25 * hour)
+    expect(Date.parse(moved.now) - Date.parse(before.now)).toBeLessThan(25 * hour + 60_000)
+    const after = await clock()
+    expect(Date.parse(after.now)).toBeGreaterThanOrEqual(Date.parse(moved.now))
+    expect(after.advanced_by).not.toBe(before.advanced_by)
+  })
+
+  it.each([
+    ["25 hours", /ISO 8601 duration/],
+    ["PT0S", /longer than zero/],
+    ["-PT1H", /ISO 8601 duration/],
+    ["P1M", /years or months/],
+    ["P", /ISO 8601 duration/],
+    ["P99999D", /at most ten years/]
+  ])("refuses advance %s with 400 invalid_request, and moves nothing", async (by, says) => {
+    const before = await clock()
+    const body = await expectEnvelope(
+      await fetch(sandbox.server.api("/sandbox/clock"), json({ advance: by })),
+      400,
+      "invalid_request"
+    )
+    expect(body.message).toMatch(says)
+    expect((await clock()).advanced_by).toBe(before.advanced_by)
+  })
+
+  it("refuses a body without advance, or not JSON, and moves nothing", async () => {
+    const before = await clock()
+    await expectEnvelope(await fetch(sandbox.server.api("/sandbox/clock"), json({})), 400, "invalid_request")
+    await expectEnvelope(
+      await fetch(sandbox.server.api("/sandbox/clock"), json({ advance: 25 })),
+      400,
+      "invalid_request"
+    )
+    await expectEnvelope(await fetch(sandbox.server.api("/sandbox/clock"), json("{not json")), 400, "invalid_json")
+    expect((await clock()).advanced_by).toBe(before.advanced_by)
+  })
+
+  it("an offer lapses once the clock passes the offer timeout: accept_timeout for a named participant", async () => {
+    const created = await submit(digitalDraft({ participant_slug: "sim-silent" }))
+    await waitFor(created.reference, stateIs("awaiting_participant"))
+    await advance("PT25H")
+    const declined = await waitFor(created.reference, stateIs("declined"))
+    expect(declined.outcome.reason).toBe("accept_timeout")
+  })
+
+  it("an offer to nobody named that lapses goes to the next participant", async () => {
+    const created = await submit(digitalDraft())
+    const offered = await waitFor(created.reference, stateIs("awaiting_participant"))
+    const first = offered.participant_slug
+    await advance("PT25H")
+    const next = await waitFor(
+      created.reference,
+      (task) => task.state !== "awaiting_participant" || task.participant_slug !== first
+    )
+    expect(next.history.map((h: Json) => h.to)).toEqual([
+      "open",
+      "matching",
+      "awaiting_participant",
+      "matching",
+      "awaiting_participant"
+    ])
+    expect(next.participant_slug).not.toBe(first)
+    expect(next.history[3].reason).toMatch(/^accept_timeout/)
+  })
+
+  it("a review window that passes accepts the result: auto_accepted", async () => {
+    const slug = "akiko-tanaka"
+    const created = await submit(digitalDraft({ participant_slug: slug }))
+    await waitFor(created.reference, stateIs("awaiting_participant"))
+    const act = await participant(slug)
+    await act(created.reference, "accept")
+    await act(created.reference, "start")
+    await act(created.reference, "submit", { summary: "Done", fields: {}, artifacts: [] })
+    await advance("PT73H")
+    const settled = await waitFor(created.reference, stateIs("settled"))
+    expect(settled.outcome.reason).toBe("auto_accepted")
+  })
+
+  it("a deadline read from timing passes with the clock: deadline_passed", async () => {
+    const now = Date.parse((await clock()).now)
+    const deadline = new Date(now + 2 * hour).toISOString()
+    const created = await submit(digitalDraft({ participant_slug: "sim-silent", timing: `by ${deadline}` }))
+    await waitFor(created.reference, stateIs("awaiting_participant"))
+    await advance("PT3H")
+    const declined = await waitFor(created.reference, stateIs("declined"))
+    expect(declined.outcome.reason).toBe("deadline_passed")
+    // The service's moves are recorded at the sandbox's time.
+    expect(Date.parse(declined.outcome.decided_at)).toBeGreaterThan(Date.parse(deadline))
+  })
+
+  it("serves advance_clock over MCP, beside the same tools", async () => {
+    const client = new Client({ name: "sandbox-test", version: "1.0.0" })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${sandbox.server.url}/mcp`)))
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name)
+      expect(names).toContain("advance_clock")
+      expect(names).toContain("submit_task")
+      const before = await clock()
+      const result = (await client.callTool({ name: "advance_clock", arguments: { advance: "PT2H" } })) as Json
+      expect(result.isError).toBeUndefined()
+      expect(result.structuredContent.object).toBe("sandbox_clock")
+      expect(Date.parse(result.structuredContent.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(2 * hour)
+      const refused = (await client.callTool({ name: "advance_clock", arguments: { advance: "soon" } })) as Json
+      expect(refused.isError).toBe(true)
+      expect(refused.structuredContent.error.code).toBe("invalid_request")
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe("outside a sandbox", () => {
+  it("the clock paths are unknown (404), no simulated participant exists, and nothing says sandbox", async () => {
+    for (const init of [undefined, json({ advance: "PT1H" })]) {
+      const body = await expectEnvelope(await fetch(live.server.api("/sandbox/clock"), init), 404, "not_found")
+      expect(body.message).toContain("/api/public/v1/sandbox/clock")
+    }
+    await expectEnvelope(await fetch(live.server.api("/participants/sim-delivers")), 404, "participant_not_found")
+    const listed = await (await fetch(live.server.api("/participants?q=simulated"))).json()
+    expect(listed.data).toEqual([])
+    const index = await (await fetch(live.server.api(""))).json()
+    expect(index.sandbox).toBe(false)
+    expect(index).not.toHaveProperty("sandbox_tools")
+    const capabilities = await (await fetch(live.server.api("/capabilities"))).json()
+    expect(capabilities.interfaces.mcp.tools).not.toContain("advance_clock")
+    const response = await fetch(live.server.api("/tasks"), json(digitalDraft(), { "idempotency-key": randomUUID() }))
+    expect(response.status).toBe(201)
+    expect(await response.json()).not.toHaveProperty("sandbox")
+  })
+
+  it("MCP serves no advance_clock", async () => {
+    const client = new Client({ name: "live-test", version: "1.0.0" })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${live.server.url}/mcp`)))
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("advance_clock")
+    } finally {
+      await client.close()
+    }
+  })
+})
