@@ -1,0 +1,111 @@
+/**
+ * The sandbox as real processes (issue 27): a sandbox never runs on a live database, nor a live
+ * service on a sandbox's (start-up is refused, naming SANDBOX, and the process exits 1); the
+ * sandbox's clock survives a restart; and on Postgres a move of the clock in one process is the
+ * time of every other. Runs in both vitest projects (the shared clock needs Postgres).
+ */
+import { randomUUID } from "node:crypto"
+import { afterAll, describe, expect, it } from "vitest"
+import { backend, freshDatabase, type TestDatabase } from "../support/database.ts"
+import { call, type ServiceProcess, spawnService } from "../support/process.ts"
+import { digitalDraft, json } from "../support/server.ts"
+
+const started: Array<ServiceProcess> = []
+const databases: Array<TestDatabase> = []
+
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.stop("SIGKILL")))
+  for (const database of databases) await database.drop()
+})
+
+const newDatabase = async () => {
+  const database = await freshDatabase()
+  databases.push(database)
+  return database
+}
+
+const start = async (database: TestDatabase, env: Record<string, string> = {}) => {
+  const service = await spawnService({ databaseUrl: database.url, env: { TIMER_SWEEP_INTERVAL: "50ms", ...env } })
+  started.push(service)
+  return service
+}
+
+/** A start that must be refused: the process exits 1 without answering, saying why. */
+const refusedStart = async (database: TestDatabase, env: Record<string, string>) => {
+  const failure = await start(database, env).then(
+    () => undefined,
+    (error: Error) => error.message
+  )
+  expect(failure).toBeDefined()
+  expect(failure).toMatch(/service exited before answering \(1\)/)
+  expect(failure).toMatch(/Invalid configuration: SANDBOX: /)
+  return failure!
+}
+
+const sandboxEnv = { SANDBOX: "on" }
+
+describe("the sandbox's database", () => {
+  it("a live database refuses a sandbox, and a sandbox's database refuses a live start", {
+    timeout: 90_000
+  }, async () => {
+    const liveDatabase = await newDatabase()
+    const liveService = await start(liveDatabase)
+    const created = await call(liveService.api("/tasks"), json(digitalDraft(), { "idempotency-key": randomUUID() }))
+    expect(created.status).toBe(201)
+    await liveService.stop()
+    expect(await refusedStart(liveDatabase, sandboxEnv)).toMatch(/a live service's/)
+    // Refused before anything was written: no simulated participant reached the live directory.
+    const again = await start(liveDatabase)
+    expect((await call(again.api("/participants/sim-delivers"))).status).toBe(404)
+    await again.stop()
+
+    const sandboxDatabase = await newDatabase()
+    const sandbox = await start(sandboxDatabase, sandboxEnv)
+    expect((await call(sandbox.api(""))).body.sandbox).toBe(true)
+    await sandbox.stop()
+    expect(await refusedStart(sandboxDatabase, {})).toMatch(/a sandbox's/)
+  })
+
+  it("keeps the clock's moves across a restart", { timeout: 90_000 }, async () => {
+    const database = await newDatabase()
+    const first = await start(database, sandboxEnv)
+    const moved = await call(first.api("/sandbox/clock"), json({ advance: "P2DT3H" }))
+    expect(moved.status).toBe(200)
+    expect(moved.body.advanced_by).toBe("P2DT3H")
+    await first.stop()
+    const second = await start(database, sandboxEnv)
+    const read = await call(second.api("/sandbox/clock"))
+    expect(read.body.advanced_by).toBe("P2DT3H")
+    expect(Date.parse(read.body.now) - Date.now()).toBeGreaterThan(51 * 3600_000 - 60_000)
+  })
+})
+
+describe.skipIf(backend !== "postgres")("two processes on one Postgres database", () => {
+  it("share the sandbox's clock: a move in one is the other's time within seconds", { timeout: 90_000 }, async () => {
+    const database = await newDatabase()
+    const [a, b] = await Promise.all([start(database, sandboxEnv), start(database, sandboxEnv)])
+    // A task named for sim-silent, offered; the move of the clock in one process lapses it for both.
+    const created = await call(
+      a!.api("/tasks"),
+      json(digitalDraft({ participant_slug: "sim-silent" }), { "idempotency-key": randomUUID() })
+    )
+    expect(created.status).toBe(201)
+    expect((await call(a!.api("/sandbox/clock"), json({ advance: "PT25H" }))).status).toBe(200)
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const clock = (await call(b!.api("/sandbox/clock"))).body
+      if (clock.advanced_by === "P1DT1H") break
+      if (Date.now() > deadline) throw new Error(`the other process still says ${JSON.stringify(clock)}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    for (;;) {
+      const task = (await call(b!.api(`/tasks/${created.body.reference}`))).body
+      if (task.state === "declined") {
+        expect(task.outcome.reason).toBe("accept_timeout")
+        break
+      }
+      if (Date.now() > deadline) throw new Error(`the task stayed ${task.state}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  })
+})
