@@ -37,6 +37,7 @@ import { SampleCatalogueLive } from "./services/sample_catalogue.ts"
 import { SandboxClock } from "./services/sandbox_clock.ts"
 import { OAuthCookieSecret } from "./services/service_secrets.ts"
 import { SigningKeys, SigningKeysAtStart } from "./services/signing_keys.ts"
+import { SimulatorLive } from "./services/simulator.ts"
 import { TaskActions } from "./services/task_actions.ts"
 import { TaskEvents } from "./services/task_events.ts"
 import { TaskStore } from "./services/task_store.ts"
@@ -69,7 +70,7 @@ export const makeServices = (overrides: ServiceOverrides = {}) =>
     Profiles.layer,
     overrides.dispatcher === false
       ? Layer.empty
-      : Layer.mergeAll(DispatcherLive, WebhookDeliveryLive, SigningKeysAtStart, ArtifactSweeperLive)
+      : Layer.mergeAll(DispatcherLive, SimulatorLive, WebhookDeliveryLive, SigningKeysAtStart, ArtifactSweeperLive)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(TaskActions.layer, Tasks.layer, LoginsLive)),
     Layer.provideMerge(Lifecycle.layer),

@@ -124,6 +124,15 @@ export class TaskStore extends Context.Service<
     due(now: string, limit: number): Effect.Effect<ReadonlyArray<StoredTask>, StorageUnavailable>
     /** Tasks offered to or held by a participant, newest first. */
     forParticipant(slug: string): Effect.Effect<ReadonlyArray<StoredTask>, StorageUnavailable>
+    /**
+     * Tasks offered to or held by any of `slugs` and in one of `states`, least recently changed
+     * first, at most `limit` (read through the (participant_slug, state) index).
+     */
+    heldBy(
+      slugs: ReadonlyArray<string>,
+      states: ReadonlyArray<TaskState>,
+      limit: number
+    ): Effect.Effect<ReadonlyArray<StoredTask>, StorageUnavailable>
   }
 >()("task-marketplace/services/TaskStore") {
   static readonly layer = Layer.effect(
@@ -255,7 +264,30 @@ export class TaskStore extends Context.Service<
         return yield* decodeRows(rows)
       }, asStorageCall)
 
-      return TaskStore.of({ insert, findByReference, findByIdempotencyKey, versionOf, update, due, forParticipant })
+      const selectHeldBy = Effect.fnUntraced(function* (
+        slugs: ReadonlyArray<string>,
+        states: ReadonlyArray<TaskState>,
+        limit: number
+      ) {
+        const rows = yield* sql`
+          SELECT * FROM tasks WHERE ${sql.in("participant_slug", slugs)} AND ${sql.in("state", states)}
+          ORDER BY updated_at LIMIT ${limit}
+        `
+        return yield* decodeRows(rows)
+      }, asStorageCall)
+      const heldBy = (slugs: ReadonlyArray<string>, states: ReadonlyArray<TaskState>, limit: number) =>
+        slugs.length === 0 || states.length === 0 ? Effect.succeed([]) : selectHeldBy(slugs, states, limit)
+
+      return TaskStore.of({
+        insert,
+        findByReference,
+        findByIdempotencyKey,
+        versionOf,
+        update,
+        due,
+        forParticipant,
+        heldBy
+      })
     })
   )
 }

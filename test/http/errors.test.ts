@@ -621,7 +621,8 @@ const DyingStore = Layer.succeed(
     versionOf: () => Effect.die({ sql: secret, stack: "at x (task_store.ts:1:1)" }),
     update: () => Effect.die(new Error(secret)),
     due: () => Effect.succeed([]),
-    forParticipant: () => Effect.die(new Error(secret))
+    forParticipant: () => Effect.die(new Error(secret)),
+    heldBy: () => Effect.succeed([])
   })
 )
 
@@ -634,7 +635,8 @@ const UnavailableStore = Layer.succeed(
     versionOf: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     update: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
     due: () => Effect.succeed([]),
-    forParticipant: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) }))
+    forParticipant: () => Effect.fail(new StorageUnavailable({ cause: new Error(`SQLITE_BUSY: ${secret}`) })),
+    heldBy: () => Effect.succeed([])
   })
 )
 

@@ -145,6 +145,28 @@ describe("TaskStore", () => {
         for (const task of attempts) assert.deepStrictEqual(yield* store.findByReference(task.reference), task)
       })
     )
+
+    it.effect("heldBy reads the tasks of some participants in some states, least recently changed first", () =>
+      Effect.gen(function* () {
+        const store = yield* TaskStore
+        const [ada, bea] = [`ada-${randomUUID()}`, `bea-${randomUUID()}`]
+        const at = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, "0")}:00.000Z`
+        const offered = storedTask({ participantSlug: bea, state: "awaiting_participant", updatedAt: at(3) })
+        const working = storedTask({ participantSlug: ada, state: "in_flight", updatedAt: at(1) })
+        const done = storedTask({ participantSlug: ada, state: "settled", updatedAt: at(0) })
+        const someoneElse = storedTask({ participantSlug: `cid-${randomUUID()}`, state: "in_flight", updatedAt: at(0) })
+        for (const task of [offered, working, done, someoneElse]) yield* store.insert(task)
+        const states = ["awaiting_participant", "in_flight"] as const
+        const references = (tasks: ReadonlyArray<StoredTask>) => tasks.map((task) => task.reference)
+        assert.deepStrictEqual(references(yield* store.heldBy([ada, bea], states, 10)), [
+          working.reference,
+          offered.reference
+        ])
+        assert.deepStrictEqual(references(yield* store.heldBy([ada, bea], states, 1)), [working.reference])
+        assert.deepStrictEqual(references(yield* store.heldBy([ada], ["settled"], 10)), [done.reference])
+        assert.deepStrictEqual(yield* store.heldBy([], states, 10), [])
+      })
+    )
   })
 })
 
