@@ -74,7 +74,7 @@ export const apiDescription = [
   "",
   "## Sandbox",
   "",
-  "A service started with `SANDBOX=on` (`npm run sandbox`) is a sandbox: the same interfaces, its index and tasks marked `\"sandbox\": true`, with simulated participants to name as `participant_slug` — `sim-delivers` (accepts, starts and delivers a result that satisfies the task's `result_schema` within seconds; delivers again when asked to revise), `sim-declines`, `sim-silent` (never answers) and `sim-slow` (delivers 6 hours later by the sandbox's clock) — and a clock: `GET /api/public/v1/sandbox/clock`, and `POST` it `{\"advance\": \"PT25H\"}` (an ISO 8601 duration; MCP: `advance_clock`) to move the time of tasks forward — offers lapse, review windows close, deadlines pass — within a few seconds. Outside a sandbox these paths are 404.",
+  'A service started with `SANDBOX=on` (`npm run sandbox`) is a sandbox: the same interfaces, its index and tasks marked `"sandbox": true`, with simulated participants to name as `participant_slug` — `sim-delivers` (accepts, starts and delivers a result that satisfies the task\'s `result_schema` within seconds; delivers again when asked to revise), `sim-declines`, `sim-silent` (never answers) and `sim-slow` (delivers 6 hours later by the sandbox\'s clock) — and a clock: `GET /api/public/v1/sandbox/clock`, and `POST` it `{"advance": "PT25H"}` (an ISO 8601 duration; MCP: `advance_clock`) to move the time of tasks forward — offers lapse, review windows close, deadlines pass — within a few seconds. Outside a sandbox these paths are 404.',
   "",
   "## Errors",
   "",

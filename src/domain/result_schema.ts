@@ -114,19 +114,39 @@ const metaErrors = (errors: ReadonlyArray<ErrorObject>): string =>
       .join("; ")
   )
 
+/** Values every schema must be able to judge: one of each JSON type. */
+const probes: ReadonlyArray<unknown> = [{}, [], "", 0, true, null]
+
+/** Whether validating with `validate` overflowed the stack: a `$ref` that leads back to itself without end. */
+const loopsWithoutEnd = (error: unknown) => error instanceof RangeError
+
 const compile = (schema: Readonly<Record<string, unknown>>): ValidateFunction | ResultSchemaProblem => {
   const invalid = (detail: string): ResultSchemaProblem => ({
     kind: "invalid",
     message: `result_schema is not a valid JSON Schema (draft 2020-12): ${detail}.`
   })
+  // Ajv registers every `$id` a schema holds, nested ones too, on the instance all tasks share: what
+  // this compile added is removed after it, so one task's ids never clash with another's.
+  const registered = () => [...Object.keys(ajv.schemas), ...Object.keys(ajv.refs)]
+  const before = new Set(registered())
   try {
     if (!ajv.validateSchema(schema)) return invalid(metaErrors(ajv.errors ?? []))
-    return ajv.compile(schema)
+    const validate = ajv.compile(schema)
+    // A schema that refers to itself without stepping into the value ({"$ref": "#"}) would
+    // overflow the stack on every result: refused now, saying so, rather than failing later.
+    for (const probe of probes) validate(probe)
+    return validate
   } catch (error) {
+    if (loopsWithoutEnd(error)) {
+      return invalid(
+        "it refers to itself without end (a $ref that leads back to where it started before any property or item is entered)"
+      )
+    }
     return invalid(clip(error instanceof Error ? error.message : String(error)))
   } finally {
-    // The compiled function stays usable; Ajv forgets the schema (and its $id).
+    // The compiled function stays usable; Ajv forgets the schema and every $id in it.
     ajv.removeSchema(schema)
+    for (const key of registered()) if (!before.has(key)) ajv.removeSchema(key)
   }
 }
 
@@ -194,7 +214,22 @@ export const resultFieldFailures = (
   // A stored schema was accepted by the same rules; should one fail now, nothing can be checked
   // against it, and refusing every result would strand the task.
   if (typeof validate !== "function") return []
-  if (validate(fields)) return []
+  let valid: boolean
+  try {
+    valid = validate(fields) as boolean
+  } catch (error) {
+    if (!loopsWithoutEnd(error)) throw error
+    // A loop only some values reach (a member whose subschema leads back to itself): refused as
+    // results that cannot be checked, never a failure of the service.
+    return [
+      {
+        pointer: "/fields",
+        code: "invalid",
+        message: "cannot be checked: the task's result_schema refers to itself without end for these fields"
+      }
+    ]
+  }
+  if (valid) return []
   const seen = new Set<string>()
   const failures: Array<FieldFailure> = []
   for (const e of validate.errors ?? []) {

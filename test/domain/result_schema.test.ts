@@ -66,6 +66,40 @@ describe("resultSchemaProblem", () => {
     }
   })
 
+  it("a nested $id is forgotten too: another task's schema may use it as its own", () => {
+    const nested = { type: "object", properties: { p: { $id: "https://example.com/shared-part", type: "string" } } }
+    assert.isUndefined(resultSchemaProblem(nested))
+    assert.isUndefined(resultSchemaProblem({ $id: "https://example.com/shared-part", type: "object" }))
+    assert.isUndefined(resultSchemaProblem({ ...nested, title: "again" }))
+  })
+
+  it("refuses a schema that refers to itself without end, and judges a recursive one that descends", () => {
+    for (const looping of [
+      { $ref: "#" },
+      { anyOf: [{ $ref: "#" }] },
+      { allOf: [{ $ref: "#/$defs/a" }], $defs: { a: { $ref: "#" } } }
+    ]) {
+      assert.match(resultSchemaProblem(looping)?.message ?? "", /refers to itself without end/)
+    }
+    const tree = { type: "object", properties: { n: { type: "integer" }, child: { $ref: "#" } } }
+    assert.isUndefined(resultSchemaProblem(tree))
+    assert.deepStrictEqual(resultFieldFailures(tree, { n: 1, child: { n: 2, child: {} } }), [])
+    assert.strictEqual(resultFieldFailures(tree, { child: { n: "two" } })[0]?.pointer, "/fields/child/n")
+  })
+
+  it("a loop only some fields reach refuses those results as unchecked, never failing the service", () => {
+    const sometimes = { if: { type: "object", required: ["again"] }, then: { $ref: "#" } }
+    assert.isUndefined(resultSchemaProblem(sometimes))
+    assert.deepStrictEqual(resultFieldFailures(sometimes, { other: 1 }), [])
+    assert.deepStrictEqual(resultFieldFailures(sometimes, { again: true }), [
+      {
+        pointer: "/fields",
+        code: "invalid",
+        message: "cannot be checked: the task's result_schema refers to itself without end for these fields"
+      }
+    ])
+  })
+
   it("the draft rules report it on result_schema and keep an accepted one as written", () => {
     const schema = { type: "object", required: ["count"], properties: { count: { type: "integer" } } }
     const ok = validateDraft({ ...complete, result_schema: schema })
