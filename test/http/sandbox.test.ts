@@ -224,6 +224,80 @@ describe("the sandbox", () => {
   })
 })
 
+describe("the simulated participants", () => {
+  const resultSchema = {
+    type: "object",
+    properties: {
+      bugs_found: { type: "integer", minimum: 0 },
+      device: { type: "string", enum: ["Pixel 8", "iPhone 15"] },
+      steps: { type: "array", items: { type: "string" }, minItems: 1 }
+    },
+    required: ["bugs_found", "device", "steps"],
+    additionalProperties: false
+  }
+
+  const review = async (created: Json, decision: string, reason?: string) => {
+    const response = await fetch(
+      sandbox.server.api(`/tasks/${created.reference}/review`),
+      json({ decision, ...(reason === undefined ? {} : { reason }) }, { authorization: `Bearer ${created.task_token}` })
+    )
+    expect(response.status, await response.clone().text()).toBe(200)
+    return (await response.json()) as Json
+  }
+
+  it("sim-delivers accepts, starts and delivers fields its task's result_schema accepts; the agent settles it", async () => {
+    const created = await submit(digitalDraft({ participant_slug: "sim-delivers", result_schema: resultSchema }))
+    const submitted = await waitFor(created.reference, stateIs("submitted"))
+    expect(submitted.history.map((h: Json) => `${h.to}:${h.actor}`)).toEqual([
+      "open:agent",
+      "awaiting_participant:service",
+      "accepted:participant",
+      "in_flight:participant",
+      "submitted:participant"
+    ])
+    expect(submitted.result.summary).toMatch(/\S/)
+    expect(submitted.result.fields).toMatchObject({ device: expect.stringMatching(/^(Pixel 8|iPhone 15)$/) })
+    expect(Number.isInteger(submitted.result.fields.bugs_found)).toBe(true)
+    expect(submitted.result.artifacts.length).toBeGreaterThan(0)
+    const settled = await review(created, "accept")
+    expect(settled.state).toBe("settled")
+    expect(settled.outcome.reason).toBe("accepted")
+  })
+
+  it("sim-delivers, asked for a revision, delivers again", async () => {
+    const created = await submit(digitalDraft({ participant_slug: "sim-delivers" }))
+    await waitFor(created.reference, stateIs("submitted"))
+    expect((await review(created, "revise", "Add the browser version")).state).toBe("in_flight")
+    const again = await waitFor(
+      created.reference,
+      (task) => task.state === "submitted" && task.history.filter((h: Json) => h.to === "submitted").length === 2
+    )
+    expect(again.history.at(-2).reason).toMatch(/Add the browser version/)
+    expect(again.result.artifacts.length).toBeGreaterThan(0)
+  })
+
+  it("sim-declines declines: a task naming it ends declined, participant_declined", async () => {
+    const created = await submit(digitalDraft({ participant_slug: "sim-declines" }))
+    const declined = await waitFor(created.reference, stateIs("declined"))
+    expect(declined.outcome.reason).toBe("participant_declined")
+    expect(declined.history.at(-1).actor).toBe("participant")
+  })
+
+  it("sim-slow accepts and starts at once, and delivers once the clock is six hours on", async () => {
+    const created = await submit(digitalDraft({ participant_slug: "sim-slow" }))
+    await waitFor(created.reference, stateIs("in_flight"))
+    await advance("PT5H")
+    // Five hours on, still at work (given a few rounds to show otherwise).
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect((await read(created.reference)).state).toBe("in_flight")
+    await advance("PT1H")
+    const submitted = await waitFor(created.reference, stateIs("submitted"))
+    const started = submitted.history.find((h: Json) => h.to === "in_flight").at
+    const delivered = submitted.history.at(-1).at
+    expect(Date.parse(delivered) - Date.parse(started)).toBeGreaterThanOrEqual(6 * hour)
+  })
+})
+
 describe("outside a sandbox", () => {
   it("the clock paths are unknown (404), no simulated participant exists, and nothing says sandbox", async () => {
     for (const init of [undefined, json({ advance: "PT1H" })]) {
