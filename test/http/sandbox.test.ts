@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AppSettings } from "../../src/config.ts"
-import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { actingParticipant, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -70,21 +70,6 @@ const advance = async (by: string) => {
   const text = await response.text()
   if (response.status !== 200) throw new Error(`advance ${by}: ${response.status} ${text}`)
   return JSON.parse(text) as Json
-}
-
-/** A participant of the catalogue, acting through REST with a real access token. */
-const participant = async (slug: string) => {
-  const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
-  await linkAccount(sandbox.database, subject, slug)
-  const headers = { authorization: `Bearer ${await issuer.token({ sub: subject })}` }
-  return async (reference: string, action: string, body?: unknown) => {
-    const response = await fetch(
-      sandbox.server.api(`/tasks/${reference}/${action}`),
-      body === undefined ? { method: "POST", headers } : json(body, headers)
-    )
-    expect(response.status, await response.clone().text()).toBe(200)
-    return (await response.json()) as Json
-  }
 }
 
 describe("the sandbox", () => {
@@ -182,7 +167,7 @@ describe("the sandbox", () => {
     const slug = "akiko-tanaka"
     const created = await submit(digitalDraft({ participant_slug: slug }))
     await waitFor(created.reference, stateIs("awaiting_participant"))
-    const act = await participant(slug)
+    const act = await actingParticipant(sandbox, issuer, slug)
     await act(created.reference, "accept")
     await act(created.reference, "start")
     await act(created.reference, "submit", { summary: "Done", fields: {}, artifacts: [] })

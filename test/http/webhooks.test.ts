@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ServicesLive } from "../../src/app.ts"
 import type { AppSettings } from "../../src/config.ts"
 import { WebhookLookup } from "../../src/services/webhook_delivery.ts"
-import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { actingParticipant, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 import { type Answer, type Receiver, startReceiver, verified } from "../support/webhooks.ts"
 
@@ -75,21 +75,6 @@ const submit = async (env: ServerOnDatabase, draft: Record<string, unknown>, key
   return JSON.parse(text) as Json
 }
 
-/** A participant signed in with a real access token whose subject is linked to `slug`. */
-const participant = async (env: ServerOnDatabase, slug: string) => {
-  const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
-  await linkAccount(env.database, subject, slug)
-  const headers = { authorization: `Bearer ${await issuer.token({ sub: subject })}` }
-  return async (reference: string, action: string, body?: unknown) => {
-    const response = await fetch(
-      env.server.api(`/tasks/${reference}/${action}`),
-      body === undefined ? { method: "POST", headers } : json(body, headers)
-    )
-    expect(response.status, await response.clone().text()).toBe(200)
-    return (await response.json()) as Json
-  }
-}
-
 const waitForState = async (env: ServerOnDatabase, reference: string, state: string) => {
   const deadline = Date.now() + 15_000
   for (;;) {
@@ -136,7 +121,7 @@ describe("signed webhooks", () => {
     const { reference, task_token: token, webhook_secret: secret } = created
 
     await waitForState(dev, reference, "awaiting_participant")
-    const act = await participant(dev, slug)
+    const act = await actingParticipant(dev, issuer, slug)
     await act(reference, "accept")
     await act(reference, "start")
     await act(reference, "submit", result)

@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net"
 import { DatabaseSync } from "node:sqlite"
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT, UnsecuredJWT } from "jose"
 import { onPostgres, type TestDatabase } from "./database.ts"
+import { json, type TestServer } from "./server.ts"
 
 export interface KeyPair {
   readonly kid: string
@@ -168,4 +169,29 @@ export const linkAccount = async (database: TestDatabase, subject: string, slug:
     return
   }
   await onPostgres(database.url, (sql) => sql.unsafe(statement, [subject, slug, linkedAt]))
+}
+
+/**
+ * A participant signed in with a real access token whose subject is linked to `slug`: the returned
+ * function posts one of their moves on a task of `env` (`accept`, `start`, `submit` with its body,
+ * …) and gives the task it answers with, failing on anything but 200.
+ */
+export const actingParticipant = async (
+  env: { readonly server: TestServer; readonly database: TestDatabase },
+  issuer: TestIssuer,
+  slug: string
+) => {
+  const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
+  await linkAccount(env.database, subject, slug)
+  const headers = { authorization: `Bearer ${await issuer.token({ sub: subject })}` }
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect the task member by member
+  return async (reference: string, move: string, body?: unknown): Promise<any> => {
+    const response = await fetch(
+      env.server.api(`/tasks/${reference}/${move}`),
+      body === undefined ? { method: "POST", headers } : json(body, headers)
+    )
+    const text = await response.text()
+    if (response.status !== 200) throw new Error(`${move} ${reference}: expected 200, got ${response.status}: ${text}`)
+    return JSON.parse(text)
+  }
 }
