@@ -57,9 +57,8 @@ export class SandboxClock extends Context.Service<
         SELECT 1, ${mode}, 0 WHERE ${mode} = 'live' OR NOT EXISTS (SELECT 1 FROM tasks)
         ON CONFLICT (id) DO NOTHING
       `.pipe(Effect.orDie)
-      const stored = yield* sql<{ mode: string; clock_offset_ms: number | bigint }>`
-        SELECT mode, clock_offset_ms FROM service_mode WHERE id = 1
-      `.pipe(Effect.orDie)
+      const stored = yield* sql<{ mode: string }>`SELECT mode FROM service_mode WHERE id = 1`.pipe(Effect.orDie)
+      // No row: a sandbox found real tasks and wrote none; the database is a live one.
       const recorded = stored[0]?.mode ?? "live"
       if (recorded !== mode) {
         return yield* new InvalidConfig({
