@@ -1,12 +1,12 @@
 /**
  * The sandbox as real processes (issue 27): a sandbox never runs on a live database, nor a live
  * service on a sandbox's (start-up is refused, naming SANDBOX, and the process exits 1); the
- * sandbox's clock survives a restart; and on Postgres a move of the clock in one process is the
- * time of every other. Runs in both vitest projects (the shared clock needs Postgres).
+ * sandbox's clock survives a restart; and a move of the clock in one process is the time of every
+ * other. Runs in both vitest projects: on SQLite the processes share one WAL file.
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
-import { backend, freshDatabase, type TestDatabase } from "../support/database.ts"
+import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { call, type ServiceProcess, spawnService } from "../support/process.ts"
 import { digitalDraft, json } from "../support/server.ts"
 
@@ -80,7 +80,7 @@ describe("the sandbox's database", () => {
   })
 })
 
-describe.skipIf(backend !== "postgres")("two processes on one Postgres database", () => {
+describe("two processes on one database", () => {
   it("share the sandbox's clock: a move in one is the other's time within seconds", { timeout: 90_000 }, async () => {
     const database = await newDatabase()
     const [a, b] = await Promise.all([start(database, sandboxEnv), start(database, sandboxEnv)])

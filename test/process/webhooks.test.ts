@@ -2,9 +2,9 @@
  * Signed webhooks across real processes: the outbox lives in the database, not in a process, so an
  * event committed by a process that is then killed with SIGKILL is delivered by the next process
  * on the database — every one, in each task's order, with the body and webhook-id of its first
- * attempt; and two processes on one Postgres database make each attempt once (no event is sent
+ * attempt; and two processes on one database make each attempt once (no event is sent
  * twice by both, no retry is made twice).
- * Runs in both vitest projects; the two-process tests need Postgres and are skipped on SQLite.
+ * Runs in both vitest projects: on SQLite the processes share one WAL file, on Postgres one database.
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -325,9 +325,9 @@ const sharedEnv = {
   TIMER_SWEEP_INTERVAL: "50ms"
 }
 
-// On SQLite one writer at a time makes a claim trivially exclusive; the claim's `FOR UPDATE SKIP
-// LOCKED` is what Postgres needs tested.
-describe.skipIf(backend !== "postgres")("two processes on one Postgres database", () => {
+// On Postgres this is the claim's `FOR UPDATE SKIP LOCKED` at work; on SQLite the two processes
+// share one WAL file, where one writer at a time makes a claim exclusive: both must hold.
+describe("two processes on one database", () => {
   let database: TestDatabase
   let services: ReadonlyArray<ServiceProcess>
 
