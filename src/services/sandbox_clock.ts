@@ -52,14 +52,21 @@ export class SandboxClock extends Context.Service<
       const events = yield* TaskEvents
       const mode = config.sandbox ? "sandbox" : "live"
 
-      yield* sql`
-        INSERT INTO service_mode (id, mode, clock_offset_ms)
-        SELECT 1, ${mode}, 0 WHERE ${mode} = 'live' OR NOT EXISTS (SELECT 1 FROM tasks)
-        ON CONFLICT (id) DO NOTHING
-      `.pipe(Effect.orDie)
-      const stored = yield* sql<{ mode: string }>`SELECT mode FROM service_mode WHERE id = 1`.pipe(Effect.orDie)
-      // No row: a sandbox found real tasks and wrote none; the database is a live one.
-      const recorded = stored[0]?.mode ?? "live"
+      // Read first: every start after the first finds the row, and writes nothing.
+      const modeOf = Effect.map(
+        sql<{ mode: string }>`SELECT mode FROM service_mode WHERE id = 1`,
+        (rows) => rows[0]?.mode
+      ).pipe(Effect.orDie)
+      let recorded = yield* modeOf
+      if (recorded === undefined) {
+        yield* sql`
+          INSERT INTO service_mode (id, mode, clock_offset_ms)
+          SELECT 1, ${mode}, 0 WHERE ${mode} = 'live' OR NOT EXISTS (SELECT 1 FROM tasks)
+          ON CONFLICT (id) DO NOTHING
+        `.pipe(Effect.orDie)
+        // No row still: a sandbox found real tasks and wrote none; the database is a live one.
+        recorded = (yield* modeOf) ?? "live"
+      }
       if (recorded !== mode) {
         return yield* new InvalidConfig({
           variable: "SANDBOX",

@@ -203,6 +203,8 @@ describe("signed webhooks", () => {
     )
     expect(list.object).toBe("list")
     expect(list.webhook_url).toBe(hooks.url)
+    // The secret is handed out by the 201 alone: never by the deliveries list.
+    expect(JSON.stringify(list)).not.toContain(created.webhook_secret.slice("whsec_".length))
     expect(list.count).toBe(list.data.length)
     const open = list.data[0]
     expect(open).toMatchObject({
