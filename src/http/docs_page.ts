@@ -4,22 +4,13 @@
  *
  * Scalar's browser bundle (6 MB of JavaScript, shipped inside `effect`) is loaded on the first
  * request for the page, not at start-up: loaded eagerly it was a quarter of the idle heap and a
- * tenth of start-up for a page few requests ever ask for. It is imported by its file path because
- * `effect` does not export its internal modules to bare specifiers.
+ * tenth of start-up for a page few requests ever ask for.
  */
-import type * as OpenApi from "effect/http-api/OpenApi"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpApi from "effect/http-api/HttpApi"
+import type { ScalarConfig } from "effect/http-api/HttpApiScalar"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { staticDocument } from "./negotiation.ts"
-
-const scalarBundle = new URL("./internal/httpApiScalar.js", import.meta.resolve("effect/http-api"))
-
-/** JSON that is safe inside a `<script>` element. */
-const scriptJson = (value: unknown) =>
-  JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"))
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 /**
  * The plain anchors the API hands out — `#agent-guidance`, `#authentication`, `#contact` (the
@@ -58,44 +49,62 @@ const anchorScript = `(() => {
 })()`
 
 /**
- * The page. Scalar's bundle mounts an app of its own on any element with the id `api-reference`
- * (its `<script id="api-reference" data-url>` way of use): with that id on our element the page
- * held two apps, an empty one (a grey loading skeleton a screen high) above the real one. Our
- * element has another id, so the one app is ours. Its first screen is the title and the
+ * Scalar's page for `document`, as Effect's public `HttpApiScalar` renders it: an API with no
+ * endpoints whose OpenAPI transform returns the document this deployment serves, mounted on a
+ * router of its own and asked once for its page. The bundle (6 MB) is imported with the module,
+ * on the first request for the page.
+ *
+ * Scalar's bundle mounts an app of its own on any element with the id `api-reference`; Effect's
+ * page uses another id, so the page holds one app. Its first screen is the title and the
  * description, which opens with the agent guidance.
  */
-const render = (document: OpenApi.OpenAPISpec, javascript: string) => `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <title>${escapeHtml(document.info.title)}</title>
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <link rel="icon" href="data:," />
+const scalarPage = async (document: OpenApi.OpenAPISpec): Promise<string> => {
+  const { layer } = await import("effect/http-api/HttpApiScalar")
+  const api = HttpApi.make("docs").annotate(OpenApi.Transform, () => document)
+  const scalar = { showDeveloperTools: "never", withDefaultFonts: false } as ScalarConfig
+  const { handler, dispose } = HttpRouter.toWebHandler(layer(api, { path: "/docs", scalar }), {
+    disableLogger: true
+  })
+  try {
+    return await (await handler(new Request("http://docs.invalid/docs"))).text()
+  } finally {
+    await dispose()
+  }
+}
+
+/**
+ * `addition` placed in `page` before `marker`: its first occurrence (`</head>`, which comes before
+ * Scalar's bundle) or its last (`</body>`, which comes after it: the bundle's own text holds both
+ * words). A page without the marker gets the addition at its end, where a browser still reads it.
+ */
+const insert = (page: string, marker: string, occurrence: "first" | "last", addition: string) => {
+  const at = occurrence === "first" ? page.indexOf(marker) : page.lastIndexOf(marker)
+  return at === -1 ? page + addition : page.slice(0, at) + addition + page.slice(at)
+}
+
+/**
+ * The page: Scalar's, with the page's language, an empty icon (no request for `/favicon.ico`),
+ * the mark of an anchor's target, and the anchor script.
+ */
+const render = (page: string) => {
+  const withLanguage = page.replace(/^<!doctype html>\s*<html>/i, '<!doctype html>\n<html lang="en">')
+  const head = `<link rel="icon" href="data:," />
     <style>
       .anchor-target { background: var(--scalar-background-accent, #eef4ff); outline: 2px solid var(--scalar-color-accent, #0f62fe); border-radius: 4px; }
       [id] { scroll-margin-top: 1rem; }
     </style>
-  </head>
-  <body>
-    <div id="reference"></div>
-    <script>${javascript}</script>
-    <script>
-      window.Scalar.createApiReference(document.getElementById("reference"), {
-        _integration: "html",
-        showDeveloperTools: "never",
-        withDefaultFonts: false,
-        content: ${scriptJson(document)}
-      })
-    </script>
-    <script>${anchorScript}</script>
-  </body>
-</html>`
+  `
+  return insert(
+    insert(withLanguage, "</head>", "first", head),
+    "</body>",
+    "last",
+    `<script>${anchorScript}</script>\n  `
+  )
+}
 
 /**
  * The handler of `GET /docs`: the page is rendered on the first request and kept, with its
  * compressed copies (3.2 MB; about 0.8 MB in gzip or br).
  */
 export const docsPageHandler = (document: () => OpenApi.OpenAPISpec) =>
-  staticDocument("text/html; charset=utf-8", () =>
-    import(scalarBundle.href).then((module: { javascript: string }) => render(document(), module.javascript))
-  )
+  staticDocument("text/html; charset=utf-8", () => scalarPage(document()).then(render))

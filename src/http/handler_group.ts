@@ -13,20 +13,12 @@
  * middleware a group's endpoints name (api/security.ts): Effect looks it up in the group's context
  * when it builds the routes, so the group keeps it (one service, in the agent's and participant's
  * groups only; the groups on the hot paths keep nothing).
- *
- * This reaches Effect's internal `Layer#build`; should a later Effect lack it, the group is built
- * as Effect builds it (correct, only slower).
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as Layer from "effect/Layer"
-import type * as Scope from "effect/Scope"
-
-interface Buildable {
-  readonly build?: (memoMap: Layer.MemoMap, scope: Scope.Scope) => Effect.Effect<Context.Context<never>, unknown>
-}
 
 export const group: typeof HttpApiBuilder.group = (api, identifier, build) => {
   // Typed by their constraints only; at run time the group's endpoints are whole endpoints.
@@ -40,11 +32,13 @@ export const group: typeof HttpApiBuilder.group = (api, identifier, build) => {
         const made = build(handlers)
         return (Effect.isEffect(made) ? Effect.provideContext(made, context) : made) as typeof made
       })
-      const buildInner = (inner as Buildable).build
-      if (typeof buildInner !== "function") return inner
       return Layer.fromBuild((memoMap, scope) =>
-        Effect.updateContext(buildInner.call(inner, memoMap, scope), kept)
-      ) as typeof inner
+        // The build sees only what the group keeps: the middleware its endpoints name.
+        Effect.updateContext(
+          Layer.buildWithMemoMap(inner, memoMap, scope),
+          (context) => kept(context) as typeof context
+        )
+      )
     })
   )
 }
