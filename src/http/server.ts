@@ -115,10 +115,16 @@ export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = default
     const body = JSON.stringify({ error: errorBody(docsUrl, code, message, hint === undefined ? {} : { hint }) })
     return `HTTP/1.1 ${errorCodes[code].status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
   }
+  // The last response begun on each connection, so that a refusal never follows a started one.
+  const responses = new WeakMap<Duplex, ServerResponse>()
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    responses.set(request.socket, response)
+  })
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // Once a handler has started its response, a second status line would corrupt it: just close.
-    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
+    const inFlight = responses.get(socket)
+    const started = inFlight !== undefined && inFlight.headersSent && !inFlight.writableFinished
+    if (error.code === "ECONNRESET" || !socket.writable || started) {
       socket.destroy()
       return
     }
