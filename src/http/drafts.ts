@@ -23,17 +23,20 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
     // are the only statement of the rule.
     const readSearch = jsonBodyDecoder(SearchRequest, config.docsUrl)
 
-    // Combinators, not generators made per request (docs/performance.md, "No generator function made per request").
     return handlers
-      .handleRaw("preflight", ({ request }) =>
-        Effect.flatMap(readJsonObject(request, config.docsUrl), (body) =>
-          Effect.map(operations.preflight(body), (result) => HttpServerResponse.jsonUnsafe(result))
-        )
+      .handleRaw(
+        "preflight",
+        Effect.fnUntraced(function* ({ request }) {
+          const body = yield* readJsonObject(request, config.docsUrl)
+          return HttpServerResponse.jsonUnsafe(yield* operations.preflight(body))
+        })
       )
-      .handleRaw("search", ({ request }) =>
-        Effect.flatMap(readSearch(request), (body) =>
-          Effect.map(operations.search(body), (result) => HttpServerResponse.jsonUnsafe(result))
-        )
+      .handleRaw(
+        "search",
+        Effect.fnUntraced(function* ({ request }) {
+          const body = yield* readSearch(request)
+          return HttpServerResponse.jsonUnsafe(yield* operations.search(body))
+        })
       )
   })
 )

@@ -40,23 +40,19 @@ const unreadable =
           })
     )
 
-// Every request with a body passes here: written with combinators, not a generator made per
-// request (docs/performance.md, "No generator function made per request").
-export const readJsonObject = (
+/** The body of `request` as a JSON object, read under the body limit (a declared length over it is refused unread). */
+export const readJsonObject = Effect.fnUntraced(function* (
   request: HttpServerRequest.HttpServerRequest,
   docsUrl: string,
   options: { readonly optional?: boolean } = {}
-): Effect.Effect<Record<string, unknown>, BodyError> => {
-  const length = Number(request.headers["content-length"])
-  if (length > maxBodyBytes) return Effect.fail(tooLarge(docsUrl))
-  return Effect.flatMap(
-    request.text.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
-      Effect.catch(unreadable(docsUrl))
-    ),
-    (text) => jsonObjectOf(text, request.headers["content-type"], docsUrl, options)
+) {
+  if (Number(request.headers["content-length"]) > maxBodyBytes) return yield* Effect.fail(tooLarge(docsUrl))
+  const text = yield* request.text.pipe(
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+    Effect.catch(unreadable(docsUrl))
   )
-}
+  return yield* jsonObjectOf(text, request.headers["content-type"], docsUrl, options)
+})
 
 /**
  * Reads the body as `readJsonObject` does and decodes it by `schema` (the one the OpenAPI document
@@ -71,8 +67,10 @@ export const jsonBodyDecoder = <S extends Schema.ConstraintDecoder<unknown>>(
   const decode = Schema.decodeUnknownEffect(schema, { errors: "all" })
   const refuse = (error: Schema.SchemaError) =>
     Effect.fail(new BadRequest({ error: invalidRequest(docsUrl, "Payload", error) }))
-  return (request: HttpServerRequest.HttpServerRequest): Effect.Effect<S["Type"], BodyError> =>
-    Effect.flatMap(readJsonObject(request, docsUrl, options), (body) => Effect.catch(decode(body), refuse))
+  return Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+    const body = yield* readJsonObject(request, docsUrl, options)
+    return yield* Effect.catch(decode(body), refuse)
+  })
 }
 
 /** The body read as the contract asks: its media type, then its JSON, then that it is an object. */

@@ -145,39 +145,38 @@ export class Dispatcher extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const time = yield* SandboxClock
 
-      // Every task passes here at least once (its offer): combinators, not generators made per
-      // task (docs/performance.md, "No generator function made per request").
-
-      // The task as the sweep read it: if it has changed since, its move loses the compare-and-set
-      // (`unchanged`) and the next sweep looks at it again.
-      const handle = (task: StoredTask, now: string, { everyone, unavailable }: MatchingDirectory) => {
-        const decision = decide(task, now, everyone, unavailable)
-        if (decision === undefined) return Effect.void
-        const unchanged = (current: StoredTask) =>
-          current.version === task.version ? Effect.void : Effect.fail(new Stale())
-        return Effect.asVoid(
-          lifecycle.transition({
+      /**
+       * The move the dispatcher decides for `task` as the sweep read it: if the task has changed
+       * since, the move loses the compare-and-set (`unchanged`) and the next sweep looks again. A
+       * task that changed meanwhile, or a move the table no longer allows, is someone else's win;
+       * storage trouble waits for the next sweep.
+       */
+      const handle = Effect.fnUntraced(
+        function* (task: StoredTask, now: string, { everyone, unavailable }: MatchingDirectory) {
+          const decision = decide(task, now, everyone, unavailable)
+          if (decision === undefined) return
+          yield* lifecycle.transition({
             ...decision,
             reference: task.reference,
             actor: "service",
-            guard: unchanged,
+            guard: (current) => (current.version === task.version ? Effect.void : Effect.fail(new Stale())),
             read: task
           })
-        ).pipe(
-          // A task that changed meanwhile, or a move the table no longer allows, is someone else's
-          // win; storage trouble waits for the next sweep.
-          Effect.catchTags({
-            Stale: () => Effect.void,
-            InvalidTransition: () => Effect.void,
-            TaskNotFound: () => Effect.void
-          }),
-          Effect.catchCause((cause) =>
-            Effect.logWarning("dispatching a task failed").pipe(
-              Effect.annotateLogs({ reference: task.reference, cause })
+        },
+        (effect, task) =>
+          effect.pipe(
+            Effect.catchTags({
+              Stale: () => Effect.void,
+              InvalidTransition: () => Effect.void,
+              TaskNotFound: () => Effect.void
+            }),
+            Effect.catchCause((cause) =>
+              Effect.logWarning("dispatching a task failed").pipe(
+                Effect.annotateLogs({ reference: task.reference, cause })
+              )
             )
           )
-        )
-      }
+      )
 
       // On the embedded database a sweep's moves share one transaction, so one commit (one fsync)
       // instead of one per task; each move is still its own compare-and-set, and nothing of the

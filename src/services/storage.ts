@@ -33,18 +33,16 @@ const asUnavailable = <E>(error: E) =>
  * A call to a database across a network, which can go silent: it runs in its own fiber so the
  * deadline holds even while abandoning the query is slow (the driver drains the connection).
  */
-const overNetwork: StorageCall = (effect) =>
-  // Combinators, not a generator made per call (docs/performance.md, "No generator function made per request"): this wraps
-  // every storage call on Postgres.
-  Effect.flatMap(Effect.forkDetach(Effect.mapError(effect, asUnavailable)), (call) => {
-    // Abandoning a query on a connection that went silent can itself take seconds: do it in the
-    // background, so the deadline is the caller's deadline.
-    const abandon = Effect.forkDetach(Fiber.interrupt(call))
-    return Fiber.join(call).pipe(
-      Effect.timeoutOrElse({ duration: storageDeadline, orElse: () => Effect.andThen(abandon, Effect.fail(timedOut)) }),
-      Effect.onInterrupt(() => abandon)
-    )
-  })
+const overNetwork: StorageCall = Effect.fnUntraced(function* <A, E, R>(effect: Effect.Effect<A, E, R>) {
+  const call = yield* Effect.forkDetach(Effect.mapError(effect, asUnavailable))
+  // Abandoning a query on a connection that went silent can itself take seconds: do it in the
+  // background, so the deadline is the caller's deadline.
+  const abandon = Effect.forkDetach(Fiber.interrupt(call))
+  return yield* Fiber.join(call).pipe(
+    Effect.timeoutOrElse({ duration: storageDeadline, orElse: () => Effect.andThen(abandon, Effect.fail(timedOut)) }),
+    Effect.onInterrupt(() => abandon)
+  )
+})
 
 /**
  * A call to the embedded database: node:sqlite runs each statement synchronously on this thread,

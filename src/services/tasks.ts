@@ -114,73 +114,60 @@ export class Tasks extends Context.Service<
       const time = yield* SandboxClock
       const outbox = yield* WebhookOutbox
 
-      // Preflight and submission run these on every request: written with combinators, not
-      // generators made per request (as the poll path is, docs/performance.md, "No generator function made per request").
-
       /**
        * The shared rule set at the service's current instant (a deadline already passed is an
        * issue), plus the one rule that needs the directory: participant_slug must exist. Gives the
        * named participant too, for the feasibility assessment.
        */
-      const validate = (
-        body: Readonly<Record<string, unknown>>
-      ): Effect.Effect<
-        { readonly validation: DraftValidation; readonly named: ParticipantRecord | undefined },
-        StorageUnavailable
-      > =>
-        Effect.flatMap(time.now, (millis) => {
-          const validation = validateDraft(body, {
-            now: new Date(millis).toISOString(),
-            allowPrivateWebhooks: config.webhooks.allowPrivate
-          })
-          const slug = validation.task.participant_slug
-          if (slug === undefined) return Effect.succeed({ validation, named: undefined })
-          return Effect.map(directory.findBySlug(slug), (named) =>
-            named === undefined ? { validation: withUnknownParticipant(validation), named } : { validation, named }
-          )
+      const validate = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
+        const validation = validateDraft(body, {
+          now: new Date(yield* time.now).toISOString(),
+          allowPrivateWebhooks: config.webhooks.allowPrivate
         })
+        const slug = validation.task.participant_slug
+        if (slug === undefined) return { validation, named: undefined }
+        const named = yield* directory.findBySlug(slug)
+        return { validation: named === undefined ? withUnknownParticipant(validation) : validation, named }
+      })
 
       /**
        * Who could take the task, from one ranking; when nobody can, why (worked out from counts
        * only then), added to the validation's warnings.
        */
-      const assess = (
-        validation: DraftValidation,
-        named: ParticipantRecord | undefined
-      ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
-        Effect.map(directory.matching, ({ everyone, unavailable }) => {
-          const task = validation.task
-          const mode = task.execution_mode as ExecutionMode | undefined
-          const profile: TaskProfile = {
-            executionMode: mode,
-            // Ranking leaves the place out of a digital task itself; a task of unknown mode is
-            // still confined to the place it names.
-            location: task.location,
-            text: taskTextOf(task.action, task.expected_result),
-            participantSlug: task.participant_slug
-          }
-          // Who is not taking offers gets none: they are neither counted nor sampled.
-          const { eligible, best } = rankTop(profile, everyone, { limit: 5, unavailable })
-          const feasibility = { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
-          const infeasibility =
-            eligible === 0
-              ? infeasibilityOf(profile, eligibilityCounts(profile, everyone), named, {
-                  named: named !== undefined && unavailable.has(named.slug),
-                  // Those the ranking would have found, were everyone taking offers.
-                  eligible: unavailable.size === 0 ? 0 : rankTop(profile, everyone, { limit: 0 }).eligible
-                })
-              : undefined
-          return {
-            validation: infeasibility === undefined ? validation : withWarning(validation, warningOf(infeasibility)),
-            feasibility,
-            infeasibility
-          }
-        })
+      const assess = Effect.fnUntraced(function* (validation: DraftValidation, named: ParticipantRecord | undefined) {
+        const { everyone, unavailable } = yield* directory.matching
+        const task = validation.task
+        const mode = task.execution_mode as ExecutionMode | undefined
+        const profile: TaskProfile = {
+          executionMode: mode,
+          // Ranking leaves the place out of a digital task itself; a task of unknown mode is
+          // still confined to the place it names.
+          location: task.location,
+          text: taskTextOf(task.action, task.expected_result),
+          participantSlug: task.participant_slug
+        }
+        // Who is not taking offers gets none: they are neither counted nor sampled.
+        const { eligible, best } = rankTop(profile, everyone, { limit: 5, unavailable })
+        const feasibility = { eligible_participants: eligible, sample: best.map((r) => r.participant.slug) }
+        const infeasibility =
+          eligible === 0
+            ? infeasibilityOf(profile, eligibilityCounts(profile, everyone), named, {
+                named: named !== undefined && unavailable.has(named.slug),
+                // Those the ranking would have found, were everyone taking offers.
+                eligible: unavailable.size === 0 ? 0 : rankTop(profile, everyone, { limit: 0 }).eligible
+              })
+            : undefined
+        return {
+          validation: infeasibility === undefined ? validation : withWarning(validation, warningOf(infeasibility)),
+          feasibility,
+          infeasibility
+        }
+      })
 
-      const preflight = (
-        body: Readonly<Record<string, unknown>>
-      ): Effect.Effect<PreflightOutcome, StorageUnavailable> =>
-        Effect.flatMap(validate(body), ({ validation, named }) => assess(validation, named))
+      const preflight = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
+        const { validation, named } = yield* validate(body)
+        return yield* assess(validation, named)
+      })
 
       const view = taskViewFor(config)
 
