@@ -27,7 +27,10 @@ export type OAuthPayload = Record<string, unknown>
 /** How long a registered client may go without completing a flow before it is collected. */
 export const unusedClientLifetimeMs = 24 * 3600_000
 
-const Row = Schema.Struct({ payload: Schema.String, consumed_at: Schema.NullOr(Schema.String) })
+const Row = Schema.Struct({
+  payload: Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown)),
+  consumed_at: Schema.NullOr(Schema.String)
+})
 
 const stringOf = (payload: OAuthPayload, key: string): string | null =>
   typeof payload[key] === "string" ? (payload[key] as string) : null
@@ -65,10 +68,9 @@ export class OAuthRecords extends Context.Service<
       const decoded = (rows: ReadonlyArray<typeof Row.Type>): OAuthPayload | undefined => {
         const row = rows[0]
         if (row === undefined) return undefined
-        const payload = JSON.parse(row.payload) as OAuthPayload
         return row.consumed_at === null
-          ? payload
-          : { ...payload, consumed: Math.floor(Date.parse(row.consumed_at) / 1000) }
+          ? row.payload
+          : { ...row.payload, consumed: Math.floor(Date.parse(row.consumed_at) / 1000) }
       }
       const findOne = (
         key: string,

@@ -65,7 +65,20 @@ const SummaryRow = Schema.Struct({
   created_at: Schema.String,
   retired_at: Schema.NullOr(Schema.String)
 })
-const KeyRow = Schema.Struct({ ...SummaryRow.fields, private_jwk: Schema.String })
+/** The stored key: an RSA JWK with its `kid`, `alg` and `use` (the private members read as stored). */
+const StoredJwk = Schema.StructWithRest(
+  Schema.Struct({
+    kty: Schema.Literal("RSA"),
+    n: Schema.String,
+    e: Schema.String,
+    kid: Schema.String,
+    alg: Schema.Literal("RS256"),
+    use: Schema.Literal("sig")
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+)
+
+const KeyRow = Schema.Struct({ ...SummaryRow.fields, private_jwk: Schema.fromJsonString(StoredJwk) })
 
 const newKey = () =>
   Effect.callback<PrivateJwk>((resume) => {
@@ -133,7 +146,7 @@ export class SigningKeys extends Context.Service<
         const found = yield* rows(iso(now - retiredKeyRetention)).pipe(
           Effect.catchTag("SchemaError", undecodableRow("oauth_signing_keys", "a key"))
         )
-        const keys = found.map((row) => JSON.parse(row.private_jwk) as PrivateJwk)
+        const keys = found.map((row) => row.private_jwk as PrivateJwk)
         return { keys, version: found.map((row) => `${row.kid}:${row.retired_at ?? ""}`).join(",") }
       }).pipe(asStorageCall)
 

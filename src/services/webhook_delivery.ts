@@ -126,9 +126,9 @@ export const WebhookDeliveryLive = Layer.effectDiscard(
     const iso = (ms: number) => new Date(ms).toISOString()
 
     /** One POST of an event: its status when the receiver answered in time, else why not. */
-    const post = (event: StoredEvent) => {
-      // The real time of the attempt, which receivers compare with their own clocks.
-      const timestamp = Math.floor(Date.now() / 1000)
+    const post = Effect.fnUntraced(function* (event: StoredEvent) {
+      // The time of the attempt, which receivers compare with their own clocks.
+      const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
       const request = HttpClientRequest.post(event.url).pipe(
         HttpClientRequest.setHeaders({
           "webhook-id": event.id,
@@ -143,7 +143,7 @@ export const WebhookDeliveryLive = Layer.effectDiscard(
         }),
         HttpClientRequest.bodyText(event.body, "application/json")
       )
-      return client.execute(request).pipe(
+      return yield* client.execute(request).pipe(
         // The answer is read up to its first 64 KiB, then left.
         Effect.flatMap((response) =>
           response.stream.pipe(
@@ -160,7 +160,7 @@ export const WebhookDeliveryLive = Layer.effectDiscard(
         Effect.timeoutOrElse({ duration: settings.timeoutMs, orElse: () => Effect.fail("timeout" as const) }),
         Effect.result
       )
-    }
+    })
 
     /** What comes after attempt number `made` failed: a retry after the schedule's next wait, or failed. */
     const afterFailure = (made: number, now: number): Pick<AttemptOutcome, "state" | "nextAttemptAt"> => {
