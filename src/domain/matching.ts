@@ -7,7 +7,6 @@
  * feasibility, POST /search and the dispatcher's offers (docs/decisions.md, "Relevance").
  */
 import {
-  before,
   confiningPlaces,
   coverageOf,
   emphasis,
@@ -40,49 +39,10 @@ import { fold, keyOf, skillLessVerbs, type Term } from "./words.ts"
 
 // Ranking -----------------------------------------------------------------------------------------
 
-/**
- * The participants who can take a task, best first: the definition, written the plain way over a
- * whole directory (term weights are the directory's). Eligible: not in `excluding`; of a task
- * type that serves the mode; in the task's place (unless digital); not ruled out by their
- * boundary; and matching the task's text at all — unless the task names them, when the agent has
- * chosen and relevance is not asked. `rankTop` gives the same answer without scoring everyone.
- */
-export const rankEligible = (
-  task: TaskProfile,
-  everyone: ReadonlyArray<ParticipantRecord>,
-  excluding: ReadonlyArray<string> = []
-): ReadonlyArray<RankedParticipant> => {
-  const known = knownPlaces(everyone.flatMap((p) => profileOf(p).places))
-  const query = queryOf(task.text, known)
-  const keys = new Set(query.map((t) => t.key))
-  const idf = (key: string) => idfOf(everyone.length, everyone.filter((p) => profileOf(p).weights.has(key)).length)
-  const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
-  const location = placeFilterOf(task)
-  const confined =
-    location === undefined
-      ? undefined
-      : confiningPlaces(location, known, new Set(everyone.map((p) => profileOf(p).places[0] ?? "")))
-  return everyone
-    .filter((p) => {
-      const profile = profileOf(p)
-      return (
-        !excluding.includes(p.slug) &&
-        (task.participantSlug === undefined || p.slug === task.participantSlug) &&
-        (serving === undefined || serving.includes(p.task_type)) &&
-        (confined === undefined || profile.places.some((place) => confined.has(place))) &&
-        !refuses(profile.exclusions, keys)
-      )
-    })
-    .map((p) => scoredWith(p, profileOf(p), query, keys, idf))
-    .filter((s) => task.participantSlug !== undefined || s.points > 0)
-    .sort(before)
-    .map(ranked)
-}
-
 export interface Ranking {
   /** How many participants can take the task. */
   readonly eligible: number
-  /** The first `limit` of them as `rankEligible` orders them. */
+  /** The first `limit` of them, best first (`before`). */
   readonly best: ReadonlyArray<RankedParticipant>
 }
 
@@ -91,18 +51,22 @@ export interface RankOptions {
   /** Slugs that are not candidates (participants who passed the task over). */
   readonly excluding?: ReadonlyArray<string> | undefined
   /**
-   * Participants not taking offers right now: never eligible, named or not (`rankEligible` over
-   * the directory with them excluded). They still weigh in the directory's term statistics, so a
-   * participant switching off changes nobody else's ranking.
+   * Participants not taking offers right now: never eligible, named or not (as if in
+   * `excluding`). They still weigh in the directory's term statistics, so a participant switching
+   * off changes nobody else's ranking.
    */
   readonly unavailable?: ReadonlySet<string> | undefined
 }
 
 /**
- * The best `limit` participants of a whole directory for a task, and how many are eligible:
- * exactly `rankEligible` over the directory, cut to `limit`. Only participants who share a key
- * with the task are scored, through the directory's inverted index (`directoryIndexOf`); nobody
- * else is eligible, so a task costs what its terms and its place match, not the directory's size.
+ * The best `limit` participants of a whole directory for a task, best first (`before`), and how
+ * many are eligible. Eligible: not in `excluding` nor `unavailable`; of a task type that serves
+ * the mode; in the task's place (unless digital); not ruled out by their boundary; and matching
+ * the task's text at all — unless the task names them, when the agent has chosen and relevance
+ * is not asked. Exactly the plain definition in test/support/matching_oracle.ts, cut to `limit`.
+ * Only participants who share a key with the task are scored, through the directory's inverted
+ * index (`directoryIndexOf`); nobody else is eligible, so a task costs what its terms and its
+ * place match, not the directory's size.
  */
 export const rankTop = (
   task: TaskProfile,

@@ -2,8 +2,8 @@
  * The rules of matching, for one participant and one task: what matching reads of a participant
  * (their profile) and of a task (its terms), a term's weight, a participant's score and the order
  * of candidates, and who may take a task at all (mode, place, boundary). `matching.ts` applies
- * them over a whole directory through its index (`rankTop`), and by the plain definition
- * (`rankEligible`) that tests hold it to. Pure (docs/decisions.md, "Relevance").
+ * them over a whole directory through its index; tests hold it to the plain definition written
+ * with them (test/support/matching_oracle.ts). Pure (docs/decisions.md, "Relevance").
  */
 import type { ParticipantRecord } from "./participant.ts"
 import { perObject } from "./per_object.ts"
@@ -154,7 +154,7 @@ export const refuses = (exclusions: Profile["exclusions"], keys: ReadonlySet<str
  * A term's weight in a directory of `n` participants, `df` of whom use it: BM25's inverse
  * document frequency, so a rare word counts above a common one, in thousandths and at least 1,
  * so that scores are whole numbers — summed in any order they are the same, which keeps
- * `rankTop` exactly `rankEligible`.
+ * the index's sums (`rankTop`) exactly the plain definition's.
  */
 export const idfOf = (n: number, df: number) =>
   Math.max(1, Math.round(1000 * Math.log(1 + (n - df + 0.5) / (df + 0.5))))
