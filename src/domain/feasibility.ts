@@ -12,7 +12,8 @@
  */
 import * as Schema from "effect/Schema"
 import { nextStepFor, type OutcomeReason, type TaskState } from "./lifecycle.ts"
-import { type EligibilityCounts, eligibilityOf, servingTypes, type TaskProfile } from "./matching.ts"
+import { type EligibilityCounts, eligibilityOf } from "./matching.ts"
+import { servingTypes, type TaskProfile } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { type ExecutionMode, executionModes, show, type TaskIssue } from "./task_draft.ts"
 

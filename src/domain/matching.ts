@@ -1,9 +1,28 @@
 /**
- * Matching tasks to participants: who can take a task (execution mode, place, boundaries, and a
- * text that matches their work at all) and how relevant each is. Pure: no external model, no I/O,
- * the same answer on either database. Used by preflight feasibility, POST /search and the
- * dispatcher's offers (docs/decisions.md, "Relevance").
+ * Matching tasks to participants over a whole directory: who can take a task and how relevant
+ * each is, by the rules of `matching_rules.ts`, answered through an index of the directory
+ * (`directoryIndexOf`) so that a task costs what its words and its place match, not the
+ * directory's size. Also reads a free-text task's mode and place, and explains a task nobody can
+ * take. Pure: no external model, no I/O, the same answer on either database. Used by preflight
+ * feasibility, POST /search and the dispatcher's offers (docs/decisions.md, "Relevance").
  */
+import {
+  confiningPlaces,
+  coverageOf,
+  emphasis,
+  idfOf,
+  placeFilterOf,
+  profileOf,
+  profileWith,
+  queryOf,
+  type RankedParticipant,
+  ranked,
+  refuses,
+  rememberingReader,
+  scoredWith,
+  servingTypes,
+  type TaskProfile
+} from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { perObject } from "./per_object.ts"
 import {
@@ -13,327 +32,17 @@ import {
   type Place,
   placesNamedIn,
   placesOfLocation,
-  placeWordsIn,
   worldDisplay
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft.ts"
-import { fold, keyOf, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
+import { fold, keyOf, skillLessVerbs, type Term } from "./words.ts"
 
-/**
- * Participant task types that can serve a task of each mode. A hybrid participant works both on
- * site and online, so serves every mode; a physical participant can do a hybrid task's on-site
- * part and report online.
- */
-export const servingTypes: Record<ExecutionMode, ReadonlyArray<ExecutionMode>> = {
-  digital: ["digital", "hybrid"],
-  physical: ["physical", "hybrid"],
-  hybrid: ["hybrid", "physical"]
-}
-
-// Participants ------------------------------------------------------------------------------------
-
-/**
- * What matching reads of a participant: each key of their work at the weight of the field it is
- * in (discipline and tags 3, capabilities 2, returns 1; name and location are not their work),
- * their discipline's keys, what their boundary excludes, and their places, city first.
- */
-interface Profile {
-  readonly weights: ReadonlyMap<string, number>
-  readonly discipline: ReadonlyArray<string>
-  readonly exclusions: ReadonlyArray<ReadonlyArray<string>>
-  readonly places: ReadonlyArray<Place>
-}
-
-/** How a profile reads a participant's texts: plainly, or remembering texts a directory repeats. */
-interface Reader {
-  readonly keys: (text: string) => ReadonlyArray<string>
-  readonly refusals: (boundary: string) => ReadonlyArray<ReadonlyArray<string>>
-  readonly places: (location: string) => ReadonlyArray<Place>
-}
-
-const plainReader: Reader = { keys: keysOf, refusals: refusalsOf, places: placesOfLocation }
-
-/** A reader that reads each distinct text once (disciplines, boundaries and places repeat). */
-const rememberingReader = (): Reader => {
-  const once = <A>(f: (text: string) => A) => {
-    const kept = new Map<string, A>()
-    return (text: string) => {
-      let value = kept.get(text)
-      if (value === undefined) {
-        value = f(text)
-        kept.set(text, value)
-      }
-      return value
-    }
-  }
-  return { keys: once(keysOf), refusals: once(refusalsOf), places: once(placesOfLocation) }
-}
-
-/** `weights`: a map to fill (cleared first), when the profile is only passed through. */
-const profileWith = (participant: ParticipantRecord, read: Reader, weights = new Map<string, number>()): Profile => {
-  weights.clear()
-  const add = (weight: number, texts: ReadonlyArray<string>) => {
-    for (const text of texts) {
-      for (const key of read.keys(text)) if ((weights.get(key) ?? 0) < weight) weights.set(key, weight)
-    }
-  }
-  add(3, [participant.discipline, ...participant.tags])
-  add(2, participant.capabilities)
-  add(1, [participant.returns])
-  // What a boundary refuses, less the participant's own work ("No certified or sworn
-  // translations" from a translator rules out "certified" and "sworn", not translation).
-  const exclusions: Array<ReadonlyArray<string>> = []
-  for (const refusal of participant.boundary === null ? [] : read.refusals(participant.boundary)) {
-    const keys = refusal.filter((key) => !weights.has(key))
-    if (keys.length > 0) exclusions.push(keys)
-  }
-  return {
-    weights,
-    discipline: read.keys(participant.discipline),
-    exclusions,
-    places: read.places(participant.location)
-  }
-}
-
-/** A participant's profile, worked out once per record (records are immutable and reused). */
-const profileOf = perObject((participant: ParticipantRecord) => profileWith(participant, plainReader))
-
-/**
- * What a `boundary` refuses, as sets of keys: a task whose text has every key of one set is not
- * the participant's (`profileWith` leaves out their own work). Read conservatively, from
- * sentences that say "No …", "Not …" or "never …": each item of such a sentence (split at
- * commas, "or", "and", "nor") is one set, read with a head noun the items share (`sharedHead`).
- * An item stating a condition (without, unless, outside, after, during, for…) is the
- * participant's to judge and refuses nothing: "No entry without the owner's consent" does not
- * make them refuse entry.
- */
-function refusalsOf(boundary: string): ReadonlyArray<ReadonlyArray<string>> {
-  const out: Array<ReadonlyArray<string>> = []
-  for (const sentence of fold(boundary).split(/[.;:!?]|\band\s+(?=no\b|not\b|never\b)/)) {
-    const refusal = /\b(?:no|not|never)\b(.*)$/.exec(sentence)?.[1]
-    if (refusal === undefined || conditionWords.test(refusal)) continue
-    const items = refusal
-      .split(/,|\bor\b|\band\b|\bnor\b/)
-      .map(keysOf)
-      .filter((keys) => keys.some((key) => !genericBoundaryKeys.has(key)))
-    for (const item of sharedHead(items)) out.push(item.filter((key) => !genericBoundaryKeys.has(key)))
-  }
-  return out
-}
-
-/**
- * Coordinated items with the head noun they share: when every item but the last is one word and
- * the last is more, the last one's final word is the head of them all, so "certified or sworn
- * translations" is "certified translations" or "sworn translations", and "cash, card or cheque
- * payments" refuses a card payment, not a birthday card. Any other list is of whole phrases:
- * "heavy lifting or ladders" refuses ladders alone. Each item still refuses on its own. Reading
- * the single words alone as well would add nothing but refusals of "certified" or "card"
- * anywhere: "certified translations" needs more of a task than "certified" does. The cost: an
- * item like "pets or farm animals" reads as "pet animals", so a pet-sitting task is offered and
- * the participant declines it, as they do one that a condition of theirs rules out.
- */
-const sharedHead = (items: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<ReadonlyArray<string>> => {
-  const last = items.at(-1)
-  if (last === undefined || last.length < 2 || items.some((item) => item !== last && item.length > 1)) return items
-  const head = last.at(-1)!
-  return items.map((item) => (item === last ? item : [item[0]!, head]))
-}
-
-const conditionWords =
-  /\b(?:without|unless|outside|after|before|above|below|under|inside|during|beyond|except|within|for|until|while|if)\b/
-
-/** Words of a boundary that name no kind of work. */
-const genericBoundaryKeys = new Set(keysOf("work works job jobs item items thing things involve involving"))
-
-/** Whether a participant's boundary rules out a task with these keys. */
-const refuses = (profile: Profile, keys: ReadonlySet<string>) =>
-  profile.exclusions.some((set) => set.every((key) => keys.has(key)))
-
-// Relevance -----------------------------------------------------------------------------------
-
-/**
- * A term's weight in a directory of `n` participants, `df` of whom use it: BM25's inverse
- * document frequency, so a rare word counts above a common one, in thousandths and at least 1,
- * so that scores are whole numbers — summed in any order they are the same, which keeps
- * `rankTop` exactly `rankEligible`.
- */
-const idfOf = (n: number, df: number) => Math.max(1, Math.round(1000 * Math.log(1 + (n - df + 0.5) / (df + 0.5))))
-
-/** A participant's relevance to a task, as `rankEligible` orders it. */
-interface Scored {
-  readonly participant: ParticipantRecord
-  /** Summed over the task's terms: the term's weight times the weight of its field. */
-  readonly points: number
-  readonly matched: ReadonlyArray<string>
-  /** How many of the participant's discipline keys the task has, and how many there are. */
-  readonly covered: number
-  readonly disciplineSize: number
-}
-
-export interface RankedParticipant {
-  readonly participant: ParticipantRecord
-  readonly score: number
-  /** The task's words that matched, as the task wrote them (folded). */
-  readonly matched: ReadonlyArray<string>
-}
-
-const scoredWith = (
-  participant: ParticipantRecord,
-  profile: Profile,
-  query: ReadonlyArray<Term>,
-  keys: ReadonlySet<string>,
-  idf: (key: string) => number
-): Scored => {
-  let points = 0
-  const matched: Array<string> = []
-  query.forEach(({ key, word }, at) => {
-    const weight = profile.weights.get(key)
-    if (weight === undefined) return
-    points += idf(key) * weight * emphasis(at)
-    matched.push(word)
-  })
-  return { participant, points, matched, ...coverageOf(profile.discipline, keys) }
-}
-
-const coverageOf = (discipline: ReadonlyArray<string>, keys: ReadonlySet<string>) => {
-  let covered = 0
-  for (const key of discipline) if (keys.has(key)) covered++
-  return { covered, disciplineSize: Math.max(1, discipline.length) }
-}
-
-/**
- * Best first: by relevance; at equal relevance the participant whose discipline the task covers
- * more (for "a photographer", Photography before Product photography); then by slug, so the
- * order is total and the same everywhere.
- */
-const before = (a: Scored, b: Scored): number =>
-  b.points - a.points ||
-  b.covered * a.disciplineSize - a.covered * b.disciplineSize ||
-  (a.participant.slug < b.participant.slug ? -1 : a.participant.slug > b.participant.slug ? 1 : 0)
-
-/**
- * A task's terms, less the words of the places it names: where the task is decides who can take
- * it (`placeFilterOf`), not how well their work matches ("in Lagos" is no skill of someone whose
- * capabilities mention Lagos).
- */
-const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> => {
-  const words = readWords(text)
-  const placeWords = placeWordsIn(words, known)
-  const terms = termsOfWords(words.folded)
-  return placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
-}
-
-/** How many task texts a directory's index remembers the terms of. */
-const rememberedQueries = 1024
-
-/**
- * `queryOf` over a directory's places, remembered by text: a task's text is read at preflight, at
- * submission and by the dispatcher's offer (and again at every re-match), each time the same
- * words against the same directory. Reading it was a third of a submission's ranking (measured
- * in a profile of POST /tasks). The memory is the index's, so it goes with the directory's
- * snapshot; past `rememberedQueries` texts it starts afresh.
- */
-const queryIn = (index: DirectoryIndex, text: string): ReadonlyArray<Term> => {
-  let query = index.queries.get(text)
-  if (query === undefined) {
-    if (index.queries.size >= rememberedQueries) index.queries.clear()
-    query = queryOf(text, index.known)
-    index.queries.set(text, query)
-  }
-  return query
-}
-
-/**
- * A task's first term weighs half as much again as the others (the points are kept doubled, in
- * whole numbers): agents lead with the work ("Translate a contract into German", "Proofread our
- * product page"), and what follows is often its object or a qualifier.
- */
-const emphasis = (at: number) => (at === 0 ? 3 : 2)
-
-const ranked = (s: Scored): RankedParticipant => ({
-  participant: s.participant,
-  score: s.points / 2000,
-  matched: s.matched
-})
-
-// Eligibility -------------------------------------------------------------------------------------
-
-/**
- * The words a task is ranked by: what is to be done and what comes back. Preflight, submission and
- * the dispatcher's offer all read a task through this, so they rank it alike (and the index's
- * memory of a text's terms, keyed by the text, serves all three).
- */
-export const taskTextOf = (action: string | undefined, expectedResult: string | undefined) =>
-  [action, expectedResult].filter((part) => part !== undefined).join(" ")
-
-export interface TaskProfile {
-  /** Undefined when the task's mode is unknown: every participant's type may serve it. */
-  readonly executionMode: ExecutionMode | undefined
-  readonly location?: string | undefined
-  readonly text: string
-  readonly participantSlug?: string | undefined
-}
-
-/** The location a task's candidates must be in, if any: a digital task has none. */
-const placeFilterOf = (task: TaskProfile): string | undefined =>
-  task.executionMode !== "digital" && task.location !== undefined && task.location.trim() !== ""
-    ? task.location
-    : undefined
-
-/**
- * The places a task's location confines it to: the cities it names (a participant's city, or a
- * city of the world) when it names any — "Lagos, Nigeria" is Lagos, not Abuja — otherwise the
- * regions and countries it names. A location naming no known place confines the task to nowhere.
- */
-const confiningPlaces = (location: string, known: KnownPlaces, cities: ReadonlySet<Place>): ReadonlySet<Place> => {
-  const named = placesNamedIn(location, known)
-  const namedCities = named.filter((place) => cities.has(place) || isWorldCity(place))
-  return new Set(namedCities.length > 0 ? namedCities : named)
-}
-
-/**
- * The participants who can take a task, best first: the definition, written the plain way over a
- * whole directory (term weights are the directory's). Eligible: not in `excluding`; of a task
- * type that serves the mode; in the task's place (unless digital); not ruled out by their
- * boundary; and matching the task's text at all — unless the task names them, when the agent has
- * chosen and relevance is not asked. `rankTop` gives the same answer without scoring everyone.
- */
-export const rankEligible = (
-  task: TaskProfile,
-  everyone: ReadonlyArray<ParticipantRecord>,
-  excluding: ReadonlyArray<string> = []
-): ReadonlyArray<RankedParticipant> => {
-  const known = knownPlaces(everyone.flatMap((p) => profileOf(p).places))
-  const query = queryOf(task.text, known)
-  const keys = new Set(query.map((t) => t.key))
-  const idf = (key: string) => idfOf(everyone.length, everyone.filter((p) => profileOf(p).weights.has(key)).length)
-  const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
-  const location = placeFilterOf(task)
-  const confined =
-    location === undefined
-      ? undefined
-      : confiningPlaces(location, known, new Set(everyone.map((p) => profileOf(p).places[0] ?? "")))
-  return everyone
-    .filter((p) => {
-      const profile = profileOf(p)
-      return (
-        !excluding.includes(p.slug) &&
-        (task.participantSlug === undefined || p.slug === task.participantSlug) &&
-        (serving === undefined || serving.includes(p.task_type)) &&
-        (confined === undefined || profile.places.some((place) => confined.has(place))) &&
-        !refuses(profile, keys)
-      )
-    })
-    .map((p) => scoredWith(p, profileOf(p), query, keys, idf))
-    .filter((s) => task.participantSlug !== undefined || s.points > 0)
-    .sort(before)
-    .map(ranked)
-}
+// Ranking -----------------------------------------------------------------------------------------
 
 export interface Ranking {
   /** How many participants can take the task. */
   readonly eligible: number
-  /** The first `limit` of them as `rankEligible` orders them. */
+  /** The first `limit` of them, best first (`before`). */
   readonly best: ReadonlyArray<RankedParticipant>
 }
 
@@ -342,18 +51,22 @@ export interface RankOptions {
   /** Slugs that are not candidates (participants who passed the task over). */
   readonly excluding?: ReadonlyArray<string> | undefined
   /**
-   * Participants not taking offers right now: never eligible, named or not (`rankEligible` over
-   * the directory with them excluded). They still weigh in the directory's term statistics, so a
-   * participant switching off changes nobody else's ranking.
+   * Participants not taking offers right now: never eligible, named or not (as if in
+   * `excluding`). They still weigh in the directory's term statistics, so a participant switching
+   * off changes nobody else's ranking.
    */
   readonly unavailable?: ReadonlySet<string> | undefined
 }
 
 /**
- * The best `limit` participants of a whole directory for a task, and how many are eligible:
- * exactly `rankEligible` over the directory, cut to `limit`. Only participants who share a key
- * with the task are scored, through the directory's inverted index (`directoryIndexOf`); nobody
- * else is eligible, so a task costs what its terms and its place match, not the directory's size.
+ * The best `limit` participants of a whole directory for a task, best first (`before`), and how
+ * many are eligible. Eligible: not in `excluding` nor `unavailable`; of a task type that serves
+ * the mode; in the task's place (unless digital); not ruled out by their boundary; and matching
+ * the task's text at all — unless the task names them, when the agent has chosen and relevance
+ * is not asked. Exactly the plain definition in test/support/matching_oracle.ts, cut to `limit`.
+ * Only participants who share a key with the task are scored, through the directory's inverted
+ * index (`directoryIndexOf`); nobody else is eligible, so a task costs what its terms and its
+ * place match, not the directory's size.
  */
 export const rankTop = (
   task: TaskProfile,
@@ -380,7 +93,7 @@ export const rankTop = (
   const refusedByBoundary = (i: number) => {
     const b = index.boundaryOf[i]!
     if (b < 0) return false
-    if (refusing[b] === 0) refusing[b] = index.boundaries[b]!.some((set) => set.every((key) => keys.has(key))) ? 1 : 2
+    if (refusing[b] === 0) refusing[b] = refuses(index.boundaries[b]!, keys) ? 1 : 2
     return refusing[b] === 1
   }
   const takes = (i: number) =>
@@ -458,6 +171,8 @@ export const rankTop = (
   }
 }
 
+// The directory's index ---------------------------------------------------------------------------
+
 /** The participants a location confines a task to (see `confiningPlaces`). */
 const participantsIn = (index: DirectoryIndex, location: string): ReadonlySet<number> => {
   const found = new Set<number>()
@@ -465,6 +180,26 @@ const participantsIn = (index: DirectoryIndex, location: string): ReadonlySet<nu
     for (const i of index.places.get(place) ?? []) found.add(i)
   }
   return found
+}
+
+/** How many task texts a directory's index remembers the terms of. */
+const rememberedQueries = 1024
+
+/**
+ * `queryOf` over a directory's places, remembered by text: a task's text is read at preflight, at
+ * submission and by the dispatcher's offer (and again at every re-match), each time the same
+ * words against the same directory. Reading it was a third of a submission's ranking (measured
+ * in a profile of POST /tasks). The memory is the index's, so it goes with the directory's
+ * snapshot; past `rememberedQueries` texts it starts afresh.
+ */
+const queryIn = (index: DirectoryIndex, text: string): ReadonlyArray<Term> => {
+  let query = index.queries.get(text)
+  if (query === undefined) {
+    if (index.queries.size >= rememberedQueries) index.queries.clear()
+    query = queryOf(text, index.known)
+    index.queries.set(text, query)
+  }
+  return query
 }
 
 /** The participants who use one key, each with the weight of its field in their record. */
@@ -925,6 +660,6 @@ export const eligibilityOf = (
   return {
     servesMode: task.executionMode === undefined || servingTypes[task.executionMode].includes(participant.task_type),
     inPlace: confined === undefined || profile.places.some((place) => confined.has(place)),
-    refusedByBoundary: refuses(profile, new Set(queryIn(index, task.text).map((t) => t.key)))
+    refusedByBoundary: refuses(profile.exclusions, new Set(queryIn(index, task.text).map((t) => t.key)))
   }
 }

@@ -15,14 +15,8 @@ import {
   TaskNotFound
 } from "../domain/errors.ts"
 import { type Infeasibility, infeasibilityOf, warningOf } from "../domain/feasibility.ts"
-import {
-  type DirectorySearch,
-  eligibilityCounts,
-  rankTop,
-  searchDirectory,
-  type TaskProfile,
-  taskTextOf
-} from "../domain/matching.ts"
+import { type DirectorySearch, eligibilityCounts, rankTop, searchDirectory } from "../domain/matching.ts"
+import { type TaskProfile, taskTextOf } from "../domain/matching_rules.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {

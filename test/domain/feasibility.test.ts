@@ -3,10 +3,12 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { infeasibilityOf, nextStepOf, warningOf } from "../../src/domain/feasibility.ts"
 import { nextStepFor } from "../../src/domain/lifecycle.ts"
-import { eligibilityCounts, eligibilityOf, rankEligible, rankTop, type TaskProfile } from "../../src/domain/matching.ts"
+import { eligibilityCounts, eligibilityOf, rankTop } from "../../src/domain/matching.ts"
+import type { TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { executionModes } from "../../src/domain/task_draft.ts"
 import { generateDirectory } from "../support/directory.ts"
+import { rankEligible } from "../support/matching_oracle.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
   readFileSync(new URL("../../data/sample-participants.json", import.meta.url), "utf8")

@@ -8,7 +8,6 @@ import {
   eligibilityOf,
   inferExecutionMode,
   inferLocationIn,
-  rankEligible,
   rankTop,
   searchDirectory
 } from "../../src/domain/matching.ts"
@@ -16,6 +15,7 @@ import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft.ts"
 import { keyOf, stemOf, termsOf } from "../../src/domain/words.ts"
 import { generateDirectory } from "../support/directory.ts"
+import { rankEligible } from "../support/matching_oracle.ts"
 import { prng } from "../support/random.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(

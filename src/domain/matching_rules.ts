@@ -1,0 +1,282 @@
+/**
+ * The rules of matching, for one participant and one task: what matching reads of a participant
+ * (their profile) and of a task (its terms), a term's weight, a participant's score and the order
+ * of candidates, and who may take a task at all (mode, place, boundary). `matching.ts` applies
+ * them over a whole directory through its index; tests hold it to the plain definition written
+ * with them (test/support/matching_oracle.ts). Pure (docs/decisions.md, "Relevance").
+ */
+import type { ParticipantRecord } from "./participant.ts"
+import { perObject } from "./per_object.ts"
+import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
+import type { ExecutionMode } from "./task_draft.ts"
+import { fold, keysOf, readWords, type Term, termsOfWords } from "./words.ts"
+
+/**
+ * Participant task types that can serve a task of each mode. A hybrid participant works both on
+ * site and online, so serves every mode; a physical participant can do a hybrid task's on-site
+ * part and report online.
+ */
+export const servingTypes: Record<ExecutionMode, ReadonlyArray<ExecutionMode>> = {
+  digital: ["digital", "hybrid"],
+  physical: ["physical", "hybrid"],
+  hybrid: ["hybrid", "physical"]
+}
+
+// Participants ------------------------------------------------------------------------------------
+
+/**
+ * What matching reads of a participant: each key of their work at the weight of the field it is
+ * in (discipline and tags 3, capabilities 2, returns 1; name and location are not their work),
+ * their discipline's keys, what their boundary excludes, and their places, city first.
+ */
+export interface Profile {
+  readonly weights: ReadonlyMap<string, number>
+  readonly discipline: ReadonlyArray<string>
+  readonly exclusions: ReadonlyArray<ReadonlyArray<string>>
+  readonly places: ReadonlyArray<Place>
+}
+
+/** How a profile reads a participant's texts: plainly, or remembering texts a directory repeats. */
+export interface Reader {
+  readonly keys: (text: string) => ReadonlyArray<string>
+  readonly refusals: (boundary: string) => ReadonlyArray<ReadonlyArray<string>>
+  readonly places: (location: string) => ReadonlyArray<Place>
+}
+
+const plainReader: Reader = { keys: keysOf, refusals: refusalsOf, places: placesOfLocation }
+
+/** A reader that reads each distinct text once (disciplines, boundaries and places repeat). */
+export const rememberingReader = (): Reader => {
+  const once = <A>(f: (text: string) => A) => {
+    const kept = new Map<string, A>()
+    return (text: string) => {
+      let value = kept.get(text)
+      if (value === undefined) {
+        value = f(text)
+        kept.set(text, value)
+      }
+      return value
+    }
+  }
+  return { keys: once(keysOf), refusals: once(refusalsOf), places: once(placesOfLocation) }
+}
+
+/**
+ * A participant's profile, their texts read by `read`. `weights`: a map to fill (cleared first),
+ * when the profile is only passed through.
+ */
+export const profileWith = (
+  participant: ParticipantRecord,
+  read: Reader,
+  weights = new Map<string, number>()
+): Profile => {
+  weights.clear()
+  const add = (weight: number, texts: ReadonlyArray<string>) => {
+    for (const text of texts) {
+      for (const key of read.keys(text)) if ((weights.get(key) ?? 0) < weight) weights.set(key, weight)
+    }
+  }
+  add(3, [participant.discipline, ...participant.tags])
+  add(2, participant.capabilities)
+  add(1, [participant.returns])
+  // What a boundary refuses, less the participant's own work ("No certified or sworn
+  // translations" from a translator rules out "certified" and "sworn", not translation).
+  const exclusions: Array<ReadonlyArray<string>> = []
+  for (const refusal of participant.boundary === null ? [] : read.refusals(participant.boundary)) {
+    const keys = refusal.filter((key) => !weights.has(key))
+    if (keys.length > 0) exclusions.push(keys)
+  }
+  return {
+    weights,
+    discipline: read.keys(participant.discipline),
+    exclusions,
+    places: read.places(participant.location)
+  }
+}
+
+/** A participant's profile, worked out once per record (records are immutable and reused). */
+export const profileOf = perObject((participant: ParticipantRecord) => profileWith(participant, plainReader))
+
+/**
+ * What a `boundary` refuses, as sets of keys: a task whose text has every key of one set is not
+ * the participant's (`profileWith` leaves out their own work). Read conservatively, from
+ * sentences that say "No …", "Not …" or "never …": each item of such a sentence (split at
+ * commas, "or", "and", "nor") is one set, read with a head noun the items share (`sharedHead`).
+ * An item stating a condition (without, unless, outside, after, during, for…) is the
+ * participant's to judge and refuses nothing: "No entry without the owner's consent" does not
+ * make them refuse entry.
+ */
+function refusalsOf(boundary: string): ReadonlyArray<ReadonlyArray<string>> {
+  const out: Array<ReadonlyArray<string>> = []
+  for (const sentence of fold(boundary).split(/[.;:!?]|\band\s+(?=no\b|not\b|never\b)/)) {
+    const refusal = /\b(?:no|not|never)\b(.*)$/.exec(sentence)?.[1]
+    if (refusal === undefined || conditionWords.test(refusal)) continue
+    const items = refusal
+      .split(/,|\bor\b|\band\b|\bnor\b/)
+      .map(keysOf)
+      .filter((keys) => keys.some((key) => !genericBoundaryKeys.has(key)))
+    for (const item of sharedHead(items)) out.push(item.filter((key) => !genericBoundaryKeys.has(key)))
+  }
+  return out
+}
+
+/**
+ * Coordinated items with the head noun they share: when every item but the last is one word and
+ * the last is more, the last one's final word is the head of them all, so "certified or sworn
+ * translations" is "certified translations" or "sworn translations", and "cash, card or cheque
+ * payments" refuses a card payment, not a birthday card. Any other list is of whole phrases:
+ * "heavy lifting or ladders" refuses ladders alone. Each item still refuses on its own. Reading
+ * the single words alone as well would add nothing but refusals of "certified" or "card"
+ * anywhere: "certified translations" needs more of a task than "certified" does. The cost: an
+ * item like "pets or farm animals" reads as "pet animals", so a pet-sitting task is offered and
+ * the participant declines it, as they do one that a condition of theirs rules out.
+ */
+const sharedHead = (items: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<ReadonlyArray<string>> => {
+  const last = items.at(-1)
+  if (last === undefined || last.length < 2 || items.some((item) => item !== last && item.length > 1)) return items
+  const head = last.at(-1)!
+  return items.map((item) => (item === last ? item : [item[0]!, head]))
+}
+
+const conditionWords =
+  /\b(?:without|unless|outside|after|before|above|below|under|inside|during|beyond|except|within|for|until|while|if)\b/
+
+/** Words of a boundary that name no kind of work. */
+const genericBoundaryKeys = new Set(keysOf("work works job jobs item items thing things involve involving"))
+
+/** Whether a participant's boundary (their profile's `exclusions`) rules out a task with these keys. */
+export const refuses = (exclusions: Profile["exclusions"], keys: ReadonlySet<string>) =>
+  exclusions.some((set) => set.every((key) => keys.has(key)))
+
+// Relevance ---------------------------------------------------------------------------------------
+
+/**
+ * A term's weight in a directory of `n` participants, `df` of whom use it: BM25's inverse
+ * document frequency, so a rare word counts above a common one, in thousandths and at least 1,
+ * so that scores are whole numbers — summed in any order they are the same, which keeps
+ * the index's sums (`rankTop`) exactly the plain definition's.
+ */
+export const idfOf = (n: number, df: number) =>
+  Math.max(1, Math.round(1000 * Math.log(1 + (n - df + 0.5) / (df + 0.5))))
+
+/** A participant's relevance to a task, as `before` orders it. */
+export interface Scored {
+  readonly participant: ParticipantRecord
+  /** Summed over the task's terms: the term's weight times the weight of its field. */
+  readonly points: number
+  readonly matched: ReadonlyArray<string>
+  /** How many of the participant's discipline keys the task has, and how many there are. */
+  readonly covered: number
+  readonly disciplineSize: number
+}
+
+export interface RankedParticipant {
+  readonly participant: ParticipantRecord
+  readonly score: number
+  /** The task's words that matched, as the task wrote them (folded). */
+  readonly matched: ReadonlyArray<string>
+}
+
+/**
+ * A participant's relevance to a task of these terms (`queryOf`) and keys, each term weighing
+ * `idf` (the directory's `idfOf`) times the weight of its field in the profile.
+ */
+export const scoredWith = (
+  participant: ParticipantRecord,
+  profile: Profile,
+  query: ReadonlyArray<Term>,
+  keys: ReadonlySet<string>,
+  idf: (key: string) => number
+): Scored => {
+  let points = 0
+  const matched: Array<string> = []
+  query.forEach(({ key, word }, at) => {
+    const weight = profile.weights.get(key)
+    if (weight === undefined) return
+    points += idf(key) * weight * emphasis(at)
+    matched.push(word)
+  })
+  return { participant, points, matched, ...coverageOf(profile.discipline, keys) }
+}
+
+/** How many of a participant's discipline keys a task has, out of how many (at least 1): `before`'s tie-break. */
+export const coverageOf = (discipline: ReadonlyArray<string>, keys: ReadonlySet<string>) => {
+  let covered = 0
+  for (const key of discipline) if (keys.has(key)) covered++
+  return { covered, disciplineSize: Math.max(1, discipline.length) }
+}
+
+/**
+ * Best first: by relevance; at equal relevance the participant whose discipline the task covers
+ * more (for "a photographer", Photography before Product photography); then by slug, so the
+ * order is total and the same everywhere.
+ */
+export const before = (a: Scored, b: Scored): number =>
+  b.points - a.points ||
+  b.covered * a.disciplineSize - a.covered * b.disciplineSize ||
+  (a.participant.slug < b.participant.slug ? -1 : a.participant.slug > b.participant.slug ? 1 : 0)
+
+/**
+ * A task's terms, less the words of the places it names: where the task is decides who can take
+ * it (`placeFilterOf`), not how well their work matches ("in Lagos" is no skill of someone whose
+ * capabilities mention Lagos).
+ */
+export const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> => {
+  const words = readWords(text)
+  const placeWords = placeWordsIn(words, known)
+  const terms = termsOfWords(words.folded)
+  return placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
+}
+
+/**
+ * A task's first term weighs half as much again as the others (the points are kept doubled, in
+ * whole numbers): agents lead with the work ("Translate a contract into German", "Proofread our
+ * product page"), and what follows is often its object or a qualifier.
+ */
+export const emphasis = (at: number) => (at === 0 ? 3 : 2)
+
+/** A participant as a ranking answers: `score` is the points without the thousandths and the doubling. */
+export const ranked = (s: Scored): RankedParticipant => ({
+  participant: s.participant,
+  score: s.points / 2000,
+  matched: s.matched
+})
+
+// Eligibility -------------------------------------------------------------------------------------
+
+/**
+ * The words a task is ranked by: what is to be done and what comes back. Preflight, submission and
+ * the dispatcher's offer all read a task through this, so they rank it alike (and the index's
+ * memory of a text's terms, keyed by the text, serves all three).
+ */
+export const taskTextOf = (action: string | undefined, expectedResult: string | undefined) =>
+  [action, expectedResult].filter((part) => part !== undefined).join(" ")
+
+export interface TaskProfile {
+  /** Undefined when the task's mode is unknown: every participant's type may serve it. */
+  readonly executionMode: ExecutionMode | undefined
+  readonly location?: string | undefined
+  readonly text: string
+  readonly participantSlug?: string | undefined
+}
+
+/** The location a task's candidates must be in, if any: a digital task has none. */
+export const placeFilterOf = (task: TaskProfile): string | undefined =>
+  task.executionMode !== "digital" && task.location !== undefined && task.location.trim() !== ""
+    ? task.location
+    : undefined
+
+/**
+ * The places a task's location confines it to: the cities it names (a participant's city, or a
+ * city of the world) when it names any — "Lagos, Nigeria" is Lagos, not Abuja — otherwise the
+ * regions and countries it names. A location naming no known place confines the task to nowhere.
+ */
+export const confiningPlaces = (
+  location: string,
+  known: KnownPlaces,
+  cities: ReadonlySet<Place>
+): ReadonlySet<Place> => {
+  const named = placesNamedIn(location, known)
+  const namedCities = named.filter((place) => cities.has(place) || isWorldCity(place))
+  return new Set(namedCities.length > 0 ? namedCities : named)
+}
