@@ -4,8 +4,8 @@
  * the same answer on either database. Used by preflight feasibility, POST /search and the
  * dispatcher's offers (docs/decisions.md, "Relevance").
  */
+import { cachedPerObject } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { perObject } from "./per_object.ts"
 import {
   isWorldCity,
   type KnownPlaces,
@@ -96,7 +96,7 @@ const profileWith = (participant: ParticipantRecord, read: Reader, weights = new
 }
 
 /** A participant's profile, worked out once per record (records are immutable and reused). */
-const profileOf = perObject((participant: ParticipantRecord) => profileWith(participant, plainReader))
+const profileOf = cachedPerObject((participant: ParticipantRecord) => profileWith(participant, plainReader))
 
 /**
  * What a `boundary` refuses, as sets of keys: a task whose text has every key of one set is not
@@ -519,7 +519,7 @@ interface DirectoryIndex {
   readonly boundaryOf: Int32Array
 }
 
-export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRecord>): DirectoryIndex => {
+export const directoryIndexOf = cachedPerObject((everyone: ReadonlyArray<ParticipantRecord>): DirectoryIndex => {
   const n = everyone.length
   const read = rememberingReader()
   const weights = new Map<string, number>()
