@@ -4,7 +4,7 @@
  * the same answer on either database. Used by preflight feasibility, POST /search and the
  * dispatcher's offers (docs/decisions.md, "Relevance").
  */
-import { cachedPerObject } from "../read_cache.ts"
+import { cachedPerObject, immutableKey, type VersionedCache, versionedCache } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import {
   isWorldCity,
@@ -231,14 +231,13 @@ const rememberedQueries = 1024
  * submission and by the dispatcher's offer (and again at every re-match), each time the same
  * words against the same directory. Reading it was a third of a submission's ranking (measured
  * in a profile of POST /tasks). The memory is the index's, so it goes with the directory's
- * snapshot; past `rememberedQueries` texts it starts afresh.
+ * snapshot; the text is the whole key (`immutableKey`, src/read_cache.ts).
  */
 const queryIn = (index: DirectoryIndex, text: string): ReadonlyArray<Term> => {
-  let query = index.queries.get(text)
+  let query = index.queries.get(text, immutableKey)
   if (query === undefined) {
-    if (index.queries.size >= rememberedQueries) index.queries.clear()
     query = queryOf(text, index.known)
-    index.queries.set(text, query)
+    index.queries.set(text, immutableKey, query)
   }
   return query
 }
@@ -487,7 +486,7 @@ interface DirectoryIndex {
   readonly places: ReadonlyMap<Place, ReadonlyArray<number>>
   readonly known: KnownPlaces
   /** A task text's terms in this directory (`queryOf`), remembered: see `queryIn`. */
-  readonly queries: Map<string, ReadonlyArray<Term>>
+  readonly queries: VersionedCache<string, ReadonlyArray<Term>>
   /** Places that are some participant's city. */
   readonly cities: ReadonlySet<Place>
   /** By place: the first location (in directory order) whose city it is, and a country as written. */
@@ -600,7 +599,7 @@ export const directoryIndexOf = cachedPerObject((everyone: ReadonlyArray<Partici
     idf: (key) => idfs.get(key) ?? idfOf(n, 0),
     places,
     known: knownPlaces(places.keys()),
-    queries: new Map(),
+    queries: versionedCache({ budget: rememberedQueries }),
     cities,
     locationOfCity,
     regionAsWritten,
