@@ -6,6 +6,7 @@
  * take. Pure: no external model, no I/O, the same answer on either database. Used by preflight
  * feasibility, POST /search and the dispatcher's offers (docs/decisions.md, "Relevance").
  */
+import { cachedPerObject, immutableKey, type VersionedCache, versionedCache } from "../read_cache.ts"
 import {
   confiningPlaces,
   coverageOf,
@@ -24,7 +25,6 @@ import {
   type TaskProfile
 } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { perObject } from "./per_object.ts"
 import {
   isWorldCity,
   type KnownPlaces,
@@ -190,14 +190,13 @@ const rememberedQueries = 1024
  * submission and by the dispatcher's offer (and again at every re-match), each time the same
  * words against the same directory. Reading it was a third of a submission's ranking (measured
  * in a profile of POST /tasks). The memory is the index's, so it goes with the directory's
- * snapshot; past `rememberedQueries` texts it starts afresh.
+ * snapshot; the text is the whole key (`immutableKey`, src/read_cache.ts).
  */
 const queryIn = (index: DirectoryIndex, text: string): ReadonlyArray<Term> => {
-  let query = index.queries.get(text)
+  let query = index.queries.get(text, immutableKey)
   if (query === undefined) {
-    if (index.queries.size >= rememberedQueries) index.queries.clear()
     query = queryOf(text, index.known)
-    index.queries.set(text, query)
+    index.queries.set(text, immutableKey, query)
   }
   return query
 }
@@ -222,7 +221,7 @@ interface DirectoryIndex {
   readonly places: ReadonlyMap<Place, ReadonlyArray<number>>
   readonly known: KnownPlaces
   /** A task text's terms in this directory (`queryOf`), remembered: see `queryIn`. */
-  readonly queries: Map<string, ReadonlyArray<Term>>
+  readonly queries: VersionedCache<string, ReadonlyArray<Term>>
   /** Places that are some participant's city. */
   readonly cities: ReadonlySet<Place>
   /** By place: the first location (in directory order) whose city it is, and a country as written. */
@@ -254,7 +253,7 @@ interface DirectoryIndex {
   readonly boundaryOf: Int32Array
 }
 
-export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRecord>): DirectoryIndex => {
+export const directoryIndexOf = cachedPerObject((everyone: ReadonlyArray<ParticipantRecord>): DirectoryIndex => {
   const n = everyone.length
   const read = rememberingReader()
   const weights = new Map<string, number>()
@@ -335,7 +334,7 @@ export const directoryIndexOf = perObject((everyone: ReadonlyArray<ParticipantRe
     idf: (key) => idfs.get(key) ?? idfOf(n, 0),
     places,
     known: knownPlaces(places.keys()),
-    queries: new Map(),
+    queries: versionedCache({ budget: rememberedQueries }),
     cities,
     locationOfCity,
     regionAsWritten,

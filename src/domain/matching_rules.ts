@@ -5,8 +5,9 @@
  * them over a whole directory through its index; tests hold it to the plain definition written
  * with them (test/support/matching_oracle.ts). Pure (docs/decisions.md, "Relevance").
  */
+
+import { cachedPerObject } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { perObject } from "./per_object.ts"
 import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
 import type { ExecutionMode } from "./task_draft.ts"
 import { fold, keysOf, readWords, type Term, termsOfWords } from "./words.ts"
@@ -95,7 +96,7 @@ export const profileWith = (
 }
 
 /** A participant's profile, worked out once per record (records are immutable and reused). */
-export const profileOf = perObject((participant: ParticipantRecord) => profileWith(participant, plainReader))
+export const profileOf = cachedPerObject((participant: ParticipantRecord) => profileWith(participant, plainReader))
 
 /**
  * What a `boundary` refuses, as sets of keys: a task whose text has every key of one set is not

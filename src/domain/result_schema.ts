@@ -10,7 +10,7 @@
  * resolved, so nothing is ever fetched), every failure reported (`allErrors`), formats from
  * ajv-formats, patterns on a linear-time engine (`linearTimeRegExp`). Compiling costs ~1 ms while checking costs microseconds, so compiled validators are
  * kept by the schema's canonical JSON (keys sorted: two spellings of one schema share one entry), at
- * most `cacheSize` of them, least recently used dropped first. Ajv's own registry forgets each
+ * most 256 of them, least recently used dropped first (src/read_cache.ts). Ajv's own registry forgets each
  * schema once compiled (`removeSchema`), so nothing else grows with the number of schemas seen.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js"
@@ -18,6 +18,7 @@ import type { RegExpEngine } from "ajv/dist/types/index.js"
 import addFormats from "ajv-formats"
 import * as Schema from "effect/Schema"
 import { RE2JS } from "re2js"
+import { immutableKey, versionedCache } from "../read_cache.ts"
 
 /** The most a result_schema may weigh: its JSON, in UTF-8 bytes. */
 export const RESULT_SCHEMA_MAX_BYTES = 16_384
@@ -95,14 +96,8 @@ export const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value) ?? "null"
 }
 
-const cacheSize = 256
-const compiled = new Map<string, ValidateFunction | ResultSchemaProblem>()
-
-const remember = (key: string, entry: ValidateFunction | ResultSchemaProblem) => {
-  if (compiled.size >= cacheSize) compiled.delete(compiled.keys().next().value!)
-  compiled.set(key, entry)
-  return entry
-}
+// By the schema's canonical JSON, the whole of what a validator is compiled from (`immutableKey`).
+const compiled = versionedCache<string, ValidateFunction | ResultSchemaProblem>({ budget: 256 })
 
 const clip = (s: string, max = 300) => (s.length > max ? `${s.slice(0, max - 1)}…` : s)
 
@@ -174,14 +169,12 @@ const validatorOf = (value: unknown): ValidateFunction | ResultSchemaProblem => 
   if (bytes > RESULT_SCHEMA_MAX_BYTES) {
     return { ...tooLarge, message: `${tooLarge.message.slice(0, -1)}; got ${bytes} bytes.` }
   }
-  const known = compiled.get(key)
-  if (known !== undefined) {
-    // Most recently used last: the first key is the one dropped.
-    compiled.delete(key)
-    compiled.set(key, known)
-    return known
+  let validator = compiled.get(key, immutableKey)
+  if (validator === undefined) {
+    validator = compile(value)
+    compiled.set(key, immutableKey, validator)
   }
-  return remember(key, compile(value))
+  return validator
 }
 
 /** What is wrong with a draft's result_schema, or undefined when it is usable. */

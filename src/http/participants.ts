@@ -6,8 +6,8 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { AppConfig } from "../config.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
-import { perObject } from "../domain/per_object.ts"
 import { AgentOperations, encodeCursor, presentParticipant } from "../operations/agent.ts"
+import { cachedPerObject } from "../read_cache.ts"
 import type { ParticipantPage } from "../services/participant_directory.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 
@@ -19,12 +19,12 @@ import { group as handlerGroup } from "./handler_group.ts"
  * a page's body built as one JS string per request was measured promoting ~1 MB per
  * young-generation collection under load (a full collection every 0.3 s).
  *
- * At most `kept` records' bytes are kept (about 12 MB at the default): a client paging through a
- * directory of 250,000 kept in memory (Postgres) must not make the service keep all of their JSON.
- * Past the bound, the kept bytes are let go all at once and made again as records are listed.
+ * At most `kept` records' bytes are kept (about 12 MB at the default; `cachedPerObject`,
+ * src/read_cache.ts): a client paging through a directory of 250,000 kept in memory (Postgres)
+ * must not make the service keep all of their JSON.
  */
 export const makeParticipantJson = (baseUrl: string, kept = 20_000) =>
-  perObject(
+  cachedPerObject(
     (record: ParticipantRecord): Buffer => Buffer.from(JSON.stringify(presentParticipant(baseUrl, record))),
     kept
   )
@@ -38,7 +38,7 @@ const comma = Buffer.from(",")
  * new body per request was external memory that kept V8 running a full collection every ~0.3 s.
  */
 const makeListBody = (participantJson: (record: ParticipantRecord) => Buffer) =>
-  perObject((page: ParticipantPage): Buffer => {
+  cachedPerObject((page: ParticipantPage): Buffer => {
     const nextCursor = page.nextAfter === undefined ? null : encodeCursor(page.nextAfter)
     const parts: Array<Buffer> = [Buffer.from(`{"object":"list","count":${page.data.length},"data":[`)]
     for (let i = 0; i < page.data.length; i++) {

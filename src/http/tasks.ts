@@ -8,6 +8,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
 import { AppConfig } from "../config.ts"
 import { AgentOperations, type TaskAt } from "../operations/agent.ts"
+import { versionedCache } from "../read_cache.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { readJsonObject } from "./json_body.ts"
 
@@ -18,13 +19,22 @@ const matchesEtag = (header: string | undefined, etag: string) =>
   header !== undefined &&
   (header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
 
+/** The characters of task bodies a process keeps for the next poll. */
+const bodyBudget = 4_000_000
+
 export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const operations = yield* AgentOperations
     const docs = config.docsUrl
-    // Up to ~4 MB of bodies: a thousand typical tasks, fewer with large results.
-    const bodies = makeBodyCache(4_000_000)
+    // The body last served per task, at the task's version: a body is a function of the row, whose
+    // version moves with every change and is read fresh for every request (`versionOf`). Up to ~4M
+    // characters: a thousand typical tasks, fewer with large results, none over 1/16 of it.
+    const bodies = versionedCache<string, string>({
+      budget: bodyBudget,
+      weightOf: (body) => body.length,
+      largestWeight: bodyBudget / 16
+    })
 
     // Every request passes here: combinators, not generators made per request (docs/performance.md, "No generator function made per request").
     return handlers
@@ -90,36 +100,3 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
       })
   })
 )
-
-/**
- * The body last served for each recently read task, with the version it shows, within a budget
- * of `budget` characters in all (the least recently read dropped first). A task's body is a
- * function of its stored row, and every change to the row moves its version; the version is read
- * from the database on every request, so a body is never served past a change made by any process.
- */
-const makeBodyCache = (budget: number) => {
-  const entries = new Map<string, { readonly version: number; readonly body: string }>()
-  let size = 0
-  const remove = (reference: string) => {
-    const entry = entries.get(reference)
-    if (entry === undefined) return
-    entries.delete(reference)
-    size -= entry.body.length
-  }
-  return {
-    get: (reference: string, version: number): string | undefined => {
-      const entry = entries.get(reference)
-      if (entry?.version !== version) return undefined
-      entries.delete(reference)
-      entries.set(reference, entry)
-      return entry.body
-    },
-    set: (reference: string, version: number, body: string) => {
-      remove(reference)
-      if (body.length > budget / 16) return
-      entries.set(reference, { version, body })
-      size += body.length
-      while (size > budget) remove(entries.keys().next().value!)
-    }
-  }
-}

@@ -5,6 +5,7 @@
  * sides are lower-cased already), its pages kept for the next identical request.
  */
 import type { ParticipantRecord } from "../domain/participant.ts"
+import { type VersionedCache, versionedCache } from "../read_cache.ts"
 
 export interface ParticipantPage {
   readonly data: ReadonlyArray<ParticipantRecord>
@@ -15,9 +16,7 @@ export interface ParticipantPage {
 export interface Snapshot {
   readonly version: number
   /** Pages listed from this snapshot, kept for the next identical request (see `keptPage`). */
-  readonly pages: Map<string, ParticipantPage>
-  /** The kept pages' weight: their records, plus one per page (so empty pages count too). */
-  keptWeight: number
+  readonly pages: VersionedCache<string, ParticipantPage>
   /** In slug order. */
   readonly everyone: ReadonlyArray<ParticipantRecord>
   /**
@@ -31,6 +30,13 @@ export interface Snapshot {
   /** How often each UTF-16 code unit occurs in `haystack`. */
   readonly frequency: Uint32Array
 }
+
+/**
+ * What a snapshot keeps at most, in records over all its pages plus one per page: about 3 MB of
+ * public JSON where the HTTP adapter keeps each page's encoding beside it, and no more than 5,000
+ * pages however many distinct queries match nothing.
+ */
+const keptWeightPerSnapshot = 5000
 
 export const makeSnapshot = (
   version: number,
@@ -48,8 +54,8 @@ export const makeSnapshot = (
   for (let i = 0; i < haystack.length; i++) frequency[haystack.charCodeAt(i)]!++
   return {
     version,
-    pages: new Map(),
-    keptWeight: 0,
+    // Weighed in records, plus one per page (so pages that list nobody count too).
+    pages: versionedCache({ budget: keptWeightPerSnapshot, weightOf: (page) => page.data.length + 1 }),
     everyone: rows.map(({ search_text, ...record }) => record),
     haystack,
     starts,
@@ -64,15 +70,6 @@ export const pageFrom = (records: ReadonlyArray<ParticipantRecord>, limit: numbe
 }
 
 /**
- * What a snapshot keeps at most, in records over all its pages plus one per page: about 3 MB of
- * public JSON where the HTTP adapter keeps each page's encoding beside it, and no more than 5,000
- * pages however many distinct queries match nothing.
- */
-const keptWeightPerSnapshot = 5000
-
-const weightOf = (page: ParticipantPage) => page.data.length + 1
-
-/**
  * A listing whose query and cursor are longer than this together is answered without keeping its
  * page: discovery queries are a few words, and the keys of 5,000 kept pages stay small however
  * long a URL a client sends.
@@ -81,30 +78,21 @@ const keptQueryLength = 200
 
 /**
  * A page listed from the snapshot, the same object for the same (q, after, limit) until the
- * directory changes (a change makes a new snapshot, with nothing kept). Agents repeat their
- * discovery queries; a repeated one then costs no search and, in the HTTP adapter, which keeps each
- * page's encoded body by the page object, no new body. Bounded (`keptWeightPerSnapshot`): the
- * least recently listed pages are dropped first.
+ * directory changes. Agents repeat their discovery queries; a repeated one then costs no search
+ * and, in the HTTP adapter, which keeps each page's encoded body by the page object, no new body.
+ * Kept at the snapshot's version: the directory's, which the directory reads fresh (or finds under
+ * an unmoved commit mark) for every request before handing out this snapshot; a change makes a new
+ * snapshot, with nothing kept.
  */
 export const keptPage = (snap: Snapshot, q: string, after: string | undefined, limit: number): ParticipantPage => {
   // Unambiguous: the limit is digits, and a q that can match anything holds no NUL
   // (`canMatchAnything`). No cursor and an empty one list the same page.
   const key = q.length + (after?.length ?? 0) > keptQueryLength ? undefined : `${limit}:${after ?? ""}\u0000${q}`
-  const kept = key === undefined ? undefined : snap.pages.get(key)
-  if (key !== undefined && kept !== undefined) {
-    // Listed again: now the most recent (a Map iterates in insertion order).
-    snap.pages.delete(key)
-    snap.pages.set(key, kept)
-    return kept
-  }
-  const page = pageFrom(pageOf(snap, q, after, limit + 1), limit)
-  if (key === undefined) return page
-  snap.pages.set(key, page)
-  snap.keptWeight += weightOf(page)
-  for (const [oldest, dropped] of snap.pages) {
-    if (snap.keptWeight <= keptWeightPerSnapshot) break
-    snap.pages.delete(oldest)
-    snap.keptWeight -= weightOf(dropped)
+  if (key === undefined) return pageFrom(pageOf(snap, q, after, limit + 1), limit)
+  let page = snap.pages.get(key, snap.version)
+  if (page === undefined) {
+    page = pageFrom(pageOf(snap, q, after, limit + 1), limit)
+    snap.pages.set(key, snap.version, page)
   }
   return page
 }

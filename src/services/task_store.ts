@@ -16,6 +16,7 @@ import { Infeasibility } from "../domain/feasibility.ts"
 import { TaskState } from "../domain/lifecycle.ts"
 import { Brief, HistoryEntry, Outcome, RecordedResult } from "../domain/task.ts"
 import { ExecutionMode } from "../domain/task_draft.ts"
+import { versionedCache } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
 import { decodeEach, groupCommit, storageCallFor, undecodableRow } from "./storage.ts"
@@ -209,26 +210,22 @@ export class TaskStore extends Context.Service<
       const findByIdempotencyKey = (key: string) => asStorageCall(selectByKey(key))
 
       // The read behind every poll: a plain function, not a generator (one fiber frame less). A
-      // version read is remembered with the commit mark taken before it, and answered again
-      // without a statement while no commit, by any process, has moved the mark.
+      // task's version (null: no such task) is kept at the commit mark taken before it was read,
+      // which any commit by any process moves: the mark is read fresh for every request.
       const commitMarks = yield* CommitMarks
-      const known = new Map<string, { readonly mark: number; readonly version: number | undefined }>()
+      const known = versionedCache<string, number | null>({ budget: keptVersions })
       const versionOf = (reference: string) => {
         const mark = commitMarks.mark()
         if (mark !== undefined) {
-          const remembered = known.get(reference)
-          if (remembered?.mark === mark) return Effect.succeed(remembered.version)
+          const remembered = known.get(reference, mark)
+          if (remembered !== undefined) return Effect.succeed(remembered ?? undefined)
         }
         return asStorageCall(
           Effect.map(
             sql<{ version: number | bigint }>`SELECT version FROM tasks WHERE reference = ${reference}`,
             (rows) => {
               const version = rows[0] === undefined ? undefined : Number(rows[0].version)
-              if (mark !== undefined) {
-                // Bounded: past the bound everything is let go at once (a poll then reads again).
-                if (known.size >= keptVersions) known.clear()
-                known.set(reference, { mark, version })
-              }
+              if (mark !== undefined) known.set(reference, mark, version ?? null)
               return version
             }
           )
