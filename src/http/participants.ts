@@ -57,21 +57,24 @@ export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants",
 
     // Raw handlers answering JSON made here, in the shapes of ParticipantList and Participant (the
     // HttpApi description, and so the OpenAPI document, still declares those schemas).
-    // Combinators, not generators made per request (docs/performance.md, "No generator function made per request").
     return handlers
-      .handleRaw("listParticipants", ({ query }) =>
-        Effect.map(
-          operations.listParticipants({
+      .handleRaw(
+        "listParticipants",
+        Effect.fnUntraced(function* ({ query }) {
+          const page = yield* operations.listParticipants({
             q: query.q,
             // PageLimit has checked the text: a whole number in range.
             limit: query.limit === undefined ? undefined : Number(query.limit),
             cursor: query.cursor
-          }),
-          (page) => HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
-        )
+          })
+          return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
+        })
       )
-      .handleRaw("getParticipant", ({ params }) =>
-        Effect.map(operations.getParticipant(params.slug), (participant) => HttpServerResponse.jsonUnsafe(participant))
+      .handleRaw(
+        "getParticipant",
+        Effect.fnUntraced(function* ({ params }) {
+          return HttpServerResponse.jsonUnsafe(yield* operations.getParticipant(params.slug))
+        })
       )
   })
 )

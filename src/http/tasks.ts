@@ -36,67 +36,67 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
       largestWeight: bodyBudget / 16
     })
 
-    // Every request passes here: combinators, not generators made per request (docs/performance.md, "No generator function made per request").
+    const noCache = (etag: string) => ({ etag, "cache-control": "no-cache" })
+    const notModified = (etag: string) => HttpServerResponse.empty({ status: 304, headers: noCache(etag) })
+    const ok = (body: string, etag: string) =>
+      HttpServerResponse.text(body, { contentType: "application/json", headers: noCache(etag) })
+
+    /** The task as read whole: 304 when If-None-Match names its version, else its body, kept for the next poll. */
+    const answerWhole = (reference: string, ifNoneMatch: string | undefined, current: TaskAt) => {
+      const etag = etagOf(reference, current.version)
+      if (matchesEtag(ifNoneMatch, etag)) return notModified(etag)
+      const body = JSON.stringify(current.task)
+      bodies.set(reference, current.version, body)
+      return ok(body, etag)
+    }
+
     return handlers
-      .handleRaw("createTask", ({ request }) =>
-        Effect.flatMap(readJsonObject(request, docs), (body) =>
-          Effect.map(
-            operations.submit({
-              body,
-              // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding blanks).
-              headerKey: request.headers["idempotency-key"],
-              userAgent: request.headers["user-agent"]
-            }),
-            (submission) => {
-              const headers: Record<string, string> = {
-                location: submission.task.url,
-                etag: etagOf(submission.task.reference, submission.version)
-              }
-              if (submission.replayed) headers["idempotent-replayed"] = "true"
-              return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
-            }
-          )
-        )
+      .handleRaw(
+        "createTask",
+        Effect.fnUntraced(function* ({ request }) {
+          const body = yield* readJsonObject(request, docs)
+          const submission = yield* operations.submit({
+            body,
+            // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding blanks).
+            headerKey: request.headers["idempotency-key"],
+            userAgent: request.headers["user-agent"]
+          })
+          const headers: Record<string, string> = {
+            location: submission.task.url,
+            etag: etagOf(submission.task.reference, submission.version)
+          }
+          if (submission.replayed) headers["idempotent-replayed"] = "true"
+          return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
+        })
       )
-      .handleRaw("getTask", ({ request, params, query }) => {
-        const reference = params.reference
-        // WaitSeconds has checked the text: a number of seconds in range.
-        const wait = query.wait === undefined ? 0 : Number(query.wait)
-        const ifNoneMatch = request.headers["if-none-match"]
-        /**
-         * The answer for the task at `version`: 304 when If-None-Match names it, else 200 with
-         * the body `body` gives, or undefined when it gives none.
-         */
-        const answerAt = (version: number, body: () => string | undefined) => {
-          const etag = etagOf(reference, version)
-          const headers = { etag, "cache-control": "no-cache" }
-          if (matchesEtag(ifNoneMatch, etag)) return HttpServerResponse.empty({ status: 304, headers })
-          const text = body()
-          return text === undefined
-            ? undefined
-            : HttpServerResponse.text(text, { contentType: "application/json", headers })
-        }
-        /** The answer for the task as read whole, its body kept for the next poll. */
-        const answerWhole = (current: TaskAt) =>
-          answerAt(current.version, () => {
-            const body = JSON.stringify(current.task)
-            bodies.set(reference, current.version, body)
-            return body
-          })!
-        if (wait === 0) {
+      .handleRaw(
+        "getTask",
+        Effect.fnUntraced(function* ({ request, params, query }) {
+          const reference = params.reference
+          const ifNoneMatch = request.headers["if-none-match"]
+          // WaitSeconds has checked the text: a number of seconds in range.
+          const wait = query.wait === undefined ? 0 : Number(query.wait)
+          if (wait > 0) {
+            // A long poll holds until the task moves past the version the client has: the one its
+            // If-None-Match names, else the one current now. An If-None-Match naming an older
+            // version is answered at once.
+            const answerNow = (first: TaskAt) =>
+              ifNoneMatch !== undefined && !matchesEtag(ifNoneMatch, etagOf(reference, first.version))
+            return answerWhole(
+              reference,
+              ifNoneMatch,
+              yield* operations.waitForChange(reference, answerNow, wait * 1000)
+            )
+          }
           // A poll (the commonest request) first reads only the version: enough to answer 304,
           // or with the body last served at this version; only otherwise the whole task.
-          return Effect.flatMap(operations.versionOf(reference), (version) => {
-            const answer = answerAt(version, () => bodies.get(reference, version))
-            return answer === undefined ? Effect.map(operations.read(reference), answerWhole) : Effect.succeed(answer)
-          })
-        }
-        // A long poll holds until the task moves past the version the client has: the one its
-        // If-None-Match names, else the one current now. An If-None-Match naming an older
-        // version is answered at once.
-        const answerNow = (first: TaskAt) =>
-          ifNoneMatch !== undefined && !matchesEtag(ifNoneMatch, etagOf(reference, first.version))
-        return Effect.map(operations.waitForChange(reference, answerNow, wait * 1000), answerWhole)
-      })
+          const version = yield* operations.versionOf(reference)
+          const etag = etagOf(reference, version)
+          if (matchesEtag(ifNoneMatch, etag)) return notModified(etag)
+          const kept = bodies.get(reference, version)
+          if (kept !== undefined) return ok(kept, etag)
+          return answerWhole(reference, ifNoneMatch, yield* operations.read(reference))
+        })
+      )
   })
 )
