@@ -1,8 +1,8 @@
 /**
  * The benchmark's second reference: the stack's floor. The same recorded answers as the
  * `node:http` ceiling, served through what the service is built on — Effect's HttpApi, router and
- * Node server, with the service's router settings and its responses written in batches at the end
- * of the event loop's turn (src/http/turn.ts) — and nothing of the service: no middleware, no
+ * Node server, with the service's router settings and its Node responses (batched at the end of the
+ * event loop's turn, src/http/batched_response.ts) — and nothing of the service: no middleware, no
  * logging, no storage. Service ÷ floor is what the service's own code costs; floor ÷ ceiling is
  * what the stack costs before any of it runs.
  *
@@ -16,8 +16,8 @@ import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/h
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import { BatchedResponse } from "../src/http/batched_response.ts"
 import { routerConfig } from "../src/http/routes.ts"
-import { atEndOfTurn } from "../src/http/turn.ts"
 
 interface Answer {
   readonly status: number
@@ -40,18 +40,16 @@ const Api = HttpApi.make("floor").add(
 
 /** The recorded answer for a request (the 304 one when it revalidates), after reading its body. */
 const answer = (request: HttpServerRequest.HttpServerRequest, key: string) =>
-  Effect.flatMap(request.method === "POST" ? Effect.orDie(request.text) : Effect.succeed(""), () => {
+  Effect.map(request.method === "POST" ? Effect.orDie(request.text) : Effect.succeed(""), () => {
     const found = (request.headers["if-none-match"] === undefined ? undefined : answers[`${key} 304`]) ?? answers[key]
-    if (found === undefined) return atEndOfTurn(HttpServerResponse.empty({ status: 404 }))
-    return atEndOfTurn(
-      found.status === 304
-        ? HttpServerResponse.empty({ status: 304, headers: found.headers })
-        : HttpServerResponse.text(found.body, {
-            status: found.status,
-            contentType: "application/json",
-            headers: found.headers
-          })
-    )
+    if (found === undefined) return HttpServerResponse.empty({ status: 404 })
+    return found.status === 304
+      ? HttpServerResponse.empty({ status: 304, headers: found.headers })
+      : HttpServerResponse.text(found.body, {
+          status: found.status,
+          contentType: "application/json",
+          headers: found.headers
+        })
   })
 
 const Handlers = HttpApiBuilder.group(Api, "floor", (handlers) =>
@@ -65,7 +63,7 @@ const Handlers = HttpApiBuilder.group(Api, "floor", (handlers) =>
 const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide(Handlers))
 const server = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
   Layer.provide(
-    NodeHttpServer.layer(() => createServer(), {
+    NodeHttpServer.layer(() => createServer({ ServerResponse: BatchedResponse }), {
       port: Number(process.env.PORT),
       host: "127.0.0.1"
     })

@@ -40,7 +40,6 @@ import { tooLarge } from "./json_body.ts"
 import { makeParticipantMcpDoor } from "./participant_mcp.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
 import { routeFor } from "./routes.ts"
-import { atEndOfTurn } from "./turn.ts"
 
 const maxMcpBody = ByteSize.bytes(maxBodyBytes)
 
@@ -428,31 +427,27 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     // step of a generator is a fiber frame (~25 µs per request in all, measured against a
     // pass-through middleware).
     return (httpEffect) =>
-      Effect.flatMap(
-        Effect.withFiber((fiber) => {
-          const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-          const incoming = request.headers["x-request-id"]
-          const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID()
-          const started = performance.now()
-          const arrive = (traceId: string | undefined): Arrival => ({
-            request,
-            path: request.url.split("?", 1)[0] ?? "/",
-            requestId,
-            started,
-            traceId
-          })
-          // HTTP/1.1 requires Host (RFC 9112 §3.2); Node lets such a request through to us
-          // (server.ts) so that it is refused in the envelope, not with a bare 400.
-          if (request.headers.host === undefined && isHttp11WithoutHost(request)) {
-            return Effect.succeed(finish(arrive(undefined), undefined, missingHost))
-          }
-          return sampler === undefined
-            ? respond(httpEffect, arrive(undefined))
-            : traced(httpEffect, request, arrive, sampler, fiber.getRef(References.TracerEnabled))
-        }),
-        // Written with the turn's other responses (turn.ts).
-        atEndOfTurn
-      )
+      Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        const incoming = request.headers["x-request-id"]
+        const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID()
+        const started = performance.now()
+        const arrive = (traceId: string | undefined): Arrival => ({
+          request,
+          path: request.url.split("?", 1)[0] ?? "/",
+          requestId,
+          started,
+          traceId
+        })
+        // HTTP/1.1 requires Host (RFC 9112 §3.2); Node lets such a request through to us
+        // (server.ts) so that it is refused in the envelope, not with a bare 400.
+        if (request.headers.host === undefined && isHttp11WithoutHost(request)) {
+          return Effect.succeed(finish(arrive(undefined), undefined, missingHost))
+        }
+        return sampler === undefined
+          ? respond(httpEffect, arrive(undefined))
+          : traced(httpEffect, request, arrive, sampler, fiber.getRef(References.TracerEnabled))
+      })
   }),
   { global: true }
 )

@@ -25,6 +25,7 @@ import {
   ParticipantAuthenticationLive,
   TaskReaderAuthenticationLive
 } from "./authentication.ts"
+import { BatchedResponse } from "./batched_response.ts"
 import { DiscoveryHandlers, ParticipantMcpMetadataRoute } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
@@ -98,6 +99,8 @@ export const RoutesLive = Layer.mergeAll(
  */
 export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = defaultHttpTimeouts) => {
   const server = createServer({
+    // Responses finished in one turn of the event loop leave together (batched_response.ts).
+    ServerResponse: BatchedResponse,
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
