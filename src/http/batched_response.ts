@@ -16,6 +16,12 @@
  * as they come, and `end`'s callback (Effect awaits it for large bodies) is called as Node calls it.
  * What `end` would have thrown (a body that does not match its content-length) destroys that
  * response's connection instead, so the client sees the failure and the batch goes on.
+ *
+ * This is the one method of a library's class the service overrides, through the extension point
+ * Node documents for it (`createServer`'s `ServerResponse` option, "useful for extending the
+ * original ServerResponse"). The public alternative — each request's fiber waiting for the end of
+ * the turn before Effect writes its response — measured 4–14 % slower on polls, reads and `q`
+ * (docs/performance.md, "Writes leave in batches").
  */
 import { type IncomingMessage, ServerResponse } from "node:http"
 

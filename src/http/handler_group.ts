@@ -7,12 +7,12 @@
  * context, then also every service, copied twice: ~10% of a poll's CPU in a profile). The handlers of this service take
  * what they use when they are built and keep it in closures; at request time they need only what
  * the request's fiber already has (the request, the tracer, the logger). So the group's build is
- * given its services explicitly and the group is built in an empty context: what it keeps is
- * empty, and providing it costs one copy of the request's context (Effect's merge reads the
- * context's size first) instead of two and no per-service work. The one exception is the security
- * middleware a group's endpoints name (api/security.ts): Effect looks it up in the group's context
- * when it builds the routes, so the group keeps it (one service, in the agent's and participant's
- * groups only; the groups on the hot paths keep nothing).
+ * given its services explicitly and the group is built in a context holding only what it must
+ * keep: the security middleware its endpoints name (api/security.ts), which Effect looks up in the
+ * group's context when it builds the routes (the agent's and participant's groups only), and the
+ * `CurrentMemoMap` that `Layer.buildWithMemoMap`, Effect's public way to build a layer, gives
+ * every build. Providing that per request merges one or two services into the request's context, not every
+ * service.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
