@@ -58,6 +58,21 @@ const heading = (slug: string) => `h2[id$="/description/${slug}"]`
 const errorItem = (code: string) => `li:has(> a[id="error-${code}"])`
 
 describe("the docs page in a browser", () => {
+  it("is Effect's Scalar page with the service's additions: English, an empty icon, one anchor script", async () => {
+    const page = await browser.newPage({ viewport })
+    try {
+      await page.goto(`${server.url}/docs`, { waitUntil: "load" })
+      await page.locator(".scalar-api-reference h1").first().waitFor()
+      expect(await page.locator("html").getAttribute("lang")).toBe("en")
+      // Headless Chromium asks for no icon at all; a browser with tabs would ask for /favicon.ico.
+      expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("data:,")
+      const scripts = await page.locator("script").evaluateAll((all) => all.map((script) => script.textContent ?? ""))
+      expect(scripts.filter((text) => text.includes('addEventListener("hashchange", follow)'))).toHaveLength(1)
+    } finally {
+      await page.close()
+    }
+  })
+
   it("opens on the API's title and the agent guidance, in one Scalar app", async () => {
     const page = await open(`${server.url}/docs`)
     try {

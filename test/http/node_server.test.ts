@@ -46,19 +46,28 @@ const until = async (condition: () => boolean) => {
 
 const statusLines = (text: string) => text.match(/HTTP\/1\.1 \d{3}/g) ?? []
 
+/**
+ * A request on a new connection, then, once `seen` has arrived of its answer, a malformed one on
+ * the same connection: everything the connection received until the server closed it.
+ */
+const malformedAfter = async (port: number, seen: string) => {
+  const connection = open(port)
+  connection.socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+  await until(() => connection.received.includes(seen))
+  connection.socket.write("NOT A REQUEST LINE\r\n\r\n")
+  await until(() => connection.closed)
+  return connection.received
+}
+
 describe("the Node server's refusals on a busy connection", () => {
   it("a malformed request behind a response under way closes the connection, adding no status line", async () => {
     const port = await serve((response) => {
       response.writeHead(200, { "content-type": "text/plain" })
       response.write("started;")
     })
-    const connection = open(port)
-    connection.socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-    await until(() => connection.received.includes("started;"))
-    connection.socket.write("NOT A REQUEST LINE\r\n\r\n")
-    await until(() => connection.closed)
-    expect(statusLines(connection.received)).toEqual(["HTTP/1.1 200"])
-    expect(connection.received).not.toContain("invalid_request")
+    const received = await malformedAfter(port, "started;")
+    expect(statusLines(received)).toEqual(["HTTP/1.1 200"])
+    expect(received).not.toContain("invalid_request")
   })
 
   it("a malformed request after a finished response is refused in the envelope", async () => {
@@ -66,13 +75,9 @@ describe("the Node server's refusals on a busy connection", () => {
       response.writeHead(200, { "content-type": "text/plain", "content-length": "5" })
       response.end("done;")
     })
-    const connection = open(port)
-    connection.socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-    await until(() => connection.received.includes("done;"))
-    connection.socket.write("NOT A REQUEST LINE\r\n\r\n")
-    await until(() => connection.closed)
-    expect(statusLines(connection.received)).toEqual(["HTTP/1.1 200", "HTTP/1.1 400"])
-    const body = connection.received.slice(connection.received.lastIndexOf("\r\n\r\n") + 4)
+    const received = await malformedAfter(port, "done;")
+    expect(statusLines(received)).toEqual(["HTTP/1.1 200", "HTTP/1.1 400"])
+    const body = received.slice(received.lastIndexOf("\r\n\r\n") + 4)
     expect(JSON.parse(body).error.code).toBe("invalid_request")
   })
 })
