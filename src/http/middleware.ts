@@ -2,16 +2,15 @@
  * The one global middleware every request passes through — route lookup included — so that every
  * error the server can produce leaves in the published envelope: unknown paths (404), wrong methods
  * (405 + Allow), unreadable bodies, decode failures and defects (500, nothing internal disclosed).
- * It also sets `x-request-id` and writes the request's log line.
+ * It also sets `x-request-id` and CORS, and writes the request's log line. Guards belong to their
+ * routes, not to this: the request limiter (rate_limit.ts), the MCP endpoints' (mcp/endpoint.ts).
  */
 import { randomUUID } from "node:crypto"
-import * as ByteSize from "effect/ByteSize"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -20,28 +19,15 @@ import * as Option from "effect/Option"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
-import { maxBodyBytes } from "../api/parameters.ts"
-import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig, isEmbeddedIssuer, type Sampler } from "../config.ts"
 import { isConsolePath } from "../domain/login.ts"
-import { participantTools } from "../mcp/participant_tools.ts"
-import { explained } from "../mcp/refusals.ts"
-import { mcpPathOf, participantMcpPathOf } from "../mcp/server.ts"
-import { makeSharedSessions } from "../mcp/sessions.ts"
-import { type CallKind, callKind, callKindOf } from "../mcp/tools.ts"
 import { isOAuthPath } from "../oauth/server.ts"
-import { retryAfterSeconds, storageUnavailable } from "../operations/failures.ts"
+import { retryAfterSeconds } from "../operations/failures.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
-import { ParticipantOperations } from "../operations/participant.ts"
-import { McpSessionStore } from "../services/mcp_session_store.ts"
-import { type LimitState, RateLimits } from "../services/rate_limits.ts"
 import { decidedSampling, isSampled, newTraceId } from "../tracing.ts"
 import { tooLarge } from "./json_body.ts"
-import { makeParticipantMcpDoor } from "./participant_mcp.ts"
 import { disabledRequestLog, makeRequestLog, type RequestLog } from "./request_log.ts"
 import { routeFor } from "./routes.ts"
-
-const maxMcpBody = ByteSize.bytes(maxBodyBytes)
 
 const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 
@@ -50,14 +36,6 @@ const corsHeaders = {
   "access-control-expose-headers":
     "etag, location, idempotent-replayed, retry-after, x-request-id, allow, www-authenticate, content-disposition, ratelimit-limit, ratelimit-remaining, ratelimit-reset, mcp-session-id, mcp-protocol-version"
 }
-
-/**
- * The methods of the MCP endpoint (Streamable HTTP), and what a browser client may send it. No GET:
- * this server sends nothing unprompted, so it opens no server-initiated stream (MCP allows a 405).
- */
-const mcpMethods = "POST, DELETE, OPTIONS"
-const mcpRequestHeaders =
-  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-request-id"
 
 const isErrorBody = (u: unknown): u is ErrorBody =>
   typeof u === "object" &&
@@ -89,8 +67,6 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const config = yield* AppConfig
     const docs = config.docsUrl
     const sampler = config.tracing?.sampler
-    const limitsOn = config.rateLimit !== undefined
-    const rateLimits = yield* RateLimits
     // RFC 9728 §5.1: a 401 names where the protected resource's metadata is.
     const wwwAuthenticate = `Bearer resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource"`
     const log: RequestLog = ["All", "Trace", "Debug", "Info"].includes(config.logLevel)
@@ -100,28 +76,6 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const envelope = (body: ErrorBody, headers: Record<string, string> = {}) =>
       HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
     const payloadTooLarge = envelope(tooLarge(docs).error)
-    const storageUnavailableResponse = envelope(storageUnavailable(docs).error)
-
-    // The MCP endpoints, when they are served here (mcp/server.ts, mcp/participant_server.ts):
-    // their sessions are shared by every process (mcp/sessions.ts), their bodies are read under
-    // the same limit as REST's, and their own answers (MCP's 202, 400, 403, 404, 406) leave as MCP
-    // defines them. The participant's endpoint also needs the participant's access token on every
-    // request (participant_mcp.ts), whose caller it is served with.
-    const sessionStore = yield* McpSessionStore
-    const participantPath = participantMcpPathOf(config)
-    const mcpEndpoints = new Map<string, McpEndpoint>()
-    const agentPath = mcpPathOf(config)
-    if (agentPath !== undefined) {
-      mcpEndpoints.set(agentPath, { sessions: makeSharedSessions(sessionStore), callKind, door: undefined })
-    }
-    if (participantPath !== undefined) {
-      mcpEndpoints.set(participantPath, {
-        sessions: makeSharedSessions(sessionStore),
-        callKind: callKindOf(participantTools),
-        door: makeParticipantMcpDoor(config, participantPath, yield* ParticipantOperations)
-      })
-    }
-    const isMcp = (path: string) => mcpEndpoints.has(path)
     const embeddedIssuer = isEmbeddedIssuer(config)
     /**
      * The authorization server's and the console's pages: their answers (pages, OAuth's own JSON,
@@ -133,14 +87,6 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
     const notFound = (request: HttpServerRequest.HttpServerRequest) => {
       const path = request.url.split("?", 1)[0] ?? "/"
       const route = routeFor(request.url)
-      if (route === undefined && isMcp(path)) {
-        return envelope(
-          errorBody(docs, "method_not_allowed", `${truncate(request.method)} is not allowed on ${path}.`, {
-            hint: "The MCP endpoint takes POST (JSON-RPC messages) and DELETE (ending a session), as MCP's Streamable HTTP transport defines."
-          }),
-          { allow: mcpMethods }
-        )
-      }
       if (route === undefined) {
         return envelope(
           errorBody(docs, "not_found", `No endpoint at ${truncate(path)}.`, {
@@ -225,15 +171,10 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       }
 
     /** The response as it leaves: in the envelope if it is an error, with every added header; logged. */
-    const finish = (
-      arrival: Arrival,
-      limited: LimitState | undefined,
-      answered: HttpServerResponse.HttpServerResponse,
-      asAnswered = false
-    ) => {
+    const finish = (arrival: Arrival, answered: HttpServerResponse.HttpServerResponse, asAnswered = false) => {
       let response = answered
       // Whatever produced an error response without a JSON body (a framework default such as an
-      // empty 4xx or a text/plain 415), the client still gets the envelope — except MCP's own.
+      // empty 4xx or a text/plain 415), the client still gets the envelope — except on the pages.
       if (!asAnswered && response.status >= 400 && !isJsonResponse(response)) {
         response = envelope(
           errorBody(docs, codeForStatus(response.status), errorCodes[codeForStatus(response.status)].meaning),
@@ -252,11 +193,6 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       }
       if (response.status === 503 && response.headers["retry-after"] === undefined) {
         headers["retry-after"] = String(retryAfterSeconds)
-      }
-      if (limited !== undefined) {
-        headers["ratelimit-limit"] = String(limited.limit)
-        headers["ratelimit-remaining"] = String(limited.remaining)
-        headers["ratelimit-reset"] = String(limited.resetSeconds)
       }
       response = HttpServerResponse.setHeaders(response, headers)
       log.write({
@@ -277,115 +213,11 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       { connection: "close" }
     )
 
-    const rateLimited = (limit: number, retryAfter: number) =>
-      envelope(
-        errorBody(docs, "rate_limited", `Too many requests: the limit is ${limit} per window for this client.`, {
-          hint: `Retry after ${retryAfter} seconds; wait for changes with ?wait=N instead of polling fast.`
-        }),
-        { "retry-after": String(retryAfter) }
+    /** The request answered, and every error it produced in the envelope. */
+    const respond = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival) =>
+      Effect.map(Effect.catchCause(httpEffect, recover(arrival.request, arrival.requestId)), (response) =>
+        finish(arrival, response, isPagePath(arrival.path))
       )
-
-    /** The request answered: the limiter consulted (when limits are on), then the handler. */
-    const respond = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival) => {
-      const request = arrival.request
-      if (isPagePath(arrival.path)) {
-        return Effect.map(Effect.catchCause(httpEffect, recover(request, arrival.requestId)), (response) =>
-          finish(arrival, undefined, response, true)
-        )
-      }
-      const mcp = mcpEndpoints.get(arrival.path)
-      if (mcp !== undefined) {
-        // A browser client's CORS preflight is answered here; MCP's own routes take no OPTIONS.
-        return request.method === "OPTIONS"
-          ? Effect.succeed(finish(arrival, undefined, mcpPreflight))
-          : respondMcp(httpEffect, arrival, mcp)
-      }
-      const handle = (limited: LimitState | undefined) =>
-        limited?.retryAfterSeconds !== undefined
-          ? Effect.succeed(finish(arrival, limited, rateLimited(limited.limit, limited.retryAfterSeconds)))
-          : Effect.map(Effect.catchCause(httpEffect, recover(request, arrival.requestId)), (response) =>
-              finish(arrival, limited, response)
-            )
-      if (!limitsOn || arrival.path === "/healthz" || arrival.path === "/readyz") return handle(undefined)
-      return Effect.flatMap(
-        rateLimits.consume(
-          Option.getOrElse(request.remoteAddress, () => "unknown"),
-          request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" ? "read" : "write"
-        ),
-        handle
-      )
-    }
-
-    const mcpPreflight = HttpServerResponse.empty({
-      status: 204,
-      headers: {
-        allow: mcpMethods,
-        "access-control-allow-methods": mcpMethods,
-        "access-control-allow-headers": mcpRequestHeaders,
-        "access-control-max-age": "600"
-      }
-    })
-    const unreadableBody = envelope(errorBody(docs, "invalid_json", "The request body could not be read."))
-
-    /**
-     * An MCP request: its body read under REST's limit, counted by the limiter as REST counts the
-     * same operation (a tool call by its tool; anything else as a read), its caller signed in
-     * where the endpoint needs one (then its session must be the caller's), served with its
-     * session wherever it began.
-     */
-    const respondMcp = <E, R>(httpEffect: HttpEffect<E, R>, arrival: Arrival, mcp: McpEndpoint) => {
-      const request = arrival.request
-      if (Number(request.headers["content-length"]) > maxBodyBytes) {
-        return Effect.succeed(finish(arrival, undefined, payloadTooLarge))
-      }
-      const underSession = (body: string) =>
-        mcp.door === undefined
-          ? mcp.sessions(httpEffect, request, body)
-          : Effect.flatMap(Effect.result(mcp.door(request)), (signedIn) =>
-              signedIn._tag === "Failure"
-                ? Effect.succeed(signedIn.failure)
-                : // The caller reaches the tools through the request's own context (mcp/participant_server.ts).
-                  mcp.sessions(
-                    Effect.provideService(httpEffect, ParticipantCaller, signedIn.success),
-                    request,
-                    body,
-                    signedIn.success.subject
-                  )
-            )
-      const serve = (body: string) => (limited: LimitState | undefined) =>
-        limited?.retryAfterSeconds !== undefined
-          ? Effect.succeed(finish(arrival, limited, rateLimited(limited.limit, limited.retryAfterSeconds)))
-          : underSession(body).pipe(
-              Effect.catchTag("StorageUnavailable", () => Effect.succeed(storageUnavailableResponse)),
-              Effect.catchCause(recover(request, arrival.requestId)),
-              Effect.map((response) => finish(arrival, limited, explained(response), true))
-            )
-      return request.text.pipe(
-        Effect.provideService(HttpIncomingMessage.MaxBodySize, maxMcpBody),
-        Effect.matchEffect({
-          onFailure: (error) =>
-            Effect.succeed(
-              finish(
-                arrival,
-                undefined,
-                error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
-                  ? payloadTooLarge
-                  : unreadableBody
-              )
-            ),
-          onSuccess: (body) =>
-            limitsOn
-              ? Effect.flatMap(
-                  rateLimits.consume(
-                    Option.getOrElse(request.remoteAddress, () => "unknown"),
-                    request.method === "POST" ? mcp.callKind(body) : "read"
-                  ),
-                  serve(body)
-                )
-              : serve(body)(undefined)
-        })
-      )
-    }
 
     /**
      * The request's trace. The sampler decides first, from the caller's `traceparent` (its
@@ -442,7 +274,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
         // HTTP/1.1 requires Host (RFC 9112 §3.2); Node lets such a request through to us
         // (server.ts) so that it is refused in the envelope, not with a bare 400.
         if (request.headers.host === undefined && isHttp11WithoutHost(request)) {
-          return Effect.succeed(finish(arrive(undefined), undefined, missingHost))
+          return Effect.succeed(finish(arrive(undefined), missingHost))
         }
         return sampler === undefined
           ? respond(httpEffect, arrive(undefined))
@@ -451,14 +283,6 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
   }),
   { global: true }
 )
-
-/** An MCP endpoint served here, as the middleware serves it. */
-interface McpEndpoint {
-  readonly sessions: ReturnType<typeof makeSharedSessions>
-  readonly callKind: (body: string) => CallKind
-  /** Signs the caller in (the participant's endpoint), or refuses the request; none on the agents' endpoint. */
-  readonly door: ReturnType<typeof makeParticipantMcpDoor> | undefined
-}
 
 /** What the middleware knows of a request from its arrival: enough to finish and log it. */
 interface Arrival {

@@ -25,8 +25,17 @@ for (const route of [...endpoints, ...plainRoutes]) {
  * The router settings of the server and of this table alike. Path parameters may be long (an agent
  * may send anything as a reference): a long one must still reach its endpoint and get that
  * endpoint's 404, not "no endpoint"; Node's 16 KiB header limit bounds the URL anyway.
+ *
+ * A path matches only as it is spelled: literal segments by case, no slash ignored. Other spellings
+ * of a path never reach its route unguarded; they are redirected to the canonical one before the
+ * router is asked (canonical_path.ts), or, in another case, are no route at all.
  */
-export const routerConfig = { maxParamLength: 16 * 1024 } as const
+export const routerConfig = {
+  maxParamLength: 16 * 1024,
+  caseSensitive: true,
+  ignoreTrailingSlash: false,
+  ignoreDuplicateSlashes: false
+} as const
 
 // Looked up by path alone, so each path is registered under one method (GET) whatever it accepts:
 // `all` would register it under each of the 35 methods FindMyWay knows, and its registration

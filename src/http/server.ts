@@ -26,6 +26,7 @@ import {
   TaskReaderAuthenticationLive
 } from "./authentication.ts"
 import { BatchedResponse } from "./batched_response.ts"
+import { CanonicalPathMiddleware } from "./canonical_path.ts"
 import { DiscoveryHandlers, ParticipantMcpMetadataRoute } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
@@ -35,6 +36,7 @@ import { EnvelopeMiddleware } from "./middleware.ts"
 import { staticDocument } from "./negotiation.ts"
 import { openApiDocument } from "./openapi.ts"
 import { ParticipantsHandlers } from "./participants.ts"
+import { RateLimitMiddleware } from "./rate_limit.ts"
 import { docsPath, openApiPaths, rootPath, routerConfig } from "./routes.ts"
 import { SandboxRoutes } from "./sandbox.ts"
 import { TasksHandlers } from "./tasks.ts"
@@ -62,25 +64,32 @@ const DocumentRoutes = HttpRouter.use(
   })
 )
 
-/** Every route of the service, with the services the handlers need still to be provided. */
+/**
+ * Every route of the service, with the services the handlers need still to be provided: the REST
+ * routes under the request limiter, and the two global middlewares (the envelope around the
+ * canonical spelling of paths).
+ */
 export const RoutesLive = Layer.mergeAll(
-  HttpApiBuilder.layer(MarketplaceApi).pipe(
-    Layer.provide([
-      DiscoveryHandlers,
-      ParticipantsHandlers,
-      DraftsHandlers,
-      TasksHandlers,
-      AgentHandlers,
-      AccountHandlers,
-      EvidenceHandlers,
-      HealthHandlers
-    ]),
-    Layer.provide([AgentAuthenticationLive, ParticipantAuthenticationLive, TaskReaderAuthenticationLive])
-  ),
-  DocumentRoutes,
-  ParticipantMcpMetadataRoute,
-  SandboxRoutes,
-  EnvelopeMiddleware
+  Layer.mergeAll(
+    HttpApiBuilder.layer(MarketplaceApi).pipe(
+      Layer.provide([
+        DiscoveryHandlers,
+        ParticipantsHandlers,
+        DraftsHandlers,
+        TasksHandlers,
+        AgentHandlers,
+        AccountHandlers,
+        EvidenceHandlers,
+        HealthHandlers
+      ]),
+      Layer.provide([AgentAuthenticationLive, ParticipantAuthenticationLive, TaskReaderAuthenticationLive])
+    ),
+    DocumentRoutes,
+    ParticipantMcpMetadataRoute,
+    SandboxRoutes
+  ).pipe(Layer.provide(RateLimitMiddleware.layer)),
+  EnvelopeMiddleware,
+  CanonicalPathMiddleware
 )
 
 /**

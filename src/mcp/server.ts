@@ -16,9 +16,10 @@ import { mcpPromptNames, mcpResources } from "../api/mcp.ts"
 import { AppConfig, type AppSettings, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { capabilities } from "../operations/discovery.ts"
+import { mcpEndpoint } from "./endpoint.ts"
 import { hireAHuman, instructions } from "./guidance.ts"
 import { registerTools, sentences } from "./registration.ts"
-import { sandboxTools, tools } from "./tools.ts"
+import { callKind, sandboxTools, tools } from "./tools.ts"
 
 /** The protocol revisions served, by both endpoints (api/mcp.ts names them). */
 export const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
@@ -127,20 +128,24 @@ export const McpRoutes = Layer.unwrap(
     const config = yield* AppConfig
     const path = mcpPathOf(config)
     if (path === undefined) return Layer.empty
-    return Layer.mergeAll(Tools, Resources, Prompts).pipe(
-      Layer.provide(
-        McpServer.layerHttp({
-          name: "task-marketplace",
-          version: "1.0.0",
-          description: "Hire humans for bounded digital, physical or hybrid tasks, and get a structured result back.",
-          websiteUrl: config.docsUrl,
-          instructions: instructions(config),
-          path: path as `/${string}`,
-          protocols,
-          allowedOrigins: config.mcpAllowedOrigins,
-          allowSessionTermination: true
-        })
+    return mcpEndpoint({
+      path,
+      callKind,
+      server: Layer.mergeAll(Tools, Resources, Prompts).pipe(
+        Layer.provide(
+          McpServer.layerHttp({
+            name: "task-marketplace",
+            version: "1.0.0",
+            description: "Hire humans for bounded digital, physical or hybrid tasks, and get a structured result back.",
+            websiteUrl: config.docsUrl,
+            instructions: instructions(config),
+            path: path as `/${string}`,
+            protocols,
+            allowedOrigins: config.mcpAllowedOrigins,
+            allowSessionTermination: true
+          })
+        )
       )
-    )
+    })
   })
 )

@@ -148,14 +148,18 @@ export const OAuthRoutes = HttpRouter.use(
     const toProvider = (request: HttpServerRequest.HttpServerRequest) => {
       const path = request.url.split("?", 1)[0]!.slice(oauthPath.length) || "/"
       if (!isProviderPath(path)) return Effect.succeed(notFound(request))
-      if (path !== "/reg" || request.method !== "POST") return host.serve(request, path)
-      return Effect.flatMap(registrationAllowed(request), (state) =>
-        state._tag === "Closed"
-          ? Effect.succeed(tooManyRegistrations(state.retryAfterSeconds))
-          : host.serve(request, path)
-      )
+      return host.serve(request, path)
     }
     yield* router.add("*", `${oauthPath}/*`, toProvider)
+    // Registration has a route of its own, which its limit guards (no other spelling of the path
+    // reaches the library: http/canonical_path.ts).
+    yield* router.add("POST", `${oauthPath}/reg`, (request) =>
+      Effect.flatMap(registrationAllowed(request), (state) =>
+        state._tag === "Closed"
+          ? Effect.succeed(tooManyRegistrations(state.retryAfterSeconds))
+          : host.serve(request, "/reg")
+      )
+    )
     yield* makeInteractions({ settings: config, host, secret: cookieKey, logins, profiles, resources }).routes(router)
     for (const path of metadataPaths) {
       const metadata = path.slice(0, -oauthPath.length)

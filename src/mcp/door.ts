@@ -1,5 +1,5 @@
 /**
- * The door of the participant's MCP endpoint (mcp/participant_server.ts), an OAuth 2.1 protected
+ * The door of the participant's MCP endpoint (participant_server.ts, guarded by endpoint.ts), an OAuth 2.1 protected
  * resource as MCP's authorization spec defines one: every request — initialize, tool calls,
  * DELETE — carries `Authorization: Bearer <access token>`, verified here each time (signature,
  * issuer, expiry, and an audience that is this endpoint's URL: a token for the REST API is
