@@ -420,7 +420,7 @@ const copyTasks = (sql: SqlClient.SqlClient, template: string, count: number) =>
       `
     })).map((row) => row.name)
     const values = columns.map((name) =>
-      name === "reference" ? referenceSql() : name === "idempotency_key" ? `'bench-scale-' || i` : name
+      name === "reference" ? referenceSql() : name === "idempotency_key" ? `'bench-scale-key-' || i` : name
     )
     yield* sql`CREATE TEMP TABLE bench_template AS SELECT * FROM tasks WHERE reference = ${template}`
     const insert = `INSERT INTO tasks (${columns.join(", ")}) SELECT ${values.join(", ")}`

@@ -8,7 +8,7 @@
  * JSON Schema carries), and handlers read the number out of text already known to be one.
  */
 import * as Schema from "effect/Schema"
-import { IDEMPOTENCY_KEY_MAX } from "../domain/task_draft.ts"
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft.ts"
 
 /** The largest request body accepted (DECISIONS §11): 413 payload_too_large past it. */
 export const maxBodyBytes = 64 * 1024
@@ -45,11 +45,23 @@ export const WaitSeconds = Schema.String.check(
   examples: ["30"]
 })
 
-export const IdempotencyKeyHeader = Schema.String.check(
-  Schema.isMinLength(1, { message: "the idempotency-key header must not be empty" }),
-  Schema.isMaxLength(IDEMPOTENCY_KEY_MAX, {
-    message: `the idempotency-key header must be at most ${IDEMPOTENCY_KEY_MAX} characters`
-  })
-).annotate({
-  description: `Makes the submission safe to retry: a fresh random value per task (a UUID), 1 to ${IDEMPOTENCY_KEY_MAX} characters.`
-})
+/**
+ * An idempotency key, as a document publishes it (IDEMPOTENCY_KEY_MIN to IDEMPOTENCY_KEY_MAX
+ * characters) and as decoding checks it: not empty, not too long. A key shorter than the minimum
+ * is refused by the submission itself (services/tasks.ts), alike in REST's header, the draft's
+ * member and MCP's argument, with one answer naming where it came from: decoding lets it through.
+ * `name` is how a decoding refusal names the key.
+ */
+export const idempotencyKey = (name: string, description: string) =>
+  Schema.String.check(
+    Schema.makeFilter((key: string) => key.length > 0, {
+      message: `${name} must not be empty`,
+      toJsonSchema: () => ({ minLength: IDEMPOTENCY_KEY_MIN })
+    }),
+    Schema.isMaxLength(IDEMPOTENCY_KEY_MAX, { message: `${name} must be at most ${IDEMPOTENCY_KEY_MAX} characters` })
+  ).annotate({ description })
+
+export const IdempotencyKeyHeader = idempotencyKey(
+  "the idempotency-key header",
+  `Makes the submission safe to retry: a fresh random value per task, and a secret (a replay returns the task's token): ${idempotencyKeyRule} (at most ${IDEMPOTENCY_KEY_MAX}).`
+)

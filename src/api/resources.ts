@@ -251,6 +251,8 @@ export const Capabilities = Schema.Struct({
     replay: Schema.String,
     conflict: Schema.String,
     retention: Schema.String,
+    secret: Schema.String,
+    min_length: Schema.Int,
     max_length: Schema.Int
   }),
   authentication: Schema.Struct({

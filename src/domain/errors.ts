@@ -19,6 +19,16 @@ export class IdempotencyKeyMismatch extends Data.TaggedError("IdempotencyKeyMism
   readonly body: string
 }> {}
 
+/**
+ * An idempotency key shorter than IDEMPOTENCY_KEY_MIN (task_draft.ts): refused before any lookup,
+ * nothing stored. `source` is where it came from: the key sent beside the draft (`headerKey`:
+ * REST's header, MCP's argument) or the draft's own `idempotency_key` member (`body`).
+ */
+export class IdempotencyKeyTooShort extends Data.TaggedError("IdempotencyKeyTooShort")<{
+  readonly source: "header" | "body"
+  readonly length: number
+}> {}
+
 /** The key was already used for a different draft. */
 export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused")<{
   readonly key: string

@@ -166,6 +166,16 @@ export interface DraftField {
 const LONG_TEXT = 4000
 const SHORT_TEXT = 500
 export const IDEMPOTENCY_KEY_MAX = 255
+/**
+ * The fewest characters (code points, after trimming) of an idempotency key (issue 33). A replay
+ * hands back the task token, and a task's draft can be rebuilt from GET /tasks/{reference}, so the
+ * key is what keeps a draft from being enough to act as the task's agent: a secret, not a label.
+ */
+export const IDEMPOTENCY_KEY_MIN = 16
+/** The rule as every document, description and refusal words it. */
+export const idempotencyKeyRule = `at least ${IDEMPOTENCY_KEY_MIN} characters; a UUID is recommended`
+/** Whether a key, as read (trimmed), is too short to be a secret; counted as the maximum is. */
+export const isIdempotencyKeyTooShort = (key: string): boolean => [...key].length < IDEMPOTENCY_KEY_MIN
 const SLUG_MAX = 64
 
 export const draftFields: ReadonlyArray<DraftField> = [
@@ -266,7 +276,7 @@ export const draftFields: ReadonlyArray<DraftField> = [
   {
     name: "idempotency_key",
     maxLength: IDEMPOTENCY_KEY_MAX,
-    description: "body counterpart of the idempotency-key header",
+    description: `body counterpart of the idempotency-key header, a secret: ${idempotencyKeyRule}`,
     requirement: "optional"
   }
 ]
@@ -361,7 +371,9 @@ export const TaskDraft = Schema.Struct({
   contact_email: draftMember("contact_email", { format: "email" }),
   budget: draftMember("budget", { examples: ["USD 250"] }),
   webhook_url: draftMember("webhook_url", { format: "uri", examples: ["https://agent.example.com/hooks/tasks"] }),
-  idempotency_key: draftMember("idempotency_key")
+  // The minimum is documented here and enforced by the submission (services/tasks.ts), which
+  // refuses a short key wherever it came from with one answer (400 invalid_request).
+  idempotency_key: draftMember("idempotency_key", {}, Schema.isMinCodePoints(IDEMPOTENCY_KEY_MIN))
 }).annotate({
   identifier: "TaskDraft",
   description:

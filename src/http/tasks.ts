@@ -57,7 +57,8 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
           const body = yield* readJsonObject(request, docs)
           const submission = yield* operations.submit({
             body,
-            // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding blanks).
+            // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding
+            // blanks); the submission refuses one too short to be a secret.
             headerKey: request.headers["idempotency-key"],
             userAgent: request.headers["user-agent"]
           })

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ErrorBody } from "../api/envelope.ts"
 import type { McpToolName, ParticipantMcpToolName } from "../api/mcp.ts"
-import { maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
+import { idempotencyKey, maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
 import {
   AdvanceClockRequest,
   CancelRequest,
@@ -24,7 +24,7 @@ import {
 import { ReviewDecision } from "../domain/moves.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
-import { IDEMPOTENCY_KEY_MAX, TaskDraft } from "../domain/task_draft.ts"
+import { IDEMPOTENCY_KEY_MAX, idempotencyKeyRule, TaskDraft } from "../domain/task_draft.ts"
 import type { AgentOperations } from "../operations/agent.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
 
@@ -129,14 +129,11 @@ const readOnly: Hints = { readOnly: true, destructive: false, idempotent: true, 
 
 const SubmitArguments = {
   draft: TaskDraft.annotate({ description: draftDescription }),
-  idempotency_key: Schema.String.check(
-    Schema.isMinLength(1, { message: "idempotency_key must not be empty" }),
-    Schema.isMaxLength(IDEMPOTENCY_KEY_MAX, {
-      message: `idempotency_key must be at most ${IDEMPOTENCY_KEY_MAX} characters`
-    })
-  ).annotate({
-    description: `Required here: a fresh random value per task (a UUID), 1 to ${IDEMPOTENCY_KEY_MAX} characters. Hosts retry tool calls; a retry with the same key and draft returns the same task, never a second one. The same key used over REST and here names the same task.`
-  })
+  // REST's rule (api/parameters.ts): a key too short is refused by the submission, as over REST.
+  idempotency_key: idempotencyKey(
+    "idempotency_key",
+    `Required here: a fresh random value per task, and a secret (a replay returns the task_token): ${idempotencyKeyRule} (at most ${IDEMPOTENCY_KEY_MAX}). Hosts retry tool calls; a retry with the same key and draft returns the same task, never a second one. The same key used over REST and here names the same task.`
+  )
 }
 
 const ReviewArguments = Schema.Struct({
@@ -221,7 +218,12 @@ export const tools: ReadonlyArray<ToolSpec> = [
     kind: "write",
     run: (operations, args, context) =>
       Effect.map(
-        operations.submit({ body: args.draft, headerKey: args.idempotency_key, userAgent: context.client }),
+        operations.submit({
+          body: args.draft,
+          headerKey: args.idempotency_key,
+          headerKeyIs: "argument",
+          userAgent: context.client
+        }),
         (submission) => submission.task
       )
   }),

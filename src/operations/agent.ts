@@ -23,7 +23,7 @@ import type { ReviewDecision } from "../domain/moves.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
 import { isoDurationOf, parseAdvance } from "../domain/sandbox.ts"
 import type { Task } from "../domain/task.ts"
-import { participantSlugPattern } from "../domain/task_draft.ts"
+import { IDEMPOTENCY_KEY_MIN, idempotencyKeyRule, participantSlugPattern } from "../domain/task_draft.ts"
 import { webhookEventType } from "../domain/webhooks.ts"
 import { ParticipantDirectory, type ParticipantPage } from "../services/participant_directory.ts"
 import { SandboxClock } from "../services/sandbox_clock.ts"
@@ -206,6 +206,27 @@ export class AgentOperations extends Context.Service<
                   }
                 )
               ),
+            IdempotencyKeyTooShort: ({ source, length }) => {
+              const where =
+                source === "body"
+                  ? { name: "The idempotency_key member of the draft", field: "idempotency_key" }
+                  : input.headerKeyIs === "argument"
+                    ? { name: "The idempotency_key argument", field: "idempotency_key" }
+                    : { name: "The Idempotency-Key header", field: "idempotency-key" }
+              const message = `${where.name} is too short (${length} characters): an idempotency key is a secret and must be ${idempotencyKeyRule}.`
+              return Effect.fail(
+                envelopeError(docs, "invalid_request", message, {
+                  hint: `Send a fresh random key of at least ${IDEMPOTENCY_KEY_MIN} characters per task, e.g. a UUID (crypto.randomUUID()): a replay returns the task's token, so anyone who knows the key and the draft could act as the task's agent. Nothing was created.`,
+                  details: [
+                    {
+                      field: where.field,
+                      code: "invalid",
+                      message: `${where.field} must be ${idempotencyKeyRule}; got ${length} characters`
+                    }
+                  ]
+                })
+              )
+            },
             IdempotencyKeyReused: () =>
               Effect.fail(
                 envelopeError(

@@ -27,7 +27,7 @@ import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, path
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { consoleClient } from "../domain/login.ts"
 import { simulatedBehaviours } from "../domain/sandbox.ts"
-import { draftRules, executionModes, IssueCode } from "../domain/task_draft.ts"
+import { draftRules, executionModes, IDEMPOTENCY_KEY_MIN, IssueCode, idempotencyKeyRule } from "../domain/task_draft.ts"
 import { webhookAnswerMaxBytes, webhookEventType } from "../domain/webhooks.ts"
 
 /** Where the REST API's protected-resource metadata is (RFC 9728 §3), from the server's base. */
@@ -208,6 +208,8 @@ export const capabilities = (config: AppSettings): Capabilities => ({
     conflict:
       "The same key with a different draft → 422 idempotency_key_reused. A submission that fails validation stores nothing under its key.",
     retention: "For the life of the task (tasks are never deleted).",
+    secret: `A key is a secret: a replay returns the task's token, so anyone who knows the key and the draft could act as the task's agent. A key must be ${idempotencyKeyRule} (characters counted after trimming, as for max_length). A shorter key, in the header or the body, is 400 invalid_request, and nothing is created or looked up by it (a task recorded under a shorter key before this rule cannot be replayed).`,
+    min_length: IDEMPOTENCY_KEY_MIN,
     max_length: draftRules.limits.idempotency_key ?? 255
   },
   authentication: {

@@ -11,6 +11,7 @@ import {
   DraftRejected,
   IdempotencyKeyMismatch,
   IdempotencyKeyReused,
+  IdempotencyKeyTooShort,
   type StorageUnavailable,
   TaskNotFound
 } from "../domain/errors.ts"
@@ -22,6 +23,7 @@ import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import {
   type DraftValidation,
   type ExecutionMode,
+  isIdempotencyKeyTooShort,
   type NormalizedDraft,
   validateDraft,
   withUnknownParticipant,
@@ -52,8 +54,10 @@ export interface PreflightOutcome {
 
 export interface SubmitInput {
   readonly body: Readonly<Record<string, unknown>>
-  /** The `idempotency-key` header, when sent. */
+  /** The key sent beside the draft, when sent: REST's `idempotency-key` header, MCP's `idempotency_key` argument. */
   readonly headerKey: string | undefined
+  /** What a refusal of `headerKey` calls it: REST's header unless told (MCP names its argument). */
+  readonly headerKeyIs?: "header" | "argument"
   /** Recorded as the acting agent when the draft names none. */
   readonly userAgent: string | undefined
 }
@@ -76,7 +80,10 @@ export class Tasks extends Context.Service<
     preflight(body: Readonly<Record<string, unknown>>): Effect.Effect<PreflightOutcome, StorageUnavailable>
     submit(
       input: SubmitInput
-    ): Effect.Effect<Submission, DraftRejected | IdempotencyKeyMismatch | IdempotencyKeyReused | StorageUnavailable>
+    ): Effect.Effect<
+      Submission,
+      DraftRejected | IdempotencyKeyMismatch | IdempotencyKeyReused | IdempotencyKeyTooShort | StorageUnavailable
+    >
     read(
       reference: string
     ): Effect.Effect<{ readonly task: Task; readonly version: number }, TaskNotFound | StorageUnavailable>
@@ -193,9 +200,19 @@ export class Tasks extends Context.Service<
         }
       }
 
+      /** Refuses a key too short to be a secret (issue 33): a replay hands back the task token. */
+      const checkKey = (key: string | undefined, source: "header" | "body") =>
+        key !== undefined && isIdempotencyKeyTooShort(key)
+          ? Effect.fail(new IdempotencyKeyTooShort({ source, length: [...key].length }))
+          : Effect.void
+
       const submit = tracedFn("Tasks.submit")(function* (input: SubmitInput) {
+        // Every key sent is checked before anything is looked up by it, so a task recorded under a
+        // shorter key before the rule cannot be replayed with it either.
+        yield* checkKey(input.headerKey, "header")
         const { validation, named } = yield* validate(input.body)
         const bodyKey = validation.idempotencyKey
+        yield* checkKey(bodyKey, "body")
         if (input.headerKey !== undefined && bodyKey !== undefined && input.headerKey !== bodyKey) {
           return yield* new IdempotencyKeyMismatch({ header: input.headerKey, body: bodyKey })
         }

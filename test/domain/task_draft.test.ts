@@ -589,7 +589,7 @@ describe("normalisation and order", () => {
       agent: " g ",
       contact_email: " x@y.io ",
       budget: " USD 1 ",
-      idempotency_key: "  key-1  "
+      idempotency_key: "  key-0123456789abcdef  "
     })
     assert.isTrue(v.valid)
     assert.deepStrictEqual(v.task, {
@@ -606,7 +606,7 @@ describe("normalisation and order", () => {
       contact_email: "x@y.io",
       budget: "USD 1"
     })
-    assert.strictEqual(v.idempotencyKey, "key-1")
+    assert.strictEqual(v.idempotencyKey, "key-0123456789abcdef")
   })
 
   it("idempotency_key: blank is undefined, wrong type and too long are issues", () => {

@@ -120,6 +120,10 @@ describe("capabilities (GET /api/public/v1/capabilities)", () => {
     expect(caps.draft.limits.idempotency_key).toBe(255)
     expect(Object.keys(caps.errors)).toEqual(Object.keys(errorCodes))
     expect(caps.idempotency.header).toBe("idempotency-key")
+    // A key is a secret (issue 33): the minimum is published with the maximum.
+    expect(caps.idempotency.min_length).toBe(16)
+    expect(caps.idempotency.max_length).toBe(255)
+    expect(caps.idempotency.secret).toMatch(/at least 16 characters; a UUID is recommended/)
     expect(caps.idempotency.retention).toMatch(/life of the task/)
     expect(caps.limits.max_body_bytes).toBe(65536)
     for (const key of ["version", "execution_modes", "authentication", "interfaces", "events"]) {

@@ -662,7 +662,7 @@ describe("handler defects → 500 internal_error, nothing internal disclosed", (
     ["POST /search (directory dies)", (s) => fetch(s.api("/search"), json({ query: "photograph a shop" }))],
     [
       "POST /tasks (store.insert throws synchronously)",
-      (s) => fetch(s.api("/tasks"), json(completeDraft, { "idempotency-key": "k-1" }))
+      (s) => fetch(s.api("/tasks"), json(completeDraft, { "idempotency-key": "defect-probe-key-0001" }))
     ],
     ["GET /tasks/{reference} (store dies with a non-Error)", (s) => fetch(s.api(`/tasks/${unknownReference}`))],
     [
@@ -695,7 +695,10 @@ describe("storage unavailable → 503 with Retry-After", () => {
   afterAll(() => server.close())
 
   it("submission → 503 task_not_created, Retry-After, a hint to retry with the same key", async () => {
-    const response = await fetch(server.api("/tasks"), json(completeDraft, { "idempotency-key": "retry-me" }))
+    const response = await fetch(
+      server.api("/tasks"),
+      json(completeDraft, { "idempotency-key": "retry-me-with-this-key" })
+    )
     const retryAfter = response.headers.get("retry-after")
     const clone = response.clone()
     const error = await expectEnvelope(response, 503, "task_not_created")

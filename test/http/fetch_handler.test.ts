@@ -30,7 +30,7 @@ describe("fetch handler", () => {
     const preflight = await (await post("/preflight", validDraft())).json()
     expect(preflight.valid).toBe(true)
 
-    const created = await post("/tasks", validDraft(), { "idempotency-key": "fetch-handler-1" })
+    const created = await post("/tasks", validDraft(), { "idempotency-key": "fetch-handler-key-0001" })
     expect(created.status).toBe(201)
     const task = await created.json()
     expect(task.url).toBe(`https://tasks.example.com/api/public/v1/tasks/${task.reference}`)

@@ -108,6 +108,8 @@ const textCorpus = [
   "true",
   "null",
   "9".repeat(30),
+  "k".repeat(15),
+  "k".repeat(16),
   "k".repeat(255),
   "k".repeat(256),
   "3f0c1d2e-8a4b-4c5d-9e6f-7a8b9c0d1e2f"
@@ -190,6 +192,27 @@ describe("query parameters and headers: what the schema accepts is accepted, wha
         json(validDraft({ action: `Photograph storefront number ${n++}` }), { "idempotency-key": value })
       )
     )
+  })
+
+  it("POST /tasks: the document's minimum length of an idempotency key, in the header and the body, is the service's (issue 33)", async () => {
+    const header = parameter("createTask", "idempotency-key").schema
+    expect(header.minLength).toBe(16)
+    const draft = (document.components.schemas as Record<string, { properties: Record<string, unknown> }>).TaskDraft
+    const member = draft!.properties.idempotency_key as Record<string, unknown>
+    expect(member.minLength).toBe(16)
+    // Keys of their own: the header probe above has used "k".repeat(16).
+    const fresh = crypto.randomUUID().replaceAll("-", "")
+    for (const [value, valid] of [
+      [fresh.slice(0, 15), false],
+      [fresh.slice(0, 16), true]
+    ] as const) {
+      expect(accepts(member, value)).toBe(valid)
+      const answer = await conforms(
+        "createTask",
+        await fetch(server.api("/tasks"), json(validDraft({ idempotency_key: value })))
+      )
+      expect(answer.status, JSON.stringify(answer.body)).toBe(valid ? 201 : 400)
+    }
   })
 
   it("GET /participants?cursor: an issued cursor is accepted; text the schema refuses is refused", async () => {
@@ -379,7 +402,7 @@ describe("request bodies: what the schema accepts is not refused as malformed, w
       (body) =>
         fetch(
           server.api("/tasks"),
-          json({ ...(body as object), agent: `conformance-${n++}` }, { "idempotency-key": `conformance-${n}` })
+          json({ ...(body as object), agent: `conformance-${n++}` }, { "idempotency-key": `conformance-key-${n}` })
         ),
       (status) => status !== 201
     )

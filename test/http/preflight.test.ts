@@ -288,7 +288,7 @@ describe("POST /preflight: the normalised task", () => {
       agent: " acme-bot/1 ",
       contact_email: " ops@example.com ",
       budget: " EUR 40 ",
-      idempotency_key: "some-key",
+      idempotency_key: "some-key-0123456789",
       colour: "blue"
     })
     expect(result.valid).toBe(true)

@@ -533,6 +533,93 @@ describe("POST /tasks: idempotency", () => {
   })
 })
 
+// A replay hands back the task token, and a task's draft can be rebuilt from GET /tasks/{reference}:
+// a key short enough to guess would make the draft enough to act as the task's agent.
+describe("POST /tasks: an idempotency key is a secret of at least 16 characters (issue 33)", () => {
+  /** Runs `body` against a server on a fresh database, with the number of tasks stored at the end. */
+  const onFreshServer = (body: (on: TestServer, database: TestDatabase) => Promise<void>) =>
+    withDatabase(async (database) => {
+      const on = await startServer({ database })
+      try {
+        await body(on, database)
+      } finally {
+        await on.close()
+      }
+    })
+  const shortKeys = ["k", "k".repeat(15), "0123456789abcde"]
+
+  it("refuses a header key of 1 to 15 characters: 400 invalid_request naming the header; nothing created", () =>
+    onFreshServer(async (on, database) => {
+      for (const k of shortKeys) {
+        const error = await expectEnvelope(
+          await submit(validDraft(), { "idempotency-key": k }, on),
+          400,
+          "invalid_request"
+        )
+        expect(error.message).toContain("Idempotency-Key header")
+        expect(error.message).toContain("at least 16 characters; a UUID is recommended")
+        expect(error.hint).toMatch(/UUID/)
+        expect(error.details).toEqual([expect.objectContaining({ field: "idempotency-key", code: "invalid" })])
+        expect(JSON.stringify(error)).not.toContain("tt_")
+      }
+      // Refused before the draft is judged: an invalid draft with a short key gets the same answer.
+      await expectEnvelope(await submit({ action: "  " }, { "idempotency-key": "k1" }, on), 400, "invalid_request")
+      expect(await database.count("tasks")).toBe(0)
+    }))
+
+  it("refuses a body idempotency_key of 1 to 15 characters (after trimming) likewise, naming the member", () =>
+    onFreshServer(async (on, database) => {
+      for (const k of [...shortKeys, `  ${"k".repeat(15)}  `]) {
+        const error = await expectEnvelope(
+          await submit(validDraft({ idempotency_key: k }), {}, on),
+          400,
+          "invalid_request"
+        )
+        expect(error.message).toContain("idempotency_key member")
+        expect(error.message).toContain("at least 16 characters; a UUID is recommended")
+        expect(error.hint).toMatch(/UUID/)
+        expect(error.details).toEqual([expect.objectContaining({ field: "idempotency_key", code: "invalid" })])
+      }
+      // Also when a proper header key comes with it: each key sent must be a proper one.
+      await expectEnvelope(
+        await submit(validDraft({ idempotency_key: "k1" }), { "idempotency-key": key() }, on),
+        400,
+        "invalid_request"
+      )
+      expect(await database.count("tasks")).toBe(0)
+    }))
+
+  it("accepts a key of exactly 16 characters, in the header or the body, and replays it", () =>
+    onFreshServer(async (on, database) => {
+      const k = randomUUID().replaceAll("-", "").slice(0, 16)
+      const first = await submitOk(validDraft(), { "idempotency-key": k }, on)
+      expect(first.response.headers.get("idempotent-replayed")).toBeNull()
+      const replay = await submitOk(validDraft(), { "idempotency-key": k }, on)
+      expect(replay.response.headers.get("idempotent-replayed")).toBe("true")
+      expect(replay.body.reference).toBe(first.body.reference)
+      const body = await submitOk(validDraft({ idempotency_key: k }), {}, on)
+      expect(body.response.headers.get("idempotent-replayed")).toBe("true")
+      expect(body.text).toBe(first.text)
+      expect(await database.count("tasks")).toBe(1)
+    }))
+
+  it("a task recorded under a short key before the rule is not replayed: the key is refused first", () =>
+    onFreshServer(async (on, database) => {
+      const { body: task } = await submitOk(validDraft(), { "idempotency-key": key() }, on)
+      await database.write(`UPDATE tasks SET idempotency_key = 'k1' WHERE reference = '${task.reference}'`)
+      for (const answer of [
+        await submit(validDraft(), { "idempotency-key": "k1" }, on),
+        await submit(validDraft({ idempotency_key: "k1" }), {}, on)
+      ]) {
+        const text = await answer.clone().text()
+        expect(text).not.toContain(task.task_token)
+        expect(text).not.toContain(task.reference)
+        await expectEnvelope(answer, 400, "invalid_request")
+      }
+      expect(await database.count("tasks")).toBe(1)
+    }))
+})
+
 describe("POST /tasks: concurrency", () => {
   it("50 concurrent identical submissions create one task; 49 are replays", async () => {
     const k = key()

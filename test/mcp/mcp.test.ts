@@ -109,6 +109,11 @@ describe("tools", () => {
       expect(tool.description?.length, tool.name).toBeGreaterThan(60)
     }
     expect(byName.get("submit_task")?.inputSchema.required).toEqual(["draft", "idempotency_key"])
+    // A key is a secret (issue 33): the schema and the description say how long it must be.
+    const keySchema = byName.get("submit_task")?.inputSchema.properties?.idempotency_key as Json
+    expect(keySchema.minLength).toBe(16)
+    expect(keySchema.maxLength).toBe(255)
+    expect(keySchema.description).toContain("at least 16 characters; a UUID is recommended")
   })
 
   it("answer with exactly the REST bodies: participants, search, preflight", async () => {
@@ -308,6 +313,32 @@ describe("tools", () => {
     const invalid = await call("submit_task", { draft: { action: "?" }, idempotency_key: randomUUID() })
     expect(invalid.structuredContent.error.code).toBe("preflight_failed")
     expect(invalid.structuredContent.error.details.length).toBeGreaterThan(0)
+  })
+
+  it("submit_task refuses an idempotency_key shorter than 16 characters, as REST does, creating nothing (issue 33)", async () => {
+    const before = await env.database.count("tasks")
+    for (const key of ["k", "k".repeat(15)]) {
+      const refused = await call("submit_task", { draft: validDraft(), idempotency_key: key })
+      expect(refused.isError).toBe(true)
+      const error = refused.structuredContent.error
+      expect(error).toMatchObject({ code: "invalid_request", status: 400 })
+      expect(error.message).toContain("idempotency_key")
+      expect(error.message).toContain("at least 16 characters; a UUID is recommended")
+      expect(error.hint).toMatch(/UUID/)
+      expect(error.details).toEqual([expect.objectContaining({ field: "idempotency_key", code: "invalid" })])
+      expect(refused.content[0]!.text).toContain(error.message)
+      // REST's body member gets the same rule and details.
+      const rest = (await restJson("/tasks", json(validDraft({ idempotency_key: key })))).body.error
+      expect({ ...error, message: undefined }).toEqual({ ...rest, message: undefined })
+    }
+    expect(await env.database.count("tasks")).toBe(before)
+    // Sixteen characters are enough.
+    const sixteen = randomUUID().replaceAll("-", "").slice(0, 16)
+    const created = await call("submit_task", { draft: digitalDraft(), idempotency_key: sixteen })
+    expect(created.isError).toBeUndefined()
+    const replay = await call("submit_task", { draft: digitalDraft(), idempotency_key: sixteen })
+    expect(replay.structuredContent).toEqual(created.structuredContent)
+    expect(await env.database.count("tasks")).toBe(before + 1)
   })
 })
 
