@@ -7,12 +7,11 @@
  * tenth of start-up for a page few requests ever ask for. The page is sent with a
  * Content-Security-Policy that names its inline scripts by hash and forbids framing it.
  */
-import { createHash } from "node:crypto"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpApi from "effect/http-api/HttpApi"
 import type { ScalarConfig } from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { formActionSourceOf } from "../pages/layout.ts"
+import { formActionSourceOf, inlineScriptHashes } from "../pages/layout.ts"
 import { staticDocument } from "./negotiation.ts"
 
 /**
@@ -105,10 +104,6 @@ const render = (page: string) => {
   )
 }
 
-/** The inline scripts of `page`, as a browser's parser ends them: at the first `</script`. */
-const inlineScripts = (page: string): Array<string> =>
-  [...page.matchAll(/<script>([\s\S]*?)<\/script/gi)].map((match) => match[1]!)
-
 /**
  * The page's Content-Security-Policy. Scripts: the page's three inline scripts (Scalar's bundle,
  * the call that mounts it, the anchor script) by their hashes, and nothing else. Styles: inline,
@@ -118,9 +113,7 @@ const inlineScripts = (page: string): Array<string> =>
  * are off), no frames of it anywhere, no forms sent, no `<base>`.
  */
 export const docsPagePolicy = (page: string, document: OpenApi.OpenAPISpec): string => {
-  const hashes = inlineScripts(page).map(
-    (script) => `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`
-  )
+  const hashes = inlineScriptHashes(page)
   const apiOrigins = new Set(["'self'"])
   for (const server of document.servers ?? []) {
     const source = formActionSourceOf(server.url)
