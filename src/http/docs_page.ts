@@ -11,7 +11,7 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpApi from "effect/http-api/HttpApi"
 import type { ScalarConfig } from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { formActionSourceOf, inlineScriptHashes } from "../pages/layout.ts"
+import { formActionSourceOf, htmlContentType, inlineScriptHashes } from "../pages/layout.ts"
 import { staticDocument } from "./negotiation.ts"
 
 /**
@@ -136,7 +136,7 @@ export const docsPagePolicy = (page: string, document: OpenApi.OpenAPISpec): str
  * compressed copies (3.2 MB; about 0.8 MB in gzip or br) and its policy.
  */
 export const docsPageHandler = (document: () => OpenApi.OpenAPISpec) =>
-  staticDocument("text/html; charset=utf-8", async () => {
+  staticDocument(htmlContentType, async () => {
     const spec = document()
     const page = render(await scalarPage(spec))
     return {

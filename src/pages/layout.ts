@@ -260,9 +260,12 @@ export const contentSecurityPolicy = ({
   ].join("; ")
 }
 
+/** Every page's media type: the charset said, so that no browser guesses it from the bytes. */
+export const htmlContentType = "text/html; charset=utf-8"
+
 /** The headers every page is sent with (names in lower case). */
 export const pageHeaders = (options: PageHeadersOptions = {}): Record<string, string> => ({
-  "content-type": "text/html; charset=utf-8",
+  "content-type": htmlContentType,
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",

@@ -129,6 +129,32 @@ describe("signing in", () => {
     }
   })
 
+  it("sends every kind of page, and its script, with charset=utf-8", async () => {
+    const typeOf = async (path: string, init: RequestInit = {}) =>
+      (await fetch(`${server.url}${path}`, { redirect: "manual", ...init })).headers.get("content-type")
+    const html = { headers: { accept: "text/html" } }
+    // The console's pages: a failed callback, signed out, not found, a form without a session.
+    expect(await typeOf("/console/callback?code=x&state=forged")).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/signed-out")).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/no-such-page")).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/tasks/x/accept", { method: "POST" })).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/live.js")).toBe("text/javascript; charset=utf-8")
+    // The authorization server's: an unknown address, an error, the sign-in page.
+    expect(await typeOf("/oauth/no-such-page", html)).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/oauth/auth?client_id=nobody", html)).toBe("text/html; charset=utf-8")
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    try {
+      const page = await context.newPage()
+      const signInPage = await page.goto(`${server.url}/console`)
+      await expect(page.getByRole("button", { name: "Sign in" }).isVisible()).resolves.toBe(true)
+      expect(signInPage?.headers()["content-type"]).toBe("text/html; charset=utf-8")
+    } finally {
+      await context.close()
+    }
+    // The docs page.
+    expect(await typeOf("/docs")).toBe("text/html; charset=utf-8")
+  })
+
   it("signs out: the session ends in the database, not only in the browser", async () => {
     const { context, page } = await signIn(emily)
     try {
