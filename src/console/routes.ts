@@ -419,7 +419,7 @@ export const ConsoleRoutes = HttpRouter.use(
     )
 
     const script = HttpServerResponse.text(liveScript, {
-      contentType: "text/javascript",
+      contentType: "text/javascript; charset=utf-8",
       headers: { "cache-control": "public, max-age=300", "x-content-type-options": "nosniff" }
     })
 

@@ -62,9 +62,20 @@ export class SignInFailed extends Data.TaggedError("SignInFailed")<{
 const hashOf = (value: string) => createHash("sha256").update(value).digest("base64url")
 const randomToken = () => randomBytes(32).toString("base64url")
 
-/** Where a return path may lead: the console's own pages only. */
+/**
+ * Where a return path may lead: the console's own pages only, written in printable ASCII (a
+ * decoded `return=` may hold CR, LF or other bytes a `Location` header cannot carry; a path the
+ * console itself makes never does).
+ */
 const isReturnPath = (path: string) =>
-  isConsolePath(path) && !path.startsWith(consoleClient.callbackPath) && !path.includes("//") && !path.includes("\\")
+  /^[\x21-\x7e]*$/.test(path) &&
+  isConsolePath(path) &&
+  !path.startsWith(consoleClient.callbackPath) &&
+  !path.includes("//") &&
+  !path.includes("\\")
+
+/** `path` when it may be returned to, else the console's home. */
+const returnPathOr = (path: unknown) => (typeof path === "string" && isReturnPath(path) ? path : consoleClient.path)
 
 export const makeConsoleSessions = (options: {
   readonly settings: AppSettings
@@ -111,8 +122,12 @@ export const makeConsoleSessions = (options: {
     Effect.gen(function* () {
       const state = randomToken()
       const verifier = randomToken()
-      const back = isReturnPath(returnTo) ? returnTo : consoleClient.path
-      yield* records.upsert(signInModel, hashOf(state), { verifier, returnTo: back }, signInLifetimeSeconds)
+      yield* records.upsert(
+        signInModel,
+        hashOf(state),
+        { verifier, returnTo: returnPathOr(returnTo) },
+        signInLifetimeSeconds
+      )
       const authorize = new URL(`${issuer}/auth`)
       authorize.search = new URLSearchParams({
         client_id: consoleClient.id,
@@ -188,7 +203,8 @@ export const makeConsoleSessions = (options: {
       const token = randomToken()
       yield* records.upsert(sessionModel, hashOf(token), { accountId: verified.subject }, sessionLifetimeSeconds)
       return {
-        returnTo: `${basePath}${typeof kept.returnTo === "string" ? kept.returnTo : consoleClient.path}`,
+        // Judged again: a sign-in begun by an older process kept whatever path it was given.
+        returnTo: `${basePath}${returnPathOr(kept.returnTo)}`,
         setCookies: [cookie(sessionCookie, token, sessionLifetimeSeconds), cookie(stateCookie, "", 0)]
       }
     })

@@ -42,19 +42,66 @@ export const WEBHOOK_URL_MAX = 2048
 export const webhookAnswerMaxBytes = 64 * 1024
 
 /**
+ * The IPv4 addresses an IPv6 address stands for or is routed to: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated), NAT64's well-known
+ * prefix (64:ff9b::a.b.c.d), 6to4 (2002:aabb:ccdd::/48) and Teredo (its server, and its client
+ * with every bit flipped). Empty for any other address.
+ */
+const embeddedIPv4 = (address: ipaddr.IPv6): Array<ipaddr.IPv4> => {
+  const p = address.parts
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255])
+  const zeros = (from: number, to: number) => p.slice(from, to).every((part) => part === 0)
+  if (zeros(0, 5) && p[5] === 0xffff) return [v4(p[6]!, p[7]!)]
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return [v4(p[6]!, p[7]!)]
+  if (zeros(0, 6)) return [v4(p[6]!, p[7]!)]
+  if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return [v4(p[6]!, p[7]!)]
+  if (p[0] === 0x2002) return [v4(p[1]!, p[2]!)]
+  if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2]!, p[3]!), v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff)]
+  return []
+}
+
+/** Prefixes that are not globally reachable (IANA) but that ipaddr.js 2.2 calls unicast. */
+const unlistedIPv6Ranges: ReadonlyArray<readonly [string, string]> = [
+  ["::/96", "ipv4Compatible"],
+  ["64:ff9b:1::/48", "localNat64"],
+  ["fec0::/10", "siteLocal"],
+  ["3fff::/20", "reserved"]
+]
+
+/**
  * What an address is, by the IANA special-purpose registries (ipaddr.js's `range()`): `unicast` is
  * an ordinary public address; anything else (loopback, private, link-local, unique local,
- * multicast, unspecified, carrier-grade NAT, reserved, an IPv4 address wrapped in IPv6, …) is not
- * one a webhook may reach.
+ * multicast, unspecified, carrier-grade NAT, reserved, …) is not one a webhook may reach. An IPv6
+ * address that stands for or is routed to an IPv4 address (see `embeddedIPv4`) is judged by that
+ * address first: `[::7f00:1]` is loopback, as 127.0.0.1 is. Past that, ipaddr.js's own ranges
+ * refuse the translation prefixes whole (NAT64, 6to4, Teredo), and an IPv4-mapped address of a
+ * public IPv4 address is that address.
  */
 export const addressRange = (address: string): string | undefined => {
   if (!ipaddr.isValid(address)) return undefined
   const parsed = ipaddr.parse(address)
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (parsed as ipaddr.IPv6).toIPv4Address().range()
+  if (parsed.kind() === "ipv4") return parsed.range()
+  const ipv6 = parsed as ipaddr.IPv6
+  const own = ipv6.range()
+  if (own === "unspecified" || own === "loopback") return own
+  for (const ipv4 of embeddedIPv4(ipv6)) {
+    if (ipv4.range() !== "unicast") return ipv4.range()
   }
-  return parsed.range()
+  if (ipv6.isIPv4MappedAddress()) return "unicast"
+  for (const [cidr, range] of unlistedIPv6Ranges) {
+    if (ipv6.match(ipaddr.IPv6.parseCIDR(cidr))) return range
+  }
+  return own
+}
+
+/** The IPv4 address an IPv6 address is a spelling of or a route to, for a refusal to name. */
+export const ipv4Behind = (address: string): string | undefined => {
+  if (!ipaddr.IPv6.isValid(address)) return undefined
+  const parsed = ipaddr.IPv6.parse(address)
+  if (parsed.range() === "unspecified" || parsed.range() === "loopback") return undefined
+  return embeddedIPv4(parsed)
+    .find((ipv4) => ipv4.range() !== "unicast")
+    ?.toString()
 }
 
 /** `localhost` and every name under it (RFC 6761): always the machine itself. */
@@ -83,7 +130,7 @@ export const webhookUrlProblem = (value: string, allowPrivate: boolean): string 
   if (url.hash !== "") return "webhook_url must not have a #fragment (it is never sent)."
   if (allowPrivate) return undefined
   // The WHATWG parser has already normalised every spelling of an IP address (0x7f.1, 2130706433,
-  // [::ffff:7f00:1]) to its canonical form.
+  // [::ffff:7f00:1], [::127.0.0.1]) to its canonical form.
   // A name may end in the root's dot (`localhost.`): the same name.
   const host = url.hostname
     .replace(/^\[|\]$/g, "")
@@ -95,7 +142,8 @@ export const webhookUrlProblem = (value: string, allowPrivate: boolean): string 
   const range = addressRange(host)
   if (range !== undefined && range !== "unicast") {
     const name = rangeName(range)
-    return `webhook_url must not point at ${/^[aeiou]/.test(name) ? "an" : "a"} ${name} address (${url.hostname}): events are sent only to public addresses.`
+    const behind = ipv4Behind(host)
+    return `webhook_url must not point at ${/^[aeiou]/.test(name) ? "an" : "a"} ${name} address (${url.hostname}${behind === undefined ? "" : `, which is ${behind}`}): events are sent only to public addresses.`
   }
   return undefined
 }
@@ -111,5 +159,11 @@ export const rangeName = (range: string): string =>
     unspecified: "unspecified",
     broadcast: "broadcast",
     carrierGradeNat: "shared (carrier-grade NAT)",
-    reserved: "reserved"
+    reserved: "reserved",
+    ipv4Compatible: "IPv4-compatible (deprecated)",
+    localNat64: "local-use NAT64",
+    siteLocal: "site-local (deprecated)",
+    rfc6052: "NAT64",
+    "6to4": "6to4",
+    teredo: "Teredo"
   })[range] ?? `non-public (${range})`

@@ -4,12 +4,14 @@
  *
  * Scalar's browser bundle (6 MB of JavaScript, shipped inside `effect`) is loaded on the first
  * request for the page, not at start-up: loaded eagerly it was a quarter of the idle heap and a
- * tenth of start-up for a page few requests ever ask for.
+ * tenth of start-up for a page few requests ever ask for. The page is sent with a
+ * Content-Security-Policy that names its inline scripts by hash and forbids framing it.
  */
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpApi from "effect/http-api/HttpApi"
 import type { ScalarConfig } from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
+import { formActionSourceOf, htmlContentType, inlineScriptHashes } from "../pages/layout.ts"
 import { staticDocument } from "./negotiation.ts"
 
 /**
@@ -103,8 +105,46 @@ const render = (page: string) => {
 }
 
 /**
+ * The page's Content-Security-Policy. Scripts: the page's three inline scripts (Scalar's bundle,
+ * the call that mounts it, the anchor script) by their hashes, and nothing else. Styles: inline,
+ * since Scalar's app writes its own `<style>` elements and style attributes as it renders (a hash
+ * cannot name them). Requests: this origin and the deployment's (the document's `servers`), which
+ * Scalar's "Test Request" calls; the OpenAPI document is in the page, not fetched. No fonts (Scalar's
+ * are off), no frames of it anywhere, no forms sent, no `<base>`.
+ */
+export const docsPagePolicy = (page: string, document: OpenApi.OpenAPISpec): string => {
+  const hashes = inlineScriptHashes(page)
+  const apiOrigins = new Set(["'self'"])
+  for (const server of document.servers ?? []) {
+    const source = formActionSourceOf(server.url)
+    if (source?.includes("//")) apiOrigins.add(source)
+  }
+  return [
+    "default-src 'none'",
+    `script-src ${hashes.join(" ")}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src ${[...apiOrigins].join(" ")}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join("; ")
+}
+
+/**
  * The handler of `GET /docs`: the page is rendered on the first request and kept, with its
- * compressed copies (3.2 MB; about 0.8 MB in gzip or br).
+ * compressed copies (3.2 MB; about 0.8 MB in gzip or br) and its policy.
  */
 export const docsPageHandler = (document: () => OpenApi.OpenAPISpec) =>
-  staticDocument("text/html; charset=utf-8", () => scalarPage(document()).then(render))
+  staticDocument(htmlContentType, async () => {
+    const spec = document()
+    const page = render(await scalarPage(spec))
+    return {
+      text: page,
+      headers: {
+        "content-security-policy": docsPagePolicy(page, spec),
+        "x-frame-options": "DENY",
+        "x-content-type-options": "nosniff"
+      }
+    }
+  })

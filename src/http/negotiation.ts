@@ -50,26 +50,35 @@ const memo = <A>(make: () => Promise<A>) => {
   }
 }
 
+/** A static document's text, and the headers that go with it (a page's policy, made from its text). */
+export interface StaticText {
+  readonly text: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
 /**
  * A static document (the same bytes for every request in this process) served in the encoding the
- * client accepts. `load` makes the body on the first request; each encoding is compressed once, on
- * the first request that asks for it (in zlib's thread pool, off the event loop), and kept. Every
- * answer says `Vary: Accept-Encoding`, so that a cache keeps the copies apart.
+ * client accepts. `load` makes the body (and its headers) on the first request; each encoding is
+ * compressed once, on the first request that asks for it (in zlib's thread pool, off the event
+ * loop), and kept. Every answer says `Vary: Accept-Encoding`, so that a cache keeps the copies apart.
  */
-export const staticDocument = (contentType: string, load: () => Promise<string>) => {
-  const plain = memo(() => load().then((text) => new TextEncoder().encode(text)))
+export const staticDocument = (contentType: string, load: () => Promise<StaticText>) => {
+  const loaded = memo(() =>
+    load().then(({ text, headers = {} }) => ({ body: new TextEncoder().encode(text), headers }))
+  )
+  const plain = () => loaded().then(({ body }) => body)
   const encoded = {
     br: memo(() => plain().then(compressors.br)),
     gzip: memo(() => plain().then(compressors.gzip))
   }
   const respond = async (encoding: Encoding | undefined) => {
-    const body = await plain()
+    const { body, headers } = await loaded()
     if (encoding === undefined || body.length < minimumCompressedBytes) {
-      return HttpServerResponse.uint8Array(body, { contentType, headers: { vary: "accept-encoding" } })
+      return HttpServerResponse.uint8Array(body, { contentType, headers: { ...headers, vary: "accept-encoding" } })
     }
     return HttpServerResponse.uint8Array(await encoded[encoding](), {
       contentType,
-      headers: { vary: "accept-encoding", "content-encoding": encoding }
+      headers: { ...headers, vary: "accept-encoding", "content-encoding": encoding }
     })
   }
   return (request: HttpServerRequest.HttpServerRequest) =>

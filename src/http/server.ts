@@ -51,7 +51,7 @@ const DocumentRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const config = yield* AppConfig
     const document = () => openApiDocument(config.publicBaseUrl)
-    const serveDocument = staticDocument("application/json", async () => JSON.stringify(document()))
+    const serveDocument = staticDocument("application/json", async () => ({ text: JSON.stringify(document()) }))
     for (const path of openApiPaths) yield* router.add("GET", path, serveDocument)
     yield* router.add("GET", docsPath, docsPageHandler(document))
     const toDocs = HttpServerResponse.redirect(config.docsUrl, { status: 302, headers: { vary: "accept" } })

@@ -16,7 +16,7 @@ import type * as Context from "effect/Context"
 import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider"
 import type { AppSettings } from "../config.ts"
 import { consoleClient } from "../domain/login.ts"
-import { pageHeaders } from "../pages/layout.ts"
+import { inlineScriptHashes, pageHeaders } from "../pages/layout.ts"
 import type { OAuthRecords } from "../services/oauth_records.ts"
 import type { KeySet } from "../services/signing_keys.ts"
 import { adapterFor } from "./adapter.ts"
@@ -261,6 +261,21 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
   }
 
   const provider = new ProviderClass(inputs.issuer, configuration)
+  // The one page the library renders itself is the form_post response mode's: a form to the
+  // client's redirect URI that its inline script submits at once. It is sent with every page's
+  // headers, that script allowed by its hash and the redirect URI's origin as a form-action.
+  provider.use(async (ctx, next) => {
+    await next()
+    if (ctx.res.hasHeader("content-security-policy") || !ctx.response.is("html")) return
+    if (typeof ctx.body !== "string") return
+    const redirectUri = ctx.oidc?.params?.redirect_uri
+    ctx.set(
+      pageHeaders({
+        formActionOrigins: typeof redirectUri === "string" ? [redirectUri] : [],
+        scriptHashes: inlineScriptHashes(ctx.body)
+      })
+    )
+  })
   // Every request reaches the provider with Host and X-Forwarded-* set from the configured base
   // URL (host.ts), never from what the client sent: its endpoints' addresses follow PUBLIC_BASE_URL.
   provider.proxy = true

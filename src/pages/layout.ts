@@ -141,8 +141,15 @@ input[type="checkbox"], input[type="radio"] {
 }
 `
 
+/** `'sha256-…'` of an inline script or stylesheet's text: a policy's source for it. */
+export const sourceHash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`
+
+/** The source hash of each inline script of `document`, ended as a browser's parser ends it (at `</script`). */
+export const inlineScriptHashes = (document: string): Array<string> =>
+  [...document.matchAll(/<script>([\s\S]*?)<\/script/gi)].map((match) => sourceHash(match[1]!))
+
 /** `'sha256-…'` of the stylesheet, computed once: the policy's only style source. */
-export const stylesheetHash = `'sha256-${createHash("sha256").update(stylesheet, "utf8").digest("base64")}'`
+export const stylesheetHash = sourceHash(stylesheet)
 
 // The mark beside the product name: inline SVG is markup, not a fetched image.
 const mark = html`<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><rect x="1" y="1" width="22" height="22" rx="6" fill="currentColor" opacity="0.18"/><path d="M7 12.5l3.2 3.2L17 8.8" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>`
@@ -200,6 +207,8 @@ export interface PageHeadersOptions {
   readonly formActionOrigins?: ReadonlyArray<string>
   /** Whether the page loads same-origin scripts and lets them fetch from its origin. */
   readonly scripts?: boolean
+  /** The hashes (`sourceHash`) of the inline scripts the page runs: none of ours has one. */
+  readonly scriptHashes?: ReadonlyArray<string>
 }
 
 // CSP's host-source and scheme-source, as narrow as origins need: a WHATWG URL's host may hold `;`
@@ -227,7 +236,11 @@ export const formActionSourceOf = (uriOrOrigin: string): string | undefined => {
 }
 
 /** The Content-Security-Policy of a page whose forms may lead to `formActionOrigins`. */
-export const contentSecurityPolicy = ({ formActionOrigins = [], scripts = false }: PageHeadersOptions = {}): string => {
+export const contentSecurityPolicy = ({
+  formActionOrigins = [],
+  scripts = false,
+  scriptHashes = []
+}: PageHeadersOptions = {}): string => {
   const sources = new Set(["'self'"])
   for (const origin of formActionOrigins) {
     const source = formActionSourceOf(origin)
@@ -237,16 +250,22 @@ export const contentSecurityPolicy = ({ formActionOrigins = [], scripts = false 
     "default-src 'none'",
     `style-src ${stylesheetHash}`,
     "img-src 'self' data:",
-    ...(scripts ? ["script-src 'self'", "connect-src 'self'"] : []),
+    ...(scripts || scriptHashes.length > 0
+      ? [`script-src ${[...(scripts ? ["'self'"] : []), ...scriptHashes].join(" ")}`]
+      : []),
+    ...(scripts ? ["connect-src 'self'"] : []),
     "base-uri 'none'",
     "frame-ancestors 'none'",
     `form-action ${[...sources].join(" ")}`
   ].join("; ")
 }
 
+/** Every page's media type: the charset said, so that no browser guesses it from the bytes. */
+export const htmlContentType = "text/html; charset=utf-8"
+
 /** The headers every page is sent with (names in lower case). */
 export const pageHeaders = (options: PageHeadersOptions = {}): Record<string, string> => ({
-  "content-type": "text/html; charset=utf-8",
+  "content-type": htmlContentType,
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Option from "effect/Option"
 import type { Html } from "./html.ts"
-import { pageHeaders } from "./layout.ts"
+import { htmlContentType, pageHeaders } from "./layout.ts"
 
 /** A rendered page and the status the caller should send it with. */
 export interface RenderedPage {
@@ -17,9 +17,13 @@ export interface RenderedPage {
   readonly html: Html
 }
 
-/** A rendered page as the response that sends it, with every page's headers (or `headers`, built by `pageHeaders`). */
+/**
+ * A rendered page as the response that sends it, with every page's headers (or `headers`, built by
+ * `pageHeaders`). The body's media type is what the server sends, whatever `headers` say: it names
+ * the charset too.
+ */
 export const pageResponse = (rendered: RenderedPage, headers: Record<string, string> = pageHeaders()) =>
-  HttpServerResponse.text(String(rendered.html), { status: rendered.status, headers, contentType: "text/html" })
+  HttpServerResponse.text(String(rendered.html), { status: rendered.status, headers, contentType: htmlContentType })
 
 export interface FailurePages {
   /** The database did not answer (sent with Retry-After). */

@@ -8,10 +8,13 @@
  * Requests go through request-filtering-agent: unless WEBHOOK_ALLOW_PRIVATE is on, a connection
  * to a loopback, private, link-local or otherwise non-public address is refused at the address the
  * host name resolved to, on every attempt (a URL that looked public at submission may not resolve
- * to a public address later). No redirect is followed, and at most 64 KiB of an answer is read.
+ * to a public address later), and the service's own rule (`addressRange`: an IPv4 address written
+ * as IPv6 is judged as that address) is applied there too. No redirect is followed, and at most 64 KiB of an answer is read.
  */
 import { createHmac, randomBytes } from "node:crypto"
-import type { LookupFunction } from "node:net"
+import { lookup as dnsLookup, type LookupAddress } from "node:dns"
+import { type LookupFunction, Socket, type TcpNetConnectOpts } from "node:net"
+import type { Duplex } from "node:stream"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -23,7 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
 import { AppConfig, type WebhookSettings } from "../config.ts"
-import { addressRange, type DeliveryAttempt, rangeName, webhookAnswerMaxBytes } from "../domain/webhooks.ts"
+import { addressRange, type DeliveryAttempt, ipv4Behind, rangeName, webhookAnswerMaxBytes } from "../domain/webhooks.ts"
 import { loggedOncePerMinute } from "./storage.ts"
 import { TaskTokens } from "./task_tokens.ts"
 import { type AttemptOutcome, type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
@@ -51,21 +54,98 @@ export const webhookSignature = (secret: string, id: string, timestamp: number, 
     .update(`${id}.${timestamp}.${body}`)
     .digest("base64")}`
 
+/** Why a connection to `address` is refused, as an error; undefined when it may be made. */
+type Judge = (address: string, family: unknown, host: unknown) => Error | undefined
+
+/**
+ * request-filtering-agent's refusal, in its words (so `describeFailure` reads both alike), for an
+ * address it lets through but the service does not: ipaddr.js calls `::7f00:1` (127.0.0.1 written
+ * IPv4-compatible) unicast; `addressRange` judges it by the IPv4 address it is.
+ */
+const publicOnly: Judge = (address, family, host) => {
+  const range = addressRange(address)
+  return range === undefined || range === "unicast"
+    ? undefined
+    : new Error(
+        `DNS lookup ${address}(family:${family}, host:${host}) is not allowed. Because, it is not a public address.`
+      )
+}
+
+/** `lookup` with every address it answers judged before it is connected to. */
+const judgedLookup =
+  (lookup: LookupFunction, judge: Judge): LookupFunction =>
+  (hostname, options, callback) =>
+    lookup(hostname, options, ((error: NodeJS.ErrnoException | null, answer: unknown, family?: number) => {
+      if (error !== null) return callback(error, "", 0)
+      const answers = Array.isArray(answer) ? (answer as Array<LookupAddress>) : [{ address: answer as string, family }]
+      for (const one of answers) {
+        const refusal = judge(one.address, one.family, hostname)
+        if (refusal !== undefined) return callback(refusal, "", 0)
+      }
+      ;(callback as (...args: Array<unknown>) => void)(null, answer, family)
+    }) as Parameters<LookupFunction>[2])
+
+/**
+ * `judge` before request-filtering-agent's own check: on an IP address in the URL (connected to
+ * without a lookup) and on every address a name resolves to.
+ */
+const judgedConnection = (
+  judge: Judge,
+  options: TcpNetConnectOpts,
+  listener: ((error: Error | null, socket: Duplex) => void) | undefined,
+  connect: (options: TcpNetConnectOpts) => Duplex
+): Duplex => {
+  const refusal = options.host === undefined ? undefined : judge(options.host, undefined, undefined)
+  if (refusal === undefined) return connect({ ...options, lookup: judgedLookup(options.lookup ?? dnsLookup, judge) })
+  const socket = new Socket()
+  if (listener === undefined) socket.destroy(refusal)
+  else listener(refusal, socket)
+  return socket
+}
+type AgentOptions = ConstructorParameters<typeof RequestFilteringHttpsAgent>[0]
+class JudgedHttpAgent extends RequestFilteringHttpAgent {
+  readonly #judge: Judge
+  constructor(options: AgentOptions, judge: Judge) {
+    super(options)
+    this.#judge = judge
+  }
+  override createConnection(options: TcpNetConnectOpts, listener?: (error: Error | null, socket: Duplex) => void) {
+    return judgedConnection(this.#judge, options, listener, (judged) => super.createConnection(judged, listener))
+  }
+}
+class JudgedHttpsAgent extends RequestFilteringHttpsAgent {
+  readonly #judge: Judge
+  constructor(options: AgentOptions, judge: Judge) {
+    super(options)
+    this.#judge = judge
+  }
+  override createConnection(options: TcpNetConnectOpts, listener?: (error: Error | null, socket: Duplex) => void) {
+    return judgedConnection(this.#judge, options, listener, (judged) => super.createConnection(judged, listener))
+  }
+}
+
+/**
+ * The agents webhooks are sent through: with `allowPrivate` (WEBHOOK_ALLOW_PRIVATE) every address
+ * is reached; otherwise only public ones, at the address actually connected to.
+ */
+export const webhookAgents = (allowPrivate: boolean, lookup: LookupFunction | undefined) => {
+  const options = {
+    allowPrivateIPAddress: allowPrivate,
+    // One connection per attempt: a kept connection would skip the next attempt's check.
+    keepAlive: false,
+    ...(lookup === undefined ? {} : { lookup })
+  }
+  const judge: Judge = allowPrivate ? () => undefined : publicOnly
+  return { http: new JudgedHttpAgent(options, judge), https: new JudgedHttpsAgent(options, judge) }
+}
+
 /** The HTTP client webhooks are sent with: filtered agents, no redirects followed. */
 const clientLayer = (settings: WebhookSettings, lookup: LookupFunction | undefined) =>
   NodeHttpClient.layerNodeHttpNoAgent.pipe(
     Layer.provide(
       Layer.effect(NodeHttpClient.HttpAgent)(
         Effect.acquireRelease(
-          Effect.sync(() => {
-            const options = {
-              allowPrivateIPAddress: settings.allowPrivate,
-              // One connection per attempt: a kept connection would skip the next attempt's check.
-              keepAlive: false,
-              ...(lookup === undefined ? {} : { lookup })
-            }
-            return { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) }
-          }),
+          Effect.sync(() => webhookAgents(settings.allowPrivate, lookup)),
           (agents) =>
             Effect.sync(() => {
               agents.http.destroy()
@@ -91,7 +171,9 @@ export const describeFailure = (error: unknown, timeoutMs: number): string => {
   if (refused !== null) {
     const [, address, host] = refused
     const range = addressRange(address!)
-    return `refused: ${host === undefined || host === "undefined" ? address : `${host} resolved to ${address}`}, ${range === undefined ? "not a public address" : `a ${rangeName(range)} address`}; events are sent only to public addresses`
+    const behind = ipv4Behind(address!)
+    const shown = behind === undefined ? address : `${address} (${behind})`
+    return `refused: ${host === undefined || host === "undefined" ? shown : `${host} resolved to ${shown}`}, ${range === undefined ? "not a public address" : `a ${rangeName(range)} address`}; events are sent only to public addresses`
   }
   const code = typeof cause === "object" && cause !== null ? (cause as { code?: unknown }).code : undefined
   switch (code) {

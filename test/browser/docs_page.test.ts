@@ -29,14 +29,49 @@ afterAll(async () => {
 
 const viewport = { width: 1280, height: 800 }
 
-const open = async (url: string): Promise<Page> => {
+/**
+ * What the page's Content-Security-Policy stopped, as the page was told (`securitypolicyviolation`)
+ * and as Chromium logs it. One is expected and harmless: Scalar's bundled Zod probes whether
+ * `new Function("")` runs (in a try/catch, once) and, refused, validates without compiling; the
+ * page names no 'unsafe-eval' for it. Anything else is a part of the page the policy broke.
+ */
+const violationsOf = async (page: Page, logged: ReadonlyArray<string>) => {
+  const reported = await page.evaluate(
+    () => (window as unknown as { violations?: Array<{ directive: string; blocked: string }> }).violations ?? []
+  )
+  const probes = reported.filter(({ directive, blocked }) => directive === "script-src" && blocked === "eval")
+  expect(probes.length).toBeLessThanOrEqual(1)
+  return [...reported.filter((v) => !probes.includes(v)).map((v) => `${v.directive} ${v.blocked}`), ...logged]
+}
+
+/** A new page that records what the policy stops (see `violationsOf`) and what the console logs. */
+const newPage = async () => {
   const page = await browser.newPage({ viewport })
+  const logged: Array<string> = []
+  page.on("console", (message) => {
+    if (/Content.Security.Policy/i.test(message.text()) && !/'unsafe-eval'/.test(message.text())) {
+      logged.push(message.text())
+    }
+  })
+  await page.addInitScript(() => {
+    const violations: Array<{ directive: string; blocked: string }> = []
+    ;(window as unknown as { violations: typeof violations }).violations = violations
+    document.addEventListener("securitypolicyviolation", (event) =>
+      violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI })
+    )
+  })
+  return { page, violations: () => violationsOf(page, logged) }
+}
+
+const open = async (url: string): Promise<Page> => {
+  const { page, violations } = await newPage()
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
   await page.goto(url, { waitUntil: "load" })
   // Scalar renders the reference once its script has run.
   await page.locator(".scalar-api-reference h1").first().waitFor()
   expect(errors).toEqual([])
+  expect(await violations()).toEqual([])
   return page
 }
 
@@ -87,6 +122,35 @@ describe("the docs page in a browser", () => {
       const firstStep = page.locator("li", { hasText: "GET /api/public/v1 (this index)" })
       expect(await firstStep.count()).toBe(1)
       expect(await onScreen(firstStep)).toBe(true)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it("works under its Content-Security-Policy, Test Request included, and cannot be framed", async () => {
+    const { page, violations } = await newPage()
+    try {
+      const response = await page.goto(`${server.url}/docs`, { waitUntil: "load" })
+      expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'")
+      expect(response?.headers()["x-frame-options"]).toBe("DENY")
+      await page.locator(".scalar-api-reference h1").first().waitFor()
+      // Scalar's API client calls the deployment (connect-src) and shows the answer.
+      await page.locator("button", { hasText: "Test Request" }).first().click()
+      await page.locator("button", { hasText: /^Send/ }).first().click()
+      await page.getByText("200 OK").first().waitFor()
+      await page.screenshot({ path: `${screenshots}docs-test-request.png` })
+      expect(await violations()).toEqual([])
+
+      // Another page that frames it gets Chromium's error page in the frame, nothing of the docs.
+      const framing = await browser.newPage({ viewport })
+      try {
+        await framing.setContent(`<iframe src="${server.url}/docs" width="800" height="600"></iframe>`)
+        const frame = framing.frames().find((f) => f !== framing.mainFrame())
+        expect(frame?.url()).toMatch(/^chrome-error:/)
+        expect(await frame?.locator("#api-reference-container").count()).toBe(0)
+      } finally {
+        await framing.close()
+      }
     } finally {
       await page.close()
     }

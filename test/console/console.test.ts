@@ -89,6 +89,72 @@ describe("signing in", () => {
     expect(post.headers.get("content-type")).toContain("text/html")
   })
 
+  it("comes back after signing in only to a console page: any other return= leads home, with no header injected", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, ...phone })
+    const answers: Array<{ url: string; status: number; injected: string | undefined }> = []
+    context.on("response", (response) =>
+      answers.push({ url: response.url(), status: response.status(), injected: response.headers()["x-evil"] })
+    )
+    try {
+      const page = await context.newPage()
+      // The first sign-in asks for the password; the others pass through the authorization server's session.
+      await page.goto(`${server.url}/console/sign-in?return=%0d%0aX-Evil:1`)
+      await page.getByLabel("Email").fill(lukas.email)
+      await page.getByLabel("Password", { exact: true }).fill(lukas.password)
+      await Promise.all([
+        page.waitForURL(`${server.url}/console`),
+        page.getByRole("button", { name: "Sign in" }).click()
+      ])
+      await expect(page.locator("h1").textContent()).resolves.toBe("Your tasks")
+      for (const unsafe of [
+        "/%0d%0a",
+        "//evil.example",
+        "https://evil.example/console",
+        "/console/%0d%0aX-Evil:1",
+        "/console/tasks/x%0aX-Evil:%201",
+        "/console/%C3%A9",
+        "/console/callback"
+      ]) {
+        const response = await page.goto(`${server.url}/console/sign-in?return=${unsafe}`)
+        expect(page.url(), unsafe).toBe(`${server.url}/console`)
+        expect(response?.status(), unsafe).toBe(200)
+        await expect(page.locator("h1").textContent()).resolves.toBe("Your tasks")
+      }
+      // A console page is returned to, as before.
+      await page.goto(`${server.url}/console/sign-in?return=/console/profile`)
+      expect(page.url()).toBe(`${server.url}/console/profile`)
+      expect(answers.filter((answer) => answer.status >= 500 || answer.injected !== undefined)).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("sends every kind of page, and its script, with charset=utf-8", async () => {
+    const typeOf = async (path: string, init: RequestInit = {}) =>
+      (await fetch(`${server.url}${path}`, { redirect: "manual", ...init })).headers.get("content-type")
+    const html = { headers: { accept: "text/html" } }
+    // The console's pages: a failed callback, signed out, not found, a form without a session.
+    expect(await typeOf("/console/callback?code=x&state=forged")).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/signed-out")).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/no-such-page")).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/tasks/x/accept", { method: "POST" })).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/console/live.js")).toBe("text/javascript; charset=utf-8")
+    // The authorization server's: an unknown address, an error, the sign-in page.
+    expect(await typeOf("/oauth/no-such-page", html)).toBe("text/html; charset=utf-8")
+    expect(await typeOf("/oauth/auth?client_id=nobody", html)).toBe("text/html; charset=utf-8")
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    try {
+      const page = await context.newPage()
+      const signInPage = await page.goto(`${server.url}/console`)
+      await expect(page.getByRole("button", { name: "Sign in" }).isVisible()).resolves.toBe(true)
+      expect(signInPage?.headers()["content-type"]).toBe("text/html; charset=utf-8")
+    } finally {
+      await context.close()
+    }
+    // The docs page.
+    expect(await typeOf("/docs")).toBe("text/html; charset=utf-8")
+  })
+
   it("signs out: the session ends in the database, not only in the browser", async () => {
     const { context, page } = await signIn(emily)
     try {

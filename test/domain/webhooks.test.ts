@@ -1,7 +1,10 @@
+import { type Agent, request } from "node:http"
+import type { LookupFunction } from "node:net"
 import { Webhook } from "standardwebhooks"
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addressRange, webhookUrlProblem } from "../../src/domain/webhooks.ts"
-import { describeFailure, webhookSignature } from "../../src/services/webhook_delivery.ts"
+import { describeFailure, webhookAgents, webhookSignature } from "../../src/services/webhook_delivery.ts"
+import { startReceiver } from "../support/webhooks.ts"
 
 describe("webhook_url", () => {
   it.each([
@@ -28,6 +31,22 @@ describe("webhook_url", () => {
     ["https://0x7f000001/", /a loopback address/],
     ["https://[::1]/", /a loopback address/],
     ["https://[::ffff:127.0.0.1]/", /a loopback address/],
+    // Every IPv6 spelling of, or route to, a non-public IPv4 address is that address.
+    ["https://[::7f00:1]/", /a loopback address \(\[::7f00:1\], which is 127\.0\.0\.1\)/],
+    ["https://[::127.0.0.2]/", /a loopback address \(\[::7f00:2\], which is 127\.0\.0\.2\)/],
+    ["https://[::a00:1]/", /a private address .*which is 10\.0\.0\.1/],
+    ["https://[::ffff:0:7f00:1]/", /a loopback address .*which is 127\.0\.0\.1/],
+    ["https://[64:ff9b::192.168.0.1]/", /a private address .*which is 192\.168\.0\.1/],
+    ["https://[2002:7f00:1::1]/", /a loopback address .*which is 127\.0\.0\.1/],
+    ["https://[2002:a9fe:a9fe::]/", /a link-local address .*which is 169\.254\.169\.254/],
+    // Teredo: the client's address is stored with every bit flipped (80ff:fffe is 127.0.0.1).
+    ["https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", /a loopback address .*which is 127\.0\.0\.1/],
+    // The translation prefixes stay refused even when the IPv4 address is public.
+    ["https://[64:ff9b::8.8.8.8]/", /a NAT64 address/],
+    ["https://[2002:808:808::1]/", /a 6to4 address/],
+    ["https://[::8.8.8.8]/", /IPv4-compatible \(deprecated\)/],
+    ["https://[64:ff9b:1::a00:1]/", /local-use NAT64/],
+    ["https://[fec0::1]/", /site-local/],
     ["https://10.0.0.1/", /a private address/],
     ["https://172.16.5.4/", /a private address/],
     ["https://192.168.1.1/", /a private address/],
@@ -55,6 +74,10 @@ describe("webhook_url", () => {
     expect(addressRange("::ffff:10.1.2.3")).toBe("private")
     expect(addressRange("::ffff:8.8.8.8")).toBe("unicast")
     expect(addressRange("hooks.example.com")).toBeUndefined()
+    expect(addressRange("::7f00:1")).toBe("loopback")
+    expect(addressRange("::1")).toBe("loopback")
+    expect(addressRange("::")).toBe("unspecified")
+    expect(addressRange("2606:4700:4700::1111")).toBe("unicast")
   })
 })
 
@@ -112,10 +135,71 @@ describe("an attempt's error in words", () => {
       "refused: 127.0.0.1, a loopback address; events are sent only to public addresses"
     ],
     [
+      wrapped(
+        new Error(
+          "DNS lookup ::7f00:1(family:6, host:hooks.example.com) is not allowed. Because, it is not a public address."
+        )
+      ),
+      "refused: hooks.example.com resolved to ::7f00:1 (127.0.0.1), a loopback address; events are sent only to public addresses"
+    ],
+    [
       wrapped(Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" })),
       "DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate"
     ]
   ])("%#: %s", (error, words) => {
     expect(describeFailure(error, 10_000)).toBe(words)
+  })
+})
+
+describe("the agents webhooks are sent through", () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>
+  beforeAll(async () => {
+    receiver = await startReceiver()
+  })
+  afterAll(() => receiver.close())
+
+  /** One POST through `agent`: the answer's status, or the attempt's error in words. */
+  const post = (agent: Agent, url: string) =>
+    new Promise<number | string>((resolve) => {
+      const outgoing = request(url, { method: "POST", agent }, (answer) => {
+        answer.resume()
+        resolve(answer.statusCode ?? 0)
+      })
+      outgoing.on("error", (error) => resolve(describeFailure(error, 10_000)))
+      outgoing.end("{}")
+    })
+  /** A resolver that answers `address` for every name. */
+  const answering = (address: string, family: number) =>
+    ((_hostname: string, options: { all?: boolean }, callback: (...args: Array<unknown>) => void) => {
+      if (options.all) callback(null, [{ address, family }])
+      else callback(null, address, family)
+    }) as unknown as LookupFunction
+
+  it("refuse 127.0.0.1 written as IPv6, in the URL and as what a name resolves to; nothing reaches it", async () => {
+    const port = new URL(receiver.url).port
+    const literal = webhookAgents(false, undefined).http
+    expect(await post(literal, `http://[::7f00:1]:${port}/hooks`)).toBe(
+      "refused: ::7f00:1 (127.0.0.1), a loopback address; events are sent only to public addresses"
+    )
+    const rebound = webhookAgents(false, answering("::7f00:1", 6)).http
+    expect(await post(rebound, `http://hooks.example.com:${port}/hooks`)).toBe(
+      "refused: hooks.example.com resolved to ::7f00:1 (127.0.0.1), a loopback address; events are sent only to public addresses"
+    )
+    // request-filtering-agent's own refusals are as they were.
+    const loopback = webhookAgents(false, answering("127.0.0.1", 4)).http
+    expect(await post(loopback, `http://hooks.example.com:${port}/hooks`)).toBe(
+      "refused: hooks.example.com resolved to 127.0.0.1, a loopback address; events are sent only to public addresses"
+    )
+    expect(receiver.received).toEqual([])
+  })
+
+  it("with WEBHOOK_ALLOW_PRIVATE, reach every address, through a name or in the URL", async () => {
+    const port = new URL(receiver.url).port
+    const before = receiver.received.length
+    expect(
+      await post(webhookAgents(true, answering("127.0.0.1", 4)).http, `http://hooks.example.com:${port}/hooks`)
+    ).toBe(204)
+    expect(await post(webhookAgents(true, undefined).http, `http://127.0.0.1:${port}/hooks`)).toBe(204)
+    expect(receiver.received.length).toBe(before + 2)
   })
 })

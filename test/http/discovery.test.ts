@@ -2,6 +2,7 @@
  * The service index, /capabilities, the OpenAPI document and the well-known documents: every
  * published member, and each derived from the definitions the code runs on.
  */
+import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { endpoints } from "../../src/api/endpoints.ts"
@@ -217,6 +218,30 @@ describe("well-known documents and docs", () => {
     }
   })
 
+  it("sends the docs page with a policy: its inline scripts by hash, no framing, no eval", async () => {
+    const response = await fetch(`${server.url}/docs`)
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    expect(response.headers.get("x-frame-options")).toBe("DENY")
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+    const policy = Object.fromEntries(
+      (response.headers.get("content-security-policy") ?? "")
+        .split("; ")
+        .map((d) => [d.split(" ")[0], d.slice(d.indexOf(" ") + 1)])
+    )
+    expect(policy["default-src"]).toBe("'none'")
+    expect(policy["frame-ancestors"]).toBe("'none'")
+    expect(policy["base-uri"]).toBe("'none'")
+    expect(policy["form-action"]).toBe("'none'")
+    expect(policy["connect-src"]).toBe(`'self' ${server.url}`)
+    // Every inline script of the page, and nothing more: no 'unsafe-inline', no 'unsafe-eval'.
+    const page = await response.text()
+    const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, text]) => text!)
+    expect(scripts).toHaveLength(3)
+    expect(policy["script-src"]).toBe(
+      scripts.map((text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`).join(" ")
+    )
+  })
+
   it("serves an RFC 9727 API catalog and an agent card", async () => {
     const catalog = await get("/.well-known/api-catalog")
     expect(catalog.linkset[0]["service-desc"][0].href).toBe(`${server.url}/openapi.json`)
@@ -235,8 +260,10 @@ describe("well-known documents and docs", () => {
     expect(page).toContain("window.Scalar.createApiReference")
     expect(page).toContain(`"servers":[{"url":"${server.url}"`)
     expect(page).toContain('"participantAccessToken"')
-    // Rendered once: a second request answers the same page.
-    expect(await (await fetch(`${server.url}/docs`)).text()).toBe(page)
+    // Rendered once: a second request answers the same page, with the same headers.
+    const again = await fetch(`${server.url}/docs`, { headers: { "accept-encoding": "br" } })
+    expect(again.headers.get("content-security-policy")).toBe(response.headers.get("content-security-policy"))
+    expect(await again.text()).toBe(page)
     const doc = await get("/openapi.json")
     for (const code of Object.keys(errorCodes)) expect(doc.info.description).toContain(`id="error-${code}"`)
   })

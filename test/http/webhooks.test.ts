@@ -37,12 +37,16 @@ const boot = async (settings: Partial<AppSettings>, services?: typeof ServicesLi
   return env
 }
 
-/** A DNS answer that points every name at this machine: what a hostile name's owner can arrange. */
+/**
+ * A DNS answer that points every name at this machine: what a hostile name's owner can arrange.
+ * `compat.example.com` gets 127.0.0.1 written as an IPv4-compatible IPv6 address.
+ */
 const resolved: Array<string> = []
 const toLoopback = ((hostname: string, options: { all?: boolean }, callback: (...args: Array<unknown>) => void) => {
   resolved.push(hostname)
-  if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }])
-  else callback(null, "127.0.0.1", 4)
+  const [address, family] = hostname === "compat.example.com" ? ["::7f00:1", 6] : ["127.0.0.1", 4]
+  if (options.all) callback(null, [{ address, family }])
+  else callback(null, address, family)
 }) as unknown as LookupFunction
 
 const receiver = async (answer?: (n: number) => Answer) => {
@@ -343,6 +347,10 @@ describe("signed webhooks", () => {
       ["https://localhost/x", /this machine/],
       ["https://127.0.0.1:8443/x", /loopback/],
       ["https://[::1]/x", /loopback/],
+      ["https://[::7f00:1]/x", /loopback address \(\[::7f00:1\], which is 127\.0\.0\.1\)/],
+      ["https://[::ffff:0:7f00:1]/x", /loopback/],
+      ["https://[64:ff9b::10.0.0.8]/x", /private address \(\[64:ff9b::a00:8\], which is 10\.0\.0\.8\)/],
+      ["https://[2002:a9fe:a9fe::1]/x", /link-local address .*which is 169\.254\.169\.254/],
       ["https://10.0.0.8/x", /private/],
       ["https://169.254.169.254/latest/meta-data", /link-local/],
       ["https://0x7f.1/x", /loopback/],
@@ -393,6 +401,25 @@ describe("signed webhooks", () => {
       // Every attempt looked the name up again, and nothing reached the address.
       expect(resolved.filter((name) => name === "hooks.example.com").length).toBeGreaterThanOrEqual(2)
       expect(hooks.received).toEqual([])
+    })
+
+    it("refuses at connection time a name that resolves to 127.0.0.1 written as IPv6 (::7f00:1)", async () => {
+      const created = await submit(
+        rebound,
+        digitalDraft({ participant_slug: "akiko-tanaka", webhook_url: "https://compat.example.com/hooks" })
+      )
+      const list = await deliveriesOf(
+        rebound,
+        created.reference,
+        created.task_token,
+        (l) => l.data[0]?.state === "failed"
+      )
+      const refusal =
+        "refused: compat.example.com resolved to ::7f00:1 (127.0.0.1), a loopback address; events are sent only to public addresses"
+      expect(list.data[0].attempts.map((a: Json) => [a.status, a.error])).toEqual([
+        [null, refusal],
+        [null, refusal]
+      ])
     })
 
     it("accepts a public https URL", async () => {

@@ -296,6 +296,71 @@ describe("the whole flow", () => {
   })
 })
 
+describe("response_mode=form_post", () => {
+  it("the page posts the code to the app at once, under a policy that allows that script and that form alone", async () => {
+    const config = await registerClient(issuer, { client_name: "Form Post App" })
+    const context = await browser.newContext()
+    // Consent first (query mode), so that the form_post authorization shows no page of ours.
+    await authorize(context, authorizationUrl(config, (await pkce()).challenge), { person: lukas })
+
+    const violations: Array<string> = []
+    context.on("console", (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text())
+    })
+    await context.addInitScript(() =>
+      document.addEventListener("securitypolicyviolation", (event) =>
+        console.error(`Content-Security-Policy violation: ${event.effectiveDirective} ${event.blockedURI}`)
+      )
+    )
+    const formPostPages: Array<Record<string, string>> = []
+    context.on("response", (response) => {
+      if (response.url().startsWith(`${issuer}/auth`) && response.status() === 200) {
+        formPostPages.push(response.headers())
+      }
+    })
+    const posted: Array<string> = []
+    context.on("request", (request) => {
+      if (request.url() === callbackUri && request.method() === "POST") posted.push(request.postData() ?? "")
+    })
+
+    const { verifier, challenge } = await pkce()
+    const state = client.randomState()
+    const url = authorizationUrl(config, challenge, { state })
+    url.searchParams.set("response_mode", "form_post")
+    const page = await context.newPage()
+    await page.goto(url.href)
+    await page.waitForURL(callbackUri)
+    await page.close()
+    await context.close()
+
+    expect(formPostPages).toHaveLength(1)
+    const headers = formPostPages[0]!
+    expect(headers["content-type"]).toBe("text/html; charset=utf-8")
+    expect(headers["x-frame-options"]).toBe("DENY")
+    expect(headers["cache-control"]).toBe("no-store")
+    const policy = headers["content-security-policy"]!.split("; ")
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).toContain("frame-ancestors 'none'")
+    expect(policy).toContain(`form-action 'self' ${new URL(callbackUri).origin}`)
+    expect(policy.find((d) => d.startsWith("script-src"))).toMatch(/^script-src 'sha256-[A-Za-z0-9+/]{43}='$/)
+    expect(violations).toEqual([])
+
+    // The app got the code and the state in the post, and the code is good.
+    expect(posted).toHaveLength(1)
+    const form = new URLSearchParams(posted[0])
+    expect(form.get("state")).toBe(state)
+    const exchanged = await tokenRequest(config, {
+      grant_type: "authorization_code",
+      code: form.get("code")!,
+      redirect_uri: callbackUri,
+      code_verifier: verifier,
+      resource: api
+    })
+    expect(exchanged.status).toBe(200)
+    expect((await exchanged.json()).access_token).toBeTypeOf("string")
+  })
+})
+
 /** An authorization request with PKCE (S256) to the callback, for `resource` (the REST API by default). */
 const authorizationUrl = (
   config: client.Configuration,

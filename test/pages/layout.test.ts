@@ -11,6 +11,7 @@ import {
   stylesheet,
   stylesheetHash
 } from "../../src/pages/layout.ts"
+import { pageResponse } from "../../src/pages/respond.ts"
 
 const document = String(page({ title: "Sign <in>", body: html`<h1>Hello</h1>` }))
 
@@ -29,6 +30,15 @@ describe("page", () => {
     expect(styles).toEqual([stylesheet])
     expect(stylesheetHash).toBe(`'sha256-${createHash("sha256").update(styles[0]!).digest("base64")}'`)
     expect(document).not.toMatch(/<script|\sstyle=|<link rel="stylesheet"/)
+  })
+})
+
+describe("pageResponse", () => {
+  it("sends a page as UTF-8 HTML, saying so, with every page's headers", () => {
+    const response = pageResponse({ status: 404, html: html`<h1>Nothing here</h1>` })
+    expect(response.status).toBe(404)
+    expect(response.body._tag === "Uint8Array" && response.body.contentType).toBe("text/html; charset=utf-8")
+    expect(response.headers["content-security-policy"]).toBe(pageHeaders()["content-security-policy"])
   })
 })
 
