@@ -7,6 +7,7 @@
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, BrowserContextOptions, Page } from "playwright-core"
+import { maxJsonDepth } from "../../src/api/parameters.ts"
 import { maxFormTextBytes } from "../../src/console/submission.ts"
 import { launchBrowser, phone, screenshots } from "../support/browser.ts"
 import { type ConsolePerson, choosePassword, invitePeople, signInToConsole } from "../support/console.ts"
@@ -370,6 +371,28 @@ describe("the result form's body", () => {
       })
       expect(taken.status).toBe(303)
       expect(await taskState(reference)).toBe("submitted")
+    } finally {
+      await close()
+    }
+  })
+  it(`result fields nested deeper than ${maxJsonDepth} levels are refused beside their box; nothing changes`, async () => {
+    const { reference, cookie, csrf, close } = await working()
+    try {
+      const form = new FormData()
+      form.set("csrf", csrf)
+      form.set("summary", "Done")
+      // The audit's 4,400 levels, typed into the "Other fields (JSON)" box.
+      form.set("fields.*", `{"a":${"[".repeat(4400)}${"]".repeat(4400)}}`)
+      const refused = await fetch(`${server.url}/console/tasks/${reference}/submit`, {
+        method: "POST",
+        headers: { cookie },
+        body: form,
+        redirect: "manual"
+      })
+      expect(refused.status).toBe(422)
+      const text = await refused.text()
+      expect(text).toMatch(/id="rf-fields\.\*-error">.*This is nested deeper than 64 levels/)
+      expect(await taskState(reference)).toBe("in_flight")
     } finally {
       await close()
     }
