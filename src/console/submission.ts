@@ -19,6 +19,7 @@ import * as Multipart from "effect/http/Multipart"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { maxBodyBytes, maxJsonDepth } from "../api/parameters.ts"
+import { linkProblem } from "../domain/evidence.ts"
 import { pathDeeperThan } from "../domain/json_depth.ts"
 import { ResultSubmission } from "../domain/moves.ts"
 import type { Artifact } from "../domain/task.ts"
@@ -193,13 +194,13 @@ export const makeSubmission = (options: {
     )
   }
 
-  /** A line of `links` that is an http(s) address. */
+  /** Each line of `links` a link artifact, and the first line that is not a link (`linkProblem`), if any. */
   const linkArtifacts = (text: string) => {
     const lines = text
       .split(/\r?\n/)
       .map((line) => line.trim())
       .filter((line) => line !== "")
-    const bad = lines.find((line) => !URL.canParse(line) || !/^https?:$/.test(new URL(line).protocol))
+    const bad = lines.find((line) => linkProblem(line) !== undefined)
     return { links: lines.map((value): Artifact => ({ kind: "url", value })), bad }
   }
 
@@ -231,7 +232,9 @@ export const makeSubmission = (options: {
       const summary = values.get("summary")?.[0] ?? ""
       if (summary.trim() === "") problems.set("summary", "Write a summary of what you did and found.")
       const { links, bad } = linkArtifacts(values.get("links")?.[0] ?? "")
-      if (bad !== undefined) problems.set("links", `"${bad}" is not an address starting with https:// or http://.`)
+      if (bad !== undefined) {
+        problems.set("links", `"${bad}" is not a web address starting with https:// or http:// (without a password).`)
+      }
       const notes = (values.get("notes")?.[0] ?? "").trim()
 
       const refused = (status: number) =>

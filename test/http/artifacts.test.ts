@@ -346,6 +346,36 @@ describe("evidence files over HTTP", () => {
     expect(rows).toEqual([])
   })
 
+  it("a url artifact must be an absolute http(s) URL: anything else is 400 invalid_request naming its value", async () => {
+    const { reference, holder } = await workingTask(main)
+    const before = await stateOf(main, reference)
+    const submit = (value: string) =>
+      holder.post(`/tasks/${reference}/submit`, {
+        summary: "done",
+        artifacts: [
+          { kind: "text", value: "notes" },
+          { kind: "url", value }
+        ]
+      })
+    for (const value of [
+      "javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "the report is on the shared drive",
+      "/reports/1",
+      "ftp://x.example/a",
+      "https://user:secret@x.example/a"
+    ]) {
+      const refused = await expectEnvelope(await submit(value), 400, "invalid_request")
+      expect(refused.details, value).toEqual([expect.objectContaining({ field: "artifacts.1.value", code: "invalid" })])
+      expect(refused.details?.[0]?.message).toMatch(/url artifact's value must/)
+    }
+    expect(await stateOf(main, reference)).toEqual(before)
+    expect((await read(main, reference)).state).toBe("in_flight")
+    const kept = await submit("https://x.example/a")
+    expect(kept.status).toBe(200)
+    expect(((await kept.json()) as Json).result.artifacts[1]).toEqual({ kind: "url", value: "https://x.example/a" })
+  })
+
   it("uploads are refused past the limit, out of turn, to the wrong party and without a name, and nothing is kept", async () => {
     const { reference, holder } = await workingTask(main)
     const other = await participant(main, "sofia-rossi")
