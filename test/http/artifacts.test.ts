@@ -430,6 +430,34 @@ describe("evidence files over HTTP", () => {
     await listed("uploadArtifact", 409)
   })
 
+  it("40 uploads at once against a limit of 10 staged files leave exactly 10 staged", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "tm-artifacts-race-"))
+    directories.push(directory)
+    const env = await startOnFreshDatabase({
+      settings: {
+        oauthIssuer: issuer.url,
+        oauthAudience: testAudience,
+        artifacts: { store: { _tag: "Files", directory }, maxFileBytes, maxFiles: 10 }
+      }
+    })
+    envs.push(env)
+    const { reference, holder } = await workingTask(env)
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => holder.upload(reference, `race-${i}.png`, png))
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 422)).toHaveLength(30)
+    for (const answer of answers) {
+      if (answer.status === 422) expect(((await answer.json()) as Json).error.code).toBe("artifact_invalid")
+    }
+    const staged = await env.database.rows(
+      `SELECT id FROM artifacts WHERE reference = '${reference}' AND attached_at IS NULL AND sha256 IS NOT NULL`
+    )
+    expect(staged).toHaveLength(10)
+    expect(await env.database.count("artifacts")).toBe(10)
+  })
+
   it("the same round trip over the S3 store", async () => {
     const env = await startWith({ _tag: "S3", bucket: await s3.bucket(), prefix: "evidence", endpoint: s3.endpoint })
     const { reference, token, holder } = await workingTask(env)
