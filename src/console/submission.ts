@@ -4,7 +4,7 @@
  *
  * The form is read as a stream, part by part: the CSRF token comes first (it is the form's first
  * control) and must match, or nothing after it is read; the text of the form is bounded
- * (`maxFormTextBytes`), and reading stops past it; each file streams straight into the artifact
+ * (`maxFormTextBytes`, one control `maxFieldBytes`), and reading stops past it; each file streams straight into the artifact
  * store (never whole into memory), refused past its size or the number of files a result may carry.
  * Then the result goes through the same operation as REST and MCP, which checks the fields against
  * the task's schema and attaches the files in the same transaction as the submission. Whatever
@@ -175,10 +175,13 @@ export const makeSubmission = (options: {
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxFiles * maxFileBytes + 1048576)),
       Effect.catchTag("MultipartError", (error) =>
         Effect.sync(() => {
-          received.refusal =
-            error.reason._tag === "FileTooLarge" || error.reason._tag === "BodyTooLarge"
-              ? tooLarge
-              : "The form could not be read; nothing was submitted. Please try again."
+          // One text control past its own limit is text past the form's, said the same way.
+          if (error.reason._tag === "FieldTooLarge") received.tooLarge = true
+          else
+            received.refusal =
+              error.reason._tag === "FileTooLarge" || error.reason._tag === "BodyTooLarge"
+                ? tooLarge
+                : "The form could not be read; nothing was submitted. Please try again."
         })
       ),
       Effect.as(received),

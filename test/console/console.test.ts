@@ -268,7 +268,7 @@ describe("the result form's body", () => {
       expect(moved.status, move).toBe(303)
     }
     expect(await taskState(reference)).toBe("in_flight")
-    return { reference, cookie, csrf, close: () => context.close() }
+    return { reference, cookie, csrf, page, close: () => context.close() }
   }
 
   const boundary = "----formboundary7MA4YWxkTrZu0gW"
@@ -375,6 +375,23 @@ describe("the result form's body", () => {
       await close()
     }
   })
+  it("in a real browser, text pasted far past the bound (2 MiB in one box) shows the 413 page", async () => {
+    const { reference, page, close } = await working()
+    try {
+      await page.goto(`${server.url}/console/tasks/${reference}`)
+      await page.getByLabel(/Summary/).fill("Done")
+      // 2 MiB in the Links box: past one control's limit, and far past the form's.
+      await page.locator("#links").evaluate((box) => {
+        ;(box as HTMLTextAreaElement).value = `https://x.example/${"a".repeat(2 * 1024 * 1024)}`
+      })
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Submit result" }).click()])
+      await expect(page.locator("h1").textContent()).resolves.toBe("This form is too large")
+      expect(await taskState(reference)).toBe("in_flight")
+    } finally {
+      await close()
+    }
+  })
+
   it(`result fields nested deeper than ${maxJsonDepth} levels are refused beside their box; nothing changes`, async () => {
     const { reference, cookie, csrf, close } = await working()
     try {
