@@ -4,8 +4,9 @@
  *
  * The form is read as a stream, part by part: the CSRF token comes first (it is the form's first
  * control) and must match, or nothing after it is read; the text of the form is bounded
- * (`maxFormTextBytes`, one control `maxFieldBytes`), and reading stops past it; each file streams straight into the artifact
- * store (never whole into memory), refused past its size or the number of files a result may carry.
+ * (`maxFormTextBytes`, one control `maxFieldBytes`), and reading stops past it; each file streams
+ * straight into the artifact store (never whole into memory), refused past its size or the number
+ * of files a result may carry.
  * Then the result goes through the same operation as REST and MCP, which checks the fields against
  * the task's schema and attaches the files in the same transaction as the submission. Whatever
  * refuses it — a field the page could not read, the service, a file too large — the files stored
