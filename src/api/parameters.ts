@@ -13,6 +13,12 @@ import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "..
 /** The largest request body accepted (DECISIONS §11): 413 payload_too_large past it. */
 export const maxBodyBytes = 64 * 1024
 
+/**
+ * The deepest a caller's JSON may nest, in objects and arrays, the body (or an MCP tool's
+ * arguments) counting as the first level: 400 invalid_request past it (docs/decisions/json-depth.md).
+ */
+export const maxJsonDepth = 64
+
 /** Participants per page of GET /participants. */
 export const pageSize = { default: 100, max: 500 } as const
 

@@ -290,6 +290,10 @@ export const Capabilities = Schema.Struct({
   }),
   limits: Schema.Struct({
     max_body_bytes: Schema.Int,
+    max_json_depth: Schema.Int.annotate({
+      description:
+        "The deepest a request body or an MCP tool's arguments may nest, in objects and arrays, the body itself counting as the first level; deeper is 400 invalid_request naming the member."
+    }),
     participants_page: Schema.Struct({ default: Schema.Int, max: Schema.Int }),
     search_results: Schema.Struct({ default: Schema.Int, max: Schema.Int }),
     files: Schema.Struct({

@@ -44,7 +44,7 @@ import { OAuthCookieSecret } from "../services/service_secrets.ts"
 import { liveScript } from "./live.ts"
 import { consolePathsOf, homePage, messagePage, profilePage, type ResultFormInput, taskPage } from "./pages.ts"
 import { type ConsoleCaller, type CookieToSet, makeConsoleSessions } from "./session.ts"
-import { makeSubmission, resultFormOf } from "./submission.ts"
+import { makeSubmission, maxFormTextBytes, resultFormOf } from "./submission.ts"
 
 /** Forms other than a result are a few fields: 16 KiB is plenty. */
 const maxFormBytes = ByteSize.kibibytes(16)
@@ -429,6 +429,23 @@ export const ConsoleRoutes = HttpRouter.use(
       start: move((caller, reference) => operations.start(caller, reference), "started")
     }
 
+    const tooMuchText = (reference: string) =>
+      send(
+        messagePage({
+          status: 413,
+          title: "This form is too large",
+          message: `The result's text came to more than ${Math.round(maxFormTextBytes / 1024)} KB, more than a result may carry, so nothing was submitted. Go back, shorten the longest fields, and submit again.`,
+          link: { href: paths.task(reference), label: "Back to the task" }
+        })
+      )
+
+    /**
+     * Refused with the rest of the body unread: the connection closes after the answer, so Node
+     * does not read (and discard) what is still coming — a form of up to the files' limit.
+     */
+    const unread = (response: HttpServerResponse.HttpServerResponse) =>
+      HttpServerResponse.setHeader(response, "connection", "close")
+
     /** `POST /console/tasks/:reference/submit`: the result form (multipart, files streamed to the store). */
     const submit = (request: HttpServerRequest.HttpServerRequest) =>
       signedIn(request, (caller) =>
@@ -447,7 +464,9 @@ export const ConsoleRoutes = HttpRouter.use(
             case "Submitted":
               return redirect(`${paths.task(reference)}?done=submitted`)
             case "ForeignForm":
-              return refusedForm
+              return unread(refusedForm)
+            case "TooLarge":
+              return unread(tooMuchText(reference))
             case "Refused":
               return yield* taskView(caller, entry, { resultForm: outcome.form, status: outcome.status })
           }

@@ -3,8 +3,10 @@
  * (generated from its `result_schema`: src/pages/result_form.ts), files, links and notes.
  *
  * The form is read as a stream, part by part: the CSRF token comes first (it is the form's first
- * control) and must match before any file is taken; each file streams straight into the artifact
- * store (never whole into memory), refused past its size or the number of files a result may carry.
+ * control) and must match, or nothing after it is read; the text of the form is bounded
+ * (`maxFormTextBytes`, one control `maxFieldBytes`), and reading stops past it; each file streams
+ * straight into the artifact store (never whole into memory), refused past its size or the number
+ * of files a result may carry.
  * Then the result goes through the same operation as REST and MCP, which checks the fields against
  * the task's schema and attaches the files in the same transaction as the submission. Whatever
  * refuses it — a field the page could not read, the service, a file too large — the files stored
@@ -17,6 +19,9 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Multipart from "effect/http/Multipart"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { maxBodyBytes, maxJsonDepth } from "../api/parameters.ts"
+import { linkProblem } from "../domain/evidence.ts"
+import { pathDeeperThan } from "../domain/json_depth.ts"
 import { ResultSubmission } from "../domain/moves.ts"
 import type { Artifact } from "../domain/task.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
@@ -32,23 +37,37 @@ import {
 import type { Artifacts } from "../services/artifacts.ts"
 import type { ResultFormInput } from "./pages.ts"
 
-/** The form's text controls: the summary and notes are 4,000 characters, a JSON box a little more. */
+/** One text control: the summary and notes are 4,000 characters, a JSON box a little more. */
 const maxFieldBytes = ByteSize.kibibytes(64)
+
+/**
+ * All the text of a result form, every control's name and value in UTF-8 bytes: twice a REST
+ * result's body (`maxBodyBytes`), which the values of a result that REST would take cannot exceed,
+ * leaving the controls' names as much again. Reading stops past it (files are bounded apart).
+ */
+export const maxFormTextBytes = 2 * maxBodyBytes
+
+const escapePointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1")
 
 /** What the form sent, once read. */
 interface Received {
-  csrf: string | undefined
-  /** A file came before the CSRF token: the form is not our page's (its token comes first). */
-  fileBeforeToken: boolean
+  /** Whether the form's first part was this session's CSRF token: if not, nothing after it was read. */
+  ours: boolean
+  /** The bytes of text (names and values) read so far. */
+  textBytes: number
+  /** The text went past `maxFormTextBytes`: reading stopped there. */
+  tooLarge: boolean
   readonly values: Map<string, Array<string>>
   readonly files: Array<{ readonly id: string; readonly name: string }>
   /** Why the form could not be taken as it is (a file refused), shown above the form. */
   refusal: string | undefined
 }
 
+/** How a submission ended. `ForeignForm` and `TooLarge` left the rest of the body unread. */
 export type SubmissionOutcome =
   | { readonly _tag: "Submitted" }
   | { readonly _tag: "ForeignForm" }
+  | { readonly _tag: "TooLarge" }
   | { readonly _tag: "Refused"; readonly form: ResultFormInput; readonly status: number }
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1048576) * 10) / 10} MB`
@@ -86,7 +105,10 @@ export const makeSubmission = (options: {
   const tooLarge = `Each file may be at most ${megabytes(maxFileBytes)}; nothing was submitted. Choose smaller files and submit again.`
   const tooMany = `A result may carry at most ${maxFiles} files; nothing was submitted.`
 
-  /** Reads the form part by part, storing each file as it streams in. */
+  /**
+   * Reads the form part by part, storing each file as it streams in; stops at a first part that
+   * is not this session's token, and where the text passes `maxFormTextBytes`.
+   */
   const receive = (
     request: HttpServerRequest.HttpServerRequest,
     caller: Caller,
@@ -94,8 +116,9 @@ export const makeSubmission = (options: {
     formIsOurs: (csrf: string | undefined) => boolean
   ) => {
     const received: Received = {
-      csrf: undefined,
-      fileBeforeToken: false,
+      ours: false,
+      textBytes: 0,
+      tooLarge: false,
       values: new Map(),
       files: [],
       refusal: undefined
@@ -105,22 +128,32 @@ export const makeSubmission = (options: {
         received.refusal = refusal
         return undefined
       })
+    /** Takes one part; false stops the reading (the rest of the body is never read). */
     const take = (part: Multipart.Part) =>
       Effect.gen(function* () {
-        if (part._tag === "Field") {
-          if (part.key === "csrf" && received.csrf === undefined) received.csrf = part.value
-          else received.values.set(part.key, [...(received.values.get(part.key) ?? []), part.value])
-          return
+        // Our page's token is its first control: a form whose first part is anything else, or
+        // another token, is not this session's page, and nothing more of it is read.
+        if (!received.ours) {
+          received.ours = part._tag === "Field" && part.key === "csrf" && formIsOurs(part.value)
+          return received.ours
         }
-        if (part._tag !== "File") return
-        // No file is taken from a form that has not shown it is this session's own.
-        if (!formIsOurs(received.csrf)) received.fileBeforeToken = true
-        if (received.fileBeforeToken || received.refusal !== undefined || part.name === "") {
-          return yield* Stream.runDrain(part.content)
+        if (part._tag === "Field") {
+          received.textBytes += Buffer.byteLength(part.key) + Buffer.byteLength(part.value)
+          if (received.textBytes > maxFormTextBytes) {
+            received.tooLarge = true
+            return false
+          }
+          received.values.set(part.key, [...(received.values.get(part.key) ?? []), part.value])
+          return true
+        }
+        if (received.refusal !== undefined || part.name === "") {
+          yield* Stream.runDrain(part.content)
+          return true
         }
         if (received.files.length >= maxFiles) {
           received.refusal = tooMany
-          return yield* Stream.runDrain(part.content)
+          yield* Stream.runDrain(part.content)
+          return true
         }
         const stored = yield* artifacts
           .stage({ reference, slug: caller.slug, name: part.name, body: part.content })
@@ -135,17 +168,21 @@ export const makeSubmission = (options: {
             })
           )
         if (stored !== undefined) received.files.push(stored)
+        return true
       })
-    return Stream.runForEach(request.multipartStream, take).pipe(
+    return Stream.runForEachWhile(request.multipartStream, take).pipe(
       Effect.provideService(Multipart.MaxFileSize, ByteSize.bytes(maxFileBytes)),
       Effect.provideService(Multipart.MaxFieldSize, maxFieldBytes),
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxFiles * maxFileBytes + 1048576)),
       Effect.catchTag("MultipartError", (error) =>
         Effect.sync(() => {
-          received.refusal =
-            error.reason._tag === "FileTooLarge" || error.reason._tag === "BodyTooLarge"
-              ? tooLarge
-              : "The form could not be read; nothing was submitted. Please try again."
+          // One text control past its own limit is text past the form's, said the same way.
+          if (error.reason._tag === "FieldTooLarge") received.tooLarge = true
+          else
+            received.refusal =
+              error.reason._tag === "FileTooLarge" || error.reason._tag === "BodyTooLarge"
+                ? tooLarge
+                : "The form could not be read; nothing was submitted. Please try again."
         })
       ),
       Effect.as(received),
@@ -161,13 +198,13 @@ export const makeSubmission = (options: {
     )
   }
 
-  /** A line of `links` that is an http(s) address. */
+  /** Each line of `links` a link artifact, and the first line that is not a link (`linkProblem`), if any. */
   const linkArtifacts = (text: string) => {
     const lines = text
       .split(/\r?\n/)
       .map((line) => line.trim())
       .filter((line) => line !== "")
-    const bad = lines.find((line) => !URL.canParse(line) || !/^https?:$/.test(new URL(line).protocol))
+    const bad = lines.find((line) => linkProblem(line) !== undefined)
     return { links: lines.map((value): Artifact => ({ kind: "url", value })), bad }
   }
 
@@ -181,12 +218,14 @@ export const makeSubmission = (options: {
   ) =>
     Effect.gen(function* () {
       const received = yield* receive(request, caller, reference, formIsOurs)
-      if (received.fileBeforeToken || !formIsOurs(received.csrf)) {
+      // Not our page's: nothing was stored. Too large: what was stored goes again.
+      if (!received.ours) return { _tag: "ForeignForm" } satisfies SubmissionOutcome
+      if (received.tooLarge) {
         yield* artifacts.discard(
           received.files.map((file) => file.id),
           { reference, slug: caller.slug }
         )
-        return { _tag: "ForeignForm" } satisfies SubmissionOutcome
+        return { _tag: "TooLarge" } satisfies SubmissionOutcome
       }
       const fields: ReadonlyArray<FormField> = formFieldsOf(schema)
       const values = received.values
@@ -197,7 +236,9 @@ export const makeSubmission = (options: {
       const summary = values.get("summary")?.[0] ?? ""
       if (summary.trim() === "") problems.set("summary", "Write a summary of what you did and found.")
       const { links, bad } = linkArtifacts(values.get("links")?.[0] ?? "")
-      if (bad !== undefined) problems.set("links", `"${bad}" is not an address starting with https:// or http://.`)
+      if (bad !== undefined) {
+        problems.set("links", `"${bad}" is not a web address starting with https:// or http:// (without a password).`)
+      }
       const notes = (values.get("notes")?.[0] ?? "").trim()
 
       const refused = (status: number) =>
@@ -230,6 +271,15 @@ export const makeSubmission = (options: {
           ...links,
           ...(notes === "" ? [] : [{ kind: "text", value: notes }])
         ]
+      }
+      // Held to the depth a REST body is held to (a JSON box can nest anything), before anything recurses over it.
+      const deep = pathDeeperThan(candidate, maxJsonDepth)
+      if (deep !== undefined) {
+        const control = controlForPointer(fields, `/${deep.map(escapePointer).join("/")}`)
+        const message = `This is nested deeper than ${maxJsonDepth} levels of objects and arrays, more than the marketplace takes.`
+        if (control === undefined) topProblems.push(message)
+        else problems.set(control, message)
+        return yield* refused(422)
       }
       const decoded = yield* Schema.decodeUnknownEffect(ResultSubmission)(candidate).pipe(Effect.result)
       if (decoded._tag === "Failure") {

@@ -1,7 +1,30 @@
 /**
- * Rules for uploaded files (evidence), pure: a participant's file name made safe to keep and show,
- * the `Content-Disposition` a download carries, and whether bytes are plain UTF-8 text.
+ * Rules for evidence, pure: what a link artifact's value must be, a participant's file name made
+ * safe to keep and show, the `Content-Disposition` a download carries, and whether bytes are plain
+ * UTF-8 text.
  */
+
+/**
+ * Why `value` is not a link an agent can follow, or undefined when it is one: an absolute `http`
+ * or `https` URL (WHATWG parsing) with a host and without a user name or password. Anything else
+ * (`javascript:`, `data:`, `ftp://`, a relative path, prose) would reach agents labelled as a URL.
+ */
+export const linkProblem = (value: string): string | undefined => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return "a url artifact's value must be an absolute http or https URL, e.g. https://example.com/report"
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return `a url artifact's value must be an http or https URL, not ${url.protocol.slice(0, -1).slice(0, 20)}`
+  }
+  if (url.hostname === "") return "a url artifact's value must name a host"
+  if (url.username !== "" || url.password !== "") {
+    return "a url artifact's value must not carry a user name or password"
+  }
+  return undefined
+}
 
 /** The most characters (code points) a kept file name has. */
 export const maxFileNameLength = 255

@@ -63,7 +63,7 @@ export type ReviewDecision = typeof ReviewDecision.Type
 
 /**
  * The structured fields of a result: any JSON object. Its size has no limit of its own (JSON Schema
- * could not publish one): the request body's 64 KiB bounds it.
+ * could not publish one): the request body's 64 KiB and 64 levels (`maxJsonDepth`) bound it.
  */
 const ResultFields = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "The structured fields the brief asked for."

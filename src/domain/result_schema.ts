@@ -19,6 +19,7 @@ import addFormats from "ajv-formats"
 import * as Schema from "effect/Schema"
 import { RE2JS } from "re2js"
 import { immutableKey, versionedCache } from "../read_cache.ts"
+import { pathDeeperThan } from "./json_depth.ts"
 
 /** The most a result_schema may weigh: its JSON, in UTF-8 bytes. */
 export const RESULT_SCHEMA_MAX_BYTES = 16_384
@@ -68,18 +69,6 @@ export type ResultSchemaProblem =
 
 const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
-
-/** Whether `value` nests deeper than `max` (iterative: a hostile body cannot exhaust the stack). */
-const nestsDeeperThan = (value: unknown, max: number): boolean => {
-  const stack: Array<readonly [unknown, number]> = [[value, 1]]
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!
-    if (typeof current !== "object" || current === null) continue
-    if (depth > max) return true
-    for (const child of Object.values(current)) stack.push([child, depth + 1])
-  }
-  return false
-}
 
 /**
  * JSON with object keys sorted, written as a string (never rebuilding objects, so a `__proto__`
@@ -163,7 +152,7 @@ const validatorOf = (value: unknown): ValidateFunction | ResultSchemaProblem => 
     kind: "too_large",
     message: `result_schema is too large: at most ${RESULT_SCHEMA_MAX_BYTES} bytes of JSON, nested at most ${RESULT_SCHEMA_MAX_DEPTH} deep.`
   }
-  if (nestsDeeperThan(value, RESULT_SCHEMA_MAX_DEPTH)) return tooLarge
+  if (pathDeeperThan(value, RESULT_SCHEMA_MAX_DEPTH) !== undefined) return tooLarge
   const key = canonicalJson(value)
   const bytes = Buffer.byteLength(key)
   if (bytes > RESULT_SCHEMA_MAX_BYTES) {

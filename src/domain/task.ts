@@ -2,6 +2,7 @@
  * A task: a submitted draft, its lifecycle state and, once a human delivers it, its structured result.
  */
 import * as Schema from "effect/Schema"
+import { linkProblem } from "./evidence.ts"
 import { actors, outcomeReasons, TaskState } from "./lifecycle.ts"
 import { ResultSchema } from "./result_schema.ts"
 import { ExecutionMode } from "./task_draft.ts"
@@ -53,7 +54,9 @@ const artifactDescription = Schema.optionalKey(
 export const Artifact = Schema.Struct({
   kind: Schema.Literals(["url", "text", "file"]).annotate({ message: "kind must be one of url, text, file" }),
   value: filledText(moveLimits.text, "value")
-    .annotate({ description: "The URL, the text or the file's name." })
+    .annotate({
+      description: "The URL (an absolute http or https URL, for kind url), the text or the file's name."
+    })
     .pipe(
       Schema.annotateKey({
         messageMissingKey: "value is required: the URL, the text or the file's name (for an uploaded file, send its id)"
@@ -79,12 +82,24 @@ export const FileReference = Schema.Struct({
 }).annotate({ identifier: "FileReference" })
 export type FileReference = typeof FileReference.Type
 
-/** What a participant sends as one artifact of a result: an uploaded file by its id, or an Artifact. */
-export const SubmittedArtifact = Schema.Union([FileReference, Artifact]).annotate({ identifier: "SubmittedArtifact" })
-export type SubmittedArtifact = typeof SubmittedArtifact.Type
-
 /** Whether a submitted artifact names an uploaded file (rather than carrying its value). */
-export const isFileReference = (artifact: SubmittedArtifact): artifact is FileReference => "id" in artifact
+export const isFileReference = (artifact: FileReference | Artifact): artifact is FileReference => "id" in artifact
+
+/**
+ * What a participant sends as one artifact of a result: an uploaded file by its id, or an
+ * Artifact — whose value, for a link (`kind: "url"`), must be one (`linkProblem`). Recorded
+ * results are read as they were stored.
+ */
+export const SubmittedArtifact = Schema.Union([FileReference, Artifact])
+  .check(
+    Schema.makeFilter((artifact) => {
+      if (isFileReference(artifact) || artifact.kind !== "url") return undefined
+      const problem = linkProblem(artifact.value)
+      return problem === undefined ? undefined : { path: ["value"], issue: problem }
+    })
+  )
+  .annotate({ identifier: "SubmittedArtifact" })
+export type SubmittedArtifact = typeof SubmittedArtifact.Type
 
 /** What the service measured of an uploaded file, as a result carries it. */
 const fileFacts = {

@@ -1,8 +1,9 @@
 /**
  * Reads a request's JSON body under the contract's rules, in the order a client can act on:
  * 413 when over 64 KiB, 415 when not application/json, 400 invalid_json when it does not parse,
- * 400 invalid_request when it is not a JSON object, then (`jsonBodyDecoder`) 400 invalid_request
- * naming each member its declared schema refuses. Parsing is ours (not HttpApi's), so malformed
+ * 400 invalid_request when it is not a JSON object or nests deeper than `maxJsonDepth` (naming the
+ * member), then (`jsonBodyDecoder`) 400 invalid_request naming each member its declared schema
+ * refuses. Parsing is ours (not HttpApi's), so malformed
  * JSON and a schema failure are told apart reliably.
  */
 import * as ByteSize from "effect/ByteSize"
@@ -12,7 +13,7 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Schema from "effect/Schema"
 import { BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
 import { maxBodyBytes } from "../api/parameters.ts"
-import { invalidRequest } from "../operations/invalid_request.ts"
+import { invalidRequest, tooDeep } from "../operations/invalid_request.ts"
 
 const maxBodySize = ByteSize.bytes(maxBodyBytes)
 
@@ -118,6 +119,9 @@ const jsonObjectOf = (
       })
     )
   }
+  // Before anything that recurses over it (a schema, JSON.stringify when a row is written).
+  const deep = tooDeep(docsUrl, "Payload", value)
+  if (deep !== undefined) return Effect.fail(new BadRequest({ error: deep }))
   return Effect.succeed(value as Record<string, unknown>)
 }
 

@@ -1,8 +1,9 @@
 /**
  * How a tool spec (tools.ts) becomes a tool of an MCP server, for both endpoints (the agents' and
  * the participant's): its JSON Schemas from the Effect Schemas REST publishes, its annotations,
- * and its call — arguments decoded with every failure reported, run, and answered as a tool
- * result whose `structuredContent` is the REST body, or the REST error envelope with `isError`.
+ * and its call — arguments held to REST's depth limit, decoded with every failure reported, run,
+ * and answered as a tool result whose `structuredContent` is the REST body, or the REST error
+ * envelope with `isError`.
  */
 import * as McpSchema from "effect/ai/McpSchema"
 import * as McpServer from "effect/ai/McpServer"
@@ -13,6 +14,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { type ErrorBody, ErrorEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
+import { tooDeep } from "../operations/invalid_request.ts"
 import { type CallContext, invalidArguments, type ToolSpec } from "./tools.ts"
 
 /**
@@ -100,14 +102,18 @@ export const registerTools = <Deps>(
                   )
         }
       })
-      const handle = (spec: ToolSpec<Deps>) => (payload: unknown) =>
-        Effect.flatMap(callContext, (context) =>
+      const handle = (spec: ToolSpec<Deps>) => (payload: unknown) => {
+        // As a REST body is: nothing that recurses over the arguments sees them too deep.
+        const deep = tooDeep(docsUrl, "Arguments", payload)
+        if (deep !== undefined) return Effect.succeed(refusal(deep))
+        return Effect.flatMap(callContext, (context) =>
           spec.decode(payload ?? {}).pipe(
             Effect.mapError((error) => ({ error: invalidArguments(docsUrl, error) })),
             Effect.flatMap((args) => Effect.flatMap(deps, (deps) => spec.run(deps, args, context))),
             Effect.match({ onFailure: ({ error }) => refusal(error), onSuccess: success })
           )
         )
+      }
 
       for (const spec of specs) {
         yield* server.addTool({

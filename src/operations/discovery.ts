@@ -15,7 +15,7 @@ import {
   participantMcpToolNames,
   sandboxMcpToolNames
 } from "../api/mcp.ts"
-import { maxBodyBytes, maxWaitSeconds, pageSize } from "../api/parameters.ts"
+import { maxBodyBytes, maxJsonDepth, maxWaitSeconds, pageSize } from "../api/parameters.ts"
 import {
   type AuthorizationServer,
   type Capabilities,
@@ -247,6 +247,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
   },
   limits: {
     max_body_bytes: maxBodyBytes,
+    max_json_depth: maxJsonDepth,
     participants_page: { default: pageSize.default, max: pageSize.max },
     search_results: { default: searchLimit.default, max: searchLimit.max },
     files: { max_file_bytes: config.artifacts.maxFileBytes, max_files_per_result: config.artifacts.maxFiles }

@@ -2,10 +2,13 @@
  * The one translation of a schema failure into the envelope: a 400 `invalid_request` naming each
  * member that failed in `details`. HttpApi's own decoding of path parameters, query parameters and
  * headers (http/middleware.ts), the handlers' decoding of request bodies (http/json_body.ts) and
- * the MCP tools' decoding of their arguments (mcp/tools.ts) all use it.
+ * the MCP tools' decoding of their arguments (mcp/tools.ts) all use it. Also the one refusal of a
+ * body or of tool arguments nested too deep (`tooDeep`), which comes before any schema.
  */
 import * as SchemaIssue from "effect/SchemaIssue"
 import { type ErrorBody, errorBody } from "../api/envelope.ts"
+import { maxJsonDepth } from "../api/parameters.ts"
+import { pathDeeperThan } from "../domain/json_depth.ts"
 
 /** The part of a request a schema decoded, as HttpApi names it. */
 export type RequestPart = "Params" | "Query" | "Headers" | "Payload" | "Arguments"
@@ -68,3 +71,20 @@ export const invalidRequest = (docsUrl: string, part: RequestPart, cause: unknow
 }
 
 const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
+
+/**
+ * The 400 `invalid_request` for a body (`Payload`) or tool arguments (`Arguments`) nested deeper
+ * than `maxJsonDepth`, naming the member of the body that holds the deep part; undefined when
+ * `value` is within the limit.
+ */
+export const tooDeep = (docsUrl: string, part: "Payload" | "Arguments", value: unknown): ErrorBody | undefined => {
+  const path = pathDeeperThan(value, maxJsonDepth)
+  if (path === undefined) return undefined
+  const field = path[0] ?? "request"
+  const whole = part === "Payload" ? "the request body" : "the tool's arguments"
+  const message = `is nested deeper than ${maxJsonDepth} levels of objects and arrays (${whole} counting as the first)`
+  return errorBody(docsUrl, "invalid_request", `${partName[part]} is invalid: ${field}: ${message}`, {
+    hint: `Send JSON nested at most ${maxJsonDepth} levels deep (limits.max_json_depth of ${part === "Payload" ? "GET /capabilities" : "the marketplace://capabilities resource"}).`,
+    details: [{ field, code: "invalid", message }]
+  })
+}

@@ -214,13 +214,48 @@ export class Artifacts extends Context.Service<
           return yield* new NotPermitted({ reason: "this task is not offered to or held by you" })
         }
         if (!uploadStates.includes(task.state)) return yield* new UploadNotAllowed({ reference, state: task.state })
-        const [waiting] = yield* sql<{ n: number | bigint }>`
-          SELECT COUNT(*) AS n FROM artifacts WHERE reference = ${reference} AND uploader = ${slug} AND attached_at IS NULL
-        `.pipe(asStorageCall)
-        if (Number(waiting?.n ?? 0) >= limits.maxFiles) {
-          return yield* new ArtifactRejected({ reason: "too_many_staged", limit: limits.maxFiles })
-        }
       })
+
+      /**
+       * Holds, until the transaction ends, every other upload by `slug` to `reference`, in every
+       * process: on Postgres a transaction-scoped advisory lock keyed by the pair (a collision of
+       * two pairs' keys only makes them wait for each other); SQLite's write transactions already
+       * run one at a time (BEGIN IMMEDIATE).
+       */
+      const holdUploadsOf = (reference: string, slug: string) =>
+        sql.onDialectOrElse({
+          pg: () =>
+            Effect.asVoid(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`artifacts:${reference}:${slug}`}, 0))`),
+          orElse: () => Effect.void
+        })
+
+      /**
+       * Writes an upload's row if the participant has fewer than `maxFiles` files of the task
+       * staged or being uploaded: counted and written in one transaction under `holdUploadsOf`,
+       * so uploads at once cannot all pass the count (uploads in progress count too).
+       */
+      const reserve = (row: {
+        readonly id: string
+        readonly reference: string
+        readonly slug: string
+        readonly name: string
+        readonly key: string
+        readonly createdAt: string
+      }) =>
+        Effect.gen(function* () {
+          yield* holdUploadsOf(row.reference, row.slug)
+          const [waiting] = yield* sql<{ n: number | bigint }>`
+            SELECT COUNT(*) AS n FROM artifacts
+            WHERE reference = ${row.reference} AND uploader = ${row.slug} AND attached_at IS NULL
+          `
+          if (Number(waiting?.n ?? 0) >= limits.maxFiles) {
+            return yield* new ArtifactRejected({ reason: "too_many_staged", limit: limits.maxFiles })
+          }
+          yield* sql`
+            INSERT INTO artifacts (id, reference, uploader, name, blob_key, created_at)
+            VALUES (${row.id}, ${row.reference}, ${row.slug}, ${row.name}, ${row.key}, ${row.createdAt})
+          `
+        }).pipe(sql.withTransaction, asStorageCall)
 
       const stage = Effect.fnUntraced(function* <E>(input: {
         readonly reference: string
@@ -234,10 +269,7 @@ export class Artifacts extends Context.Service<
         const id = `art_${base32(idRandom()).slice(0, 26)}`
         const key = `${input.reference}/${id}`
         const createdAt = yield* now
-        yield* sql`
-          INSERT INTO artifacts (id, reference, uploader, name, blob_key, created_at)
-          VALUES (${id}, ${input.reference}, ${input.slug}, ${name}, ${key}, ${createdAt})
-        `.pipe(asStorageCall)
+        yield* reserve({ id, reference: input.reference, slug: input.slug, name, key, createdAt })
 
         const measured = measure(input.body, limits.maxFileBytes)
         const store = Effect.gen(function* () {

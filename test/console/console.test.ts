@@ -4,8 +4,11 @@
  * console is its first-party client: no consent page), sees a task an agent submitted naming them,
  * answers it, and every refusal leaves the task as it was.
  */
+import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, BrowserContextOptions, Page } from "playwright-core"
+import { maxJsonDepth } from "../../src/api/parameters.ts"
+import { maxFormTextBytes } from "../../src/console/submission.ts"
 import { launchBrowser, phone, screenshots } from "../support/browser.ts"
 import { type ConsolePerson, choosePassword, invitePeople, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
@@ -309,6 +312,172 @@ describe("offers", () => {
       expect(await taskState(reference)).toBe("accepted")
     } finally {
       await context.close()
+    }
+  })
+})
+
+describe("the result form's body", () => {
+  /** Emily signed in, with a task of hers in progress: her session cookie and the page's token. */
+  const working = async () => {
+    const { reference } = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: emily.slug }))
+    const { context, page } = await signIn(emily)
+    const cookie = `tm_console=${(await context.cookies(`${server.url}/console`)).find((c) => c.name === "tm_console")!.value}`
+    await page.goto(`${server.url}/console/tasks/${reference}`)
+    const csrf = (await page.locator('input[name="csrf"]').first().getAttribute("value"))!
+    for (const move of ["accept", "start"]) {
+      const moved = await fetch(`${server.url}/console/tasks/${reference}/${move}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: `csrf=${encodeURIComponent(csrf)}`,
+        redirect: "manual"
+      })
+      expect(moved.status, move).toBe(303)
+    }
+    expect(await taskState(reference)).toBe("in_flight")
+    return { reference, cookie, csrf, page, close: () => context.close() }
+  }
+
+  const boundary = "----formboundary7MA4YWxkTrZu0gW"
+  const textPart = (name: string, value: string) =>
+    `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
+
+  /**
+   * Streams a form to the submit route as a slow client would: `head` (its first parts), then
+   * text controls of 32 KiB each (under the one-control limit), never finished, up to `cap` bytes.
+   * Tells the answer's status and how many bytes had been sent when it came (all of them if it
+   * only came once the body was complete).
+   */
+  const streamForm = (reference: string, cookie: string, head: string, cap: number) =>
+    new Promise<{ status: number; sentWhenAnswered: number }>((resolve, reject) => {
+      const url = new URL(`${server.url}/console/tasks/${reference}/submit`)
+      let sent = 0
+      let answered = false
+      const request = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` }
+        },
+        (response) => {
+          answered = true
+          resolve({ status: response.statusCode ?? 0, sentWhenAnswered: sent })
+          response.resume()
+        }
+      )
+      // The server may close the connection while this side still writes: only the answer matters.
+      request.on("error", (error) => (answered ? undefined : reject(error)))
+      const part = textPart("notes", "x".repeat(32 * 1024))
+      const more = () => {
+        while (!answered && sent < cap) {
+          sent += part.length
+          if (!request.write(part)) return void request.once("drain", more)
+        }
+        if (!answered) request.end(`--${boundary}--\r\n`)
+      }
+      request.write(head)
+      more()
+    })
+
+  it("a form whose first part is not the session's token is refused before the rest is read; nothing is kept", async () => {
+    const { reference, cookie, csrf, close } = await working()
+    try {
+      const files = await database.count("artifacts")
+      const cap = 32 * 1024 * 1024
+      for (const head of [
+        "", // no token at all: the text comes first
+        textPart("csrf", "not-the-token"),
+        textPart("summary", "Done") + textPart("csrf", csrf) // the token, but not first
+      ]) {
+        const { status, sentWhenAnswered } = await streamForm(reference, cookie, head, cap)
+        expect(status).toBe(403)
+        // Answered while the body was still coming: the server did not read the rest.
+        expect(sentWhenAnswered).toBeLessThan(cap)
+      }
+      expect(await database.count("artifacts")).toBe(files)
+      expect(await taskState(reference)).toBe("in_flight")
+    } finally {
+      await close()
+    }
+  })
+
+  it(`an honest form with more than ${maxFormTextBytes / 1024} KiB of text is refused with a readable page (413); nothing is kept`, async () => {
+    const { reference, cookie, csrf, close } = await working()
+    try {
+      const files = await database.count("artifacts")
+      const form = new FormData()
+      form.set("csrf", csrf)
+      form.set("summary", "Done")
+      form.set("files", new Blob(["evidence"], { type: "text/plain" }), "notes.txt")
+      // Each under the one-control limit (64 KiB), together over the form's.
+      form.set("links", "y".repeat(60 * 1024))
+      form.set("notes", "z".repeat(60 * 1024))
+      form.set("fields.*", "w".repeat(60 * 1024))
+      const refused = await fetch(`${server.url}/console/tasks/${reference}/submit`, {
+        method: "POST",
+        headers: { cookie },
+        body: form,
+        redirect: "manual"
+      })
+      expect(refused.status).toBe(413)
+      expect(refused.headers.get("content-type")).toContain("text/html")
+      expect(await refused.text()).toContain("This form is too large")
+      expect(await database.count("artifacts")).toBe(files)
+      expect(await taskState(reference)).toBe("in_flight")
+      // The same result within the bound is taken.
+      form.set("notes", "z".repeat(2000))
+      form.delete("fields.*")
+      form.set("links", "https://example.com/evidence")
+      const taken = await fetch(`${server.url}/console/tasks/${reference}/submit`, {
+        method: "POST",
+        headers: { cookie },
+        body: form,
+        redirect: "manual"
+      })
+      expect(taken.status).toBe(303)
+      expect(await taskState(reference)).toBe("submitted")
+    } finally {
+      await close()
+    }
+  })
+  it("in a real browser, text pasted far past the bound (2 MiB in one box) shows the 413 page", async () => {
+    const { reference, page, close } = await working()
+    try {
+      await page.goto(`${server.url}/console/tasks/${reference}`)
+      await page.getByLabel(/Summary/).fill("Done")
+      // 2 MiB in the Links box: past one control's limit, and far past the form's.
+      await page.locator("#links").evaluate((box) => {
+        ;(box as HTMLTextAreaElement).value = `https://x.example/${"a".repeat(2 * 1024 * 1024)}`
+      })
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Submit result" }).click()])
+      await expect(page.locator("h1").textContent()).resolves.toBe("This form is too large")
+      expect(await taskState(reference)).toBe("in_flight")
+    } finally {
+      await close()
+    }
+  })
+
+  it(`result fields nested deeper than ${maxJsonDepth} levels are refused beside their box; nothing changes`, async () => {
+    const { reference, cookie, csrf, close } = await working()
+    try {
+      const form = new FormData()
+      form.set("csrf", csrf)
+      form.set("summary", "Done")
+      // The audit's 4,400 levels, typed into the "Other fields (JSON)" box.
+      form.set("fields.*", `{"a":${"[".repeat(4400)}${"]".repeat(4400)}}`)
+      const refused = await fetch(`${server.url}/console/tasks/${reference}/submit`, {
+        method: "POST",
+        headers: { cookie },
+        body: form,
+        redirect: "manual"
+      })
+      expect(refused.status).toBe(422)
+      const text = await refused.text()
+      expect(text).toMatch(/id="rf-fields\.\*-error">.*This is nested deeper than 64 levels/)
+      expect(await taskState(reference)).toBe("in_flight")
+    } finally {
+      await close()
     }
   })
 })

@@ -1,7 +1,39 @@
-// The pure rules of evidence files: a participant's file name made safe to keep and show, the
-// download's Content-Disposition, and telling plain UTF-8 text from other bytes chunk by chunk.
+// The pure rules of evidence: what a link artifact's value must be, a participant's file name made
+// safe to keep and show, the download's Content-Disposition, and telling plain UTF-8 text from other
+// bytes chunk by chunk.
 import { describe, expect, it } from "vitest"
-import { attachmentDisposition, makeTextDetector, maxFileNameLength, safeFileName } from "../../src/domain/evidence.ts"
+import {
+  attachmentDisposition,
+  linkProblem,
+  makeTextDetector,
+  maxFileNameLength,
+  safeFileName
+} from "../../src/domain/evidence.ts"
+
+describe("linkProblem", () => {
+  it.each(["https://x.example/a", "http://x.example", "https://x.example:8443/a?b=c#d", "HTTPS://X.EXAMPLE/A"])(
+    "%j is a link",
+    (value) => {
+      expect(linkProblem(value)).toBeUndefined()
+    }
+  )
+
+  it.each([
+    ["javascript:alert(1)", /http or https URL, not javascript$/],
+    ["JavaScript:alert(1)", /not javascript$/],
+    ["data:text/html;base64,PHNjcmlwdD4=", /not data$/],
+    ["ftp://x.example/a", /not ftp$/],
+    ["mailto:ada@example.com", /not mailto$/],
+    ["the report is on the shared drive", /absolute http or https URL/],
+    ["/reports/1", /absolute http or https URL/],
+    ["x.example/a", /absolute http or https URL/],
+    ["https://", /absolute http or https URL/],
+    ["https://ada:secret@x.example/a", /user name or password/],
+    ["https://ada@x.example/a", /user name or password/]
+  ])("%j is not a link", (value, problem) => {
+    expect(linkProblem(value)).toMatch(problem)
+  })
+})
 
 describe("safeFileName", () => {
   it.each([

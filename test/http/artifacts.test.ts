@@ -346,6 +346,36 @@ describe("evidence files over HTTP", () => {
     expect(rows).toEqual([])
   })
 
+  it("a url artifact must be an absolute http(s) URL: anything else is 400 invalid_request naming its value", async () => {
+    const { reference, holder } = await workingTask(main)
+    const before = await stateOf(main, reference)
+    const submit = (value: string) =>
+      holder.post(`/tasks/${reference}/submit`, {
+        summary: "done",
+        artifacts: [
+          { kind: "text", value: "notes" },
+          { kind: "url", value }
+        ]
+      })
+    for (const value of [
+      "javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "the report is on the shared drive",
+      "/reports/1",
+      "ftp://x.example/a",
+      "https://user:secret@x.example/a"
+    ]) {
+      const refused = await expectEnvelope(await submit(value), 400, "invalid_request")
+      expect(refused.details, value).toEqual([expect.objectContaining({ field: "artifacts.1.value", code: "invalid" })])
+      expect(refused.details?.[0]?.message).toMatch(/url artifact's value must/)
+    }
+    expect(await stateOf(main, reference)).toEqual(before)
+    expect((await read(main, reference)).state).toBe("in_flight")
+    const kept = await submit("https://x.example/a")
+    expect(kept.status).toBe(200)
+    expect(((await kept.json()) as Json).result.artifacts[1]).toEqual({ kind: "url", value: "https://x.example/a" })
+  })
+
   it("uploads are refused past the limit, out of turn, to the wrong party and without a name, and nothing is kept", async () => {
     const { reference, holder } = await workingTask(main)
     const other = await participant(main, "sofia-rossi")
@@ -398,6 +428,34 @@ describe("evidence files over HTTP", () => {
     expect((await holder.post(`/tasks/${reference}/submit`, { summary: "done" })).status).toBe(200)
     await expectEnvelope(await holder.upload(reference, "late.png", png), 409, "invalid_transition")
     await listed("uploadArtifact", 409)
+  })
+
+  it("40 uploads at once against a limit of 10 staged files leave exactly 10 staged", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "tm-artifacts-race-"))
+    directories.push(directory)
+    const env = await startOnFreshDatabase({
+      settings: {
+        oauthIssuer: issuer.url,
+        oauthAudience: testAudience,
+        artifacts: { store: { _tag: "Files", directory }, maxFileBytes, maxFiles: 10 }
+      }
+    })
+    envs.push(env)
+    const { reference, holder } = await workingTask(env)
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => holder.upload(reference, `race-${i}.png`, png))
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 422)).toHaveLength(30)
+    for (const answer of answers) {
+      if (answer.status === 422) expect(((await answer.json()) as Json).error.code).toBe("artifact_invalid")
+    }
+    const staged = await env.database.rows(
+      `SELECT id FROM artifacts WHERE reference = '${reference}' AND attached_at IS NULL AND sha256 IS NOT NULL`
+    )
+    expect(staged).toHaveLength(10)
+    expect(await env.database.count("artifacts")).toBe(10)
   })
 
   it("the same round trip over the S3 store", async () => {

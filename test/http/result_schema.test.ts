@@ -2,13 +2,18 @@
 // result's fields. Preflight and submission report a schema that is not an object, not valid or
 // too large as an issue on result_schema; an accepted one is kept in the task's brief; a result
 // whose fields fail it is refused with 422 result_invalid naming each field, over REST and over
-// the participant's MCP tool alike, and nothing changes. Runs on SQLite and on Postgres.
+// the participant's MCP tool alike, and nothing changes. Fields nested deeper than the service takes
+// (64 levels) are refused with 400 invalid_request on both, logging no error. Runs on SQLite and on
+// Postgres.
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { maxJsonDepth } from "../../src/api/parameters.ts"
 import { RESULT_SCHEMA_MAX_BYTES } from "../../src/domain/result_schema.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { captureLogs } from "../support/logs.ts"
+import { postMcp } from "../support/mcp.ts"
 import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -16,11 +21,13 @@ type Json = any
 
 let issuer: TestIssuer
 let env: ServerOnDatabase
+const logs = captureLogs()
 
 beforeAll(async () => {
   issuer = await startIssuer()
   env = await startOnFreshDatabase({
-    settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50 }
+    settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50 },
+    logs: logs.layer
   })
 })
 afterAll(async () => {
@@ -257,5 +264,76 @@ describe("a result is checked against the task's result_schema", () => {
     } finally {
       await client.close()
     }
+  })
+})
+
+describe("result fields nested too deep", () => {
+  /** `depth` objects, one inside the next, as JSON text. */
+  const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`
+  const errorsLogged = () => logs.lines.filter((line) => line.level === "Error" || line.level === "Fatal")
+  const tooDeep = {
+    field: "fields",
+    code: "invalid",
+    message: `is nested deeper than ${maxJsonDepth} levels of objects and arrays (the request body counting as the first)`
+  }
+
+  it("REST: 4,400 levels (the audit's request) are 400 invalid_request naming fields; nothing changes, no error logged", async () => {
+    const person = await personOf()
+    const { reference, task } = await taskInFlight(person, { type: "object" })
+    const logged = errorsLogged().length
+    const body = `{"summary":"Done","fields":{"a":${nestedObjects(4400)}}}`
+    const refused = await expectEnvelope(await submitOverRest(person, reference, body), 400, "invalid_request")
+    expect(refused.details).toEqual([tooDeep])
+    expect(errorsLogged()).toHaveLength(logged)
+    expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
+  })
+
+  it(`REST: a body ${maxJsonDepth} levels deep is taken, one more is refused`, async () => {
+    const person = await personOf()
+    const { reference, task } = await taskInFlight(person, { type: "object" })
+    // The body is the first level, fields the second: fields holds maxJsonDepth - 1 objects in all.
+    const atLimit = `{"summary":"Done","fields":${nestedObjects(maxJsonDepth - 1)}}`
+    const overLimit = `{"summary":"Done","fields":${nestedObjects(maxJsonDepth)}}`
+    await expectEnvelope(await submitOverRest(person, reference, overLimit), 400, "invalid_request")
+    expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
+    const taken = await submitOverRest(person, reference, atLimit)
+    expect(taken.status).toBe(200)
+    expect(((await taken.json()) as Json).result.fields).toEqual(JSON.parse(atLimit).fields)
+  })
+
+  it("MCP submit_result: the same fields are refused with REST's words; nothing changes, no error logged", async () => {
+    const person = await personOf()
+    const { reference, task } = await taskInFlight(person, { type: "object" })
+    const client = new Client({ name: "assistant", version: "1.0.0" })
+    const transport = new StreamableHTTPClientTransport(new URL(`${env.server.url}/mcp/participant`), {
+      requestInit: { headers: bearer(person.mcpToken) }
+    })
+    await client.connect(transport)
+    try {
+      const logged = errorsLogged().length
+      // Sent by hand: the SDK's own JSON.stringify cannot write 4,400 levels from inside its call.
+      const response = await postMcp(
+        `${env.server.url}/mcp/participant`,
+        `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"submit_result","arguments":{"reference":"${reference}","summary":"Done","fields":{"a":${nestedObjects(4400)}}}}}`,
+        { ...bearer(person.mcpToken), "mcp-session-id": transport.sessionId!, "mcp-protocol-version": "2025-11-25" }
+      )
+      expect(response.status).toBe(200)
+      const text = await response.text()
+      const message = JSON.parse(text.startsWith("{") ? text : text.replace(/^[\s\S]*?^data: /m, "").split("\n")[0]!)
+      const result = message.result as { structuredContent?: Json; isError?: boolean }
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent.error.code).toBe("invalid_request")
+      expect(result.structuredContent.error.details).toEqual([
+        { ...tooDeep, message: tooDeep.message.replace("the request body", "the tool's arguments") }
+      ])
+      expect(errorsLogged()).toHaveLength(logged)
+      expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("/capabilities states the limit", async () => {
+    expect((await rest("/capabilities")).body.limits.max_json_depth).toBe(maxJsonDepth)
   })
 })

@@ -414,6 +414,17 @@ describe("tools, as the participant's REST endpoints answer", () => {
         ).body.error
         expect(bad.structuredContent.error.code).toBe("invalid_request")
         expect(bad.structuredContent.error.details).toEqual(restBad.details)
+        // A url artifact that is not an http(s) URL: named by its value, with REST's details.
+        const script = { summary: "Done", artifacts: [{ kind: "url", value: "javascript:alert(1)" }] }
+        const notALink = await callWith(own.client)("submit_result", { reference, ...script })
+        expect(notALink.isError).toBe(true)
+        expect(notALink.structuredContent.error.code).toBe("invalid_request")
+        expect(notALink.structuredContent.error.details).toEqual([
+          expect.objectContaining({ field: "artifacts.0.value", code: "invalid" })
+        ])
+        expect(notALink.structuredContent.error.details).toEqual(
+          (await restAs(holder).post(`/tasks/${reference}/submit`, script)).body.error.details
+        )
         const noReference = await callWith(own.client)("accept_task", {})
         expect(noReference.structuredContent.error.details).toEqual([
           { field: "reference", code: "required", message: "reference is required" }

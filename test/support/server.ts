@@ -27,6 +27,8 @@ export interface StartOptions {
   readonly settings?: Partial<AppSettings>
   /** Replaces the production services (defaults to the real ones over the configured database). */
   readonly services?: typeof ServicesLive
+  /** Where the server's logs (warnings and errors) go, e.g. `captureLogs().layer`; by default nowhere. */
+  readonly logs?: Layer.Layer<never>
 }
 
 export const startServer = async (options: StartOptions = {}): Promise<TestServer> => {
@@ -69,9 +71,12 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
   ).pipe(Layer.provide(config))
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(
-    Layer.buildWithScope(server, scope).pipe(
-      Effect.provideService(References.MinimumLogLevel, "None")
-    ) as Effect.Effect<unknown, unknown, never>
+    (options.logs === undefined
+      ? Layer.buildWithScope(server, scope).pipe(Effect.provideService(References.MinimumLogLevel, "None"))
+      : Layer.buildWithScope(server, scope).pipe(
+          Effect.provide(options.logs),
+          Effect.provideService(References.MinimumLogLevel, "Warn")
+        )) as Effect.Effect<unknown, unknown, never>
   )
   return {
     url,
