@@ -2,7 +2,9 @@
  * The pages a person meets while an app or assistant signs them in (oidc-provider's
  * "interactions"), and the page where an invitation or reset link leads:
  * - `GET  /oauth/interaction/:uid`: sign in, or approve the app (consent), whichever is due;
- * - `POST /oauth/interaction/:uid/sign-in`: email and password (throttled per account and address);
+ * - `POST /oauth/interaction/:uid/sign-in`: email and password (throttled: a browser that signed in
+ *   to that login before shows its device cookie and is counted on its own, strangers per login and
+ *   per address);
  * - `GET|POST /oauth/interaction/:uid/sign-up`: create an account and a profile awaiting the
  *   operator's approval, then go on signed in (only with PARTICIPANT_SIGNUP=open: otherwise these
  *   addresses are unknown, the catch-all's 404 page);
@@ -29,7 +31,15 @@ import type { default as Provider } from "oidc-provider"
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>
 
 import type { AppSettings } from "../config.ts"
-import { choosePasswordPath, consoleClient, emailProblem, type Login, passwordProblem } from "../domain/login.ts"
+import {
+  choosePasswordPath,
+  consoleClient,
+  deviceCookiePath,
+  deviceTrustMs,
+  emailProblem,
+  type Login,
+  passwordProblem
+} from "../domain/login.ts"
 import { type ProfileProblems, readProfileEdit } from "../domain/participant.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import { asPage as asPageWith } from "../pages/respond.ts"
@@ -78,6 +88,9 @@ const signUpProblem = (field: SignUpField, message: string) => {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
 }
 
+/** The device cookie: a browser that signed in keeps it, to be told apart from strangers (Logins.signIn). */
+const deviceCookie = "tm_device"
+
 const interactionRoutePath = interactionPath("", ":uid") as `/${string}`
 const passwordPath = choosePasswordPath
 
@@ -93,6 +106,14 @@ export const makeInteractions = (options: {
   const signUpOpen = settings.participantSignup === "open"
   const basePath = new URL(settings.publicBaseUrl).pathname.replace(/\/+$/, "")
   const origin = new URL(settings.publicBaseUrl).origin
+  // Not a session: sent only to the sign-in pages, never readable by a script.
+  const deviceCookieOptions = {
+    path: `${basePath}${deviceCookiePath}`,
+    maxAge: `${deviceTrustMs / 1000} seconds`,
+    httpOnly: true,
+    sameSite: "lax",
+    secure: settings.publicBaseUrl.startsWith("https:")
+  } as const
 
   const csrfFor = (uid: string) => createHmac("sha256", options.secret).update(`interaction:${uid}`).digest("base64url")
   const csrfMatches = (uid: string, token: string | undefined) => {
@@ -286,9 +307,15 @@ export const makeInteractions = (options: {
       const email = field("email") ?? ""
       const password = field("password") ?? ""
       const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-      return yield* logins.signIn(email, password, address).pipe(
+      return yield* logins.signIn(email, password, address, request.cookies[deviceCookie]).pipe(
         Effect.matchEffect({
-          onSuccess: (login) => finish(request, provider, { login: { accountId: login.id, remember: true } }),
+          onSuccess: (login) =>
+            Effect.zipWith(
+              logins.deviceTokenFor(login),
+              finish(request, provider, { login: { accountId: login.id, remember: true } }),
+              (device, response) =>
+                HttpServerResponse.setCookieUnsafe(response, deviceCookie, device, deviceCookieOptions)
+            ),
           onFailure: (refusal) =>
             refusal._tag === "SignInRefused" && refusal.reason === "throttled"
               ? signInView(uid, provider, params, {
