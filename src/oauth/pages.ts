@@ -94,7 +94,7 @@ ${formAlert(error)}
 </div>
 <div class="field">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required${describedBy(error !== undefined && alertId)}${error !== undefined && html` autofocus`}>
+<input id="password" name="password" type="password" autocomplete="current-password" required${describedBy(error !== undefined && alertId)}${(error !== undefined || notice !== undefined) && html` autofocus`}>
 </div>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
 </form>

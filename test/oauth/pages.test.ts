@@ -124,6 +124,8 @@ describe("the forms", () => {
     const markup = markupOf(rendered)
     expect(markup).toContain('<p class="notice" role="status">Thank you &lt;for&gt; signing up.</p>')
     expect(markup).not.toMatch(/role="alert"/)
+    // The address is kept: the password is what is left to type.
+    expect(markup).toMatch(/<input id="password" [^>]*required autofocus>/)
     expect(markupOf(signInPage(signIn))).not.toContain('role="status"')
   })
 
