@@ -32,6 +32,18 @@ export const accountFailureLimit = 5
 /** Failed sign-ins per client address and window, whatever the accounts tried. */
 export const addressFailureLimit = 20
 
+/**
+ * How long a browser that signed in stays trusted for its login (its device cookie): a year after
+ * its last successful sign-in. A trusted browser's failures are counted apart from strangers'.
+ */
+export const deviceTrustMs = 365 * 24 * 3600_000
+
+/** Failed sign-ins per trusted browser (device cookie) and window; the next attempt is refused unverified. */
+export const deviceFailureLimit = 5
+
+/** Where the device cookie is sent: the sign-in pages of the authorization server, under the base path. */
+export const deviceCookiePath = "/oauth/interaction"
+
 /** What a one-time link lets its holder do: choose a first password, or replace a forgotten one. */
 export const linkPurposes = ["invite", "reset"] as const
 export type LinkPurpose = (typeof linkPurposes)[number]

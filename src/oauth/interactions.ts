@@ -2,10 +2,13 @@
  * The pages a person meets while an app or assistant signs them in (oidc-provider's
  * "interactions"), and the page where an invitation or reset link leads:
  * - `GET  /oauth/interaction/:uid`: sign in, or approve the app (consent), whichever is due;
- * - `POST /oauth/interaction/:uid/sign-in`: email and password (throttled per account and address);
+ * - `POST /oauth/interaction/:uid/sign-in`: email and password (throttled: a browser that signed in
+ *   to that login before shows its device cookie and is counted on its own, strangers per login and
+ *   per address);
  * - `GET|POST /oauth/interaction/:uid/sign-up`: create an account and a profile awaiting the
- *   operator's approval, then go on signed in (only with PARTICIPANT_SIGNUP=open: otherwise these
- *   addresses are unknown, the catch-all's 404 page);
+ *   operator's approval, then sign in with it (only with PARTICIPANT_SIGNUP=open: otherwise these
+ *   addresses are unknown, the catch-all's 404 page). An address that has an account already gets
+ *   the very page a new one gets, and nothing is made or changed: the page never tells who has one;
  * - `POST /oauth/interaction/:uid/consent`: `Allow` or `Deny`;
  * - `GET|POST /oauth/password?token=…`: choose a password from a one-time link.
  *
@@ -29,7 +32,15 @@ import type { default as Provider } from "oidc-provider"
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>
 
 import type { AppSettings } from "../config.ts"
-import { choosePasswordPath, consoleClient, emailProblem, type Login, passwordProblem } from "../domain/login.ts"
+import {
+  choosePasswordPath,
+  consoleClient,
+  deviceCookiePath,
+  deviceTrustMs,
+  emailProblem,
+  type Login,
+  passwordProblem
+} from "../domain/login.ts"
 import { type ProfileProblems, readProfileEdit } from "../domain/participant.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import { asPage as asPageWith } from "../pages/respond.ts"
@@ -78,6 +89,9 @@ const signUpProblem = (field: SignUpField, message: string) => {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
 }
 
+/** The device cookie: a browser that signed in keeps it, to be told apart from strangers (Logins.signIn). */
+const deviceCookie = "tm_device"
+
 const interactionRoutePath = interactionPath("", ":uid") as `/${string}`
 const passwordPath = choosePasswordPath
 
@@ -93,6 +107,14 @@ export const makeInteractions = (options: {
   const signUpOpen = settings.participantSignup === "open"
   const basePath = new URL(settings.publicBaseUrl).pathname.replace(/\/+$/, "")
   const origin = new URL(settings.publicBaseUrl).origin
+  // Not a session: sent only to the sign-in pages, never readable by a script.
+  const deviceCookieOptions = {
+    path: `${basePath}${deviceCookiePath}`,
+    maxAge: `${deviceTrustMs / 1000} seconds`,
+    httpOnly: true,
+    sameSite: "lax",
+    secure: settings.publicBaseUrl.startsWith("https:")
+  } as const
 
   const csrfFor = (uid: string) => createHmac("sha256", options.secret).update(`interaction:${uid}`).digest("base64url")
   const csrfMatches = (uid: string, token: string | undefined) => {
@@ -149,7 +171,7 @@ export const makeInteractions = (options: {
     uid: string,
     provider: Provider,
     params: Record<string, unknown>,
-    extra: { email?: string; error?: string; status?: number; retryAfter?: number } = {}
+    extra: { email?: string; error?: string; notice?: string; status?: number; retryAfter?: number } = {}
   ) =>
     Effect.map(clientOf(provider, String(params.client_id)), (client) => {
       const rendered = signInPage({
@@ -158,6 +180,7 @@ export const makeInteractions = (options: {
         clientName: client?.clientName ?? String(params.client_id),
         email: extra.email,
         error: extra.error,
+        notice: extra.notice,
         signUpUrl: signUpOpen ? `${interactionPath(basePath, uid)}/sign-up` : undefined
       })
       const headers = formHeaders(params.redirect_uri)
@@ -286,9 +309,15 @@ export const makeInteractions = (options: {
       const email = field("email") ?? ""
       const password = field("password") ?? ""
       const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-      return yield* logins.signIn(email, password, address).pipe(
+      return yield* logins.signIn(email, password, address, request.cookies[deviceCookie]).pipe(
         Effect.matchEffect({
-          onSuccess: (login) => finish(request, provider, { login: { accountId: login.id, remember: true } }),
+          onSuccess: (login) =>
+            Effect.zipWith(
+              logins.deviceTokenFor(login),
+              finish(request, provider, { login: { accountId: login.id, remember: true } }),
+              (device, response) =>
+                HttpServerResponse.setCookieUnsafe(response, deviceCookie, device, deviceCookieOptions)
+            ),
           onFailure: (refusal) =>
             refusal._tag === "SignInRefused" && refusal.reason === "throttled"
               ? signInView(uid, provider, params, {
@@ -364,20 +393,23 @@ export const makeInteractions = (options: {
       if (profile._tag === "Invalid") Object.assign(problems, signUpProblems(profile.problems))
       if (profile._tag === "Invalid" || Object.keys(problems).length > 0) return yield* again({ problems })
 
+      // Made or not (the address had an account already), the person is asked to sign in with
+      // what they chose: one page, so it never tells whether the address has an account.
+      const sent = signInView(uid, provider, params, { email: values.email, notice: signedUpNotice })
       const address = Option.getOrElse(request.remoteAddress, () => "unknown")
       return yield* profiles.signUp({ email: values.email, password, profile: profile.edit }, address).pipe(
         Effect.matchEffect({
-          onSuccess: ({ login }) => finish(request, provider, { login: { accountId: login.id, remember: true } }),
+          onSuccess: () => sent,
           onFailure: (refusal) => {
             switch (refusal._tag) {
               case "EmailTaken":
-                return again({
-                  status: 409,
-                  problems: {
-                    email:
-                      "An account with this email already exists. Sign in with it instead, or ask the marketplace operator for a new password."
-                  }
-                })
+                // For the mail a later change sends the account's holder; never the address itself.
+                return Effect.andThen(
+                  Effect.logInfo("a sign-up named an address that has an account; nothing was made").pipe(
+                    Effect.annotateLogs({ event: "sign_up_address_taken", participant: refusal.participantSlug })
+                  ),
+                  sent
+                )
               case "SignUpThrottled":
                 return again({ status: 429, retryAfter: refusal.retryAfterSeconds, error: refusal.message })
               case "InvalidEmail":
@@ -507,6 +539,10 @@ export const makeInteractions = (options: {
       )
   }
 }
+
+/** What the sign-in page says after a sign-up is sent, whether it made an account or not. */
+const signedUpNotice =
+  "Thank you for signing up. Sign in with the email address and password you chose to continue. Your profile is listed once the marketplace operator approves it."
 
 /** The non-blank entries of a list typed as text, split at `separator`. */
 const listOf = (text: string, separator: RegExp) =>

@@ -60,6 +60,8 @@ export interface SignInPageInput {
   readonly email?: string | undefined
   /** Why the last attempt failed ("That email and password do not match.", "Too many attempts. …"). */
   readonly error?: string | undefined
+  /** Said above the form when the page follows something done (a sign-up sent). */
+  readonly notice?: string | undefined
   /** The sign-up page of this sign-in, when people may create an account (PARTICIPANT_SIGNUP=open). */
   readonly signUpUrl?: string | undefined
 }
@@ -74,6 +76,7 @@ export const signInPage = ({
   clientName,
   email,
   error,
+  notice,
   signUpUrl
 }: SignInPageInput): RenderedPage => ({
   status: error === undefined ? 200 : 422,
@@ -81,6 +84,7 @@ export const signInPage = ({
     title: "Sign in",
     body: html`<h1>Sign in</h1>
 <p class="lead">to continue to <strong>${clientName}</strong></p>
+${notice !== undefined && html`<p class="notice" role="status">${notice}</p>`}
 ${formAlert(error)}
 <form method="post" action="${action}">
 <input type="hidden" name="csrf" value="${csrfToken}">
@@ -90,7 +94,7 @@ ${formAlert(error)}
 </div>
 <div class="field">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required${describedBy(error !== undefined && alertId)}${error !== undefined && html` autofocus`}>
+<input id="password" name="password" type="password" autocomplete="current-password" required${describedBy(error !== undefined && alertId)}${(error !== undefined || notice !== undefined) && html` autofocus`}>
 </div>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
 </form>
@@ -134,7 +138,7 @@ export interface SignUpPageInput {
   readonly values?: SignUpValues | undefined
   /** The first problem of each field, shown beside it and listed above the form. */
   readonly problems?: Readonly<Partial<Record<SignUpField, string>>> | undefined
-  /** A problem of the whole form ("An account with this email already exists.", too many sign-ups). */
+  /** A problem of the whole form (too many sign-ups from here). */
   readonly error?: string | undefined
 }
 

@@ -12,10 +12,13 @@
  * link: issuing one removes the others.
  *
  * Sign-in answers the same refusal whatever was wrong, spending the same hashing either way, and
- * is throttled by `AttemptLimits` per account and per client address (domain/login.ts has the
- * limits; docs/decisions.md, "Accounts", the reasons).
+ * is throttled by `AttemptLimits`. A browser that signed in to the login before presents its device
+ * token (`deviceTokenFor`, kept by the pages in a cookie) and is counted on its own; strangers (no
+ * token, or one that is not this login's) share the login's count, and each client address has
+ * one. So strangers' guesses never lock out the holder's own browser (domain/login.ts has the
+ * limits; docs/decisions/sign-in-throttling.md the reasons).
  */
-import { hash as oneShotHash, randomBytes } from "node:crypto"
+import { createHmac, hash as oneShotHash, randomBytes, timingSafeEqual } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -42,6 +45,8 @@ import {
   accountFailureLimit,
   addressFailureLimit,
   choosePasswordPath,
+  deviceFailureLimit,
+  deviceTrustMs,
   emailKey,
   emailProblem,
   inviteLinkLifetimeMs,
@@ -60,6 +65,7 @@ import { AttemptLimits } from "./attempt_limits.ts"
 import { Ids } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { Passwords } from "./passwords.ts"
+import { storedSecret } from "./service_secrets.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
 
 /** A one-time link just issued: the URL to hand to the participant (its token is shown only here). */
@@ -106,8 +112,23 @@ export class Logins extends Context.Service<
       token: string,
       password: string
     ): Effect.Effect<Login, LinkNotUsable | PasswordRejected | StorageUnavailable>
-    /** The login whose address and password these are; `address` is the client's, for throttling. */
-    signIn(email: string, password: string, address: string): Effect.Effect<Login, SignInRefused | StorageUnavailable>
+    /**
+     * The login whose address and password these are; `address` is the client's, for throttling,
+     * and `device` the device token the browser presents, if any (`deviceTokenFor`): one of this
+     * login's, still trusted, has its failures counted apart from strangers'.
+     */
+    signIn(
+      email: string,
+      password: string,
+      address: string,
+      device?: string
+    ): Effect.Effect<Login, SignInRefused | StorageUnavailable>
+    /**
+     * A device token for a browser that has just signed in as `login`: signed, naming the login and
+     * a random id of its own, trusted for `deviceTrustMs` and until the login's password changes.
+     * Not a session: it only lets that browser's sign-ins be counted apart from strangers'.
+     */
+    deviceTokenFor(login: Login): Effect.Effect<string, StorageUnavailable>
     findById(id: string): Effect.Effect<Login | undefined, StorageUnavailable>
     /** The participant's login, if they have one (listed or awaiting approval). */
     findByParticipant(participantSlug: string): Effect.Effect<Login | undefined, StorageUnavailable>
@@ -399,17 +420,98 @@ export class Logins extends Context.Service<
         return yield* asStorageCall(sql.withTransaction(setPasswordInTransaction(hashOf(token), passwordHash, now)))
       })
 
+      // -- devices --------------------------------------------------------------------------------
+
+      /** The key device tokens are signed with, made once in the database and shared by every process. */
+      let deviceKey: string | undefined
+      const deviceSecret = Effect.suspend(() =>
+        deviceKey !== undefined
+          ? Effect.succeed(deviceKey)
+          : storedSecret("sign_in_devices").pipe(
+              Effect.provideService(SqlClient.SqlClient, sql),
+              asStorageCall,
+              // Only a database answering without the row it just wrote gets here: a defect.
+              Effect.catchIf(
+                (error): error is Exclude<typeof error, StorageUnavailable> => error._tag !== "StorageUnavailable",
+                Effect.die
+              ),
+              Effect.map((value) => {
+                deviceKey = value
+                return value
+              })
+            )
+      )
+
+      /**
+       * `d1.<login id>.<issued, epoch ms>.<device id>.<signature>`. The signature covers the login's
+       * password change, so choosing a new password (a reset after a theft) distrusts every device.
+       */
+      const deviceVersion = "d1"
+      const devicePattern = /^d1\.(acct_[A-Za-z0-9_-]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/
+      const deviceSignature = (
+        secret: string,
+        loginId: string,
+        issuedMs: string,
+        deviceId: string,
+        passwordChangedAt: string | null
+      ) =>
+        createHmac("sha256", secret)
+          .update(`device|${loginId}|${issuedMs}|${deviceId}|${passwordChangedAt ?? ""}`)
+          .digest("base64url")
+
+      const deviceTokenFor = tracedFn("Logins.deviceTokenFor")(function* (login: Login) {
+        const secret = yield* deviceSecret
+        const issuedMs = String(yield* Clock.currentTimeMillis)
+        const deviceId = randomBytes(16).toString("base64url")
+        const signature = deviceSignature(secret, login.id, issuedMs, deviceId, login.passwordChangedAt)
+        return [deviceVersion, login.id, issuedMs, deviceId, signature].join(".")
+      })
+
+      /**
+       * The attempt counter of the browser presenting `token`, when it is a device token of `row`'s
+       * login, signed with our key, for its current password, issued less than `deviceTrustMs` ago;
+       * undefined otherwise (no token, another login's, forged, garbled, expired): a stranger.
+       */
+      const trustedDeviceKey = Effect.fnUntraced(function* (token: string | undefined, row: LoginRow | undefined) {
+        if (token === undefined || row === undefined) return undefined
+        const parts = devicePattern.exec(token)
+        if (parts === null || parts[1] !== row.id) return undefined
+        const [, loginId, issuedMs, deviceId, signature] = parts as unknown as [string, string, string, string, string]
+        if ((yield* Clock.currentTimeMillis) - Number(issuedMs) >= deviceTrustMs) return undefined
+        const expected = Buffer.from(
+          deviceSignature(yield* deviceSecret, loginId, issuedMs, deviceId, row.password_changed_at)
+        )
+        const given = Buffer.from(signature)
+        return expected.length === given.length && timingSafeEqual(expected, given)
+          ? `device:${loginId}:${deviceId}`
+          : undefined
+      })
+
       // -- signing in -----------------------------------------------------------------------------
 
-      const signIn = tracedFn("Logins.signIn")(function* (givenEmail: string, password: string, address: string) {
-        const key = emailKey(givenEmail)
-        const row = emailProblem(givenEmail) === undefined ? yield* asStorageCall(loginByEmailKey(key)) : undefined
+      /**
+       * Counts the attempt against its limits before the password is checked: a trusted device's
+       * against its own; a stranger's against the login's shared count (an unknown address's under a
+       * key of its own) and the client address's. The keys to settle on success, or the refusal.
+       */
+      const admit = Effect.fnUntraced(function* (
+        key: string,
+        row: LoginRow | undefined,
+        address: string,
+        device: string | undefined
+      ) {
+        // Each check counts the attempt in the same statement (`take`), so concurrent guesses cannot
+        // all slip in under the limit; a success takes its count back.
+        const deviceKey = yield* trustedDeviceKey(device, row)
+        if (deviceKey !== undefined) {
+          const own = yield* limits.take(deviceKey, deviceFailureLimit, signInWindowMs)
+          if (own._tag === "Closed") return yield* SignInRefused.throttled(own.retryAfterSeconds)
+          return { _tag: "Device", deviceKey } as const
+        }
         // An address without a login is counted under a key of its own, so that being throttled
         // tells no more than the refusal does about which addresses have logins.
         const accountKey = row === undefined ? `email:${hashOf(key)}` : `account:${row.id}`
         const addressKey = `address:${address}`
-        // Each check counts the attempt in the same statement (`take`), so concurrent guesses cannot
-        // all slip in under the limit; a success takes its count back below.
         const account = yield* limits.take(accountKey, accountFailureLimit, signInWindowMs)
         if (account._tag === "Closed") return yield* SignInRefused.throttled(account.retryAfterSeconds)
         const client = yield* limits.take(addressKey, addressFailureLimit, signInWindowMs)
@@ -417,6 +519,18 @@ export class Logins extends Context.Service<
           yield* limits.forgive(accountKey, signInWindowMs)
           return yield* SignInRefused.throttled(client.retryAfterSeconds)
         }
+        return { _tag: "Stranger", accountKey, addressKey } as const
+      })
+
+      const signIn = tracedFn("Logins.signIn")(function* (
+        givenEmail: string,
+        password: string,
+        address: string,
+        device?: string
+      ) {
+        const key = emailKey(givenEmail)
+        const row = emailProblem(givenEmail) === undefined ? yield* asStorageCall(loginByEmailKey(key)) : undefined
+        const admitted = yield* admit(key, row, address, device)
         const stored = row?.password_hash ?? null
         // No password that long can have been chosen; it is not worth hashing.
         const correct =
@@ -426,8 +540,13 @@ export class Logins extends Context.Service<
               ? yield* passwords.verifyNothing(password)
               : yield* passwords.verify(password, stored)
         if (!correct || row === undefined || stored === null) return yield* SignInRefused.wrongCredentials()
-        yield* limits.clear(accountKey)
-        yield* limits.forgive(addressKey, signInWindowMs)
+        if (admitted._tag === "Device") {
+          // Strangers' count stays: the holder's success must not give an attacker fresh guesses.
+          yield* limits.clear(admitted.deviceKey)
+        } else {
+          yield* limits.clear(admitted.accountKey)
+          yield* limits.forgive(admitted.addressKey, signInWindowMs)
+        }
         if (passwords.needsRehash(stored)) {
           // Made with parameters since raised: hashed again now that the password is at hand.
           const fresh = yield* passwords.hash(password)
@@ -475,6 +594,7 @@ export class Logins extends Context.Service<
         linkFor,
         choosePassword,
         signIn,
+        deviceTokenFor,
         findById,
         findByParticipant,
         endSessions,

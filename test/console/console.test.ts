@@ -563,10 +563,10 @@ describe("open sign-up", () => {
       await page.getByLabel("What you do").fill("Market research")
       await page.getByLabel("Where you are").fill("Accra, Ghana")
       await page.getByLabel("How you work").selectOption("physical")
-      await Promise.all([
-        page.waitForURL(`${open.url}/console`),
-        page.getByRole("button", { name: "Create account" }).click()
-      ])
+      // Asked to sign in with what they chose (the same answer an address with an account gets).
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create account" }).click()])
+      await page.getByLabel("Password", { exact: true }).fill("a long enough password 3")
+      await Promise.all([page.waitForURL(`${open.url}/console`), page.getByRole("button", { name: "Sign in" }).click()])
       await expect(page.locator("main").textContent()).resolves.toContain("Your profile awaits the operator's approval")
       await page.screenshot({ path: `${screenshots}console-pending-phone.png`, fullPage: true })
       const approve = await operator(database, open.url, "participants", "approve", "kofi-mensah")

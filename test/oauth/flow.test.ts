@@ -774,4 +774,68 @@ describe("refusals", () => {
     await page.screenshot({ path: `${screenshots}oauth-flow-throttled.png`, fullPage: true })
     await context.close()
   })
+
+  it("strangers' wrong passwords do not lock out a browser that signed in before; any other device cookie is a stranger's", async () => {
+    const config = await registerClient(issuer)
+    const akiko: Person = { email: "akiko@example.com", password: "the owl flies at dusk" }
+    const link = linkOf(
+      await operator(database, server.url, "participants", "invite", "akiko-tanaka", "--email", akiko.email)
+    )
+    await (await choosePassword(link, akiko.password)).close()
+    const deviceOf = async (person: Person) => {
+      const context = await browser.newContext()
+      const back = await authorize(context, authorizationUrl(config, (await pkce()).challenge), { person })
+      expect(back.searchParams.get("code")).toBeTypeOf("string")
+      const device = (await context.cookies()).find((cookie) => cookie.name === "tm_device")
+      await context.close()
+      if (device === undefined) throw new Error("no device cookie was set")
+      return device
+    }
+    // Her own browser signs in once, and keeps a cookie for the sign-in pages alone, for a year.
+    const device = await deviceOf(akiko)
+    expect(device).toMatchObject({ path: "/oauth/interaction", httpOnly: true, sameSite: "Lax", secure: false })
+    expect(device.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600)
+    const lukasDevice = await deviceOf(lukas)
+
+    /** A browser holding `cookie` (or none) signs in as Akiko on a new authorization's page. */
+    const attempt = async (password: string, cookie?: typeof device) => {
+      const context = await browser.newContext()
+      if (cookie !== undefined) await context.addCookies([cookie])
+      const page = await context.newPage()
+      try {
+        await page.goto(authorizationUrl(config, (await pkce()).challenge).href)
+        await page.getByLabel("Email").fill(akiko.email)
+        await page.getByLabel("Password", { exact: true }).fill(password)
+        const [response] = await Promise.all([
+          page.waitForNavigation(),
+          page.getByRole("button", { name: "Sign in" }).click()
+        ])
+        if (page.url().startsWith(callbackUri)) return { status: response?.status(), back: new URL(page.url()) }
+        return { status: response?.status(), alert: await page.getByRole("alert").textContent() }
+      } finally {
+        await context.close()
+      }
+    }
+    for (let i = 0; i < 5; i++) {
+      const wrong = await attempt(`not her password ${i}`)
+      expect(wrong).toMatchObject({ status: 401, alert: "That email and password do not match." })
+    }
+    const stranger = await attempt(akiko.password)
+    expect(stranger).toMatchObject({ status: 429, alert: expect.stringContaining("Too many attempts") })
+    // Another login's device cookie, a garbled one, one whose signature was altered: strangers all.
+    for (const value of [lukasDevice.value, "garbage", `${device.value.slice(0, -2)}AA`]) {
+      const shown = await attempt(akiko.password, { ...device, value })
+      expect(shown, value).toMatchObject({ status: 429, alert: expect.stringContaining("Too many attempts") })
+    }
+    // Her browser (its session over, its device cookie kept) signs in with her password.
+    const returning = await attempt(akiko.password, device)
+    expect(returning.back?.searchParams.get("code")).toBeTypeOf("string")
+    // A wrong password from it says what it says to anyone.
+    expect(await attempt("not her password", device)).toMatchObject({
+      status: 401,
+      alert: "That email and password do not match."
+    })
+    // Strangers still wait the window out.
+    expect(await attempt(akiko.password)).toMatchObject({ status: 429 })
+  }, 90_000)
 })

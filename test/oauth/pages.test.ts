@@ -118,6 +118,17 @@ describe("the forms", () => {
     expect(markup).toContain('value=""')
   })
 
+  it("sign-in after a sign-up: its notice, escaped, announced politely; still a 200 form with no alert", () => {
+    const rendered = signInPage({ ...signIn, email: "ada@example.com", notice: "Thank you <for> signing up." })
+    expect(rendered.status).toBe(200)
+    const markup = markupOf(rendered)
+    expect(markup).toContain('<p class="notice" role="status">Thank you &lt;for&gt; signing up.</p>')
+    expect(markup).not.toMatch(/role="alert"/)
+    // The address is kept: the password is what is left to type.
+    expect(markup).toMatch(/<input id="password" [^>]*required autofocus>/)
+    expect(markupOf(signInPage(signIn))).not.toContain('role="status"')
+  })
+
   it("sign-in links to the sign-up page only when one is given (PARTICIPANT_SIGNUP=open)", () => {
     expect(markupOf(signInPage(signIn))).not.toContain("Create an account")
     expect(markupOf(signInPage({ ...signIn, signUpUrl: "/oauth/interaction/abc/sign-up" }))).toContain(

@@ -1,12 +1,12 @@
 /**
  * The open sign-up end to end, on both backends, in a real browser (headless Chromium, JavaScript
  * off, a phone's screen): with PARTICIPANT_SIGNUP=open a person follows "Create an account" from
- * the sign-in page an app sent them to, creates an account and a profile, and goes on signed in to
- * the app; the profile awaits the operator's approval (not listed, no task can name it, `/me` says
- * so) until `participants approve`, when it is listed and offered tasks. Refused and changing
- * nothing: a form from another site or without its token, an address already used, a form with
- * problems (said beside each field). Closed (the default): no link, and the sign-up addresses are
- * the 404 page.
+ * the sign-in page an app sent them to, creates an account and a profile, signs in with it and goes
+ * on to the app; the profile awaits the operator's approval (not listed, no task can name it, `/me`
+ * says so) until `participants approve`, when it is listed and offered tasks. An address that has
+ * an account gets the very page a new one gets, and nothing is made or changed. Refused and changing
+ * nothing: a form from another site or without its token, a form with problems (said beside each
+ * field). Closed (the default): no link, and the sign-up addresses are the 404 page.
  *
  * Screenshots at phone size go to .cache/screenshots/oauth-sign-up-*.png.
  */
@@ -92,13 +92,22 @@ const fillSignUp = async (page: Page, person: Person, confirm = person.password)
 const createAccount = (page: Page) =>
   Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create account" }).click()])
 
+const sentNotice =
+  "Thank you for signing up. Sign in with the email address and password you chose to continue. Your profile is listed once the marketplace operator approves it."
+
+/** Signs in on the sign-in page the browser is at. */
+const signIn = async (page: Page, password: string) => {
+  await page.getByLabel("Password", { exact: true }).fill(password)
+  return Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Sign in" }).click()])
+}
+
 const counts = async () => ({
   pending: await database.count("pending_participants"),
   logins: await database.count("participant_logins")
 })
 
 describe("PARTICIPANT_SIGNUP=open", () => {
-  it("a person creates an account from the sign-in page and goes on signed in; approved, they are listed and offered tasks", async () => {
+  it("a person creates an account from the sign-in page and signs in with it; approved, they are listed and offered tasks", async () => {
     const person: Person = { email: "kofi@example.com", password: "a long and quiet river", name: "Kofi Mensah" }
     const { page, context, config, verifier } = await atSignIn(open)
     await shot(page, "sign-in-with-link")
@@ -110,8 +119,14 @@ describe("PARTICIPANT_SIGNUP=open", () => {
     await shot(page, "form")
 
     await fillSignUp(page, person)
-    await createAccount(page)
-    // Signed in: the app's consent page follows, for this new account.
+    const [sent] = await createAccount(page)
+    // Asked to sign in with what they chose (the address kept); then the app's consent follows.
+    expect(sent?.status()).toBe(200)
+    expect(await page.locator("h1").textContent()).toBe("Sign in")
+    expect(await page.getByRole("status").textContent()).toBe(sentNotice)
+    expect(await page.getByLabel("Email").inputValue()).toBe(person.email)
+    await shot(page, "sent")
+    await signIn(page, person.password)
     expect(await page.locator("h1").textContent()).toBe("Allow Field Assistant?")
     expect(await page.locator(".signed-in").textContent()).toContain(person.email)
     await Promise.all([
@@ -215,26 +230,71 @@ describe("PARTICIPANT_SIGNUP=open", () => {
     // Mended, it goes through.
     await fillSignUp(page, { email: "ama@example.com", password: "a long and quiet river", name: "Ama Owusu" })
     await createAccount(page)
-    expect(await page.locator("h1").textContent()).toBe("Allow Field Assistant?")
+    expect(await page.getByRole("status").textContent()).toBe(sentNotice)
     await context.close()
     expect(await counts()).toEqual({ pending: before.pending + 1, logins: before.logins + 1 })
   })
 
-  it("an address already used is refused, and nothing is made", async () => {
-    const { page, context } = await atSignIn(open)
-    await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Create an account" }).click()])
+  it("an address that has an account gets the page a new one gets; nothing is made, its login unchanged", async () => {
+    /** Signs up as `person` from a fresh browser: what the browser is answered, and its cookies before and after. */
+    const signUpAs = async (person: Person) => {
+      const { page, context } = await atSignIn(open)
+      await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Create an account" }).click()])
+      const uid = new URL(page.url()).pathname.split("/")[3]!
+      const cookies = async () =>
+        (await context.cookies())
+          .map(({ name, value, path }) => `${name}=${value} ${path}`.replaceAll(uid, "<uid>"))
+          .sort()
+      const before = await cookies()
+      const csrf = (await page.locator('input[name="csrf"]').getAttribute("value"))!
+      await fillSignUp(page, person)
+      const [response] = await createAccount(page)
+      const markup = (await page.content())
+        .replaceAll(uid, "<uid>")
+        .replaceAll(csrf, "<csrf>")
+        .replaceAll(person.email, "<email>")
+      return {
+        page,
+        context,
+        status: response?.status(),
+        headers: { ...(await response!.allHeaders()), date: "", "x-request-id": "", "content-length": "" },
+        url: page.url().replace(uid, "<uid>"),
+        markup,
+        cookies: { before, after: await cookies() }
+      }
+    }
+    const newcomer = await signUpAs({
+      email: "esi@example.com",
+      password: "a long and quiet river",
+      name: "Esi Boateng"
+    })
+    await newcomer.context.close()
+    const login = () => database.rows("SELECT * FROM participant_logins WHERE email_key = 'esi@example.com'")
+    const esi = await login()
+    expect(esi).toHaveLength(1)
     const before = await counts()
-    await fillSignUp(page, { email: "KOFI@example.com", password: "another long password", name: "Kofi Again" })
-    const [response] = await createAccount(page)
-    expect(response?.status()).toBe(409)
-    expect(await page.locator("#email-error").textContent()).toBe(
-      "An account with this email already exists. Sign in with it instead, or ask the marketplace operator for a new password."
-    )
-    expect(await page.getByLabel("Email").getAttribute("aria-invalid")).toBe("true")
-    await shot(page, "address-used")
+    // The same address again (typed in another case), with another password and name.
+    const again = await signUpAs({ email: "ESI@example.com", password: "another long password", name: "Esi Again" })
+    expect(again.status).toBe(newcomer.status)
+    expect(again.url).toBe(newcomer.url)
+    expect(again.headers).toEqual(newcomer.headers)
+    expect(again.markup).toBe(newcomer.markup)
+    // No cookie set or changed, in either browser (they differ only in the values that sign them).
+    const names = (cookies: ReadonlyArray<string>) => cookies.map((cookie) => cookie.replace(/=\S*/, ""))
+    expect(names(again.cookies.after)).toEqual(names(newcomer.cookies.after))
+    expect(newcomer.cookies.after).toEqual(newcomer.cookies.before)
+    expect(again.cookies.after).toEqual(again.cookies.before)
+    await shot(again.page, "address-used")
+    // Nothing made, nothing changed: the login is as it was, and only its own password opens it.
     expect(await counts()).toEqual(before)
-    await context.close()
-  })
+    expect(await login()).toEqual(esi)
+    const [refused] = await signIn(again.page, "another long password")
+    expect(refused?.status()).toBe(401)
+    await signIn(again.page, "a long and quiet river")
+    expect(await again.page.locator("h1").textContent()).toBe("Allow Field Assistant?")
+    expect(await again.page.locator(".signed-in").textContent()).toContain("esi@example.com")
+    await again.context.close()
+  }, 60_000)
 
   it("a sign-up form with a wrong CSRF token, or posted from another site, is refused and changes nothing", async () => {
     const { page, context } = await atSignIn(open)

@@ -9,10 +9,12 @@ import { Cause, Context, Effect, Exit, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/config.ts"
-import type { StorageUnavailable } from "../../src/domain/errors.ts"
+import { SignInRefused, type StorageUnavailable } from "../../src/domain/errors.ts"
 import {
   accountFailureLimit,
   addressFailureLimit,
+  deviceFailureLimit,
+  deviceTrustMs,
   emailKey,
   emailProblem,
   inviteLinkLifetimeMs,
@@ -621,6 +623,120 @@ describe("Logins", () => {
           String(r.key)
         )
         assert.deepStrictEqual(keys, [`email:${createHash("sha256").update("nobody@example.com").digest("base64url")}`])
+      })
+    )
+  )
+
+  it.effect(
+    "after strangers' five wrong passwords, a device that signed in before gets in; a stranger waits the window out",
+    () =>
+      withLogins(
+        Effect.gen(function* () {
+          const logins = yield* Logins
+          yield* activeLogin("ada", "ada@example.com")
+          const device = yield* logins.deviceTokenFor(yield* logins.signIn("ada@example.com", password, "192.0.2.1"))
+          for (let i = 0; i < accountFailureLimit; i++) {
+            yield* TestClock.adjust(1000)
+            const refused = yield* failureOf(logins.signIn("ada@example.com", `wrong password ${i}`, `198.51.100.${i}`))
+            assert.strictEqual(refused.reason, "wrong_credentials")
+          }
+          const stranger = yield* failureOf(logins.signIn("ada@example.com", password, "198.51.100.99"))
+          assert.strictEqual(stranger.reason, "throttled")
+          // The device's holder, from the attacker's own address even, with the right password.
+          const trusted = yield* logins.signIn("ada@example.com", password, "198.51.100.0", device)
+          assert.strictEqual(trusted.participantSlug, "ada")
+          // A wrong password from the device says what it says to anyone.
+          const wrong = yield* failureOf(logins.signIn("ada@example.com", "wrong password!", "192.0.2.1", device))
+          assert.deepStrictEqual(
+            [wrong.reason, wrong.message],
+            ["wrong_credentials", SignInRefused.wrongCredentials().message]
+          )
+          // The device's success did not clear the strangers' count: they wait the window out.
+          const still = yield* failureOf(logins.signIn("ada@example.com", password, "198.51.100.99"))
+          assert.strictEqual(still.reason, "throttled")
+          yield* TestClock.adjust(signInWindowMs)
+          yield* logins.signIn("ada@example.com", password, "198.51.100.99")
+        })
+      )
+  )
+
+  it.effect("another login's device, a forged, garbled, expired or pre-reset device counts as a stranger", () =>
+    withLogins(
+      Effect.gen(function* () {
+        const logins = yield* Logins
+        const ada = yield* activeLogin("ada", "ada@example.com")
+        yield* activeLogin("bea", "bea@example.com")
+        const adaDevice = yield* logins.deviceTokenFor(ada)
+        const beaDevice = yield* logins.deviceTokenFor(yield* logins.signIn("bea@example.com", password, "a"))
+        const parts = adaDevice.split(".")
+        const beaParts = beaDevice.split(".")
+        const forged = [
+          beaDevice,
+          // Bea's signature under Ada's login id, and Ada's token with its signature altered.
+          [...beaParts.slice(0, 1), ada.id, ...beaParts.slice(2)].join("."),
+          [...parts.slice(0, -1), `${parts.at(-1)!.slice(0, -2)}AA`].join("."),
+          // Another device's nonce under Ada's signature.
+          [...parts.slice(0, 3), beaParts[3], parts[4]].join("."),
+          "",
+          "garbage",
+          `${adaDevice}.`,
+          "d1.....",
+          "x".repeat(5000)
+        ]
+        for (let i = 0; i < accountFailureLimit; i++) {
+          yield* failureOf(logins.signIn("ada@example.com", "wrong password!", `198.51.100.${i}`))
+        }
+        for (const device of forged) {
+          const refused = yield* failureOf(logins.signIn("ada@example.com", password, "192.0.2.7", device))
+          assert.strictEqual(refused.reason, "throttled", device.slice(0, 80))
+        }
+        // The genuine one still works; once the login's password is chosen anew, it is a stranger's too.
+        yield* logins.signIn("ada@example.com", password, "192.0.2.7", adaDevice)
+        yield* TestClock.adjust(1000)
+        const { url } = yield* logins.reset("ada")
+        yield* logins.choosePassword(tokenOf(url), "a brand new long password")
+        const afterReset = yield* failureOf(
+          logins.signIn("ada@example.com", "a brand new long password", "192.0.2.7", adaDevice)
+        )
+        assert.strictEqual(afterReset.reason, "throttled")
+        // A device trusted a year ago is trusted no longer.
+        yield* TestClock.adjust(signInWindowMs)
+        const fresh = yield* logins.deviceTokenFor(
+          yield* logins.signIn("ada@example.com", "a brand new long password", "a")
+        )
+        yield* TestClock.adjust(deviceTrustMs + 1000)
+        for (let i = 0; i < accountFailureLimit; i++) {
+          yield* failureOf(logins.signIn("ada@example.com", "wrong password!", `198.51.100.${i}`))
+        }
+        const expired = yield* failureOf(
+          logins.signIn("ada@example.com", "a brand new long password", "192.0.2.7", fresh)
+        )
+        assert.strictEqual(expired.reason, "throttled")
+      })
+    )
+  )
+
+  it.effect("a device's own wrong passwords throttle that device alone, counted apart from strangers'", () =>
+    withLogins(
+      Effect.gen(function* () {
+        const logins = yield* Logins
+        yield* activeLogin("ada", "ada@example.com")
+        const stolen = yield* logins.deviceTokenFor(yield* logins.signIn("ada@example.com", password, "a"))
+        yield* TestClock.adjust(1000)
+        const own = yield* logins.deviceTokenFor(yield* logins.signIn("ada@example.com", password, "b"))
+        for (let i = 0; i < deviceFailureLimit; i++) {
+          const refused = yield* failureOf(logins.signIn("ada@example.com", `wrong password ${i}`, "c", stolen))
+          assert.strictEqual(refused.reason, "wrong_credentials")
+        }
+        const throttled = yield* failureOf(logins.signIn("ada@example.com", password, "c", stolen))
+        assert.deepStrictEqual([throttled.reason, throttled.retryAfterSeconds], ["throttled", signInWindowMs / 1000])
+        // Neither the other device nor a stranger was charged for it.
+        yield* logins.signIn("ada@example.com", password, "b", own)
+        yield* logins.signIn("ada@example.com", password, "d")
+        const keys = (yield* rowsOf("SELECT key, failures FROM sign_in_attempts WHERE failures > 0 ORDER BY key")).map(
+          (r) => [String(r.key).split(":")[0], Number(r.failures)]
+        )
+        assert.deepStrictEqual(keys, [["device", deviceFailureLimit]])
       })
     )
   )
