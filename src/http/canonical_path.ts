@@ -1,7 +1,7 @@
 /**
  * Every path has one spelling. A request for another spelling of a path — a trailing slash, a doubled
- * slash, a percent-encoded unreserved character (`%70` for `p`), lower-case hex in an escape — is
- * redirected (308, so the method and body are kept) to the
+ * slash, a `.` or `..` segment, a percent-encoded unreserved character (`%70` for `p`), lower-case
+ * hex in an escape — is redirected (308, so the method and body are kept) to the
  * canonical spelling, and served there with exactly that route's guards; a spelling that has no
  * canonical form (a `;`, which the router would otherwise cut off as if it began a query, or a broken
  * escape) is refused with 404. The router itself matches literal segments by case (routes.ts), so
@@ -20,7 +20,7 @@ import { errorBody } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 
 /** Anything that may make a path non-canonical; a path without any of these is canonical as it is. */
-const suspect = /\/\/|%|;|\/$/
+const suspect = /\/\/|%|;|\/$|\/\.\.?(\/|$)/
 
 /** RFC 3986 §2.3: the characters an escape never needs to stand for. */
 const unreserved = /[A-Za-z0-9\-._~]/
@@ -46,8 +46,13 @@ export const canonicalPathOf = (path: string): string | undefined => {
     escaped += unreserved.test(decoded) ? decoded : `%${hex.toUpperCase()}`
     i += 2
   }
-  const collapsed = escaped.replace(/\/{2,}/g, "/")
-  return collapsed.length > 1 && collapsed.endsWith("/") ? collapsed.slice(0, -1) : collapsed
+  // RFC 3986 §5.2.4: `.` and `..` segments removed (`..` at the root stays at the root).
+  const segments: Array<string> = []
+  for (const segment of escaped.split("/").slice(1)) {
+    if (segment === "..") segments.pop()
+    else if (segment !== "." && segment !== "") segments.push(segment)
+  }
+  return `/${segments.join("/")}`
 }
 
 export const CanonicalPathMiddleware = HttpRouter.middleware(

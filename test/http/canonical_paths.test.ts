@@ -27,7 +27,15 @@ describe("canonicalPathOf", () => {
     ["/api/public/v1/tasks/%c3%a9", "/api/public/v1/tasks/%C3%A9"],
     // Case is the router's to judge (literal segments by case, parameters kept as sent).
     ["/MCP/Participant", "/MCP/Participant"],
-    ["//", "/"]
+    ["//", "/"],
+    // Dot segments (RFC 3986 §5.2.4), also when escaped.
+    ["/oauth/token/../reg", "/oauth/reg"],
+    ["/mcp/./participant", "/mcp/participant"],
+    ["/mcp/participant/.", "/mcp/participant"],
+    ["/mcp/x/%2e%2E/participant", "/mcp/participant"],
+    ["/../../mcp", "/mcp"],
+    ["/a/..", "/"],
+    ["/a/.b/..c", "/a/.b/..c"]
   ])("%s → %s", (path, canonical) => {
     expect(canonicalPathOf(path)).toBe(canonical)
   })
@@ -40,8 +48,8 @@ describe("canonicalPathOf", () => {
   )
 })
 
-/** One raw HTTP/1.1 request (a request target fetch would not send as it is), its status line and headers. */
-const rawRequest = (port: number, lines: ReadonlyArray<string>) =>
+/** One raw HTTP/1.1 request (a request target fetch would not send as it is): the whole answer, as text. */
+const rawRequest = (port: number, lines: ReadonlyArray<string>, body = "") =>
   new Promise<string>((resolve, reject) => {
     const socket = connect(port, "127.0.0.1")
     let received = ""
@@ -50,7 +58,7 @@ const rawRequest = (port: number, lines: ReadonlyArray<string>) =>
     })
     socket.on("end", () => resolve(received))
     socket.on("error", reject)
-    socket.write(`${lines.join("\r\n")}\r\n\r\n`)
+    socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`)
   })
 
 let app: ServerOnDatabase
@@ -216,6 +224,25 @@ describe("client registration under another spelling (finding 2)", () => {
       expect([308, 404]).toContain(sent.status)
       const followed = await register(path, "follow")
       expect([404, 429]).toContain(followed.status)
+    }
+    // Dot segments, which fetch would resolve before sending: the library behind the catch-all
+    // route must never see a path that it might resolve to registration.
+    const port = Number(new URL(url).port)
+    const body = JSON.stringify({ redirect_uris: [callbackUri], token_endpoint_auth_method: "none" })
+    for (const path of ["/oauth/token/../reg", "/oauth/jwks/%2e%2e/reg", "/oauth/./reg"]) {
+      const answer = await rawRequest(
+        port,
+        [
+          `POST ${path} HTTP/1.1`,
+          `Host: 127.0.0.1:${port}`,
+          "Content-Type: application/json",
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          "Connection: close"
+        ],
+        body
+      )
+      expect(answer).toMatch(/^HTTP\/1\.1 308 /)
+      expect(answer).toMatch(new RegExp(`\\r\\nlocation: ${url}/oauth/reg\\r\\n`, "i"))
     }
     expect(await clients()).toBe(stored)
   })
