@@ -1,8 +1,8 @@
 /**
  * Every path has one spelling. A request for another spelling of a path — a trailing slash, a doubled
  * slash, a `.` or `..` segment, a percent-encoded unreserved character (`%70` for `p`), lower-case
- * hex in an escape — is redirected (308, so the method and body are kept) to the
- * canonical spelling, and served there with exactly that route's guards; a spelling that has no
+ * hex in an escape — is redirected (308, so the method and body are kept) to the canonical
+ * spelling, and served there with exactly that route's guards; a spelling that has no
  * canonical form (a `;`, which the router would otherwise cut off as if it began a query, or a broken
  * escape) is refused with 404. The router itself matches literal segments by case (routes.ts), so
  * `/MCP/participant` is no route at all, while path parameters (references, slugs) keep theirs.
@@ -70,12 +70,12 @@ export const CanonicalPathMiddleware = HttpRouter.middleware(
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const url = request.url
         const path = url.split("?", 1)[0]!
-        // The common case, a canonical path, costs one test. (A request in absolute form reaches
-        // here as its path: Node's request, and a fetch handler's, carry the path alone.)
-        if (path.startsWith("/") && (path === "/" || !suspect.test(path))) return httpEffect
+        // The common case, a canonical path, costs one test (canonicalPathOf's first). A request in
+        // absolute form reaches here as its path: Node's request, and a fetch handler's, carry the
+        // path alone.
         const canonical = canonicalPathOf(path)
-        if (canonical === undefined) return Effect.succeed(noSuchPath)
         if (canonical === path) return httpEffect
+        if (canonical === undefined) return Effect.succeed(noSuchPath)
         return Effect.succeed(
           HttpServerResponse.empty({
             status: 308,
