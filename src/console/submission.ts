@@ -23,6 +23,7 @@ import { maxBodyBytes, maxJsonDepth } from "../api/parameters.ts"
 import { linkProblem } from "../domain/evidence.ts"
 import { pathDeeperThan } from "../domain/json_depth.ts"
 import { ResultSubmission } from "../domain/moves.ts"
+import { escapePointer } from "../domain/result_schema.ts"
 import type { Artifact } from "../domain/task.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
 import {
@@ -46,8 +47,6 @@ const maxFieldBytes = ByteSize.kibibytes(64)
  * leaving the controls' names as much again. Reading stops past it (files are bounded apart).
  */
 export const maxFormTextBytes = 2 * maxBodyBytes
-
-const escapePointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1")
 
 /** What the form sent, once read. */
 interface Received {

@@ -182,7 +182,8 @@ export interface FieldFailure {
 /** At most this many failures are listed: a long array failing item by item says enough with the first. */
 const MAX_FAILURES = 50
 
-const escapePointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1")
+/** A member's name as one segment of a JSON Pointer (RFC 6901: `~` as `~0`, `/` as `~1`). */
+export const escapePointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1")
 
 /**
  * How `fields` fail `schema` (a schema the draft rules accepted): each failure once, pointed at the
