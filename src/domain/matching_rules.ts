@@ -9,7 +9,7 @@
 import { cachedPerObject } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
-import type { ExecutionMode } from "./task_draft.ts"
+import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { fold, keysOf, readWords, type Term, termsOfWords } from "./words.ts"
 
 /**
