@@ -138,7 +138,7 @@ export const formatBytes = (bytes: number): string => {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Participant logins (services/logins.ts). Each message is a sentence an operator or a sign-in
+// Participant logins (services/logins/). Each message is a sentence an operator or a sign-in
 // page can show as it is.
 // ---------------------------------------------------------------------------------------------------
 
