@@ -112,7 +112,7 @@ function makeDirectory(settings: DirectoryOptions) {
             snap.everyone.length <= listsFromMemoryUpTo || (q !== "" && !isIndexable(q)) ? snap : undefined
           )
 
-    const list = Effect.fnUntraced(function* (options: ListOptions) {
+    const list = Effect.fn("ParticipantDirectory.list")(function* (options: ListOptions) {
       const q = options.q === undefined ? "" : normaliseQuery(options.q)
       if (!canMatchAnything(q)) return { data: [], nextAfter: undefined }
       const n = options.limit + 1
@@ -134,26 +134,26 @@ function makeDirectory(settings: DirectoryOptions) {
       Result: StoredParticipant,
       execute: (slug) => sql`SELECT ${columns} FROM participants WHERE slug = ${slug}`
     })
-    const findBySlug = (slug: string) =>
-      bySlug(slug).pipe(
+    const findBySlug = Effect.fn("ParticipantDirectory.findBySlug")(function* (slug: string) {
+      return yield* bySlug(slug).pipe(
         Effect.map(Option.getOrUndefined),
-        Effect.catchTag("SchemaError", undecodableRow("participants", `slug ${slug}`)),
-        asStorageCall
+        Effect.catchTag("SchemaError", undecodableRow("participants", `slug ${slug}`))
       )
+    }, asStorageCall)
 
     const availableRow = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: Schema.Struct({ slug: Schema.String }),
       execute: (slug) => sql`SELECT slug FROM unavailable_participants WHERE slug = ${slug}`
     })
-    const isAvailable = (slug: string) =>
-      availableRow(slug).pipe(
+    const isAvailable = Effect.fn("ParticipantDirectory.isAvailable")(function* (slug: string) {
+      return yield* availableRow(slug).pipe(
         Effect.map((row) => row._tag === "None"),
-        Effect.catchTag("SchemaError", undecodableRow("unavailable_participants", `slug ${slug}`)),
-        asStorageCall
+        Effect.catchTag("SchemaError", undecodableRow("unavailable_participants", `slug ${slug}`))
       )
+    }, asStorageCall)
 
-    const setAvailable = Effect.fnUntraced(function* (slug: string, available: boolean) {
+    const setAvailable = Effect.fn("ParticipantDirectory.setAvailable")(function* (slug: string, available: boolean) {
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       // The version moves only when something changed: switching on someone who is on costs no
       // process a read.
@@ -174,7 +174,9 @@ function makeDirectory(settings: DirectoryOptions) {
       )
     }, asStorageCall)
 
-    const upsertMany = Effect.fnUntraced(function* (records: ReadonlyArray<ParticipantRecord>) {
+    const upsertMany = Effect.fn("ParticipantDirectory.upsertMany")(function* (
+      records: ReadonlyArray<ParticipantRecord>
+    ) {
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* sql.withTransaction(
         Effect.forEach(
