@@ -1,9 +1,10 @@
 /**
- * Read caches: values kept so that a repeated read does not work them out again. Two kinds,
+ * Read caches: values kept so that a repeated read does not work them out again. Three kinds,
  * resting on one invariant.
  *
  * A kept value is served only for exactly what it was made from: the same immutable object
- * (`cachedPerObject`), or the same key at the same version (`versionedCache`), where the caller
+ * (`cachedPerObject`), the same argument of a pure function (`memoized`, `madeOnce`), or the same
+ * key at the same version (`versionedCache`), where the caller
  * reads the version fresh for every request — from the database, or from a commit mark that has
  * not moved since the version was read (sql/commit_marks.ts) — and takes it before reading what
  * the value is made from (a change in between moves the version, so that value is never served).
@@ -40,6 +41,41 @@ export const cachedPerObject = <K extends object, V>(
       kept.set(key, value)
     }
     return value
+  }
+}
+
+/**
+ * `make`, worked out once per key (by value, as a Map compares keys) and kept: for a pure function
+ * of a string or number, whose answer for a key can never change (a word's stem). At most
+ * `maxKeys` values are kept: past that, everything kept is let go at once and made again as it is
+ * asked for. Values may be null but not undefined (undefined is the miss).
+ */
+export const memoized = <K, V extends {} | null>(
+  make: (key: K) => V,
+  maxKeys = Number.POSITIVE_INFINITY
+): ((key: K) => V) => {
+  const kept = new Map<K, V>()
+  return (key) => {
+    let value = kept.get(key)
+    if (value === undefined) {
+      value = make(key)
+      if (kept.size >= maxKeys) kept.clear()
+      kept.set(key, value)
+    }
+    return value
+  }
+}
+
+/**
+ * `make`'s value, made on the first call and kept: for a constant worked out or loaded lazily (a
+ * module imported on first use), so that start-up does not pay for it. A failed promise is kept
+ * as it is, as any value.
+ */
+export const madeOnce = <V>(make: () => V): (() => V) => {
+  let made: { readonly value: V } | undefined
+  return () => {
+    made ??= { value: make() }
+    return made.value
   }
 }
 

@@ -1,11 +1,11 @@
 // The read caches (src/read_cache.ts) held to their definitions: whatever is asked, a cache answers
 // only what recomputing would answer, and it keeps exactly what its bounds allow. Every cache of the
-// service is one of these two kinds; the sites' own tests check what they key by and when the
+// service is one of these kinds; the sites' own tests check what they key by and when the
 // version moves (a poll after another process's write, a listing after an import).
 import { assert, describe, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Schema from "effect/Schema"
-import { cachedPerObject, immutableKey, versionedCache } from "../src/read_cache.ts"
+import { cachedPerObject, immutableKey, madeOnce, memoized, versionedCache } from "../src/read_cache.ts"
 
 const propOptions = { arbitrary: { runs: Number(process.env.PROP_RUNS ?? 300) } }
 
@@ -232,5 +232,57 @@ describe("cachedPerObject", () => {
     assert.strictEqual(made, 4)
     assert.notStrictEqual(cached(objects[0]!), firsts[0])
     assert.strictEqual(made, 5)
+  })
+})
+
+describe("memoized", () => {
+  it.prop(
+    "answers what making gives, making again only after its bound let everything go",
+    {
+      maxKeys: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5 }))),
+      picks: Arbitrary.array(small(7), { minLength: 1, maxLength: 100 })
+    },
+    ({ maxKeys, picks }) => {
+      const makes: Array<number> = []
+      const cached = memoized((key: string) => {
+        makes.push(Number(key))
+        return `made from ${key}`
+      }, maxKeys)
+      // The model: the keys made since the last letting go.
+      let kept = new Set<number>()
+      const expectedMakes: Array<number> = []
+      for (const pick of picks) {
+        // A fresh string each time: keys are compared by value.
+        assert.strictEqual(cached(String(pick)), `made from ${pick}`)
+        if (kept.has(pick)) continue
+        expectedMakes.push(pick)
+        if (kept.size === maxKeys) kept = new Set()
+        kept.add(pick)
+      }
+      assert.deepStrictEqual(makes, expectedMakes)
+    },
+    propOptions
+  )
+
+  it("keeps a null value as any other", () => {
+    let made = 0
+    const cached = memoized((_: number) => {
+      made++
+      return null
+    })
+    assert.strictEqual(cached(1), null)
+    assert.strictEqual(cached(1), null)
+    assert.strictEqual(made, 1)
+  })
+})
+
+describe("madeOnce", () => {
+  it("makes its value on the first call, not before, and never again", () => {
+    let made = 0
+    const value = madeOnce(() => ({ made: ++made }))
+    assert.strictEqual(made, 0)
+    const first = value()
+    assert.strictEqual(value(), first)
+    assert.strictEqual(made, 1)
   })
 })

@@ -11,7 +11,7 @@ import * as OpenApi from "effect/http-api/OpenApi"
 import * as Schema from "effect/Schema"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
-import { TaskDraft } from "../domain/task_draft.ts"
+import { TaskDraft } from "../domain/task_draft/schema.ts"
 import { apiDescription } from "./description.ts"
 import {
   BadRequest,

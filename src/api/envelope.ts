@@ -5,7 +5,7 @@
  * (no `_tag`), and its annotated status lets the OpenAPI document list every error response.
  */
 import * as Schema from "effect/Schema"
-import { TaskIssue } from "../domain/task_draft.ts"
+import { TaskIssue } from "../domain/task_draft/issues.ts"
 
 export const ErrorBody = Schema.Struct({
   code: Schema.String.annotate({ description: "Stable, machine-readable code." }),

@@ -8,7 +8,7 @@
  * JSON Schema carries), and handlers read the number out of text already known to be one.
  */
 import * as Schema from "effect/Schema"
-import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft.ts"
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft/idempotency.ts"
 
 /** The largest request body accepted (DECISIONS §11): 413 payload_too_large past it. */
 export const maxBodyBytes = 64 * 1024

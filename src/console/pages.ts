@@ -6,7 +6,7 @@
  *
  * The forms post (each with `csrf`, the session's token):
  * - accept, start: nothing else; decline: `reason` (optional);
- * - submit: `summary`, the result's fields (src/pages/result_form.ts), `files` (any number),
+ * - submit: `summary`, the result's fields (src/pages/result_form/), `files` (any number),
  *   `links` and `notes` (one artifact per line, and one text);
  * - profile: the profile's members; availability: `available` = `yes` | `no`.
  */

@@ -1,6 +1,6 @@
 /**
  * Handing in a result from the console: one multipart form with the summary, the task's fields
- * (generated from its `result_schema`: src/pages/result_form.ts), files, links and notes.
+ * (generated from its `result_schema`: src/pages/result_form/), files, links and notes.
  *
  * The form is read as a stream, part by part: the CSRF token comes first (it is the form's first
  * control) and must match, or nothing after it is read; the text of the form is bounded
@@ -26,15 +26,11 @@ import { ResultSubmission } from "../domain/moves.ts"
 import { escapePointer } from "../domain/result_schema.ts"
 import type { Artifact } from "../domain/task.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
-import {
-  controlForPointer,
-  type FormField,
-  type FormValues,
-  formFieldsOf,
-  noValues,
-  readFormFields,
-  renderFormFields
-} from "../pages/result_form.ts"
+import { type FormField, type FormValues, noValues } from "../pages/result_form/fields.ts"
+import { controlForPointer } from "../pages/result_form/pointer.ts"
+import { readFormFields } from "../pages/result_form/read.ts"
+import { renderFormFields } from "../pages/result_form/render.ts"
+import { formFieldsOf } from "../pages/result_form/schema_fields.ts"
 import type { Artifacts } from "../services/artifacts.ts"
 import type { ResultFormInput } from "./pages.ts"
 

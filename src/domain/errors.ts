@@ -4,7 +4,7 @@
 import * as Data from "effect/Data"
 import type { Actor, TaskState } from "./lifecycle.ts"
 import type { FieldFailure } from "./result_schema.ts"
-import type { DraftValidation } from "./task_draft.ts"
+import type { DraftValidation } from "./task_draft/validate.ts"
 
 export class TaskNotFound extends Data.TaggedError("TaskNotFound")<{ readonly reference: string }> {}
 
@@ -20,7 +20,7 @@ export class IdempotencyKeyMismatch extends Data.TaggedError("IdempotencyKeyMism
 }> {}
 
 /**
- * An idempotency key shorter than IDEMPOTENCY_KEY_MIN (task_draft.ts): refused before any lookup,
+ * An idempotency key shorter than IDEMPOTENCY_KEY_MIN (task_draft/idempotency.ts): refused before any lookup,
  * nothing stored. `source` is where it came from: the key sent beside the draft (`headerKey`:
  * REST's header, MCP's argument) or the draft's own `idempotency_key` member (`body`).
  */
@@ -138,7 +138,7 @@ export const formatBytes = (bytes: number): string => {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Participant logins (services/logins.ts). Each message is a sentence an operator or a sign-in
+// Participant logins (services/logins/). Each message is a sentence an operator or a sign-in
 // page can show as it is.
 // ---------------------------------------------------------------------------------------------------
 

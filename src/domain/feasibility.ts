@@ -15,7 +15,9 @@ import { nextStepFor, type OutcomeReason, type TaskState } from "./lifecycle.ts"
 import { type EligibilityCounts, eligibilityOf } from "./matching.ts"
 import { servingTypes, type TaskProfile } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { type ExecutionMode, executionModes, show, type TaskIssue } from "./task_draft.ts"
+import { type ExecutionMode, executionModes } from "./task_draft/execution_mode.ts"
+import type { TaskIssue } from "./task_draft/issues.ts"
+import { show } from "./task_draft/text.ts"
 
 /** Recorded with the task at submission (as JSON), so every read can say it without ranking again. */
 export const Infeasibility = Schema.Struct({

@@ -1,7 +1,7 @@
 /**
  * Participant logins (email and password), the rules alone: what an email address and a password
  * must be, how long a one-time link lasts, how many failed sign-ins are tolerated. Pure: the
- * services (`services/logins.ts`, `services/passwords.ts`) apply them. docs/decisions.md,
+ * services (`services/logins/`, `services/passwords.ts`) apply them. docs/decisions.md,
  * "Accounts", says why each value is what it is. It imports nothing, so the operator's command line
  * can quote the lifetimes without loading Effect.
  */

@@ -34,7 +34,7 @@ import {
   placesOfLocation,
   worldDisplay
 } from "./places.ts"
-import type { ExecutionMode } from "./task_draft.ts"
+import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { fold, keyOf, skillLessVerbs, type Term } from "./words.ts"
 
 // Ranking -----------------------------------------------------------------------------------------

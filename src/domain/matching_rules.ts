@@ -6,10 +6,10 @@
  * with them (test/support/matching_oracle.ts). Pure (docs/decisions.md, "Relevance").
  */
 
-import { cachedPerObject } from "../read_cache.ts"
+import { cachedPerObject, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
-import type { ExecutionMode } from "./task_draft.ts"
+import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { fold, keysOf, readWords, type Term, termsOfWords } from "./words.ts"
 
 /**
@@ -47,20 +47,11 @@ export interface Reader {
 const plainReader: Reader = { keys: keysOf, refusals: refusalsOf, places: placesOfLocation }
 
 /** A reader that reads each distinct text once (disciplines, boundaries and places repeat). */
-export const rememberingReader = (): Reader => {
-  const once = <A>(f: (text: string) => A) => {
-    const kept = new Map<string, A>()
-    return (text: string) => {
-      let value = kept.get(text)
-      if (value === undefined) {
-        value = f(text)
-        kept.set(text, value)
-      }
-      return value
-    }
-  }
-  return { keys: once(keysOf), refusals: once(refusalsOf), places: once(placesOfLocation) }
-}
+export const rememberingReader = (): Reader => ({
+  keys: memoized(keysOf),
+  refusals: memoized(refusalsOf),
+  places: memoized(placesOfLocation)
+})
 
 /**
  * A participant's profile, their texts read by `read`. `weights`: a map to fill (cleared first),

@@ -4,7 +4,8 @@
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaTransformation from "effect/SchemaTransformation"
-import { ExecutionMode, executionModes, participantSlugPattern } from "./task_draft.ts"
+import { ExecutionMode, executionModes } from "./task_draft/execution_mode.ts"
+import { participantSlugPattern } from "./task_draft/fields.ts"
 
 export const ParticipantSlug = Schema.String.check(
   Schema.isPattern(participantSlugPattern, {

@@ -5,7 +5,7 @@ import * as Schema from "effect/Schema"
 import { linkProblem } from "./evidence.ts"
 import { actors, outcomeReasons, TaskState } from "./lifecycle.ts"
 import { ResultSchema } from "./result_schema.ts"
-import { ExecutionMode } from "./task_draft.ts"
+import { ExecutionMode } from "./task_draft/execution_mode.ts"
 
 const DateTimeString = Schema.String.annotate({ format: "date-time", description: "ISO 8601 UTC." })
 const OptionalText = Schema.optionalKey(Schema.String)

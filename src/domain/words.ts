@@ -4,6 +4,7 @@
  * "photographer", "photography" and "pictures" meet, as do "transcribed" and "transcription",
  * "Montréal" and "Montreal". Pure and English-only by design (docs/decisions.md, "Relevance").
  */
+import { memoized } from "../read_cache.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
 export const fold = (text: string): string =>
@@ -115,17 +116,14 @@ export const keyOf = (word: string): string => {
 const americanOf = (word: string) =>
   word.length < 6 ? word : word.replace(/is(e|ed|es|ing|er|ers|ation|ations)$/, "iz$1").replace(/yse(s|d)?$/, "yze$1")
 
-const stems = new Map<string, string>()
-
-/** Porter's stem of a folded word, remembered (vocabularies are small and repeat). */
-export const stemOf = (word: string): string => {
-  let stem = stems.get(word)
-  if (stem === undefined) {
-    stem = /^[a-z]+$/.test(word) ? porter(americanOf(word)) : word
-    if (stems.size < 100_000) stems.set(word, stem)
-  }
-  return stem
-}
+/**
+ * Porter's stem of a folded word, remembered (vocabularies are small and repeat; at most 100,000
+ * words are kept, src/read_cache.ts).
+ */
+export const stemOf = memoized(
+  (word: string): string => (/^[a-z]+$/.test(word) ? porter(americanOf(word)) : word),
+  100_000
+)
 
 /**
  * The field's synonyms: each group's words share the key of its first. Groups are of words

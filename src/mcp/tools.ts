@@ -24,7 +24,8 @@ import {
 import { ReviewDecision } from "../domain/moves.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
-import { IDEMPOTENCY_KEY_MAX, idempotencyKeyRule, TaskDraft } from "../domain/task_draft.ts"
+import { IDEMPOTENCY_KEY_MAX, idempotencyKeyRule } from "../domain/task_draft/idempotency.ts"
+import { TaskDraft } from "../domain/task_draft/schema.ts"
 import type { AgentOperations } from "../operations/agent.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
 

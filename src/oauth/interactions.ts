@@ -44,7 +44,7 @@ import {
 import { type ProfileProblems, readProfileEdit } from "../domain/participant.ts"
 import { pageHeaders } from "../pages/layout.ts"
 import { asPage as asPageWith } from "../pages/respond.ts"
-import type { Logins } from "../services/logins.ts"
+import type { Logins } from "../services/logins/service.ts"
 import type { Profiles } from "../services/profiles.ts"
 import type { ProviderHost } from "./host.ts"
 import {

@@ -27,7 +27,10 @@ import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, path
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { consoleClient } from "../domain/login.ts"
 import { simulatedBehaviours } from "../domain/sandbox.ts"
-import { draftRules, executionModes, IDEMPOTENCY_KEY_MIN, IssueCode, idempotencyKeyRule } from "../domain/task_draft.ts"
+import { executionModes } from "../domain/task_draft/execution_mode.ts"
+import { draftRules } from "../domain/task_draft/fields.ts"
+import { IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft/idempotency.ts"
+import { IssueCode } from "../domain/task_draft/issues.ts"
 import { webhookAnswerMaxBytes, webhookEventType } from "../domain/webhooks.ts"
 
 /** Where the REST API's protected-resource metadata is (RFC 9728 §3), from the server's base. */

@@ -30,7 +30,7 @@ import {
 import { describeAllowed } from "../domain/lifecycle.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { Accounts } from "../services/accounts.ts"
-import { type IssuedLink, Logins } from "../services/logins.ts"
+import { type IssuedLink, Logins } from "../services/logins/service.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { Profiles } from "../services/profiles.ts"
 import { SigningKeys } from "../services/signing_keys.ts"

@@ -8,7 +8,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as SchemaIssue from "effect/SchemaIssue"
 import type { ParticipantRecord } from "../domain/participant.ts"
-import { executionModes } from "../domain/task_draft.ts"
+import { executionModes } from "../domain/task_draft/execution_mode.ts"
 import { decodeParticipants } from "../services/sample_catalogue.ts"
 
 export class InvalidParticipantFile extends Data.TaggedError("InvalidParticipantFile")<{

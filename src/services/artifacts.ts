@@ -38,6 +38,7 @@ import {
 import { makeTextDetector, plainText, safeFileName } from "../domain/evidence.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import { randomPool } from "../random_pool.ts"
+import { madeOnce } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { type BlobMissing, BlobStore } from "./blob_store.ts"
 import { base32, referencePattern } from "./ids.ts"
@@ -484,7 +485,7 @@ const measure = <E>(body: Stream.Stream<Uint8Array, E>, limit: number) => {
 }
 
 /** file-type, loaded on the first upload (start-up does not pay for it): pure JavaScript, it reads magic numbers. */
-let fileTypeModule: Promise<typeof import("file-type")> | undefined
+const fileTypeModule = madeOnce(() => import("file-type"))
 
 /**
  * The media type of bytes whose first bytes are `head`: what their magic numbers say (file-type),
@@ -492,8 +493,7 @@ let fileTypeModule: Promise<typeof import("file-type")> | undefined
  */
 const sniff = (head: Uint8Array, isText: boolean) =>
   Effect.tryPromise(async () => {
-    fileTypeModule ??= import("file-type")
-    return (await fileTypeModule).fileTypeFromBuffer(head)
+    return (await fileTypeModule()).fileTypeFromBuffer(head)
   }).pipe(
     // A parser that stumbles on odd bytes has found no type.
     Effect.orElseSucceed(() => undefined),

@@ -1,7 +1,7 @@
 /**
  * Attempt limits: how many attempts of some kind a key (`account:<login id>`, `address:<client
  * address>`, …) has had in a fixed window, kept in the database (`sign_in_attempts`) so the limit
- * holds across every process sharing it. Sign-ins count their failures here (services/logins.ts);
+ * holds across every process sharing it. Sign-ins count their failures here (services/logins/sign_in.ts);
  * the authorization server counts dynamic client registrations per address the same way.
  *
  * A window starts with its key's first counted attempt and lasts `windowMs`; the first attempt

@@ -33,7 +33,7 @@ import { ParticipantRecord, type ProfileEdit, recordOf, slugStemOf, slugWithSuff
 import { tracedFn } from "../tracing.ts"
 import { Accounts } from "./accounts.ts"
 import { AttemptLimits } from "./attempt_limits.ts"
-import { Logins } from "./logins.ts"
+import { Logins } from "./logins/service.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { Passwords } from "./passwords.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"

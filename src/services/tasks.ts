@@ -20,15 +20,15 @@ import { type DirectorySearch, eligibilityCounts, rankTop, searchDirectory } fro
 import { type TaskProfile, taskTextOf } from "../domain/matching_rules.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
+import type { ExecutionMode } from "../domain/task_draft/execution_mode.ts"
+import { isIdempotencyKeyTooShort } from "../domain/task_draft/idempotency.ts"
+import type { NormalizedDraft } from "../domain/task_draft/schema.ts"
 import {
   type DraftValidation,
-  type ExecutionMode,
-  isIdempotencyKeyTooShort,
-  type NormalizedDraft,
   validateDraft,
   withUnknownParticipant,
   withWarning
-} from "../domain/task_draft.ts"
+} from "../domain/task_draft/validate.ts"
 import { tracedFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"

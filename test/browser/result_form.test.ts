@@ -1,5 +1,5 @@
 /**
- * The result form generated from a task's result_schema (src/pages/result_form.ts) in a real browser
+ * The result form generated from a task's result_schema (src/pages/result_form/) in a real browser
  * (headless Chromium through playwright-core, JavaScript off), inside a page like the console's
  * Work page: a summary, the generated fields and "Submit result", posted as multipart/form-data (the
  * Work page also carries file uploads). A small node:http server in this file serves the page with
@@ -23,15 +23,11 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { resultFieldFailures } from "../../src/domain/result_schema.ts"
 import { html } from "../../src/pages/html.ts"
 import { page as documentOf, pageHeaders } from "../../src/pages/layout.ts"
-import {
-  controlForPointer,
-  type FormField,
-  type FormValues,
-  formFieldsOf,
-  noValues,
-  readFormFields,
-  renderFormFields
-} from "../../src/pages/result_form.ts"
+import { type FormField, type FormValues, noValues } from "../../src/pages/result_form/fields.ts"
+import { controlForPointer } from "../../src/pages/result_form/pointer.ts"
+import { readFormFields } from "../../src/pages/result_form/read.ts"
+import { renderFormFields } from "../../src/pages/result_form/render.ts"
+import { formFieldsOf } from "../../src/pages/result_form/schema_fields.ts"
 import { desktop, launchBrowser, phoneAt, screenshots } from "../support/browser.ts"
 
 /** The narrowest phone the pages are held to. */

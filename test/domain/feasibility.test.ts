@@ -6,7 +6,7 @@ import { nextStepFor } from "../../src/domain/lifecycle.ts"
 import { eligibilityCounts, eligibilityOf, rankTop } from "../../src/domain/matching.ts"
 import type { TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { executionModes } from "../../src/domain/task_draft.ts"
+import { executionModes } from "../../src/domain/task_draft/execution_mode.ts"
 import { generateDirectory } from "../support/directory.ts"
 import { rankEligible } from "../support/matching_oracle.ts"
 

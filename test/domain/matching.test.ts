@@ -12,7 +12,7 @@ import {
   searchDirectory
 } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import type { ExecutionMode } from "../../src/domain/task_draft.ts"
+import type { ExecutionMode } from "../../src/domain/task_draft/execution_mode.ts"
 import { keyOf, stemOf, termsOf } from "../../src/domain/words.ts"
 import { generateDirectory } from "../support/directory.ts"
 import { rankEligible } from "../support/matching_oracle.ts"

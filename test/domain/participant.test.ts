@@ -10,7 +10,7 @@ import {
   slugStemOf,
   slugWithSuffix
 } from "../../src/domain/participant.ts"
-import { participantSlugPattern } from "../../src/domain/task_draft.ts"
+import { participantSlugPattern } from "../../src/domain/task_draft/fields.ts"
 import { sampleProfileEdit } from "../support/directory.ts"
 
 const edit = (overrides: Record<string, unknown> = {}) => ({ ...sampleProfileEdit, ...overrides })

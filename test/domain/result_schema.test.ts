@@ -8,7 +8,7 @@ import {
   resultFieldFailures,
   resultSchemaProblem
 } from "../../src/domain/result_schema.ts"
-import { validateDraft } from "../../src/domain/task_draft.ts"
+import { validateDraft } from "../../src/domain/task_draft/validate.ts"
 
 const complete = {
   action: "Count the chairs in room 4",

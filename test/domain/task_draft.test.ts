@@ -1,23 +1,12 @@
 // Unit and property tests for the shared task draft rule set (DECISIONS §3).
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
-import {
-  type DraftValidation,
-  deadlinePassed,
-  draftFields,
-  draftMembers,
-  draftRules,
-  ExecutionMode,
-  executionModes,
-  IssueCode,
-  issueSeverity,
-  NormalizedDraft,
-  participantSlugPattern,
-  TaskDraft,
-  TaskIssue,
-  validateDraft,
-  withUnknownParticipant
-} from "../../src/domain/task_draft.ts"
+import { ExecutionMode, executionModes } from "../../src/domain/task_draft/execution_mode.ts"
+import { draftFields, draftMembers, draftRules, participantSlugPattern } from "../../src/domain/task_draft/fields.ts"
+import { IssueCode, issueSeverity, TaskIssue } from "../../src/domain/task_draft/issues.ts"
+import { NormalizedDraft, TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { deadlinePassed } from "../../src/domain/task_draft/timing.ts"
+import { type DraftValidation, validateDraft, withUnknownParticipant } from "../../src/domain/task_draft/validate.ts"
 
 const base = {
   action: "Photograph the storefront at 12 Main St",

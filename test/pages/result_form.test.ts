@@ -1,23 +1,21 @@
-// The result form generated from a task's result_schema (src/pages/result_form.ts): which control
+// The result form generated from a task's result_schema (src/pages/result_form/): which control
 // each schema gives, what the page checks by itself, how a submitted form is read back into the
 // `fields` the schema describes (and the project's own validator accepts), and where the service's
 // failures are shown. The same form in a real browser: test/browser/result_form.test.ts.
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { resultFieldFailures, resultSchemaProblem } from "../../src/domain/result_schema.ts"
+import { type FormField, type FormValues, noValues } from "../../src/pages/result_form/fields.ts"
+import { controlForPointer } from "../../src/pages/result_form/pointer.ts"
+import { formValuesOf } from "../../src/pages/result_form/previous_result.ts"
+import { readFormFields } from "../../src/pages/result_form/read.ts"
+import { renderFormFields } from "../../src/pages/result_form/render.ts"
 import {
   browserPatternOf,
-  controlForPointer,
   controlNameOf,
-  type FormField,
-  type FormValues,
   formFieldsOf,
-  formValuesOf,
-  noValues,
-  readableName,
-  readFormFields,
-  renderFormFields
-} from "../../src/pages/result_form.ts"
+  readableName
+} from "../../src/pages/result_form/schema_fields.ts"
 
 // ---------------------------------------------------------------------------------------------
 // A browser's form submission, over the markup this module writes (quoted attributes, one tag each)

@@ -28,7 +28,7 @@ import {
 import { Accounts } from "../../src/services/accounts.ts"
 import { AttemptLimits } from "../../src/services/attempt_limits.ts"
 import { Ids, loginIdPattern } from "../../src/services/ids.ts"
-import { Logins } from "../../src/services/logins.ts"
+import { Logins } from "../../src/services/logins/service.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { currentParameters, Passwords } from "../../src/services/passwords.ts"
 import { DatabaseLive } from "../../src/sql/database.ts"

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs"
 import { searchDirectory } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import type { ExecutionMode } from "../../src/domain/task_draft.ts"
+import type { ExecutionMode } from "../../src/domain/task_draft/execution_mode.ts"
 
 export interface Judged {
   readonly query: string

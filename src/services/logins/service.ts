@@ -7,66 +7,56 @@
  * OAuth subject, linked to its participant through `Accounts`, so the resource server finds the
  * participant behind a token. The participant chooses a password through a one-time link; a
  * forgotten one is replaced through another (`participants reset`). A link's token is 256 random
- * bits handed out once; only its SHA-256 is stored, and it is consumed by one conditional UPDATE,
- * so of concurrent uses exactly one wins, in any process. Every login keeps at most one unused
- * link: issuing one removes the others.
+ * bits handed out once; only its SHA-256 is stored (links.ts), and it is consumed by one
+ * conditional UPDATE, so of concurrent uses exactly one wins, in any process. Every login keeps at
+ * most one unused link: issuing one removes the others.
  *
  * Sign-in answers the same refusal whatever was wrong, spending the same hashing either way, and
- * is throttled by `AttemptLimits`. A browser that signed in to the login before presents its device
- * token (`deviceTokenFor`, kept by the pages in a cookie) and is counted on its own; strangers (no
- * token, or one that is not this login's) share the login's count, and each client address has
- * one. So strangers' guesses never lock out the holder's own browser (domain/login.ts has the
- * limits; docs/decisions/sign-in-throttling.md the reasons).
+ * is throttled by `AttemptLimits` (sign_in.ts); a browser that signed in before is counted on its
+ * own through its device token (devices.ts). The rows and their statements are in rows.ts.
  */
-import { createHmac, hash as oneShotHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
-import * as SqlSchema from "effect/sql/SqlSchema"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../../config.ts"
 import {
   EmailTaken,
   InvalidEmail,
   LinkNotUsable,
-  type LinkUnusableReason,
   LoginAlreadyActive,
   LoginNotFound,
   ParticipantNotFound,
   PasswordRejected,
   SignInRefused,
   type StorageUnavailable
-} from "../domain/errors.ts"
+} from "../../domain/errors.ts"
 import {
-  accountFailureLimit,
-  addressFailureLimit,
-  choosePasswordPath,
-  deviceFailureLimit,
-  deviceTrustMs,
   emailKey,
   emailProblem,
   inviteLinkLifetimeMs,
   type LinkPurpose,
   type Login,
-  linkPurposes,
   maximumPasswordLength,
   normalizeEmail,
   passwordProblem,
   resetLinkLifetimeMs,
   signInWindowMs
-} from "../domain/login.ts"
-import { tracedFn } from "../tracing.ts"
-import { Accounts } from "./accounts.ts"
-import { AttemptLimits } from "./attempt_limits.ts"
-import { Ids } from "./ids.ts"
-import { ParticipantDirectory } from "./participant_directory.ts"
-import { Passwords } from "./passwords.ts"
-import { storedSecret } from "./service_secrets.ts"
-import { storageCallFor, undecodableRow } from "./storage.ts"
+} from "../../domain/login.ts"
+import { Accounts } from "../accounts.ts"
+import { AttemptLimits } from "../attempt_limits.ts"
+import { Ids } from "../ids.ts"
+import { ParticipantDirectory } from "../participant_directory.ts"
+import { Passwords } from "../passwords.ts"
+import { storedSecret } from "../service_secrets.ts"
+import { storageCallFor, undecodableRow } from "../storage.ts"
+import { deviceSignature, deviceVersion } from "./devices.ts"
+import { hashOf, linkUrlOf, newToken, tokenPattern, unusable } from "./links.ts"
+import { decodeLogin, loginRows, toLogin } from "./rows.ts"
+import { signInGate } from "./sign_in.ts"
 
 /** A one-time link just issued: the URL to hand to the participant (its token is shown only here). */
 export interface IssuedLink {
@@ -84,6 +74,17 @@ export interface LinkDetails {
   readonly expiresAt: string
 }
 
+const isoAt = (ms: number) => new Date(ms).toISOString()
+const currentInstant = Effect.map(Clock.currentTimeMillis, isoAt)
+
+/**
+ * Two invitations racing for one participant, or for one address, meet a UNIQUE constraint;
+ * the loser's transaction is rolled back and run again, and then sees the winner's row (and
+ * answers EmailTaken or updates that login, as if they had come one after the other).
+ */
+const isUniqueViolation = (error: unknown) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
+
+/** Participant logins, their one-time links and sign-in (see the module's header). */
 export class Logins extends Context.Service<
   Logins,
   {
@@ -165,113 +166,17 @@ export class Logins extends Context.Service<
       const passwords = yield* Passwords
       const limits = yield* AttemptLimits
       const ids = yield* Ids
-
-      const isoAt = (ms: number) => new Date(ms).toISOString()
-      const currentInstant = Effect.map(Clock.currentTimeMillis, isoAt)
-
-      // -- rows -----------------------------------------------------------------------------------
-
-      const LoginRow = Schema.Struct({
-        id: Schema.String,
-        email: Schema.String,
-        participant_slug: Schema.String,
-        password_hash: Schema.NullOr(Schema.String),
-        password_changed_at: Schema.NullOr(Schema.String)
-      })
-      type LoginRow = typeof LoginRow.Type
-      const toLogin = (row: LoginRow): Login => ({
-        id: row.id,
-        email: row.email,
-        participantSlug: row.participant_slug,
-        passwordChangedAt: row.password_changed_at
-      })
-      const loginColumns = sql.literal("id, email, participant_slug, password_hash, password_changed_at")
-
-      const loginWhere = (column: "id" | "email_key" | "participant_slug") => {
-        const find = SqlSchema.findOneOption({
-          Request: Schema.String,
-          Result: LoginRow,
-          execute: (value) => sql`SELECT ${loginColumns} FROM participant_logins WHERE ${sql(column)} = ${value}`
-        })
-        return (value: string) =>
-          find(value).pipe(
-            Effect.map(Option.getOrUndefined),
-            Effect.catchTag("SchemaError", undecodableRow("participant_logins", `${column} ${value}`))
-          )
-      }
-      const loginById = loginWhere("id")
-      const loginByEmailKey = loginWhere("email_key")
-      const loginByParticipant = loginWhere("participant_slug")
-      const decodeLogin = Schema.decodeUnknownEffect(LoginRow)
-
-      /**
-       * The participant's login, locked until the transaction ends, so two links issued at once for
-       * one login cannot both survive. SQLite needs no lock: its write transactions run one at a
-       * time (BEGIN IMMEDIATE), in every process.
-       */
-      const forUpdate = sql.onDialectOrElse({ sqlite: () => sql.literal(""), orElse: () => sql.literal("FOR UPDATE") })
-      const lockedLoginOf = (participantSlug: string) =>
-        SqlSchema.findOneOption({
-          Request: Schema.String,
-          Result: LoginRow,
-          execute: (slug) =>
-            sql`SELECT ${loginColumns} FROM participant_logins WHERE participant_slug = ${slug} ${forUpdate}`
-        })(participantSlug).pipe(
-          Effect.map(Option.getOrUndefined),
-          Effect.catchTag("SchemaError", undecodableRow("participant_logins", `participant_slug ${participantSlug}`))
-        )
-
-      const LinkRow = Schema.Struct({
-        purpose: Schema.Literals(linkPurposes),
-        expires_at: Schema.String,
-        used_at: Schema.NullOr(Schema.String),
-        login_id: Schema.String,
-        email: Schema.String
-      })
-      const linkRow = (tokenHash: string) =>
-        SqlSchema.findOneOption({
-          Request: Schema.String,
-          Result: LinkRow,
-          execute: (hash) => sql`
-            SELECT l.purpose, l.expires_at, l.used_at, l.login_id, p.email
-            FROM login_links l JOIN participant_logins p ON p.id = l.login_id
-            WHERE l.token_hash = ${hash}
-          `
-        })(tokenHash).pipe(
-          Effect.map(Option.getOrUndefined),
-          // The token's hash is not logged: it would let a reader of the logs find the row.
-          Effect.catchTag("SchemaError", undecodableRow("login_links", "a link's token hash"))
-        )
-
-      /** Why a link cannot be used at `now`; undefined when it can. */
-      const unusable = (row: typeof LinkRow.Type | undefined, now: string): LinkUnusableReason | undefined =>
-        row === undefined ? "unknown" : row.used_at !== null ? "used" : row.expires_at <= now ? "expired" : undefined
-
-      // -- links ----------------------------------------------------------------------------------
-
-      /** 32 random bytes, base64url: what a link carries; the database keeps only its SHA-256. */
-      const tokenPattern = /^[A-Za-z0-9_-]{43}$/
-      const hashOf = (text: string) => oneShotHash("sha256", text, "base64url")
-      const newToken = () => randomBytes(32).toString("base64url")
-      const urlOf = (token: string) => `${config.publicBaseUrl}${choosePasswordPath}?token=${token}`
-
-      /**
-       * Stores a new link as the login's only unused one. Used links are kept until they expire, so
-       * a second use still reads as `used`; expired ones are dropped.
-       */
-      const replaceLinks = Effect.fnUntraced(function* (
-        loginId: string,
-        purpose: LinkPurpose,
-        tokenHash: string,
-        now: string,
-        expiresAt: string
-      ) {
-        yield* sql`DELETE FROM login_links WHERE login_id = ${loginId} AND (used_at IS NULL OR expires_at <= ${now})`
-        yield* sql`
-          INSERT INTO login_links (token_hash, login_id, purpose, expires_at, used_at, created_at)
-          VALUES (${tokenHash}, ${loginId}, ${purpose}, ${expiresAt}, NULL, ${now})
-        `
-      })
+      const {
+        loginColumns,
+        loginById,
+        loginByEmailKey,
+        loginByParticipant,
+        lockedLoginOf,
+        linkRow,
+        replaceLinks,
+        endSessionsOf
+      } = loginRows(sql)
+      const urlOf = (token: string) => linkUrlOf(config.publicBaseUrl, token)
 
       // -- invite ---------------------------------------------------------------------------------
 
@@ -309,15 +214,7 @@ export class Logins extends Context.Service<
         return login
       })
 
-      /**
-       * Two invitations racing for one participant, or for one address, meet a UNIQUE constraint;
-       * the loser's transaction is rolled back and run again, and then sees the winner's row (and
-       * answers EmailTaken or updates that login, as if they had come one after the other).
-       */
-      const isUniqueViolation = (error: unknown) =>
-        SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
-
-      const invite = tracedFn("Logins.invite")(function* (participantSlug: string, givenEmail: string) {
+      const invite = Effect.fn("Logins.invite")(function* (participantSlug: string, givenEmail: string) {
         const problem = emailProblem(givenEmail)
         if (problem !== undefined) return yield* new InvalidEmail({ email: givenEmail, problem })
         const email = normalizeEmail(givenEmail)
@@ -350,7 +247,7 @@ export class Logins extends Context.Service<
         return toLogin(current)
       })
 
-      const reset = tracedFn("Logins.reset")(function* (participantSlug: string) {
+      const reset = Effect.fn("Logins.reset")(function* (participantSlug: string) {
         const token = newToken()
         const nowMs = yield* Clock.currentTimeMillis
         const expiresAt = isoAt(nowMs + resetLinkLifetimeMs)
@@ -367,15 +264,13 @@ export class Logins extends Context.Service<
 
       // -- using a link ---------------------------------------------------------------------------
 
-      const linkFor = tracedFn("Logins.linkFor")(function* (token: string) {
+      const linkFor = Effect.fn("Logins.linkFor")(function* (token: string) {
         // Anything that is not a token we made names no link: no query for it.
         const row = tokenPattern.test(token) ? yield* asStorageCall(linkRow(hashOf(token))) : undefined
         const reason = unusable(row, yield* currentInstant)
         if (row === undefined || reason !== undefined) return yield* new LinkNotUsable({ reason: reason ?? "unknown" })
         return { purpose: row.purpose, loginId: row.login_id, email: row.email, expiresAt: row.expires_at }
       })
-
-      const endSessionsOf = (loginId: string) => sql`DELETE FROM oauth_records WHERE account_id = ${loginId}`
 
       /**
        * Uses up the link (the conditional UPDATE lets exactly one of concurrent uses through), sets
@@ -410,7 +305,7 @@ export class Logins extends Context.Service<
         )
       })
 
-      const choosePassword = tracedFn("Logins.choosePassword")(function* (token: string, password: string) {
+      const choosePassword = Effect.fn("Logins.choosePassword")(function* (token: string, password: string) {
         // A link that cannot be used is said first: a password chosen for it would be lost.
         yield* linkFor(token)
         const problem = passwordProblem(password)
@@ -442,24 +337,7 @@ export class Logins extends Context.Service<
             )
       )
 
-      /**
-       * `d1.<login id>.<issued, epoch ms>.<device id>.<signature>`. The signature covers the login's
-       * password change, so choosing a new password (a reset after a theft) distrusts every device.
-       */
-      const deviceVersion = "d1"
-      const devicePattern = /^d1\.(acct_[A-Za-z0-9_-]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/
-      const deviceSignature = (
-        secret: string,
-        loginId: string,
-        issuedMs: string,
-        deviceId: string,
-        passwordChangedAt: string | null
-      ) =>
-        createHmac("sha256", secret)
-          .update(`device|${loginId}|${issuedMs}|${deviceId}|${passwordChangedAt ?? ""}`)
-          .digest("base64url")
-
-      const deviceTokenFor = tracedFn("Logins.deviceTokenFor")(function* (login: Login) {
+      const deviceTokenFor = Effect.fn("Logins.deviceTokenFor")(function* (login: Login) {
         const secret = yield* deviceSecret
         const issuedMs = String(yield* Clock.currentTimeMillis)
         const deviceId = randomBytes(16).toString("base64url")
@@ -467,62 +345,11 @@ export class Logins extends Context.Service<
         return [deviceVersion, login.id, issuedMs, deviceId, signature].join(".")
       })
 
-      /**
-       * The attempt counter of the browser presenting `token`, when it is a device token of `row`'s
-       * login, signed with our key, for its current password, issued less than `deviceTrustMs` ago;
-       * undefined otherwise (no token, another login's, forged, garbled, expired): a stranger.
-       */
-      const trustedDeviceKey = Effect.fnUntraced(function* (token: string | undefined, row: LoginRow | undefined) {
-        if (token === undefined || row === undefined) return undefined
-        const parts = devicePattern.exec(token)
-        if (parts === null || parts[1] !== row.id) return undefined
-        const [, loginId, issuedMs, deviceId, signature] = parts as unknown as [string, string, string, string, string]
-        if ((yield* Clock.currentTimeMillis) - Number(issuedMs) >= deviceTrustMs) return undefined
-        const expected = Buffer.from(
-          deviceSignature(yield* deviceSecret, loginId, issuedMs, deviceId, row.password_changed_at)
-        )
-        const given = Buffer.from(signature)
-        return expected.length === given.length && timingSafeEqual(expected, given)
-          ? `device:${loginId}:${deviceId}`
-          : undefined
-      })
-
       // -- signing in -----------------------------------------------------------------------------
 
-      /**
-       * Counts the attempt against its limits before the password is checked: a trusted device's
-       * against its own; a stranger's against the login's shared count (an unknown address's under a
-       * key of its own) and the client address's. The keys to settle on success, or the refusal.
-       */
-      const admit = Effect.fnUntraced(function* (
-        key: string,
-        row: LoginRow | undefined,
-        address: string,
-        device: string | undefined
-      ) {
-        // Each check counts the attempt in the same statement (`take`), so concurrent guesses cannot
-        // all slip in under the limit; a success takes its count back.
-        const deviceKey = yield* trustedDeviceKey(device, row)
-        if (deviceKey !== undefined) {
-          const own = yield* limits.take(deviceKey, deviceFailureLimit, signInWindowMs)
-          if (own._tag === "Closed") return yield* SignInRefused.throttled(own.retryAfterSeconds)
-          return { _tag: "Device", deviceKey } as const
-        }
-        // An address without a login is counted under a key of its own, so that being throttled
-        // tells no more than the refusal does about which addresses have logins.
-        const accountKey = row === undefined ? `email:${hashOf(key)}` : `account:${row.id}`
-        const addressKey = `address:${address}`
-        const account = yield* limits.take(accountKey, accountFailureLimit, signInWindowMs)
-        if (account._tag === "Closed") return yield* SignInRefused.throttled(account.retryAfterSeconds)
-        const client = yield* limits.take(addressKey, addressFailureLimit, signInWindowMs)
-        if (client._tag === "Closed") {
-          yield* limits.forgive(accountKey, signInWindowMs)
-          return yield* SignInRefused.throttled(client.retryAfterSeconds)
-        }
-        return { _tag: "Stranger", accountKey, addressKey } as const
-      })
+      const { admit } = signInGate(limits, deviceSecret)
 
-      const signIn = tracedFn("Logins.signIn")(function* (
+      const signIn = Effect.fn("Logins.signIn")(function* (
         givenEmail: string,
         password: string,
         address: string,
@@ -557,17 +384,21 @@ export class Logins extends Context.Service<
         return toLogin(row)
       })
 
-      const findById = (id: string) =>
-        asStorageCall(Effect.map(loginById(id), (row) => (row === undefined ? undefined : toLogin(row))))
+      const findById = Effect.fn("Logins.findById")(function* (id: string) {
+        return yield* asStorageCall(Effect.map(loginById(id), (row) => (row === undefined ? undefined : toLogin(row))))
+      })
 
-      const findByParticipant = (participantSlug: string) =>
-        asStorageCall(
+      const findByParticipant = Effect.fn("Logins.findByParticipant")(function* (participantSlug: string) {
+        return yield* asStorageCall(
           Effect.map(loginByParticipant(participantSlug), (row) => (row === undefined ? undefined : toLogin(row)))
         )
+      })
 
-      const endSessions = (loginId: string) => asStorageCall(Effect.asVoid(endSessionsOf(loginId)))
+      const endSessions = Effect.fn("Logins.endSessions")(function* (loginId: string) {
+        return yield* asStorageCall(Effect.asVoid(endSessionsOf(loginId)))
+      })
 
-      const registerInTransaction = Effect.fnUntraced(function* (
+      const registerInTransaction = Effect.fn("Logins.registerInTransaction")(function* (
         participantSlug: string,
         givenEmail: string,
         passwordHash: string
