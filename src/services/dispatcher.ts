@@ -21,13 +21,14 @@ import { rankTop } from "../domain/matching.ts"
 import { taskTextOf } from "../domain/matching_rules.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { deadlinePassed } from "../domain/task_draft.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { sampledRoot } from "../tracing.ts"
 import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
 import { type MatchingDirectory, ParticipantDirectory } from "./participant_directory.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { loggedOncePerMinute } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 
 /** The task changed after it was read: its move is no longer this sweep's to make. */
 class Stale extends Data.TaggedError("Stale")<{}> {}

@@ -20,12 +20,13 @@ import {
   type TaskState,
   type Transition
 } from "../domain/lifecycle.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { tracedFn } from "../tracing.ts"
 import { referencePattern } from "./ids.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 import { WebhookOutbox } from "./webhook_outbox.ts"
 
 export interface TransitionRequest<G = never> {

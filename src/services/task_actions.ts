@@ -25,11 +25,12 @@ import {
   type RecordedFileArtifact,
   type RecordedResult
 } from "../domain/task.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { tracedFn } from "../tracing.ts"
 import { Artifacts, type StoredFile } from "./artifacts.ts"
 import { Lifecycle } from "./lifecycle.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 
 type Failure = TaskNotFound | InvalidTransition | StorageUnavailable

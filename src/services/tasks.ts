@@ -29,12 +29,13 @@ import {
   withUnknownParticipant,
   withWarning
 } from "../domain/task_draft.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { tracedFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { TaskEvents } from "./task_events.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 import { taskViewFor } from "./task_view.ts"
 import { type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
