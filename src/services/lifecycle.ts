@@ -62,14 +62,14 @@ const attempts = 8
  * moves (as it was when the command makes none), or the decider's refusal; TaskNotFound for a
  * reference no task has; InvalidTransition when the task kept changing concurrently.
  */
-interface Transition {
+interface LifecycleTransition {
   <C extends Command, E = never>(
     request: CommandRequest<C, E>
   ): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | RefusalOf<C> | StorageUnavailable | E>
   (request: TransitionRequest): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | StorageUnavailable>
 }
 
-export class Lifecycle extends Context.Service<Lifecycle, { readonly transition: Transition }>()(
+export class Lifecycle extends Context.Service<Lifecycle, { readonly transition: LifecycleTransition }>()(
   "task-marketplace/services/Lifecycle"
 ) {
   static readonly layer = Layer.effect(
@@ -156,7 +156,7 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
       })
 
       // The decider types each command's refusals (`RefusalOf`); one body serves them all.
-      return Lifecycle.of({ transition: transition as Transition })
+      return Lifecycle.of({ transition: transition as LifecycleTransition })
     })
   )
 }
