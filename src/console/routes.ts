@@ -25,6 +25,7 @@ import * as Option from "effect/Option"
 import type { EnvelopeError } from "../api/envelope.ts"
 import { AppConfig, isEmbeddedIssuer } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
+import { mayReadFile } from "../domain/file_access.ts"
 import { consoleClient } from "../domain/login.ts"
 import { readProfileEdit } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
@@ -485,7 +486,7 @@ export const ConsoleRoutes = HttpRouter.use(
             return notFound
           }
           const stored = yield* artifacts.find(reference, id)
-          if (stored === undefined || stored.uploader !== caller.slug) return notFound
+          if (!mayReadFile({ _tag: "Participant", slug: caller.slug }, stored)) return notFound
           return yield* artifacts.open(reference, id).pipe(
             Effect.map(({ file, body }) => downloadResponse(file, body)),
             Effect.catchTag("ArtifactNotFound", () => Effect.succeed(notFound))

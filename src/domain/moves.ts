@@ -5,7 +5,15 @@
  * decode to, so no service re-validates a member.
  */
 import * as Schema from "effect/Schema"
-import { filledText, moveLimits, SubmittedArtifact } from "./task.ts"
+import {
+  type Artifact,
+  filledText,
+  isFileReference,
+  moveLimits,
+  type RecordedFileArtifact,
+  type RecordedResult,
+  SubmittedArtifact
+} from "./task.ts"
 
 /** A reason kept in the task's history: at most `moveLimits.text` characters. */
 const reasonText = (description: string) =>
@@ -86,3 +94,38 @@ export const ResultSubmission = Schema.Struct({
   )
 })
 export type ResultSubmission = typeof ResultSubmission.Type
+
+/** What the service measured of an uploaded file a result names. */
+export type MeasuredFile = Pick<RecordedFileArtifact, "id" | "name" | "content_type" | "size" | "sha256">
+
+/**
+ * A result as the task records it, submitted at `submittedAt`: its summary and its link and text
+ * artifacts trimmed, its fields (`{}` when none), and each uploaded file it names by id replaced
+ * by what was measured of it (`files`: every file it names, as the service looked them up).
+ */
+export const recordedResult = (
+  submission: ResultSubmission,
+  files: ReadonlyArray<MeasuredFile>,
+  submittedAt: string
+): RecordedResult => {
+  const byId = new Map(files.map((file) => [file.id, file]))
+  return {
+    summary: submission.summary.trim(),
+    fields: submission.fields ?? {},
+    artifacts: (submission.artifacts ?? []).map((artifact): RecordedFileArtifact | Artifact => {
+      if (!isFileReference(artifact)) return { ...artifact, value: artifact.value.trim() }
+      const file = byId.get(artifact.id)!
+      return {
+        kind: "file",
+        value: file.name,
+        id: file.id,
+        name: file.name,
+        content_type: file.content_type,
+        size: file.size,
+        sha256: file.sha256,
+        ...(artifact.description === undefined ? {} : { description: artifact.description })
+      }
+    }),
+    submitted_at: submittedAt
+  }
+}

@@ -13,6 +13,7 @@ import { TaskReader } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
 import { ArtifactNotFound } from "../domain/errors.ts"
 import { attachmentDisposition } from "../domain/evidence.ts"
+import { mayReadFile } from "../domain/file_access.ts"
 import { orActionFailure } from "../operations/failures.ts"
 import { Artifacts, type StoredFile } from "../services/artifacts.ts"
 import { TaskActions } from "../services/task_actions.ts"
@@ -30,8 +31,7 @@ export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handle
       const reader = yield* TaskReader
       if (reader._tag === "Agent") yield* actions.checkAgent(reference, reader.taskToken)
       const file = yield* artifacts.find(reference, id)
-      const allowed = file !== undefined && (reader._tag === "Agent" ? file.attached : file.uploader === reader.slug)
-      if (!allowed) return yield* new ArtifactNotFound({ reference, id })
+      if (!mayReadFile(reader, file)) return yield* new ArtifactNotFound({ reference, id })
       return yield* artifacts.open(reference, id)
     })
 

@@ -1,7 +1,9 @@
 /**
  * The service's own moves: it offers new tasks (to the named participant, or to the best eligible
  * one), re-matches when an offer is declined or lapses, declines what nobody can take or what ran
- * past its deadline, and settles results whose review window passed.
+ * past its deadline, and settles results whose review window passed. What each due task needs is
+ * the decider's choice (domain/dispatch.ts, on the service's tick); this service finds the due
+ * tasks and the directory to match them against.
  *
  * Every process runs one dispatcher. It reads only tasks whose `next_timer_at` is due (an indexed
  * column kept by the lifecycle), so timers survive restarts and need no memory. It is woken at
@@ -10,114 +12,24 @@
  * wins and the others find the task changed and leave it.
  */
 import * as Context from "effect/Context"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { rankTop } from "../domain/matching.ts"
-import { taskTextOf } from "../domain/matching_rules.ts"
-import type { ParticipantRecord } from "../domain/participant.ts"
-import { deadlinePassed } from "../domain/task_draft/timing.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { sampledRoot } from "../tracing.ts"
-import { Lifecycle, type TransitionRequest } from "./lifecycle.ts"
+import { Lifecycle } from "./lifecycle.ts"
 import { type MatchingDirectory, ParticipantDirectory } from "./participant_directory.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { loggedOncePerMinute } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
-
-/** The task changed after it was read: its move is no longer this sweep's to make. */
-class Stale extends Data.TaggedError("Stale")<{}> {}
+import { TaskStore } from "./task_store.ts"
 
 const batch = 100
 
-/** A move the service makes on a due task: a transition request, less what every move shares. */
-export type Decision = Omit<TransitionRequest, "reference" | "actor" | "guard" | "read">
-
 const nobody: ReadonlySet<string> = new Set()
-
-/**
- * What matching decides for a task now: an offer to the best eligible participant who has not
- * passed it over and is taking offers, or `no_match`.
- */
-const match = (
-  task: StoredTask,
-  everyone: ReadonlyArray<ParticipantRecord>,
-  unavailable: ReadonlySet<string>
-): Omit<Decision, "followedBy"> => {
-  const [best] = rankTop(
-    {
-      executionMode: task.executionMode,
-      location: task.brief.location ?? undefined,
-      text: taskTextOf(task.brief.action, task.brief.expected_result)
-    },
-    everyone,
-    { limit: 1, excluding: task.passedOver, unavailable }
-  ).best
-  return best === undefined
-    ? { to: "declined", reason: "no_match" }
-    : { to: "awaiting_participant", change: () => ({ participantSlug: best.participant.slug }) }
-}
-
-/**
- * The move a due task needs at `now` (ISO 8601), if any, with `everyone` in the directory to
- * match it against and the slugs of those `unavailable` (not taking offers: no offer goes to
- * them). Pure: time and the directory are its inputs.
- */
-export const decide = (
-  task: StoredTask,
-  now: string,
-  everyone: ReadonlyArray<ParticipantRecord>,
-  unavailable: ReadonlySet<string> = nobody
-): Decision | undefined => {
-  const pastDeadline = task.deadlineAt !== null && deadlinePassed(task.deadlineAt, now)
-  switch (task.state) {
-    case "open":
-      if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
-      if (task.requestedParticipant !== null) {
-        // The agent chose someone who is not taking offers: no offer, and nobody else instead.
-        // Declined at once, through matching (the table's only way from open to no_match), so the
-        // agent learns it now rather than after the offer timeout.
-        if (unavailable.has(task.requestedParticipant)) {
-          return {
-            to: "matching",
-            followedBy: {
-              to: "declined",
-              reason: "no_match",
-              note: `the named participant ${task.requestedParticipant} is not taking offers right now`
-            }
-          }
-        }
-        return { to: "awaiting_participant", change: () => ({ participantSlug: task.requestedParticipant }) }
-      }
-      // Matched at once, in the same write: `matching` is in the history, never at rest.
-      return { to: "matching", followedBy: match(task, everyone, unavailable) }
-    case "matching":
-      if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
-      return match(task, everyone, unavailable)
-    case "awaiting_participant": {
-      if (pastDeadline) return { to: "declined", reason: "deadline_passed" }
-      if (task.offerExpiresAt === null || task.offerExpiresAt > now) return undefined
-      if (task.requestedParticipant !== null) return { to: "declined", reason: "accept_timeout" }
-      const passedOver = task.participantSlug === null ? task.passedOver : [...task.passedOver, task.participantSlug]
-      return {
-        to: "matching",
-        note: `accept_timeout: ${task.participantSlug} did not accept in time`,
-        change: () => ({ participantSlug: null, passedOver }),
-        followedBy: match({ ...task, passedOver }, everyone, unavailable)
-      }
-    }
-    case "submitted":
-      return task.reviewDueAt !== null && task.reviewDueAt <= now
-        ? { to: "settled", reason: "auto_accepted" }
-        : undefined
-    default:
-      return undefined
-  }
-}
 
 /** What a sweep with no task to match decides with: nobody. */
 const noDirectory: MatchingDirectory = { everyone: [], unavailable: nobody }
@@ -147,27 +59,22 @@ export class Dispatcher extends Context.Service<
       const time = yield* SandboxClock
 
       /**
-       * The move the dispatcher decides for `task` as the sweep read it: if the task has changed
-       * since, the move loses the compare-and-set (`unchanged`) and the next sweep looks again. A
-       * task that changed meanwhile, or a move the table no longer allows, is someone else's win;
-       * storage trouble waits for the next sweep.
+       * The service's tick on `task` as the sweep read it: the decider makes the move it needs now,
+       * if any (domain/dispatch.ts). A task that changed since it was read, or was moved meanwhile
+       * so that the table no longer allows the move, is someone else's win and the next sweep's to
+       * look at; storage trouble waits for the next sweep.
        */
       const handle = Effect.fnUntraced(
-        function* (task: StoredTask, now: string, { everyone, unavailable }: MatchingDirectory) {
-          const decision = decide(task, now, everyone, unavailable)
-          if (decision === undefined) return
+        function* (task: StoredTask, { everyone, unavailable }: MatchingDirectory) {
           yield* lifecycle.transition({
-            ...decision,
             reference: task.reference,
-            actor: "service",
-            guard: (current) => (current.version === task.version ? Effect.void : Effect.fail(new Stale())),
-            read: task
+            read: task,
+            command: { _tag: "Tick", seen: task.version, everyone, unavailable }
           })
         },
         (effect, task) =>
           effect.pipe(
             Effect.catchTags({
-              Stale: () => Effect.void,
               InvalidTransition: () => Effect.void,
               TaskNotFound: () => Effect.void
             }),
@@ -199,7 +106,7 @@ export class Dispatcher extends Context.Service<
         // sweep's root, so that its statements are traced only with the sweep (never a span alone).
         const needsDirectory = due.some((task) => matchingStates.has(task.state))
         yield* Effect.flatMap(needsDirectory ? directory.matching : Effect.succeed(noDirectory), (view) =>
-          together(Effect.forEach(due, (task) => handle(task, now, view), { discard: true }))
+          together(Effect.forEach(due, (task) => handle(task, view), { discard: true }))
         ).pipe(sampledRoot(sampler, "Dispatcher.sweep", { attributes: { "tasks.due": due.length } }))
         return due.length
       })

@@ -1,50 +1,32 @@
 /**
- * The lifecycle service: applies a transition of the table (domain/lifecycle.ts) to a stored task
- * atomically — compare-and-set on the row's version, so of two concurrent moves from one state
- * exactly one wins and the other is re-judged against the state it lost to — records `history`,
- * sets `outcome` on terminal states, re-arms the timers, records the task's webhook events in the
- * same transaction (services/webhook_outbox.ts), and announces the change.
+ * The lifecycle service: read → decide → write → retry. It reads the task, asks the decider
+ * (domain/decider.ts) what a command makes of it, and writes the moves' result with a
+ * compare-and-set on the row's version — so of two concurrent moves from one state exactly one wins
+ * and the other is read and judged again against the state it lost to — together with the task's
+ * webhook events (services/webhook_outbox.ts) and any write the caller makes alongside, in one
+ * transaction; then it announces the change.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../config.ts"
+import { type Command, decide, evolve, type MoveRequest, type Policy, type RefusalOf } from "../domain/decider.ts"
 import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
-import {
-  type Actor,
-  findTransition,
-  isTerminal,
-  type OutcomeReason,
-  outcomeMessages,
-  type TaskState,
-  type Transition
-} from "../domain/lifecycle.ts"
-import { tracedFn } from "../tracing.ts"
+import { maxRevisions } from "../domain/lifecycle.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { referencePattern } from "./ids.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 import { WebhookOutbox } from "./webhook_outbox.ts"
 
-export interface TransitionRequest<G = never> {
+/** A command for one task, with what the service needs beside it. */
+export interface CommandRequest<C extends Command, E = never> {
   readonly reference: string
-  readonly to: TaskState
-  readonly actor: Actor
-  /** The outcome reason (terminal states) or the reason code recorded in history. */
-  readonly reason?: OutcomeReason | undefined
-  /** Free text from the actor (a revision request, a rejection, a cancellation), kept in history. */
-  readonly note?: string | undefined
-  /** A check of the current row beyond the table, e.g. that this participant holds the task. */
-  readonly guard?: ((task: StoredTask) => Effect.Effect<void, G>) | undefined
-  /** Further changes made together with the move (the result, the offered participant, …). */
-  readonly change?: ((task: StoredTask) => Partial<Mutable>) | undefined
-  /**
-   * Writes outside the task's row made in the same transaction as the move (a result's files
-   * marked attached): when it fails, the move is not made either, and its failure is the answer.
-   */
-  readonly alongside?: ((task: StoredTask) => Effect.Effect<void, G | StorageUnavailable>) | undefined
+  readonly command: C
   /**
    * The task as the caller has just read it: the first attempt starts from it instead of reading
    * it again. A copy that is no longer current only loses the compare-and-set, and the next
@@ -52,28 +34,44 @@ export interface TransitionRequest<G = never> {
    */
   readonly read?: StoredTask | undefined
   /**
-   * A second move, by the same actor, made in the same write right after the first (e.g. the
-   * service's `open` → `matching` → `awaiting_participant` when it has its match at hand): both
-   * are checked against the table and recorded in history, and nobody ever reads the state between.
+   * Writes outside the task's row made in the same transaction as the moves (a result's files
+   * marked attached): when it fails, the moves are not made either, and its failure is the answer.
    */
-  readonly followedBy?: Omit<Move, "actor"> | undefined
+  readonly alongside?: ((task: StoredTask) => Effect.Effect<void, E | StorageUnavailable>) | undefined
 }
 
-/** What one move changes: the state entered, by whom, why, and what else changes with it. */
-type Move = Pick<TransitionRequest, "to" | "actor" | "reason" | "note" | "change">
+/** A move of the table as asked (the decider's `Move` command), on the task `reference`. */
+export interface TransitionRequest extends MoveRequest {
+  readonly reference: string
+  /** As in `CommandRequest`. */
+  readonly read?: StoredTask | undefined
+}
 
-type Mutable = Pick<StoredTask, "participantSlug" | "result" | "passedOver" | "revisions">
+/** A bare move request as the `Move` command. */
+const asMoveCommand = ({ reference, read, ...move }: TransitionRequest): CommandRequest<Command> => ({
+  reference,
+  read,
+  command: { _tag: "Move", ...move }
+})
 
-export class Lifecycle extends Context.Service<
-  Lifecycle,
-  {
-    transition<G = never>(
-      request: TransitionRequest<G>
-    ): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | StorageUnavailable | G>
-    /** When the task should next be looked at by the service, for a state entered at `now`. */
-    schedule(task: StoredTask, now: number): Pick<StoredTask, "offerExpiresAt" | "reviewDueAt" | "nextTimerAt">
-  }
->()("task-marketplace/services/Lifecycle") {
+/** After this many lost compare-and-sets in a row a command is refused (see `transition`). */
+const attempts = 8
+
+/**
+ * Applies a command (a bare move request is the decider's `Move` command): the task after its
+ * moves (as it was when the command makes none), or the decider's refusal; TaskNotFound for a
+ * reference no task has; InvalidTransition when the task kept changing concurrently.
+ */
+interface LifecycleTransition {
+  <C extends Command, E = never>(
+    request: CommandRequest<C, E>
+  ): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | RefusalOf<C> | StorageUnavailable | E>
+  (request: TransitionRequest): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | StorageUnavailable>
+}
+
+export class Lifecycle extends Context.Service<Lifecycle, { readonly transition: LifecycleTransition }>()(
+  "task-marketplace/services/Lifecycle"
+) {
   static readonly layer = Layer.effect(
     Lifecycle,
     Effect.gen(function* () {
@@ -84,19 +82,24 @@ export class Lifecycle extends Context.Service<
       const outbox = yield* WebhookOutbox
       const time = yield* SandboxClock
       const asStorageCall = storageCallFor(sql)
+      const policy: Policy = {
+        offerTimeoutMs: config.offerTimeoutMs,
+        reviewWindowMs: config.reviewWindowMs,
+        maxRevisions
+      }
 
       /**
-       * The compare-and-set write of a move, with what must be written alongside it in one
-       * transaction: the request's own writes, and the webhook events of each state `entered`.
+       * The compare-and-set write of the moves' result, with what must be written alongside it in
+       * one transaction: the caller's own writes, and the webhook events of each state `entered`.
        */
-      const write = <G>(
+      const write = <E>(
         next: StoredTask,
         expectedVersion: number,
-        request: TransitionRequest<G>,
+        alongside: CommandRequest<Command, E>["alongside"],
         entered: ReadonlyArray<StoredTask>
       ) => {
         const writes = [
-          ...(request.alongside === undefined ? [] : [request.alongside(next)]),
+          ...(alongside === undefined ? [] : [alongside(next)]),
           ...(next.webhookUrl === null ? [] : [outbox.record(entered)])
         ]
         if (writes.length === 0) return store.update(next, expectedVersion)
@@ -109,121 +112,51 @@ export class Lifecycle extends Context.Service<
         )
       }
 
-      const iso = (ms: number) => new Date(ms).toISOString()
-
-      const schedule = (task: StoredTask, now: number) => {
-        const offerExpiresAt =
-          task.state === "awaiting_participant" ? (task.offerExpiresAt ?? iso(now + config.offerTimeoutMs)) : null
-        const reviewDueAt = task.state === "submitted" ? (task.reviewDueAt ?? iso(now + config.reviewWindowMs)) : null
-        const candidates: Array<string> = []
-        if (task.state === "open" || task.state === "matching") candidates.push(iso(now))
-        if (offerExpiresAt !== null) candidates.push(offerExpiresAt)
-        if (reviewDueAt !== null) candidates.push(reviewDueAt)
-        // A deadline only matters until a participant accepts (DECISIONS §5).
-        if (task.deadlineAt !== null && ["open", "matching", "awaiting_participant"].includes(task.state)) {
-          candidates.push(task.deadlineAt)
-        }
-        candidates.sort()
-        return { offerExpiresAt, reviewDueAt, nextTimerAt: candidates[0] ?? null }
-      }
-
-      /**
-       * The task as it enters `move.to` from `current` at `at` by the table's `row` (not yet
-       * scheduled or versioned).
-       */
-      const enter = (current: StoredTask, move: Move, row: Transition, at: string): StoredTask => {
-        // Without an explicit reason, a terminal move records the one its table row names.
-        const outcomeReason: OutcomeReason =
-          move.reason ??
-          (move.to === "cancelled"
-            ? move.actor === "operator"
-              ? "cancelled_by_operator"
-              : "cancelled_by_agent"
-            : (row.reasons?.[0] ?? "no_match"))
-        return {
-          ...current,
-          ...(move.change?.(current) ?? {}),
-          state: move.to,
-          // Timers of the state being left never carry over.
-          offerExpiresAt: null,
-          reviewDueAt: null,
-          updatedAt: at,
-          history: [
-            ...current.history,
-            {
-              from: current.state,
-              to: move.to,
-              actor: move.actor,
-              ...(move.reason === undefined && move.note === undefined
-                ? {}
-                : { reason: [move.reason, move.note].filter((s) => s !== undefined).join(": ") }),
-              at
-            }
-          ],
-          outcome: isTerminal(move.to)
-            ? {
-                state: move.to,
-                reason: outcomeReason,
-                message:
-                  move.note === undefined
-                    ? outcomeMessages[outcomeReason]
-                    : `${outcomeMessages[outcomeReason]} ${move.note}`,
-                decided_at: at
-              }
-            : current.outcome
-        }
-      }
-
-      const transition = tracedFn("Lifecycle.transition")(function* <G>(request: TransitionRequest<G>) {
-        if (!referencePattern.test(request.reference)) return yield* new TaskNotFound({ reference: request.reference })
+      const transition = Effect.fn("Lifecycle.transition")(function* (
+        asked: CommandRequest<Command, unknown> | TransitionRequest
+      ) {
+        const request = "command" in asked ? asked : asMoveCommand(asked)
+        const { reference } = request
+        if (!referencePattern.test(reference)) return yield* new TaskNotFound({ reference })
         // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each
-        // loss means another transition succeeded, and the table has no long chains of them.
+        // loss means another move succeeded, and the table has no long chains of them.
         for (let attempt = 0; ; attempt++) {
           const current =
-            attempt === 0 && request.read?.reference === request.reference
+            attempt === 0 && request.read?.reference === reference
               ? request.read
-              : yield* store.findByReference(request.reference)
-          if (current === undefined) return yield* new TaskNotFound({ reference: request.reference })
-          const refused = (from: TaskState, move: Move) =>
-            new InvalidTransition({ reference: current.reference, from, to: move.to, actor: move.actor })
-          const moves =
-            request.followedBy === undefined ? [request] : [request, { ...request.followedBy, actor: request.actor }]
-          const now = yield* time.now
-          const at = iso(now)
-          // One version per recorded move, so the version is the length of the history.
-          let entered = current
+              : yield* store.findByReference(reference)
+          if (current === undefined) return yield* new TaskNotFound({ reference })
+          const decided = decide(current, request.command, yield* time.now, policy)
+          if (Result.isFailure(decided)) return yield* Effect.fail(decided.failure)
+          const moves = decided.success
+          if (moves.length === 0) return current
           // The task as it entered each state: what each move's webhook event reports.
-          const steps: Array<StoredTask> = []
-          for (let i = 0; i < moves.length; i++) {
-            const move = moves[i]!
-            const row = findTransition(entered.state, move.to, move.actor)
-            if (row === undefined) return yield* refused(entered.state, move)
-            // The guard judges the task as read, once the table allows its first move.
-            if (i === 0 && request.guard !== undefined) yield* request.guard(current)
-            entered = { ...enter(entered, move, row, at), version: entered.version + 1 }
-            steps.push(entered)
+          const entered: Array<StoredTask> = []
+          let next = current
+          for (const move of moves) {
+            next = evolve(next, move)
+            entered.push(next)
           }
-          const next: StoredTask = { ...entered, ...schedule(entered, now) }
-          steps[steps.length - 1] = next
-          if (yield* write(next, current.version, request, steps)) {
+          if (yield* write(next, current.version, request.alongside, entered)) {
             yield* events.changed(next.reference)
             if (next.state === "open" || next.state === "matching") yield* events.dueNow
             if (next.webhookUrl !== null) yield* outbox.wake
             return next
           }
-          if (attempt >= 8) {
+          if (attempt >= attempts) {
             return yield* new InvalidTransition({
-              reference: current.reference,
+              reference,
               from: current.state,
-              to: request.to,
-              actor: request.actor,
+              to: moves[0]!.to,
+              actor: moves[0]!.actor,
               detail: "the task kept changing concurrently"
             })
           }
         }
       })
 
-      return Lifecycle.of({ transition, schedule })
+      // The decider types each command's refusals (`RefusalOf`); one body serves them all.
+      return Lifecycle.of({ transition: transition as LifecycleTransition })
     })
   )
 }

@@ -21,11 +21,12 @@ import type { TaskState } from "../domain/lifecycle.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
 import { exampleFields } from "../domain/result_example.ts"
 import { type SimulatedSlug, simulatedSlugs, slowWorkMs } from "../domain/sandbox.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { sampledRoot } from "../tracing.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { loggedOncePerMinute } from "./storage.ts"
 import { TaskActions } from "./task_actions.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 
 /** What a simulated participant does with a task offered to or held by it. */
 export type SimulatedMove = "accept" | "decline" | "start" | "submit"

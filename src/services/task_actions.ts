@@ -1,56 +1,32 @@
 /**
  * The moves the parties make on a task, transport-free: the agent (holding the task token)
  * cancels and reviews; the participant (an access token linked to them) accepts, declines,
- * starts and submits; the operator cancels. Each is one lifecycle transition with its checks.
+ * starts and submits; the operator cancels. Each resolves what needs I/O (the token, the task,
+ * the result's files), then asks the lifecycle with a command: the rules are the decider's
+ * (domain/decider.ts).
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import {
-  type ArtifactsUnusable,
+import { holderRefusal, submissionRefusal } from "../domain/decider.ts"
+import type {
+  ArtifactsUnusable,
   InvalidTransition,
   NotPermitted,
   ResultRejected,
-  type StorageUnavailable,
-  TaskNotFound,
-  Unauthenticated
+  StorageUnavailable
 } from "../domain/errors.ts"
-import { maxRevisions } from "../domain/lifecycle.ts"
-import { noteOf, type ResultSubmission, type ReviewDecision, revisionNote } from "../domain/moves.ts"
-import { resultFieldFailures } from "../domain/result_schema.ts"
-import {
-  type Artifact,
-  type FileReference,
-  isFileReference,
-  type RecordedFileArtifact,
-  type RecordedResult
-} from "../domain/task.ts"
-import { tracedFn } from "../tracing.ts"
-import { Artifacts, type StoredFile } from "./artifacts.ts"
+import { TaskNotFound, Unauthenticated } from "../domain/errors.ts"
+import { type ResultSubmission, type ReviewDecision, recordedResult } from "../domain/moves.ts"
+import { isFileReference } from "../domain/task.ts"
+import type { StoredTask } from "../domain/task_record.ts"
+import { Artifacts } from "./artifacts.ts"
 import { Lifecycle } from "./lifecycle.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 
 type Failure = TaskNotFound | InvalidTransition | StorageUnavailable
-
-/** A link or text artifact as recorded: its value trimmed. */
-const trimmed = (artifact: Artifact): Artifact => ({ ...artifact, value: artifact.value.trim() })
-
-/** An uploaded file named by a result, as the result records it: what the service measured of it. */
-const recorded = (reference: FileReference, files: ReadonlyMap<string, StoredFile>): RecordedFileArtifact => {
-  const file = files.get(reference.id)!
-  return {
-    kind: "file",
-    value: file.name,
-    id: file.id,
-    name: file.name,
-    content_type: file.content_type,
-    size: file.size,
-    sha256: file.sha256,
-    ...(reference.description === undefined ? {} : { description: reference.description })
-  }
-}
 
 export class TaskActions extends Context.Service<
   TaskActions,
@@ -112,175 +88,76 @@ export class TaskActions extends Context.Service<
         return task
       })
 
-      const holder = (participant: string) => (task: StoredTask) =>
-        task.participantSlug === participant
-          ? Effect.void
-          : Effect.fail(new NotPermitted({ reason: "this task is not offered to or held by you" }))
-
       /**
        * A participant may act only on a task offered to or held by them: checked first, before the
        * state (and, over HTTP, before the body: `checkHolder`), so another participant learns
-       * nothing (403). The transition checks it again against the row it changes, so a concurrent
-       * move cannot slip past.
+       * nothing (403). The decider checks it again against the row the move changes, so a
+       * concurrent move cannot slip past.
        */
       const asHolder = Effect.fnUntraced(function* (reference: string, participant: string) {
         const task = yield* store.findByReference(reference)
         if (task === undefined) return yield* new TaskNotFound({ reference })
-        yield* holder(participant)(task)
+        const notHolder = holderRefusal(task, participant)
+        if (notHolder !== undefined) return yield* Effect.fail(notHolder)
         return task
       })
 
-      const cancel = tracedFn("TaskActions.cancel")(function* (
+      const cancel = Effect.fn("TaskActions.cancel")(function* (
         reference: string,
         taskToken: string,
         reason: string | undefined
       ) {
-        yield* asAgent(reference, taskToken)
-        return yield* lifecycle.transition({
-          reference,
-          to: "cancelled",
-          actor: "agent",
-          reason: "cancelled_by_agent",
-          note: noteOf(reason)
-        })
+        const read = yield* asAgent(reference, taskToken)
+        return yield* lifecycle.transition({ reference, read, command: { _tag: "Cancel", actor: "agent", reason } })
       })
 
-      const review = tracedFn("TaskActions.review")(function* (
+      const review = Effect.fn("TaskActions.review")(function* (
         reference: string,
         taskToken: string,
-        verdict: ReviewDecision
+        decision: ReviewDecision
       ) {
-        yield* asAgent(reference, taskToken)
-        if (verdict.decision === "accept") {
-          return yield* lifecycle.transition({
-            reference,
-            to: "settled",
-            actor: "agent",
-            reason: "accepted",
-            note: noteOf(verdict.reason)
-          })
-        }
-        // The schema has required a reason with something in it.
-        const reason = verdict.reason.trim()
-        if (verdict.decision === "reject") {
-          return yield* lifecycle.transition({
-            reference,
-            to: "declined",
-            actor: "agent",
-            reason: "result_rejected",
-            note: reason
-          })
-        }
-        return yield* lifecycle.transition({
-          reference,
-          to: "in_flight",
-          actor: "agent",
-          note: revisionNote(reason),
-          guard: (task) =>
-            task.revisions < maxRevisions
-              ? Effect.void
-              : Effect.fail(
-                  new InvalidTransition({
-                    reference,
-                    from: task.state,
-                    to: "in_flight",
-                    actor: "agent",
-                    detail: `the ${maxRevisions} revisions allowed have been used: accept or reject the result`
-                  })
-                ),
-          change: (task) => ({ revisions: task.revisions + 1 })
-        })
+        const read = yield* asAgent(reference, taskToken)
+        return yield* lifecycle.transition({ reference, read, command: { _tag: "Review", decision } })
       })
 
-      const accept = tracedFn("TaskActions.accept")(function* (reference: string, participant: string) {
-        yield* asHolder(reference, participant)
-        return yield* lifecycle.transition({
-          reference,
-          to: "accepted",
-          actor: "participant",
-          guard: holder(participant)
-        })
+      const accept = Effect.fn("TaskActions.accept")(function* (reference: string, participant: string) {
+        const read = yield* asHolder(reference, participant)
+        return yield* lifecycle.transition({ reference, read, command: { _tag: "Accept", participant } })
       })
 
-      const decline = tracedFn("TaskActions.decline")(function* (
+      const decline = Effect.fn("TaskActions.decline")(function* (
         reference: string,
         participant: string,
-        note: string | undefined
+        reason: string | undefined
       ) {
-        const task = yield* asHolder(reference, participant)
-        const reason = noteOf(note)
-        // A task that named this participant is declined; otherwise it goes back to matching,
-        // never to be offered to them again.
-        return task.requestedParticipant !== null
-          ? yield* lifecycle.transition({
-              reference,
-              to: "declined",
-              actor: "participant",
-              reason: "participant_declined",
-              note: reason,
-              guard: holder(participant)
-            })
-          : yield* lifecycle.transition({
-              reference,
-              to: "matching",
-              actor: "participant",
-              note: reason === undefined ? "declined" : `declined: ${reason}`,
-              guard: holder(participant),
-              change: (current) => ({ participantSlug: null, passedOver: [...current.passedOver, participant] })
-            })
+        const read = yield* asHolder(reference, participant)
+        return yield* lifecycle.transition({ reference, read, command: { _tag: "Decline", participant, reason } })
       })
 
-      const start = tracedFn("TaskActions.start")(function* (reference: string, participant: string) {
-        yield* asHolder(reference, participant)
-        return yield* lifecycle.transition({
-          reference,
-          to: "in_flight",
-          actor: "participant",
-          guard: holder(participant)
-        })
+      const start = Effect.fn("TaskActions.start")(function* (reference: string, participant: string) {
+        const read = yield* asHolder(reference, participant)
+        return yield* lifecycle.transition({ reference, read, command: { _tag: "Start", participant } })
       })
 
-      const submit = tracedFn("TaskActions.submit")(function* (
+      const submit = Effect.fn("TaskActions.submit")(function* (
         reference: string,
         participant: string,
         submission: ResultSubmission
       ) {
-        yield* asHolder(reference, participant)
-        const submitted = submission.artifacts ?? []
-        const fileIds = submitted.flatMap((artifact, i) =>
+        const read = yield* asHolder(reference, participant)
+        const submittedAt = new Date(yield* time.now).toISOString()
+        // The table, the holder and the result schema judge the result before its files are
+        // looked up: a result out of turn is 409 whatever it holds or names.
+        const refused = submissionRefusal(read, participant, submission.fields ?? {})
+        if (refused !== undefined) return yield* Effect.fail(refused)
+        const fileIds = (submission.artifacts ?? []).flatMap((artifact, i) =>
           isFileReference(artifact) ? [{ id: artifact.id, field: `artifacts.${i}.id` }] : []
         )
-        const fields = submission.fields ?? {}
-        const submittedAt = new Date(yield* time.now).toISOString()
-        // Judged in the guard, after the table: a result out of turn is 409 whatever it holds.
-        const fitsSchema = (task: StoredTask) => {
-          const schema = task.brief.result_schema
-          if (schema === undefined) return Effect.void
-          const failures = resultFieldFailures(schema, fields)
-          return failures.length === 0 ? Effect.void : Effect.fail(new ResultRejected({ reference, failures }))
-        }
-        // The uploaded files the result names, as the guard found them (what the result records).
-        let files = new Map<string, StoredFile>()
-        const filesFound =
-          fileIds.length === 0
-            ? Effect.void
-            : Effect.map(artifacts.resolve(reference, participant, fileIds), (found) => {
-                files = new Map(found.map((file) => [file.id, file]))
-              })
-        const result = (): RecordedResult => ({
-          summary: submission.summary.trim(),
-          fields,
-          artifacts: submitted.map((artifact) =>
-            isFileReference(artifact) ? recorded(artifact, files) : trimmed(artifact)
-          ),
-          submitted_at: submittedAt
-        })
+        const files = fileIds.length === 0 ? [] : yield* artifacts.resolve(reference, participant, fileIds)
         return yield* lifecycle.transition({
           reference,
-          to: "submitted",
-          actor: "participant",
-          guard: (task) => Effect.andThen(holder(participant)(task), Effect.andThen(fitsSchema(task), filesFound)),
-          change: () => ({ result: result() }),
+          read,
+          command: { _tag: "Submit", participant, result: recordedResult(submission, files, submittedAt) },
           // The files are attached in the submission's own transaction: a submission that fails attaches none.
           alongside:
             fileIds.length === 0
@@ -294,14 +171,8 @@ export class TaskActions extends Context.Service<
         })
       })
 
-      const operatorCancel = tracedFn("TaskActions.operatorCancel")(function* (reference: string, note: string) {
-        return yield* lifecycle.transition({
-          reference,
-          to: "cancelled",
-          actor: "operator",
-          reason: "cancelled_by_operator",
-          note
-        })
+      const operatorCancel = Effect.fn("TaskActions.operatorCancel")(function* (reference: string, note: string) {
+        return yield* lifecycle.transition({ reference, command: { _tag: "Cancel", actor: "operator", reason: note } })
       })
 
       return TaskActions.of({

@@ -5,7 +5,7 @@
 import { apiPrefix } from "../api/api.ts"
 import { nextStepOf } from "../domain/feasibility.ts"
 import { isRecordedFile, type RecordedResult, type Task, type TaskResult } from "../domain/task.ts"
-import type { StoredTask } from "./task_store.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 
 /** The task's address under the service's public base URL. */
 export const taskUrlOf = (publicBaseUrl: string, reference: string) => `${publicBaseUrl}${apiPrefix}/tasks/${reference}`

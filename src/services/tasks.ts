@@ -19,6 +19,7 @@ import { type Infeasibility, infeasibilityOf, warningOf } from "../domain/feasib
 import { type DirectorySearch, eligibilityCounts, rankTop, searchDirectory } from "../domain/matching.ts"
 import { type TaskProfile, taskTextOf } from "../domain/matching_rules.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
+import { asRecorded, lateRetryKey, retryVerdict } from "../domain/replay.ts"
 import type { Brief, CreatedTask, Task } from "../domain/task.ts"
 import type { ExecutionMode } from "../domain/task_draft/execution_mode.ts"
 import { isIdempotencyKeyTooShort } from "../domain/task_draft/idempotency.ts"
@@ -29,12 +30,13 @@ import {
   withUnknownParticipant,
   withWarning
 } from "../domain/task_draft/validate.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { tracedFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { TaskEvents } from "./task_events.ts"
-import { type StoredTask, TaskStore } from "./task_store.ts"
+import { TaskStore } from "./task_store.ts"
 import { TaskTokens } from "./task_tokens.ts"
 import { taskViewFor } from "./task_view.ts"
 import { type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
@@ -179,24 +181,15 @@ export class Tasks extends Context.Service<
         replayed: boolean,
         token = tokens.tokenFor(stored.reference)
       ): Submission => {
-        const asRecorded: StoredTask = {
-          ...stored,
-          state: "open",
-          participantSlug: stored.requestedParticipant,
-          history: stored.history.slice(0, 1),
-          result: null,
-          outcome: null,
-          updatedAt: stored.createdAt,
-          version: 1
-        }
+        const recorded = asRecorded(stored)
         return {
           task: {
-            ...view(asRecorded),
+            ...view(recorded),
             task_token: token,
             ...(stored.webhookUrl === null ? {} : { webhook_secret: tokens.webhookSecretFor(stored.reference) })
           },
           replayed,
-          version: asRecorded.version
+          version: recorded.version
         }
       }
 
@@ -220,17 +213,19 @@ export class Tasks extends Context.Service<
         const draft = validation.task
         const draftFingerprint = fingerprint(draft)
         if (!validation.valid) {
-          // A deadline is the one rule that time can break: a retry of a recorded submission
-          // whose deadline has passed since is still that submission, and answers as a replay.
-          const recorded =
-            key !== null && validation.issues.every((i) => i.code === "deadline_passed")
-              ? yield* store.findByIdempotencyKey(key)
-              : undefined
-          if (recorded === undefined) return yield* new DraftRejected({ validation })
-          if (recorded.draftFingerprint !== draftFingerprint) {
-            return yield* new IdempotencyKeyReused({ key: key ?? "", reference: recorded.reference })
+          // A retry of a recorded submission whose deadline has passed since is still that
+          // submission (domain/replay.ts).
+          const lateKey = lateRetryKey(validation.issues, key)
+          const recorded = lateKey === undefined ? undefined : yield* store.findByIdempotencyKey(lateKey)
+          const verdict = retryVerdict(recorded, draftFingerprint)
+          switch (verdict._tag) {
+            case "Rejected":
+              return yield* new DraftRejected({ validation })
+            case "Reused":
+              return yield* new IdempotencyKeyReused({ key: key ?? "", reference: verdict.reference })
+            case "Replay":
+              return created(verdict.task, true)
           }
-          return created(recorded, true)
         }
 
         const { infeasibility } = yield* assess(validation, named)
@@ -272,10 +267,9 @@ export class Tasks extends Context.Service<
           if (task.webhookUrl !== null) yield* outbox.wake
           return created(outcome.task, false, token)
         }
-        if (outcome.task.draftFingerprint !== draftFingerprint) {
-          return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
-        }
-        return created(outcome.task, true)
+        const verdict = retryVerdict(outcome.task, draftFingerprint)
+        if (verdict._tag === "Replay") return created(verdict.task, true)
+        return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
       })
 
       const read = Effect.fnUntraced(function* (reference: string) {

@@ -20,10 +20,10 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
+import type { StoredTask } from "../domain/task_record.ts"
 import { DeliveryAttempt, DeliveryState, webhookEventType } from "../domain/webhooks.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
-import type { StoredTask } from "./task_store.ts"
 import { taskViewFor } from "./task_view.ts"
 
 /** An event as the outbox keeps it. */

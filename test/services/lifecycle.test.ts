@@ -22,13 +22,14 @@ import {
   taskStates,
   transitions
 } from "../../src/domain/lifecycle.ts"
+import type { StoredTask } from "../../src/domain/task_record.ts"
 import { Artifacts } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
 import { Lifecycle, type TransitionRequest } from "../../src/services/lifecycle.ts"
 import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
-import { type StoredTask, TaskStore } from "../../src/services/task_store.ts"
+import { TaskStore } from "../../src/services/task_store.ts"
 import { TaskTokens } from "../../src/services/task_tokens.ts"
 import { WebhookOutbox } from "../../src/services/webhook_outbox.ts"
 import { TestSqlLive } from "../support/database.ts"

@@ -4,8 +4,8 @@
  * needs.
  */
 import { randomBytes, randomUUID } from "node:crypto"
+import type { StoredTask } from "../../src/domain/task_record.ts"
 import { base32 } from "../../src/services/ids.ts"
-import type { StoredTask } from "../../src/services/task_store.ts"
 
 export const nextReference = () => `tsk_${base32(randomBytes(17)).slice(0, 26)}`
 
