@@ -16,7 +16,7 @@ import type * as OtlpExporter from "effect/observability/OtlpExporter"
 import * as Redacted from "effect/Redacted"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
-import type { Sampler, TracingSettings } from "./config.ts"
+import type { Sampler, TracingSettings } from "./config/settings.ts"
 import { randomPool } from "./random_pool.ts"
 
 /**

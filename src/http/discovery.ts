@@ -6,7 +6,8 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { apiPrefix, MarketplaceApi } from "../api/api.ts"
-import { AppConfig, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { participantMcpUrlOf, pathOnThisServer } from "../config/settings.ts"
 import {
   apiResourceMetadata,
   capabilities,

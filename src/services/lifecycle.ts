@@ -9,7 +9,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
 import {
   type Actor,
@@ -226,4 +226,7 @@ export class Lifecycle extends Context.Service<
       return Lifecycle.of({ transition, schedule })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Lifecycle.layer.pipe(Layer.provide([SandboxClock.layerWithDependencies, TaskEvents.layer, TaskStore.layer, WebhookOutbox.layer]))
 }

@@ -28,7 +28,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
 import * as SqlSchema from "effect/sql/SqlSchema"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import {
   EmailTaken,
   InvalidEmail,
@@ -602,4 +602,7 @@ export class Logins extends Context.Service<
       })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Logins.layer.pipe(Layer.provide([Accounts.layer, AttemptLimits.layer, Ids.layer, ParticipantDirectory.layer, Passwords.layer]))
 }

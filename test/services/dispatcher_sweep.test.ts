@@ -2,11 +2,11 @@
 // while sweeps keep failing (not one per interval), and one line when they work again.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, References } from "effect"
-import { makeServices } from "../../src/app.ts"
-import { AppConfig } from "../../src/config.ts"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { captureLogs } from "../support/logs.ts"
+import { serverServicesWith } from "../support/services.ts"
+import { testConfig } from "../support/settings.ts"
 
 /** Whether the store's look-up of due tasks fails. */
 const storage = { down: true, dueCalls: 0 }
@@ -30,8 +30,8 @@ const FlakyStore = Layer.effect(
 
 const { lines, layer: capture } = captureLogs()
 
-const services = makeServices({ store: FlakyStore }).pipe(
-  Layer.provide(AppConfig.layerWith({ timerSweepMs: 10 })),
+const services = serverServicesWith(FlakyStore).pipe(
+  Layer.provide(testConfig({ timerSweepMs: 10 })),
   Layer.provide(capture),
   Layer.provide(Layer.succeed(References.MinimumLogLevel, "Info"))
 )
