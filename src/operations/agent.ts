@@ -342,5 +342,13 @@ export class AgentOperations extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
-  static readonly layerWithDependencies = AgentOperations.layer.pipe(Layer.provide([ParticipantDirectory.layer, SandboxClock.layerWithDependencies, TaskActions.layerWithDependencies, TaskEvents.layer, Tasks.layerWithDependencies]))
+  static readonly layerWithDependencies = AgentOperations.layer.pipe(
+    Layer.provide([
+      ParticipantDirectory.layer,
+      SandboxClock.layerWithDependencies,
+      TaskActions.layerWithDependencies,
+      TaskEvents.layer,
+      Tasks.layerWithDependencies
+    ])
+  )
 }

@@ -23,7 +23,13 @@ import {
   type ServiceIndex,
   searchLimit
 } from "../api/resources.ts"
-import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, pathOnThisServer } from "../config/settings.ts"
+import {
+  type AppSettings,
+  isEmbeddedIssuer,
+  issuerOf,
+  participantMcpUrlOf,
+  pathOnThisServer
+} from "../config/settings.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { consoleClient } from "../domain/login.ts"
 import { simulatedBehaviours } from "../domain/sandbox.ts"

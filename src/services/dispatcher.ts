@@ -209,7 +209,15 @@ export class Dispatcher extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
-  static readonly layerWithDependencies = Dispatcher.layer.pipe(Layer.provide([Lifecycle.layerWithDependencies, ParticipantDirectory.layer, SandboxClock.layerWithDependencies, TaskEvents.layer, TaskStore.layer]))
+  static readonly layerWithDependencies = Dispatcher.layer.pipe(
+    Layer.provide([
+      Lifecycle.layerWithDependencies,
+      ParticipantDirectory.layer,
+      SandboxClock.layerWithDependencies,
+      TaskEvents.layer,
+      TaskStore.layer
+    ])
+  )
 }
 
 /**

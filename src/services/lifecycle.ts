@@ -228,5 +228,7 @@ export class Lifecycle extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
-  static readonly layerWithDependencies = Lifecycle.layer.pipe(Layer.provide([SandboxClock.layerWithDependencies, TaskEvents.layer, TaskStore.layer, WebhookOutbox.layer]))
+  static readonly layerWithDependencies = Lifecycle.layer.pipe(
+    Layer.provide([SandboxClock.layerWithDependencies, TaskEvents.layer, TaskStore.layer, WebhookOutbox.layer])
+  )
 }

@@ -604,5 +604,7 @@ export class Logins extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
-  static readonly layerWithDependencies = Logins.layer.pipe(Layer.provide([Accounts.layer, AttemptLimits.layer, Ids.layer, ParticipantDirectory.layer, Passwords.layer]))
+  static readonly layerWithDependencies = Logins.layer.pipe(
+    Layer.provide([Accounts.layer, AttemptLimits.layer, Ids.layer, ParticipantDirectory.layer, Passwords.layer])
+  )
 }

@@ -297,5 +297,13 @@ export class Profiles extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
-  static readonly layerWithDependencies = Profiles.layer.pipe(Layer.provide([Logins.layerWithDependencies, Accounts.layer, AttemptLimits.layer, ParticipantDirectory.layer, Passwords.layer]))
+  static readonly layerWithDependencies = Profiles.layer.pipe(
+    Layer.provide([
+      Logins.layerWithDependencies,
+      Accounts.layer,
+      AttemptLimits.layer,
+      ParticipantDirectory.layer,
+      Passwords.layer
+    ])
+  )
 }

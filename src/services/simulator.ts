@@ -189,7 +189,9 @@ export class Simulator extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
-  static readonly layerWithDependencies = Simulator.layer.pipe(Layer.provide([SandboxClock.layerWithDependencies, TaskActions.layerWithDependencies, TaskStore.layer]))
+  static readonly layerWithDependencies = Simulator.layer.pipe(
+    Layer.provide([SandboxClock.layerWithDependencies, TaskActions.layerWithDependencies, TaskStore.layer])
+  )
 }
 
 /**

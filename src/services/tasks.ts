@@ -316,7 +316,17 @@ export class Tasks extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
-  static readonly layerWithDependencies = Tasks.layer.pipe(Layer.provide([Ids.layer, ParticipantDirectory.layer, SandboxClock.layerWithDependencies, TaskEvents.layer, TaskStore.layer, TaskTokens.layer, WebhookOutbox.layer]))
+  static readonly layerWithDependencies = Tasks.layer.pipe(
+    Layer.provide([
+      Ids.layer,
+      ParticipantDirectory.layer,
+      SandboxClock.layerWithDependencies,
+      TaskEvents.layer,
+      TaskStore.layer,
+      TaskTokens.layer,
+      WebhookOutbox.layer
+    ])
+  )
 }
 
 const briefOf = (draft: NormalizedDraft): Brief => ({
