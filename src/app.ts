@@ -22,6 +22,7 @@ import { ParticipantMcpRoutes } from "./mcp/participant_server.ts"
 import { McpRoutes } from "./mcp/server.ts"
 import { OAuthRoutes } from "./oauth/server.ts"
 import { AgentOperations } from "./operations/agent.ts"
+import { ConsoleSignIn } from "./operations/console_sign_in.ts"
 import { ParticipantOperations } from "./operations/participant.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
@@ -94,8 +95,11 @@ export const ServicesLayer = Layer.mergeAll(TaskActions.layer, Tasks.layer, Prof
   Layer.provideMerge(SandboxClock.layer)
 )
 
-/** The transport-free operations REST, MCP and the console share. */
-export const OperationsLayer = Layer.mergeAll(AgentOperations.layer, ParticipantOperations.layer)
+/**
+ * The transport-free operations REST, MCP and the console share, and the console's sign-in (what
+ * it needs of the authorization server's records).
+ */
+export const OperationsLayer = Layer.mergeAll(AgentOperations.layer, ParticipantOperations.layer, ConsoleSignIn.layer)
 
 /**
  * The service's own moves, made in the background by every server process: offers and timers,

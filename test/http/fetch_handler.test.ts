@@ -10,6 +10,7 @@ const app = makeFetchHandler({
   database: { _tag: "Sqlite", filename: ":memory:" },
   publicBaseUrl: "https://tasks.example.com",
   docsUrl: "https://tasks.example.com/docs",
+  logLevel: "None",
   rateLimit: undefined
 })
 afterAll(() => app.dispose())
