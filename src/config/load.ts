@@ -9,6 +9,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as SchemaIssue from "effect/SchemaIssue"
+import { apiPrefix } from "../domain/addresses.ts"
 import { isHttpUrl, originOf } from "./codecs.ts"
 import type {
   AppSettings,
@@ -44,7 +45,7 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
   const offerTimeoutMs = yield* variables.OFFER_TIMEOUT
   const reviewWindowMs = yield* variables.REVIEW_WINDOW
   const timerSweepMs = yield* variables.TIMER_SWEEP_INTERVAL
-  const oauthAudience = (yield* variables.OAUTH_AUDIENCE) ?? `${base}/api/public/v1`
+  const oauthAudience = (yield* variables.OAUTH_AUDIENCE) ?? `${base}${apiPrefix}`
   const oauthJwksUri = yield* variables.OAUTH_JWKS_URI
   const oauthAccessTokenTtlMs = yield* variables.OAUTH_ACCESS_TOKEN_TTL
   const oauthRegistrationsPerHour = yield* variables.OAUTH_REGISTRATIONS_PER_HOUR

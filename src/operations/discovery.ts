@@ -3,7 +3,7 @@
  * the same definitions the code runs on (the lifecycle table, the draft rules, the limits, the
  * endpoints, the MCP tools). REST serves them as documents, MCP as resources.
  */
-import { apiPrefix } from "../api/api.ts"
+
 import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
@@ -30,6 +30,7 @@ import {
   participantMcpUrlOf,
   pathOnThisServer
 } from "../config/settings.ts"
+import { apiPrefix } from "../domain/addresses.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { consoleClient } from "../domain/login.ts"
 import { simulatedBehaviours } from "../domain/sandbox.ts"

@@ -11,10 +11,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import { apiPrefix } from "../api/api.ts"
 import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
 import type { Account, TaskList, UploadedFile } from "../api/resources.ts"
 import { AppConfig } from "../config/app_config.ts"
+import { apiPrefix } from "../domain/addresses.ts"
 import {
   type ArtifactRejected,
   NotPermitted,
