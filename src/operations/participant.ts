@@ -210,6 +210,21 @@ export class ParticipantOperations extends Context.Service<
       })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = ParticipantOperations.layer.pipe(
+    Layer.provide([
+      AccessTokens.layerWithDependencies,
+      Accounts.layer,
+      Artifacts.layerWithDependencies,
+      ParticipantDirectory.layer,
+      Profiles.layerWithDependencies,
+      SandboxClock.layerWithDependencies,
+      TaskActions.layerWithDependencies,
+      TaskStore.layer,
+      Tasks.layerWithDependencies
+    ])
+  )
 }
 
 // ---------------------------------------------------------------------------------------------------
