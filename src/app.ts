@@ -7,7 +7,7 @@
  *
  * Layers, bottom up (each needs the ones below it and `AppConfig`):
  * `StorageLayer` → `RepositoriesLayer` → `ServicesLayer` → `OperationsLayer` (+ `WorkersLayer`) →
- * `RoutesLayer`. Naming: docs/decisions.md, "Layers".
+ * `RoutesLayer`. Naming: docs/decisions/layers.md.
  */
 
 import * as HttpRouter from "effect/http/HttpRouter"
