@@ -77,7 +77,6 @@ export const RepositoriesLayer = Layer.mergeAll(
   McpSessionStore.layer,
   OAuthRecords.layer,
   OAuthCookieSecret.layer,
-  BlobStore.layer,
   Passwords.layer,
   AttemptLimits.layer
 )
@@ -85,12 +84,14 @@ export const RepositoriesLayer = Layer.mergeAll(
 /**
  * The services with rules of their own, over the repositories: the sandbox clock (built first: a
  * sandbox never starts on a live database, nor the other way round), the sample catalogue seeded
- * after it, uploaded files, the lifecycle, the tasks and their moves, logins and profiles.
+ * after it, uploaded files and their blob store, the lifecycle, the tasks and their moves, logins
+ * and profiles.
  */
 export const ServicesLayer = Layer.mergeAll(TaskActions.layer, Tasks.layer, Profiles.layer).pipe(
   Layer.provideMerge(Logins.layer),
   Layer.provideMerge(Lifecycle.layer),
-  Layer.provideMerge(Artifacts.layer),
+  // The blob store makes its directories when built: after the sandbox check, as the seed is.
+  Layer.provideMerge(Artifacts.layer.pipe(Layer.provideMerge(BlobStore.layer))),
   Layer.provideMerge(SampleCatalogueSeed),
   Layer.provideMerge(SandboxClock.layer)
 )

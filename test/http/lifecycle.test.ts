@@ -10,7 +10,6 @@ import type { AppConfig } from "../../src/config/app_config.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
-import { TaskStore } from "../../src/services/task_store.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
   digitalDraft,
@@ -21,6 +20,7 @@ import {
   validDraft
 } from "../support/server.ts"
 import { serverServicesWith } from "../support/services.ts"
+import { taskStoreReplacing } from "../support/stores.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -102,25 +102,18 @@ let stepped: Env
  * tick: tasks stay `open`, or `matching`, for as long as a test needs them there.
  */
 const gate = { ticks: 0 }
-const gatedStore = Layer.effect(
-  TaskStore,
-  Effect.gen(function* () {
-    const real = yield* TaskStore
-    return TaskStore.of({
-      ...real,
-      due: (now, limit) =>
-        gate.ticks <= 0
-          ? Effect.succeed([])
-          : real.due(now, limit).pipe(
-              Effect.tap((due) =>
-                Effect.sync(() => {
-                  if (due.length > 0) gate.ticks--
-                })
-              )
-            )
-    })
-  })
-).pipe(Layer.provide(TaskStore.layer))
+const gatedStore = taskStoreReplacing((real) => ({
+  due: (now, limit) =>
+    gate.ticks <= 0
+      ? Effect.succeed([])
+      : real.due(now, limit).pipe(
+          Effect.tap((due) =>
+            Effect.sync(() => {
+              if (due.length > 0) gate.ticks--
+            })
+          )
+        )
+}))
 
 /** The stepped server's only participant: declining an offer puts a task back in `matching`. */
 const standby: ParticipantRecord = {

@@ -3,30 +3,23 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, References } from "effect"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
-import { TaskStore } from "../../src/services/task_store.ts"
 import { captureLogs } from "../support/logs.ts"
 import { serverServicesWith } from "../support/services.ts"
 import { testConfig } from "../support/settings.ts"
+import { taskStoreReplacing } from "../support/stores.ts"
 
 /** Whether the store's look-up of due tasks fails. */
 const storage = { down: true, dueCalls: 0 }
 
-const FlakyStore = Layer.effect(
-  TaskStore,
-  Effect.gen(function* () {
-    const store = yield* TaskStore
-    return TaskStore.of({
-      ...store,
-      due: (now, limit) =>
-        Effect.suspend(() => {
-          storage.dueCalls++
-          return storage.down
-            ? Effect.fail(new StorageUnavailable({ cause: "the database is down (test)" }))
-            : store.due(now, limit)
-        })
+const FlakyStore = taskStoreReplacing((store) => ({
+  due: (now, limit) =>
+    Effect.suspend(() => {
+      storage.dueCalls++
+      return storage.down
+        ? Effect.fail(new StorageUnavailable({ cause: "the database is down (test)" }))
+        : store.due(now, limit)
     })
-  })
-).pipe(Layer.provide(TaskStore.layer))
+}))
 
 const { lines, layer: capture } = captureLogs()
 

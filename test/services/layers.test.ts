@@ -16,11 +16,11 @@ import { Profiles } from "../../src/services/profiles.ts"
 import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { Simulator } from "../../src/services/simulator.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
-import { TaskStore } from "../../src/services/task_store.ts"
 import { Tasks } from "../../src/services/tasks.ts"
 import { TestSqlLayer } from "../support/database.ts"
 import { commandServicesWith } from "../support/services.ts"
 import { testConfig } from "../support/settings.ts"
+import { taskStoreReplacing } from "../support/stores.ts"
 
 /** Builds `layer` over a fresh database and the test settings, and runs `check` with what it gives. */
 const over = <A, E, R extends Layer.Success<typeof TestSqlLayer> | Layer.Success<ReturnType<typeof testConfig>>, B>(
@@ -137,13 +137,7 @@ describe("layerWithDependencies", () => {
 
 describe("the composition root, one repository swapped", () => {
   const down = () => Effect.fail(new StorageUnavailable({ cause: "the store is down (test)" }))
-  const UnreachableStore = Layer.effect(
-    TaskStore,
-    Effect.map(
-      TaskStore.useSync((service) => service),
-      (store) => TaskStore.of({ ...store, forParticipant: down })
-    )
-  ).pipe(Layer.provide(TaskStore.layer))
+  const UnreachableStore = taskStoreReplacing(() => ({ forParticipant: down }))
   const caller = { subject: "login-1", slug: "someone" }
 
   const board = (services: Layer.Layer<ParticipantOperations, unknown, Layer.Success<typeof TestSqlLayer>>) =>
