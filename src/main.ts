@@ -10,8 +10,9 @@ import * as Logger from "effect/Logger"
 import * as References from "effect/References"
 import * as Runtime from "effect/Runtime"
 import { serveOn } from "./app.ts"
-import { AppConfig, loadSettings } from "./config.ts"
-import { NodeServerLive } from "./http/server.ts"
+import { AppConfig } from "./config/app_config.ts"
+import { loadSettings } from "./config/load.ts"
+import { NodeServerLayer } from "./http/server.ts"
 import { tracingLayer } from "./tracing.ts"
 
 const main = Effect.gen(function* () {
@@ -26,7 +27,7 @@ const main = Effect.gen(function* () {
       })
     )
   )
-  const server = serveOn(NodeServerLive).pipe(Layer.provide(Layer.succeed(AppConfig, config)))
+  const server = serveOn(NodeServerLayer).pipe(Layer.provide(Layer.succeed(AppConfig, config)))
   // Announce only once everything is built: migrated, seeded and listening.
   return yield* Effect.scoped(Effect.andThen(Layer.build(server), Effect.andThen(announce, Effect.never))).pipe(
     Effect.provideService(References.MinimumLogLevel, config.logLevel),

@@ -1,5 +1,5 @@
 /**
- * Tracing: when an OpenTelemetry collector is configured (config.ts, the standard `OTEL_*`
+ * Tracing: when an OpenTelemetry collector is configured (src/config/, the standard `OTEL_*`
  * variables), every sampled request's server span (made by the envelope middleware, continuing
  * the caller's W3C `traceparent`), the named service operations and every SQL statement under it
  * are exported to it over OTLP/HTTP as JSON, in batches. Without a collector the tracer stays
@@ -16,7 +16,7 @@ import type * as OtlpExporter from "effect/observability/OtlpExporter"
 import * as Redacted from "effect/Redacted"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
-import type { Sampler, TracingSettings } from "./config.ts"
+import type { Sampler, TracingSettings } from "./config/settings.ts"
 import { randomPool } from "./random_pool.ts"
 
 /**

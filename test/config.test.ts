@@ -1,13 +1,9 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Redacted, Result, Schema } from "effect"
-import {
-  type AppSettings,
-  artifactStoreOf,
-  DatabaseUrl,
-  DurationMs,
-  InvalidConfig,
-  loadSettings
-} from "../src/config.ts"
+import { AppConfig } from "../src/config/app_config.ts"
+import { DatabaseUrl, DurationMs } from "../src/config/codecs.ts"
+import { InvalidConfig, loadSettings } from "../src/config/load.ts"
+import { type AppSettings, artifactStoreOf } from "../src/config/settings.ts"
 
 const load = (env: Record<string, string>) =>
   Effect.runPromise(
@@ -604,4 +600,36 @@ describe("durations", () => {
     },
     propOptions
   )
+})
+
+describe("AppConfig.layerWithOverrides (makeFetchHandler's settings)", () => {
+  const withOverrides = (env: Record<string, string>, overrides: Partial<AppSettings>) =>
+    Effect.runPromise(
+      Effect.result(
+        Effect.provide(
+          AppConfig.useSync((settings) => settings),
+          AppConfig.layerWithOverrides(overrides)
+        )
+      ).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+    )
+
+  it("merges the overrides over the settings read from the environment", async () => {
+    const result = await withOverrides(
+      { OFFER_TIMEOUT: "2h", PUBLIC_BASE_URL: "https://env.example" },
+      { publicBaseUrl: "https://tasks.example.com", seedSampleCatalogue: false }
+    )
+    if (result._tag === "Failure") throw new Error(result.failure.message)
+    expect(result.success.publicBaseUrl).toBe("https://tasks.example.com")
+    expect(result.success.seedSampleCatalogue).toBe(false)
+    // Read from the environment: neither overridden nor a test default.
+    expect(result.success.offerTimeoutMs).toBe(2 * 3600_000)
+    // Derived from the environment's base URL, which the override does not recompute.
+    expect(result.success.docsUrl).toBe("https://env.example/docs")
+  })
+
+  it("still refuses a bad variable", async () => {
+    const result = await withOverrides({ OFFER_TIMEOUT: "soon" }, { publicBaseUrl: "https://tasks.example.com" })
+    assert.isTrue(Result.isFailure(result))
+    if (result._tag === "Failure") expect(result.failure.variable).toBe("OFFER_TIMEOUT")
+  })
 })

@@ -9,6 +9,7 @@ import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as Schema from "effect/Schema"
+import { apiPrefix } from "../domain/addresses.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
 import { TaskDraft } from "../domain/task_draft/schema.ts"
@@ -49,8 +50,6 @@ import {
   UploadedFile
 } from "./resources.ts"
 import { AgentAuthentication, ParticipantAuthentication, TaskReaderAuthentication } from "./security.ts"
-
-export const apiPrefix = "/api/public/v1"
 
 const summary = (text: string, description?: string) =>
   OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description })

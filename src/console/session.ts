@@ -22,11 +22,9 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import type * as Cookies from "effect/http/Cookies"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
-import { type AppSettings, issuerOf } from "../config.ts"
+import { type AppSettings, issuerOf } from "../config/settings.ts"
 import { consoleClient, isConsolePath } from "../domain/login.ts"
-import type { AccessTokens } from "../services/access_tokens.ts"
-import type { Accounts } from "../services/accounts.ts"
-import type { OAuthRecords } from "../services/oauth_records.ts"
+import type { ConsoleSignIn } from "../operations/console_sign_in.ts"
 
 /** How long a console session lasts; signing in again within the authorization server's own session needs no password. */
 const sessionLifetimeSeconds = 8 * 3600
@@ -79,12 +77,9 @@ const returnPathOr = (path: unknown) => (typeof path === "string" && isReturnPat
 
 export const makeConsoleSessions = (options: {
   readonly settings: AppSettings
-  readonly secret: string
-  readonly records: OAuthRecords["Service"]
-  readonly accessTokens: AccessTokens["Service"]
-  readonly accounts: Accounts["Service"]
+  readonly signIn: ConsoleSignIn["Service"]
 }) => {
-  const { settings, records, accessTokens, accounts } = options
+  const { settings, signIn } = options
   const base = settings.publicBaseUrl.replace(/\/+$/, "")
   const basePath = new URL(base).pathname.replace(/\/+$/, "")
   const origin = new URL(base).origin
@@ -101,7 +96,7 @@ export const makeConsoleSessions = (options: {
   })
 
   const csrfFor = (sessionHash: string) =>
-    createHmac("sha256", options.secret).update(`console:${sessionHash}`).digest("base64url")
+    createHmac("sha256", signIn.cookieSecret).update(`console:${sessionHash}`).digest("base64url")
 
   /** The signed-in caller of this request, or undefined (no cookie, an ended or expired session, an unlinked login). */
   const current = (request: HttpServerRequest.HttpServerRequest) =>
@@ -109,10 +104,10 @@ export const makeConsoleSessions = (options: {
       const token = request.cookies[sessionCookie]
       if (token === undefined || token === "") return undefined
       const id = hashOf(token)
-      const session = yield* records.find(sessionModel, id)
+      const session = yield* signIn.findRecord(sessionModel, id)
       const subject = session?.accountId
       if (typeof subject !== "string") return undefined
-      const slug = yield* accounts.participantOf(subject)
+      const slug = yield* signIn.participantOf(subject)
       if (slug === undefined) return undefined
       return { subject, slug, csrf: csrfFor(id) } satisfies ConsoleCaller
     })
@@ -122,7 +117,7 @@ export const makeConsoleSessions = (options: {
     Effect.gen(function* () {
       const state = randomToken()
       const verifier = randomToken()
-      yield* records.upsert(
+      yield* signIn.keepRecord(
         signInModel,
         hashOf(state),
         { verifier, returnTo: returnPathOr(returnTo) },
@@ -187,9 +182,13 @@ export const makeConsoleSessions = (options: {
       const b = Buffer.from(expected)
       if (state === "" || a.length !== b.length || !timingSafeEqual(a, b))
         return yield* new SignInFailed({ problem: "state" })
-      const kept = yield* records.find(signInModel, hashOf(state))
+      const kept = yield* signIn.findRecord(signInModel, hashOf(state))
       // One use: a replayed callback finds the state consumed.
-      if (kept === undefined || kept.consumed !== undefined || !(yield* records.consume(signInModel, hashOf(state)))) {
+      if (
+        kept === undefined ||
+        kept.consumed !== undefined ||
+        !(yield* signIn.consumeRecord(signInModel, hashOf(state)))
+      ) {
         return yield* new SignInFailed({ problem: "state" })
       }
       if (query.get("error") !== null) return yield* new SignInFailed({ problem: "denied" })
@@ -197,11 +196,11 @@ export const makeConsoleSessions = (options: {
       if (code === null) return yield* new SignInFailed({ problem: "exchange" })
       const accessToken = yield* exchange(request, code, String(kept.verifier))
       if (accessToken === undefined) return yield* new SignInFailed({ problem: "exchange" })
-      const verified = yield* accessTokens
+      const verified = yield* signIn
         .verify(accessToken, settings.oauthAudience)
         .pipe(Effect.mapError(() => new SignInFailed({ problem: "exchange" })))
       const token = randomToken()
-      yield* records.upsert(sessionModel, hashOf(token), { accountId: verified.subject }, sessionLifetimeSeconds)
+      yield* signIn.keepRecord(sessionModel, hashOf(token), { accountId: verified.subject }, sessionLifetimeSeconds)
       return {
         // Judged again: a sign-in begun by an older process kept whatever path it was given.
         returnTo: `${basePath}${returnPathOr(kept.returnTo)}`,
@@ -213,7 +212,7 @@ export const makeConsoleSessions = (options: {
   const end = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function* () {
       const token = request.cookies[sessionCookie]
-      if (token !== undefined && token !== "") yield* records.destroy(sessionModel, hashOf(token))
+      if (token !== undefined && token !== "") yield* signIn.dropRecord(sessionModel, hashOf(token))
       return cookie(sessionCookie, "", 0)
     })
 

@@ -31,7 +31,6 @@ import { controlForPointer } from "../pages/result_form/pointer.ts"
 import { readFormFields } from "../pages/result_form/read.ts"
 import { renderFormFields } from "../pages/result_form/render.ts"
 import { formFieldsOf } from "../pages/result_form/schema_fields.ts"
-import type { Artifacts } from "../services/artifacts.ts"
 import type { ResultFormInput } from "./pages.ts"
 
 /** One text control: the summary and notes are 4,000 characters, a JSON box a little more. */
@@ -91,12 +90,9 @@ export const resultFormOf = (
   }
 }
 
-export const makeSubmission = (options: {
-  readonly operations: ParticipantOperations["Service"]
-  readonly artifacts: Artifacts["Service"]
-}) => {
-  const { operations, artifacts } = options
-  const { maxFiles, maxFileBytes } = artifacts.limits
+export const makeSubmission = (options: { readonly operations: ParticipantOperations["Service"] }) => {
+  const { operations } = options
+  const { maxFiles, maxFileBytes } = operations.uploadLimits
   const tooLarge = `Each file may be at most ${megabytes(maxFileBytes)}; nothing was submitted. Choose smaller files and submit again.`
   const tooMany = `A result may carry at most ${maxFiles} files; nothing was submitted.`
 
@@ -150,18 +146,16 @@ export const makeSubmission = (options: {
           yield* Stream.runDrain(part.content)
           return true
         }
-        const stored = yield* artifacts
-          .stage({ reference, slug: caller.slug, name: part.name, body: part.content })
-          .pipe(
-            Effect.map((file) => ({ id: file.id, name: file.name })),
-            // Refused (too large, the task not in progress, not the caller's): said above the form.
-            Effect.catchTags({
-              ArtifactRejected: (rejected) => refuse(`${part.name}: ${rejected.message}`),
-              UploadNotAllowed: (refused) => refuse(refused.message),
-              NotPermitted: (refused) => refuse(refused.message),
-              TaskNotFound: (refused) => refuse(refused.message)
-            })
-          )
+        const stored = yield* operations.stageFile(caller, reference, part.name, part.content).pipe(
+          Effect.map((file) => ({ id: file.id, name: file.name })),
+          // Refused (too large, the task not in progress, not the caller's): said above the form.
+          Effect.catchTags({
+            ArtifactRejected: (rejected) => refuse(`${part.name}: ${rejected.message}`),
+            UploadNotAllowed: (refused) => refuse(refused.message),
+            NotPermitted: (refused) => refuse(refused.message),
+            TaskNotFound: (refused) => refuse(refused.message)
+          })
+        )
         if (stored !== undefined) received.files.push(stored)
         return true
       })
@@ -183,10 +177,11 @@ export const makeSubmission = (options: {
       Effect.as(received),
       // Interrupted or failed midway: the files already stored go again.
       Effect.onError(() =>
-        artifacts
-          .discard(
-            received.files.map((file) => file.id),
-            { reference, slug: caller.slug }
+        operations
+          .discardFiles(
+            caller,
+            reference,
+            received.files.map((file) => file.id)
           )
           .pipe(Effect.ignore)
       )
@@ -216,9 +211,10 @@ export const makeSubmission = (options: {
       // Not our page's: nothing was stored. Too large: what was stored goes again.
       if (!received.ours) return { _tag: "ForeignForm" } satisfies SubmissionOutcome
       if (received.tooLarge) {
-        yield* artifacts.discard(
-          received.files.map((file) => file.id),
-          { reference, slug: caller.slug }
+        yield* operations.discardFiles(
+          caller,
+          reference,
+          received.files.map((file) => file.id)
         )
         return { _tag: "TooLarge" } satisfies SubmissionOutcome
       }
@@ -238,9 +234,10 @@ export const makeSubmission = (options: {
 
       const refused = (status: number) =>
         Effect.as(
-          artifacts.discard(
-            received.files.map((file) => file.id),
-            { reference, slug: caller.slug }
+          operations.discardFiles(
+            caller,
+            reference,
+            received.files.map((file) => file.id)
           ),
           {
             _tag: "Refused",

@@ -15,7 +15,7 @@ import {
   TaskReader,
   TaskReaderAuthentication
 } from "../api/security.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { protectedResourceMetadataPath } from "../operations/discovery.ts"
 import { ParticipantOperations } from "../operations/participant.ts"
 
@@ -25,7 +25,7 @@ const tokenOf = (credential: Redacted.Redacted): string | undefined => {
   return /^\S+$/.test(token) ? token : undefined
 }
 
-export const AgentAuthenticationLive = Layer.effect(
+export const AgentAuthenticationLayer = Layer.effect(
   AgentAuthentication,
   Effect.gen(function* () {
     const { docsUrl } = yield* AppConfig
@@ -44,7 +44,7 @@ export const AgentAuthenticationLive = Layer.effect(
   })
 )
 
-export const ParticipantAuthenticationLive = Layer.effect(
+export const ParticipantAuthenticationLayer = Layer.effect(
   ParticipantAuthentication,
   Effect.gen(function* () {
     const { oauthAudience } = yield* AppConfig
@@ -69,7 +69,7 @@ export const ParticipantAuthenticationLive = Layer.effect(
 /** A task token, as the service issues them (`tt_` + base64url): what tells it from an access token. */
 const isTaskToken = (token: string) => token.startsWith("tt_")
 
-export const TaskReaderAuthenticationLive = Layer.effect(
+export const TaskReaderAuthenticationLayer = Layer.effect(
   TaskReaderAuthentication,
   Effect.gen(function* () {
     const { oauthAudience, docsUrl } = yield* AppConfig

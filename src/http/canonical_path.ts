@@ -17,7 +17,7 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { errorBody } from "../api/envelope.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 
 /** Anything that may make a path non-canonical; a path without any of these is canonical as it is. */
 const suspect = /\/\/|%|;|\/$|\/\.\.?(\/|$)/

@@ -5,8 +5,10 @@
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { apiPrefix, MarketplaceApi } from "../api/api.ts"
-import { AppConfig, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
+import { MarketplaceApi } from "../api/api.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { participantMcpUrlOf, pathOnThisServer } from "../config/settings.ts"
+import { apiPrefix } from "../domain/addresses.ts"
 import {
   apiResourceMetadata,
   capabilities,

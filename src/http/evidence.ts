@@ -6,16 +6,14 @@
  * party never learns whether it exists. The bytes are streamed from the blob store as they come.
  */
 import * as Effect from "effect/Effect"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import type * as Stream from "effect/Stream"
 import { MarketplaceApi } from "../api/api.ts"
 import { TaskReader } from "../api/security.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { ArtifactNotFound } from "../domain/errors.ts"
-import { attachmentDisposition } from "../domain/evidence.ts"
 import { mayReadFile } from "../domain/file_access.ts"
 import { orActionFailure } from "../operations/failures.ts"
-import { Artifacts, type StoredFile } from "../services/artifacts.ts"
+import { downloadResponse } from "../pages/download.ts"
+import { Artifacts } from "../services/artifacts.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 
@@ -41,23 +39,3 @@ export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handle
     return handlers.handleRaw("downloadArtifact", ({ params }) => download(params.reference, params.id))
   })
 )
-
-/**
- * A stored file as its download: the bytes streamed with their recorded type and size. The bytes
- * are a participant's: never rendered or sniffed as anything but a download, and kept by no shared
- * cache. The REST download and the console's serve files alike through this.
- */
-export const downloadResponse = <E>(file: StoredFile, body: Stream.Stream<Uint8Array, E>) =>
-  HttpServerResponse.stream(body, {
-    status: 200,
-    contentType: file.content_type,
-    contentLength: file.size,
-    headers: {
-      "content-disposition": attachmentDisposition(file.name),
-      etag: `"${file.sha256}"`,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      "cache-control": "private, no-store",
-      "cross-origin-resource-policy": "same-origin"
-    }
-  })

@@ -4,7 +4,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { AgentOperations, encodeCursor, presentParticipant } from "../operations/agent.ts"
 import { cachedPerObject } from "../read_cache.ts"

@@ -16,7 +16,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Option from "effect/Option"
 import { errorBody } from "../api/envelope.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { type LimitState, RateLimits, type RequestKind } from "../services/rate_limits.ts"
 
 /** The routes the limiter never counts (load balancers and orchestrators poll them). */

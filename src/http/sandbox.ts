@@ -7,9 +7,9 @@
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { apiPrefix } from "../api/api.ts"
 import { AdvanceClockRequest } from "../api/resources.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { apiPrefix } from "../domain/addresses.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { jsonBodyDecoder } from "./json_body.ts"
 

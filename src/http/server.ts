@@ -13,17 +13,19 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Layer from "effect/Layer"
 import * as References from "effect/References"
-import { apiPrefix, MarketplaceApi } from "../api/api.ts"
+import { MarketplaceApi } from "../api/api.ts"
 import { type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
-import { AppConfig, defaultHttpTimeouts, type HttpTimeouts } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { defaultHttpTimeouts, type HttpTimeouts } from "../config/settings.ts"
+import { apiPrefix } from "../domain/addresses.ts"
 import { serviceIndex } from "../operations/discovery.ts"
 import { prefersHtml } from "../pages/accept.ts"
 import { AccountHandlers } from "./account.ts"
 import { AgentHandlers } from "./agent.ts"
 import {
-  AgentAuthenticationLive,
-  ParticipantAuthenticationLive,
-  TaskReaderAuthenticationLive
+  AgentAuthenticationLayer,
+  ParticipantAuthenticationLayer,
+  TaskReaderAuthenticationLayer
 } from "./authentication.ts"
 import { BatchedResponse } from "./batched_response.ts"
 import { CanonicalPathMiddleware } from "./canonical_path.ts"
@@ -69,7 +71,7 @@ const DocumentRoutes = HttpRouter.use(
  * routes under the request limiter, and the two global middlewares (the envelope around the
  * canonical spelling of paths).
  */
-export const RoutesLive = Layer.mergeAll(
+export const RestRoutes = Layer.mergeAll(
   Layer.mergeAll(
     HttpApiBuilder.layer(MarketplaceApi).pipe(
       Layer.provide([
@@ -82,7 +84,7 @@ export const RoutesLive = Layer.mergeAll(
         EvidenceHandlers,
         HealthHandlers
       ]),
-      Layer.provide([AgentAuthenticationLive, ParticipantAuthenticationLive, TaskReaderAuthenticationLive])
+      Layer.provide([AgentAuthenticationLayer, ParticipantAuthenticationLayer, TaskReaderAuthenticationLayer])
     ),
     DocumentRoutes,
     ParticipantMcpMetadataRoute,
@@ -183,7 +185,7 @@ export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = default
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`)
 
 /** The Node HTTP server on the configured host and port. */
-export const NodeServerLive = Layer.unwrap(
+export const NodeServerLayer = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
     return NodeHttpServer.layer(() => makeNodeServer(config.docsUrl, config.httpTimeouts), {

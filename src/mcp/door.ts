@@ -13,7 +13,7 @@
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { type AppSettings, participantMcpUrlOf } from "../config.ts"
+import { type AppSettings, participantMcpUrlOf } from "../config/settings.ts"
 import { participantMcpMetadataUrlOf, protectedResourceMetadataPath } from "../operations/discovery.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
 

@@ -2,7 +2,7 @@
  * What the MCP server says to a model: its instructions (sent at initialize) and the
  * `hire_a_human` prompt — the REST cold start (api/description.ts) told in tool names.
  */
-import type { AppSettings } from "../config.ts"
+import type { AppSettings } from "../config/settings.ts"
 
 const coldStartWithTools = [
   "search: describe the task in plain words; read the ranked participants and the assessment (what a draft still lacks).",

@@ -13,7 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { type ErrorBody, ErrorEnvelope } from "../api/envelope.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { tooDeep } from "../operations/invalid_request.ts"
 import { type CallContext, invalidArguments, type ToolSpec } from "./tools.ts"
 

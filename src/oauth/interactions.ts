@@ -31,7 +31,7 @@ import type { default as Provider } from "oidc-provider"
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>
 
-import type { AppSettings } from "../config.ts"
+import type { AppSettings } from "../config/settings.ts"
 import {
   choosePasswordPath,
   consoleClient,

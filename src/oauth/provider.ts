@@ -14,7 +14,7 @@
  */
 import type * as Context from "effect/Context"
 import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider"
-import type { AppSettings } from "../config.ts"
+import type { AppSettings } from "../config/settings.ts"
 import { consoleClient } from "../domain/login.ts"
 import { inlineScriptHashes, pageHeaders } from "../pages/layout.ts"
 import type { OAuthRecords } from "../services/oauth_records.ts"

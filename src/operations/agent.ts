@@ -18,7 +18,7 @@ import {
   type SearchResult,
   searchLimit
 } from "../api/resources.ts"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import type { ReviewDecision } from "../domain/moves.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
 import { isoDurationOf, parseAdvance } from "../domain/sandbox.ts"
@@ -340,5 +340,16 @@ export class AgentOperations extends Context.Service<
         advanceSandboxClock
       })
     })
+  )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = AgentOperations.layer.pipe(
+    Layer.provide([
+      ParticipantDirectory.layer,
+      SandboxClock.layerWithDependencies,
+      TaskActions.layerWithDependencies,
+      TaskEvents.layer,
+      Tasks.layerWithDependencies
+    ])
   )
 }

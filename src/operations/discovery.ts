@@ -3,7 +3,7 @@
  * the same definitions the code runs on (the lifecycle table, the draft rules, the limits, the
  * endpoints, the MCP tools). REST serves them as documents, MCP as resources.
  */
-import { apiPrefix } from "../api/api.ts"
+
 import { coldStart } from "../api/description.ts"
 import { endpointSummaries } from "../api/endpoints.ts"
 import { errorCodes } from "../api/envelope.ts"
@@ -23,7 +23,14 @@ import {
   type ServiceIndex,
   searchLimit
 } from "../api/resources.ts"
-import { type AppSettings, isEmbeddedIssuer, issuerOf, participantMcpUrlOf, pathOnThisServer } from "../config.ts"
+import {
+  type AppSettings,
+  isEmbeddedIssuer,
+  issuerOf,
+  participantMcpUrlOf,
+  pathOnThisServer
+} from "../config/settings.ts"
+import { apiPrefix } from "../domain/addresses.ts"
 import { maxRevisions, taskStates, terminalStates, transitions } from "../domain/lifecycle.ts"
 import { consoleClient } from "../domain/login.ts"
 import { simulatedBehaviours } from "../domain/sandbox.ts"

@@ -11,18 +11,29 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import { apiPrefix } from "../api/api.ts"
 import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
 import type { Account, TaskList, UploadedFile } from "../api/resources.ts"
-import { AppConfig } from "../config.ts"
-import { NotPermitted } from "../domain/errors.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { apiPrefix } from "../domain/addresses.ts"
+import {
+  type ArtifactRejected,
+  NotPermitted,
+  type ProfileNotFound,
+  type StorageUnavailable,
+  type TaskNotFound,
+  type UploadNotAllowed
+} from "../domain/errors.ts"
+import { mayReadFile } from "../domain/file_access.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
+import type { ProfileEdit } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
 import type { StoredTask } from "../domain/task_record.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
 import { Artifacts, type StoredFile } from "../services/artifacts.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
+import { type Profile, Profiles } from "../services/profiles.ts"
+import { SandboxClock } from "../services/sandbox_clock.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { TaskStore } from "../services/task_store.ts"
 import { Tasks } from "../services/tasks.ts"
@@ -88,7 +99,7 @@ export class ParticipantOperations extends Context.Service<
       name: string,
       body: Stream.Stream<Uint8Array, E>
     ): Effect.Effect<UploadedFile, EnvelopeError>
-  }
+  } & ConsoleOperations
 >()("task-marketplace/operations/ParticipantOperations") {
   static readonly layer = Layer.effect(
     ParticipantOperations,
@@ -186,6 +197,7 @@ export class ParticipantOperations extends Context.Service<
         )
 
       return ParticipantOperations.of({
+        ...(yield* makeConsoleOperations),
         signIn,
         me,
         myTasks,
@@ -199,7 +211,120 @@ export class ParticipantOperations extends Context.Service<
       })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = ParticipantOperations.layer.pipe(
+    Layer.provide([
+      AccessTokens.layerWithDependencies,
+      Accounts.layer,
+      Artifacts.layerWithDependencies,
+      ParticipantDirectory.layer,
+      Profiles.layerWithDependencies,
+      SandboxClock.layerWithDependencies,
+      TaskActions.layerWithDependencies,
+      TaskStore.layer,
+      Tasks.layerWithDependencies
+    ])
+  )
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The console's operations (console/): its pages show the participant's own profile and files, and
+// read deadlines against the time of tasks. Their failures are the services' own: the console
+// words them in its pages.
+// ---------------------------------------------------------------------------------------------------
+
+/** What the participant's console does besides the moves above. */
+export interface ConsoleOperations {
+  /** The time of tasks now, in milliseconds (a sandbox's clock, in one): what deadlines are read against. */
+  readonly tasksNow: Effect.Effect<number>
+  /** The caller's profile as they see it, or undefined when their participant is gone. */
+  profile(caller: Caller): Effect.Effect<Profile | undefined, StorageUnavailable>
+  /** Replaces what the caller says of themselves. */
+  updateProfile(caller: Caller, edit: ProfileEdit): Effect.Effect<Profile, ProfileNotFound | StorageUnavailable>
+  /** Switches the caller's offers on or off. */
+  setAvailable(caller: Caller, available: boolean): Effect.Effect<Profile, ProfileNotFound | StorageUnavailable>
+  /** The most bytes a file may have and the most files a result may carry. */
+  readonly uploadLimits: { readonly maxFileBytes: number; readonly maxFiles: number }
+  /** Stages a file of the caller's for a result (`Artifacts.stage`), with the store's own refusals. */
+  stageFile<E>(
+    caller: Caller,
+    reference: string,
+    name: string,
+    body: Stream.Stream<Uint8Array, E>
+  ): Effect.Effect<
+    StoredFile,
+    ArtifactRejected | StorageUnavailable | TaskNotFound | NotPermitted | UploadNotAllowed | E
+  >
+  /** Removes staged files the caller uploaded to `reference` (a form refused or cut short). */
+  discardFiles(caller: Caller, reference: string, ids: ReadonlyArray<string>): Effect.Effect<void, StorageUnavailable>
+  /** A file the caller uploaded to `reference`, opened; undefined when they uploaded none by that id. */
+  openOwnFile(
+    caller: Caller,
+    reference: string,
+    id: string
+  ): Effect.Effect<
+    { readonly file: StoredFile; readonly body: Stream.Stream<Uint8Array, StorageUnavailable> } | undefined,
+    StorageUnavailable
+  >
+}
+
+const makeConsoleOperations = Effect.gen(function* () {
+  const profiles = yield* Profiles
+  const artifacts = yield* Artifacts
+  const time = yield* SandboxClock
+
+  const profile = Effect.fn("ParticipantOperations.profile")(function* ({ slug }: Caller) {
+    return yield* profiles.view(slug)
+  })
+  const updateProfile = Effect.fn("ParticipantOperations.updateProfile")(function* (
+    { slug }: Caller,
+    edit: ProfileEdit
+  ) {
+    return yield* profiles.update(slug, edit)
+  })
+  const setAvailable = Effect.fn("ParticipantOperations.setAvailable")(function* (
+    { slug }: Caller,
+    available: boolean
+  ) {
+    return yield* profiles.setAvailable(slug, available)
+  })
+  const stageFile = Effect.fn("ParticipantOperations.stageFile")(function* <E>(
+    { slug }: Caller,
+    reference: string,
+    name: string,
+    body: Stream.Stream<Uint8Array, E>
+  ) {
+    return yield* artifacts.stage({ reference, slug, name, body })
+  })
+  const discardFiles = Effect.fn("ParticipantOperations.discardFiles")(function* (
+    { slug }: Caller,
+    reference: string,
+    ids: ReadonlyArray<string>
+  ) {
+    yield* artifacts.discard(ids, { reference, slug })
+  })
+  const openOwnFile = Effect.fn("ParticipantOperations.openOwnFile")(function* (
+    { slug }: Caller,
+    reference: string,
+    id: string
+  ) {
+    const stored = yield* artifacts.find(reference, id)
+    if (!mayReadFile({ _tag: "Participant", slug }, stored)) return undefined
+    return yield* artifacts.open(reference, id).pipe(Effect.catchTag("ArtifactNotFound", () => Effect.undefined))
+  })
+
+  return {
+    tasksNow: time.now,
+    profile,
+    updateProfile,
+    setAvailable,
+    uploadLimits: artifacts.limits,
+    stageFile,
+    discardFiles,
+    openOwnFile
+  } satisfies ConsoleOperations
+})
 
 /** An uploaded file as the API shows it: with where it is downloaded. */
 export const presentFile = (publicBaseUrl: string, file: StoredFile): UploadedFile => ({

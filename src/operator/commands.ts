@@ -14,7 +14,9 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as References from "effect/References"
-import { AppConfig, type AppSettings, type InvalidConfig, loadSettings } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { type InvalidConfig, loadSettings } from "../config/load.ts"
+import type { AppSettings } from "../config/settings.ts"
 import {
   type AlreadyListed,
   type EmailTaken,
@@ -38,7 +40,7 @@ import { TaskActions } from "../services/task_actions.ts"
 import { Tasks } from "../services/tasks.ts"
 import type { Command } from "./arguments.ts"
 import { type InvalidParticipantFile, readParticipantFile } from "./participant_file.ts"
-import { OperatorServicesLive } from "./services.ts"
+import { OperatorServicesLayer } from "./services.ts"
 
 /** How long the tool waits for the database (Postgres is retried while unreachable) before giving up. */
 export const databaseDeadline = "30 seconds"
@@ -188,7 +190,7 @@ const causeText = (cause: unknown): string =>
 
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
 
-type OperatorServices = Layer.Success<typeof OperatorServicesLive>
+type OperatorServices = Layer.Success<typeof OperatorServicesLayer>
 
 /**
  * The command's work, ready to run against the services. An import's file is read and checked
@@ -227,7 +229,7 @@ const execute = (invocation: Command, settings: AppSettings) =>
     const command = yield* prepare(invocation)
     return yield* Effect.scoped(
       Effect.gen(function* () {
-        const services = yield* Layer.build(OperatorServicesLive).pipe(
+        const services = yield* Layer.build(OperatorServicesLayer).pipe(
           Effect.timeoutOrElse({
             duration: databaseDeadline,
             orElse: () =>

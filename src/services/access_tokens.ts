@@ -13,7 +13,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { JWTVerifyGetKey } from "jose"
-import { AppConfig, isEmbeddedIssuer, issuerOf } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { isEmbeddedIssuer, issuerOf } from "../config/settings.ts"
 import { Unauthenticated } from "../domain/errors.ts"
 import { publicJwk, SigningKeys } from "./signing_keys.ts"
 
@@ -118,4 +119,7 @@ export class AccessTokens extends Context.Service<
       return AccessTokens.of({ verify })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = AccessTokens.layer.pipe(Layer.provide([SigningKeys.layer]))
 }

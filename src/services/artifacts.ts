@@ -24,7 +24,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import {
   ArtifactNotFound,
   type ArtifactProblem,
@@ -437,6 +437,9 @@ export class Artifacts extends Context.Service<
       return Artifacts.of({ limits, stage, discard, open, find, staged, resolve, attach, sweep })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Artifacts.layer.pipe(Layer.provide([BlobStore.layer, TaskStore.layer]))
 }
 
 /** A row of `artifacts`; an upload in progress has no digest, size or type yet. */
@@ -508,7 +511,7 @@ const sweepInterval = "1 minute"
  * database delete each file once: the row goes first, by a conditional DELETE). A failed sweep is
  * logged and tried again at the next.
  */
-export const ArtifactSweeperLive = Layer.effectDiscard(
+export const ArtifactSweepWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     const artifacts = yield* Artifacts
     yield* artifacts.sweep.pipe(

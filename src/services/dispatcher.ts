@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import type { StoredTask } from "../domain/task_record.ts"
 import { sampledRoot } from "../tracing.ts"
@@ -114,13 +114,24 @@ export class Dispatcher extends Context.Service<
       return Dispatcher.of({ sweep })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Dispatcher.layer.pipe(
+    Layer.provide([
+      Lifecycle.layerWithDependencies,
+      ParticipantDirectory.layer,
+      SandboxClock.layerWithDependencies,
+      TaskEvents.layer,
+      TaskStore.layer
+    ])
+  )
 }
 
 /**
  * Every process's dispatcher at work: a sweep when woken (`TaskEvents.dueNow`) and every
  * TIMER_SWEEP_INTERVAL otherwise, at once again while sweeps find full batches.
  */
-export const DispatcherLive = Layer.effectDiscard(
+export const DispatcherWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const events = yield* TaskEvents

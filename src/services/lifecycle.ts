@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as SqlClient from "effect/sql/SqlClient"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { type Command, decide, evolve, type MoveRequest, type Policy, type RefusalOf } from "../domain/decider.ts"
 import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
 import { maxRevisions } from "../domain/lifecycle.ts"
@@ -158,5 +158,10 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
       // The decider types each command's refusals (`RefusalOf`); one body serves them all.
       return Lifecycle.of({ transition: transition as LifecycleTransition })
     })
+  )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Lifecycle.layer.pipe(
+    Layer.provide([SandboxClock.layerWithDependencies, TaskEvents.layer, TaskStore.layer, WebhookOutbox.layer])
   )
 }

@@ -295,4 +295,15 @@ export class Profiles extends Context.Service<
       return Profiles.of({ view, update, setAvailable, signUp, pending, approve })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Profiles.layer.pipe(
+    Layer.provide([
+      Logins.layerWithDependencies,
+      Accounts.layer,
+      AttemptLimits.layer,
+      ParticipantDirectory.layer,
+      Passwords.layer
+    ])
+  )
 }

@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as RateLimiter from "effect/persistence/RateLimiter"
 import * as Redacted from "effect/Redacted"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 
 export type RequestKind = "read" | "write"
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { ParticipantRecord } from "../domain/participant.ts"
 import { simulatedParticipants } from "../domain/sandbox.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
@@ -30,7 +30,7 @@ export const loadSampleCatalogue = Effect.gen(function* () {
  * Seeds the sample catalogue when configured to and the directory is empty; in a sandbox, also
  * the simulated participants, beside it (as they are: a start puts back any change made to them).
  */
-export const SampleCatalogueLive = Layer.effectDiscard(
+export const SampleCatalogueSeed = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     if (config.seedSampleCatalogue) yield* Effect.orDie(loadSampleCatalogue)

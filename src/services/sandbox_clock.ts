@@ -18,7 +18,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import * as SqlClient from "effect/sql/SqlClient"
-import { AppConfig, InvalidConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { InvalidConfig } from "../config/load.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
@@ -118,4 +119,7 @@ export class SandboxClock extends Context.Service<
       })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = SandboxClock.layer.pipe(Layer.provide([TaskEvents.layer]))
 }

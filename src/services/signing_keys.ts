@@ -18,7 +18,8 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import type * as Statement from "effect/sql/Statement"
-import { AppConfig, isEmbeddedIssuer } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { isEmbeddedIssuer } from "../config/settings.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { retiredKeyRetention } from "../domain/signing_keys.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
@@ -206,7 +207,7 @@ export class SigningKeys extends Context.Service<
  * not wait for an RSA key generation (100–300 ms), and the authorization server makes sure of a key
  * itself before it first signs (`ensure` again: two made at once are harmless).
  */
-export const SigningKeysAtStart = Layer.effectDiscard(
+export const SigningKeyWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     if (!isEmbeddedIssuer(yield* AppConfig)) return
     const keys = yield* SigningKeys

@@ -15,7 +15,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import type { ArtifactsUnusable, StorageUnavailable } from "../domain/errors.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
@@ -188,13 +188,18 @@ export class Simulator extends Context.Service<
       return Simulator.of({ round })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Simulator.layer.pipe(
+    Layer.provide([SandboxClock.layerWithDependencies, TaskActions.layerWithDependencies, TaskStore.layer])
+  )
 }
 
 /**
  * The simulated participants at work in every process of a sandbox: a round every
  * TIMER_SWEEP_INTERVAL. Outside a sandbox this does nothing at all.
  */
-export const SimulatorLive = Layer.effectDiscard(
+export const SimulatorWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     if (!config.sandbox) return

@@ -188,4 +188,15 @@ export class TaskActions extends Context.Service<
       })
     })
   )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = TaskActions.layer.pipe(
+    Layer.provide([
+      Artifacts.layerWithDependencies,
+      Lifecycle.layerWithDependencies,
+      SandboxClock.layerWithDependencies,
+      TaskStore.layer,
+      TaskTokens.layer
+    ])
+  )
 }

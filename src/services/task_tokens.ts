@@ -13,7 +13,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { storedSecret } from "./service_secrets.ts"
 
 export class TaskTokens extends Context.Service<

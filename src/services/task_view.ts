@@ -2,7 +2,7 @@
  * A stored task as the API shows it: the body of GET /tasks/{reference}, which is also the `data`
  * of its webhook events. One function, so a reader and a receiver see the same thing.
  */
-import { apiPrefix } from "../api/api.ts"
+import { apiPrefix } from "../domain/addresses.ts"
 import { nextStepOf } from "../domain/feasibility.ts"
 import { isRecordedFile, type RecordedResult, type Task, type TaskResult } from "../domain/task.ts"
 import type { StoredTask } from "../domain/task_record.ts"

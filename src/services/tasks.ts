@@ -6,7 +6,7 @@ import { hash } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import {
   DraftRejected,
   IdempotencyKeyMismatch,
@@ -307,6 +307,19 @@ export class Tasks extends Context.Service<
 
       return Tasks.of({ preflight, submit, read, versionOf, search, view, deliveries, forParticipant })
     })
+  )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Tasks.layer.pipe(
+    Layer.provide([
+      Ids.layer,
+      ParticipantDirectory.layer,
+      SandboxClock.layerWithDependencies,
+      TaskEvents.layer,
+      TaskStore.layer,
+      TaskTokens.layer,
+      WebhookOutbox.layer
+    ])
   )
 }
 

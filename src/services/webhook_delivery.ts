@@ -25,7 +25,8 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
-import { AppConfig, type WebhookSettings } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
+import type { WebhookSettings } from "../config/settings.ts"
 import { addressRange, type DeliveryAttempt, ipv4Behind, rangeName, webhookAnswerMaxBytes } from "../domain/webhooks.ts"
 import { loggedOncePerMinute } from "./storage.ts"
 import { TaskTokens } from "./task_tokens.ts"
@@ -196,7 +197,7 @@ export const describeFailure = (error: unknown, timeoutMs: number): string => {
  * Every process's sender at work: attempts as events fall due, up to `maxInFlight` at once; woken
  * when an event is committed or an attempt ends, and every TIMER_SWEEP_INTERVAL otherwise.
  */
-export const WebhookDeliveryLive = Layer.effectDiscard(
+export const WebhookDeliveryWorker = Layer.effectDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const settings = config.webhooks

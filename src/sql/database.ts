@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
-import { AppConfig } from "../config.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { CommitMarks } from "./commit_marks.ts"
 import { runMigrations } from "./migrations.ts"
 import * as NodeSqliteClient from "./NodeSqliteClient.ts"
@@ -28,7 +28,7 @@ const retryWhileUnreachable = <A, E extends { readonly message: string }, R>(
   )
 
 /** The `SqlClient` for the configured database, with every migration applied. */
-export const DatabaseLive = Layer.unwrap(
+export const DatabaseLayer = Layer.unwrap(
   Effect.gen(function* () {
     const { database } = yield* AppConfig
     if (database._tag === "Sqlite") {

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { endpoints } from "../../src/api/endpoints.ts"
 import { errorCodes } from "../../src/api/envelope.ts"
-import { makeServices } from "../../src/app.ts"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
+import { serverServicesWith } from "../support/services.ts"
 
 const saneRequestId = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 const unknownReference = "tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -588,7 +588,7 @@ describe("errors", () => {
 })
 
 // ------------------------------------------------------------------------------------------------
-// Services that fail: the production composition (src/app.ts ServicesLive) with one layer swapped.
+// Services that fail: the production composition (src/app.ts) with one layer swapped.
 // ------------------------------------------------------------------------------------------------
 
 const secret = "SELECT * FROM secret_table boom"
@@ -651,7 +651,7 @@ const expectNothingInternal = (text: string) => {
 describe("handler defects → 500 internal_error, nothing internal disclosed", () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startServer({ services: makeServices({ directory: DyingDirectory, store: DyingStore }) })
+    server = await startServer({ services: serverServicesWith(Layer.merge(DyingDirectory, DyingStore)) })
   })
   afterAll(() => server.close())
 
@@ -690,7 +690,7 @@ describe("handler defects → 500 internal_error, nothing internal disclosed", (
 describe("storage unavailable → 503 with Retry-After", () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startServer({ services: makeServices({ store: UnavailableStore }) })
+    server = await startServer({ services: serverServicesWith(UnavailableStore) })
   })
   afterAll(() => server.close())
 

@@ -5,7 +5,14 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { makeFetchHandler } from "../../src/app.ts"
 import { validDraft } from "../support/server.ts"
 
-const app = makeFetchHandler({ publicBaseUrl: "https://tasks.example.com", docsUrl: "https://tasks.example.com/docs" })
+// The settings come from the environment; these override them (an in-memory database, not ./data).
+const app = makeFetchHandler({
+  database: { _tag: "Sqlite", filename: ":memory:" },
+  publicBaseUrl: "https://tasks.example.com",
+  docsUrl: "https://tasks.example.com/docs",
+  logLevel: "None",
+  rateLimit: undefined
+})
 afterAll(() => app.dispose())
 
 describe("fetch handler", () => {

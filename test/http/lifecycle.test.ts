@@ -5,11 +5,11 @@ import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { makeServices } from "../../src/app.ts"
-import type { AppSettings } from "../../src/config.ts"
+import type { AppServices } from "../../src/app.ts"
+import type { AppConfig } from "../../src/config/app_config.ts"
+import type { AppSettings } from "../../src/config/settings.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
-import { TaskStore } from "../../src/services/task_store.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
   digitalDraft,
@@ -19,6 +19,8 @@ import {
   startOnFreshDatabase,
   validDraft
 } from "../support/server.ts"
+import { serverServicesWith } from "../support/services.ts"
+import { taskStoreReplacing } from "../support/stores.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -100,25 +102,18 @@ let stepped: Env
  * tick: tasks stay `open`, or `matching`, for as long as a test needs them there.
  */
 const gate = { ticks: 0 }
-const gatedStore = Layer.effect(
-  TaskStore,
-  Effect.gen(function* () {
-    const real = yield* TaskStore
-    return TaskStore.of({
-      ...real,
-      due: (now, limit) =>
-        gate.ticks <= 0
-          ? Effect.succeed([])
-          : real.due(now, limit).pipe(
-              Effect.tap((due) =>
-                Effect.sync(() => {
-                  if (due.length > 0) gate.ticks--
-                })
-              )
-            )
-    })
-  })
-).pipe(Layer.provide(TaskStore.layer))
+const gatedStore = taskStoreReplacing((real) => ({
+  due: (now, limit) =>
+    gate.ticks <= 0
+      ? Effect.succeed([])
+      : real.due(now, limit).pipe(
+          Effect.tap((due) =>
+            Effect.sync(() => {
+              if (due.length > 0) gate.ticks--
+            })
+          )
+        )
+}))
 
 /** The stepped server's only participant: declining an offer puts a task back in `matching`. */
 const standby: ParticipantRecord = {
@@ -164,7 +159,10 @@ const heldInMatching = async (overrides: Record<string, unknown> = {}) => {
   return created
 }
 
-const boot = async (settings: Partial<AppSettings>, services?: ReturnType<typeof makeServices>): Promise<Env> => {
+const boot = async (
+  settings: Partial<AppSettings>,
+  services?: Layer.Layer<AppServices, unknown, AppConfig>
+): Promise<Env> => {
   const env = await startOnFreshDatabase({
     settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings },
     ...(services === undefined ? {} : { services })
@@ -179,7 +177,7 @@ beforeAll(async () => {
     boot({ offerTimeoutMs: 60_000, reviewWindowMs: 60_000 }),
     boot({ offerTimeoutMs: 1000, reviewWindowMs: 60_000 }),
     boot({ offerTimeoutMs: 60_000, reviewWindowMs: 1000 }),
-    boot({ seedSampleCatalogue: false }, makeServices({ store: gatedStore, directory: steppedDirectory }))
+    boot({ seedSampleCatalogue: false }, serverServicesWith(Layer.merge(gatedStore, steppedDirectory)))
   ])
 })
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // never a 5xx, never echoes the credential, and changes nothing. Runs on SQLite and on Postgres.
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { SignJWT } from "jose"
-import type { AppSettings } from "../../src/config.ts"
+import type { AppSettings } from "../../src/config/settings.ts"
 import {
   type KeyPair,
   linkAccount,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { makeServices } from "../../src/app.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { startServer, type TestServer } from "../support/server.ts"
+import { serverServicesWith } from "../support/services.ts"
 
 let server: TestServer
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe("smoke", () => {
         )
       )
     )
-    const another = await startServer({ services: makeServices({ store: countedStore }) })
+    const another = await startServer({ services: serverServicesWith(countedStore) })
     try {
       const response = await fetch(another.api("/participants?limit=1"))
       expect(response.status).toBe(200)

@@ -8,8 +8,9 @@ import { randomUUID } from "node:crypto"
 import type { LookupFunction } from "node:net"
 import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ServicesLive } from "../../src/app.ts"
-import type { AppSettings } from "../../src/config.ts"
+import { type AppServices, ServerServicesLayer } from "../../src/app.ts"
+import type { AppConfig } from "../../src/config/app_config.ts"
+import type { AppSettings } from "../../src/config/settings.ts"
 import { WebhookLookup } from "../../src/services/webhook_delivery.ts"
 import { actingParticipant, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
@@ -28,7 +29,7 @@ let strict: ServerOnDatabase
 /** The production default, with a resolver that answers a loopback address for every host name. */
 let rebound: ServerOnDatabase
 
-const boot = async (settings: Partial<AppSettings>, services?: typeof ServicesLive) => {
+const boot = async (settings: Partial<AppSettings>, services?: Layer.Layer<AppServices, unknown, AppConfig>) => {
   const env = await startOnFreshDatabase({
     settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings },
     ...(services === undefined ? {} : { services })
@@ -62,7 +63,7 @@ beforeAll(async () => {
     boot({}),
     boot(
       { webhooks: { allowPrivate: false, retryScheduleMs: [200], timeoutMs: 2000 } },
-      ServicesLive.pipe(Layer.provide(Layer.succeed(WebhookLookup, toLoopback)))
+      ServerServicesLayer.pipe(Layer.provide(Layer.succeed(WebhookLookup, toLoopback)))
     )
   ])
 })

@@ -11,7 +11,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { AppConfig, type ArtifactStore } from "../../src/config.ts"
+import type { ArtifactStore } from "../../src/config/settings.ts"
 import { ArtifactRejected, ArtifactsUnusable } from "../../src/domain/errors.ts"
 import type { StoredTask } from "../../src/domain/task_record.ts"
 import { Artifacts, stagedLifetimeMs } from "../../src/services/artifacts.ts"
@@ -23,8 +23,9 @@ import { TaskEvents } from "../../src/services/task_events.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { TaskTokens } from "../../src/services/task_tokens.ts"
 import { WebhookOutbox } from "../../src/services/webhook_outbox.ts"
-import { TestSqlLive } from "../support/database.ts"
+import { TestSqlLayer } from "../support/database.ts"
 import { keysOf, startS3, type TestS3 } from "../support/s3.ts"
+import { testConfig } from "../support/settings.ts"
 import { storedTask } from "../support/tasks.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
@@ -92,8 +93,8 @@ const servicesFor = (store: ArtifactStore) =>
   Artifacts.layer.pipe(
     Layer.provideMerge(BlobStore.layer),
     Layer.provideMerge(TaskStore.layer),
-    Layer.provideMerge(TestSqlLive),
-    Layer.provide(AppConfig.layerWith({ artifacts: { store, ...limits } }))
+    Layer.provideMerge(TestSqlLayer),
+    Layer.provide(testConfig({ artifacts: { store, ...limits } }))
   )
 
 type Services = Artifacts | TaskStore | SqlClient.SqlClient
@@ -372,8 +373,8 @@ describe("a result's files are attached in the submission's own transaction", ()
       Layer.provideMerge(BlobStore.layer),
       Layer.provideMerge(SandboxClock.layer),
       Layer.provideMerge(Layer.mergeAll(TaskStore.layer, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
-      Layer.provideMerge(TestSqlLive),
-      Layer.provideMerge(AppConfig.layerWith({ artifacts: { store, ...limits } }))
+      Layer.provideMerge(TestSqlLayer),
+      Layer.provideMerge(testConfig({ artifacts: { store, ...limits } }))
     )
   }
 

@@ -6,13 +6,13 @@ import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AttemptLimits, longestWindowMs } from "../../src/services/attempt_limits.ts"
-import { TestSqlLive } from "../support/database.ts"
+import { TestSqlLayer } from "../support/database.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
 const minute = 60_000
 const hour = 60 * minute
 
-const services = AttemptLimits.layer.pipe(Layer.provideMerge(TestSqlLive))
+const services = AttemptLimits.layer.pipe(Layer.provideMerge(TestSqlLayer))
 
 /** Runs `body` on the test clock set to T0, over a fresh database. */
 const withLimits = <A, E>(body: Effect.Effect<A, E, AttemptLimits | SqlClient.SqlClient>) =>

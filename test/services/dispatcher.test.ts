@@ -6,8 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Fiber, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
-import { makeServices } from "../../src/app.ts"
-import { AppConfig } from "../../src/config.ts"
+import { CommandServicesLayer } from "../../src/app.ts"
 import { type DueMove as Decision, dueMove as decide } from "../../src/domain/dispatch.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import type { StoredTask } from "../../src/domain/task_record.ts"
@@ -18,6 +17,7 @@ import { TaskEvents } from "../../src/services/task_events.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { Tasks } from "../../src/services/tasks.ts"
 import { freshDatabase } from "../support/database.ts"
+import { testConfig } from "../support/settings.ts"
 import { storedTask } from "../support/tasks.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
@@ -159,10 +159,8 @@ const services = Layer.unwrap(
     Effect.acquireRelease(Effect.promise(freshDatabase), (db) => Effect.promise(db.drop)),
     (db) =>
       Dispatcher.layer.pipe(
-        Layer.provideMerge(makeServices({ dispatcher: false })),
-        Layer.provide(
-          AppConfig.layerWith({ database: db.config, seedSampleCatalogue: false, offerTimeoutMs, reviewWindowMs })
-        )
+        Layer.provideMerge(CommandServicesLayer),
+        Layer.provide(testConfig({ database: db.config, seedSampleCatalogue: false, offerTimeoutMs, reviewWindowMs }))
       )
   )
 )

@@ -2,36 +2,29 @@
 // while sweeps keep failing (not one per interval), and one line when they work again.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, References } from "effect"
-import { makeServices } from "../../src/app.ts"
-import { AppConfig } from "../../src/config.ts"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
-import { TaskStore } from "../../src/services/task_store.ts"
 import { captureLogs } from "../support/logs.ts"
+import { serverServicesWith } from "../support/services.ts"
+import { testConfig } from "../support/settings.ts"
+import { taskStoreReplacing } from "../support/stores.ts"
 
 /** Whether the store's look-up of due tasks fails. */
 const storage = { down: true, dueCalls: 0 }
 
-const FlakyStore = Layer.effect(
-  TaskStore,
-  Effect.gen(function* () {
-    const store = yield* TaskStore
-    return TaskStore.of({
-      ...store,
-      due: (now, limit) =>
-        Effect.suspend(() => {
-          storage.dueCalls++
-          return storage.down
-            ? Effect.fail(new StorageUnavailable({ cause: "the database is down (test)" }))
-            : store.due(now, limit)
-        })
+const FlakyStore = taskStoreReplacing((store) => ({
+  due: (now, limit) =>
+    Effect.suspend(() => {
+      storage.dueCalls++
+      return storage.down
+        ? Effect.fail(new StorageUnavailable({ cause: "the database is down (test)" }))
+        : store.due(now, limit)
     })
-  })
-).pipe(Layer.provide(TaskStore.layer))
+}))
 
 const { lines, layer: capture } = captureLogs()
 
-const services = makeServices({ store: FlakyStore }).pipe(
-  Layer.provide(AppConfig.layerWith({ timerSweepMs: 10 })),
+const services = serverServicesWith(FlakyStore).pipe(
+  Layer.provide(testConfig({ timerSweepMs: 10 })),
   Layer.provide(capture),
   Layer.provide(Layer.succeed(References.MinimumLogLevel, "Info"))
 )

@@ -5,10 +5,10 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { AppConfig } from "../../src/config.ts"
 import { groupCommit } from "../../src/services/storage.ts"
-import { DatabaseLive } from "../../src/sql/database.ts"
+import { DatabaseLayer } from "../../src/sql/database.ts"
 import { backend, freshDatabase, type TestDatabase } from "../support/database.ts"
+import { testConfig } from "../support/settings.ts"
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -22,10 +22,7 @@ const withSql = <A, E>(table: string, f: (sql: SqlClient.SqlClient) => Effect.Ef
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`CREATE TABLE ${table} (id TEXT PRIMARY KEY)`)
     return yield* f(sql)
-  }).pipe(
-    Effect.scoped,
-    Effect.provide(DatabaseLive.pipe(Layer.provide(AppConfig.layerWith({ database: database.config }))))
-  )
+  }).pipe(Effect.scoped, Effect.provide(DatabaseLayer.pipe(Layer.provide(testConfig({ database: database.config })))))
 
 /** Whether the calling fiber runs inside a transaction of `sql`. */
 const inTransaction = (sql: SqlClient.SqlClient) =>

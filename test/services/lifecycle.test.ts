@@ -5,7 +5,6 @@
 // No dispatcher runs here: tasks are inserted directly with `nextTimerAt: null`.
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Result, Schema } from "effect"
-import { AppConfig } from "../../src/config.ts"
 import type { InvalidTransition } from "../../src/domain/errors.ts"
 import {
   type Actor,
@@ -32,7 +31,8 @@ import { TaskEvents } from "../../src/services/task_events.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { TaskTokens } from "../../src/services/task_tokens.ts"
 import { WebhookOutbox } from "../../src/services/webhook_outbox.ts"
-import { TestSqlLive } from "../support/database.ts"
+import { TestSqlLayer } from "../support/database.ts"
+import { testConfig } from "../support/settings.ts"
 import { nextReference, storedTask } from "../support/tasks.ts"
 
 const offerTimeoutMs = 90 * 60_000
@@ -81,8 +81,8 @@ const ServicesLive = TaskActions.layer.pipe(
   Layer.provideMerge(Artifacts.layer.pipe(Layer.provide(BlobStore.layer))),
   Layer.provideMerge(SandboxClock.layer),
   Layer.provideMerge(Layer.mergeAll(CountingStore, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
-  Layer.provideMerge(TestSqlLive),
-  Layer.provideMerge(AppConfig.layerWith({ offerTimeoutMs, reviewWindowMs }))
+  Layer.provideMerge(TestSqlLayer),
+  Layer.provideMerge(testConfig({ offerTimeoutMs, reviewWindowMs }))
 )
 
 const created = "2026-11-21T10:00:00.000Z"

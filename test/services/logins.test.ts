@@ -8,7 +8,6 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { AppConfig } from "../../src/config.ts"
 import { SignInRefused, type StorageUnavailable } from "../../src/domain/errors.ts"
 import {
   accountFailureLimit,
@@ -31,9 +30,10 @@ import { Ids, loginIdPattern } from "../../src/services/ids.ts"
 import { Logins } from "../../src/services/logins/service.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { currentParameters, Passwords } from "../../src/services/passwords.ts"
-import { DatabaseLive } from "../../src/sql/database.ts"
+import { DatabaseLayer } from "../../src/sql/database.ts"
 import { freshDatabase } from "../support/database.ts"
 import { plainParticipant } from "../support/directory.ts"
+import { testConfig } from "../support/settings.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -52,8 +52,8 @@ const services = Layer.unwrap(
         Layer.provideMerge(
           Layer.mergeAll(Passwords.layer, AttemptLimits.layer, Accounts.layer, ParticipantDirectory.layer, Ids.layer)
         ),
-        Layer.provideMerge(DatabaseLive),
-        Layer.provide(AppConfig.layerWith({ database: db.config, publicBaseUrl: base }))
+        Layer.provideMerge(DatabaseLayer),
+        Layer.provide(testConfig({ database: db.config, publicBaseUrl: base }))
       )
   )
 )

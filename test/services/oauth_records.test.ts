@@ -8,13 +8,13 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { type OAuthPayload, OAuthRecords, unusedClientLifetimeMs } from "../../src/services/oauth_records.ts"
-import { TestSqlLive } from "../support/database.ts"
+import { TestSqlLayer } from "../support/database.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
 const hour = 3600
 
-const services = OAuthRecords.layer.pipe(Layer.provideMerge(TestSqlLive))
+const services = OAuthRecords.layer.pipe(Layer.provideMerge(TestSqlLayer))
 
 /** Runs `body` on the test clock set to T0, over a fresh database. */
 const withRecords = <A, E>(body: Effect.Effect<A, E, OAuthRecords | SqlClient.SqlClient>) =>

@@ -5,7 +5,7 @@ import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { StorageUnavailable } from "../../src/domain/errors.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
-import { TestSqlLive } from "../support/database.ts"
+import { TestSqlLayer } from "../support/database.ts"
 import { plainParticipant } from "../support/directory.ts"
 import { captureLogs } from "../support/logs.ts"
 
@@ -14,7 +14,7 @@ const { lines: logged, layer: capture } = captureLogs()
 const participant = plainParticipant
 
 describe("participant rows that do not decode", () => {
-  layer(ParticipantDirectory.layer.pipe(Layer.provideMerge(TestSqlLive)))((it) => {
+  layer(ParticipantDirectory.layer.pipe(Layer.provideMerge(TestSqlLayer)))((it) => {
     it.effect("are left out of the directory and logged; read alone, a logged defect", () =>
       Effect.gen(function* () {
         const directory = yield* ParticipantDirectory

@@ -11,7 +11,7 @@ import {
   ParticipantDirectory,
   type ParticipantPage
 } from "../../src/services/participant_directory.ts"
-import { backend, statementsOf, TestSqlLive } from "../support/database.ts"
+import { backend, statementsOf, TestSqlLayer } from "../support/database.ts"
 import { generateDirectory, insertParticipants } from "../support/directory.ts"
 import { prng } from "../support/random.ts"
 
@@ -125,7 +125,7 @@ const seeded = (directory: ReadonlyArray<ParticipantRecord>, options: DirectoryO
       // What autovacuum does on a live Postgres: statistics for the planner.
       if (backend === "postgres") yield* sql`ANALYZE participants`
     })
-  ).pipe(Layer.provideMerge(ParticipantDirectory.layerWith(options)), Layer.provideMerge(TestSqlLive))
+  ).pipe(Layer.provideMerge(ParticipantDirectory.layerWith(options)), Layer.provideMerge(TestSqlLayer))
 // The SQL paths, at any size (a directory this small would otherwise be listed from memory).
 const Seeded = seeded(records, { listFromMemory: "never" })
 
@@ -306,7 +306,10 @@ const LargeSeeded = Layer.effectDiscard(
     yield* insertParticipants(sql, large)
     yield* sql`ANALYZE participants`
   })
-).pipe(Layer.provideMerge(ParticipantDirectory.layerWith({ listFromMemory: "never" })), Layer.provideMerge(TestSqlLive))
+).pipe(
+  Layer.provideMerge(ParticipantDirectory.layerWith({ listFromMemory: "never" })),
+  Layer.provideMerge(TestSqlLayer)
+)
 
 // Registered only on Postgres (never reported as skipped on SQLite).
 if (backend === "postgres")

@@ -8,8 +8,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { makeServices } from "../../src/app.ts"
-import { AppConfig } from "../../src/config.ts"
+import { CommandServicesLayer } from "../../src/app.ts"
+import type { AppConfig } from "../../src/config/app_config.ts"
 import type { StorageUnavailable } from "../../src/domain/errors.ts"
 import { signUpLimit, signUpWindowMs } from "../../src/domain/login.ts"
 import type { ParticipantRecord, ProfileEdit } from "../../src/domain/participant.ts"
@@ -20,6 +20,7 @@ import { Profiles, type SignUpRequest } from "../../src/services/profiles.ts"
 import { Tasks } from "../../src/services/tasks.ts"
 import { freshDatabase } from "../support/database.ts"
 import { plainParticipant, sampleProfileEdit } from "../support/directory.ts"
+import { testConfig } from "../support/settings.ts"
 
 const T0 = Date.parse("2026-12-01T09:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -38,10 +39,8 @@ const signUpOf = (email: string, overrides: Partial<ProfileEdit> = {}): SignUpRe
 
 /** The services one process has, over `database` (no dispatcher: a test makes the moves). */
 const servicesOn = (database: AppConfig["Service"]["database"]) =>
-  makeServices({ dispatcher: false }).pipe(
-    Layer.provide(
-      AppConfig.layerWith({ database, seedSampleCatalogue: false, publicBaseUrl: "https://market.example" })
-    )
+  CommandServicesLayer.pipe(
+    Layer.provide(testConfig({ database, seedSampleCatalogue: false, publicBaseUrl: "https://market.example" }))
   )
 type Services = Layer.Success<ReturnType<typeof servicesOn>>
 

@@ -9,12 +9,12 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { retiredKeyRetention } from "../../src/domain/signing_keys.ts"
 import { publicJwk, SigningKeys } from "../../src/services/signing_keys.ts"
-import { TestSqlLive } from "../support/database.ts"
+import { TestSqlLayer } from "../support/database.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
 
-const services = SigningKeys.layer.pipe(Layer.provideMerge(TestSqlLive))
+const services = SigningKeys.layer.pipe(Layer.provideMerge(TestSqlLayer))
 
 /** Runs `body` on the test clock set to T0, over a fresh database. */
 const withKeys = <A, E>(body: Effect.Effect<A, E, SigningKeys | SqlClient.SqlClient>) =>

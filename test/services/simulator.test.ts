@@ -5,8 +5,8 @@
 // Outside a sandbox nobody is simulated, even when the simulated participants are in the directory.
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { makeServices } from "../../src/app.ts"
-import { AppConfig, type AppSettings } from "../../src/config.ts"
+import { ServerServicesLayer } from "../../src/app.ts"
+import type { AppSettings } from "../../src/config/settings.ts"
 import type { TaskState } from "../../src/domain/lifecycle.ts"
 import type { ReviewDecision } from "../../src/domain/moves.ts"
 import { resultFieldFailures } from "../../src/domain/result_schema.ts"
@@ -20,6 +20,7 @@ import { TaskStore } from "../../src/services/task_store.ts"
 import { Tasks } from "../../src/services/tasks.ts"
 import { freshDatabase } from "../support/database.ts"
 import { captureLogs } from "../support/logs.ts"
+import { testConfig } from "../support/settings.ts"
 import { storedTask } from "../support/tasks.ts"
 
 const hour = 3600_000
@@ -84,10 +85,8 @@ const servicesWith = (settings: Partial<AppSettings>) =>
     Effect.map(
       Effect.acquireRelease(Effect.promise(freshDatabase), (db) => Effect.promise(db.drop)),
       (db) =>
-        makeServices().pipe(
-          Layer.provide(
-            AppConfig.layerWith({ database: db.config, seedSampleCatalogue: false, timerSweepMs: 20, ...settings })
-          ),
+        ServerServicesLayer.pipe(
+          Layer.provide(testConfig({ database: db.config, seedSampleCatalogue: false, timerSweepMs: 20, ...settings })),
           Layer.provide(capture)
         )
     )

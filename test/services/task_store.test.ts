@@ -5,15 +5,15 @@ import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { AppConfig } from "../../src/config.ts"
 import type { StoredTask } from "../../src/domain/task_record.ts"
 import { keptVersions, TaskStore } from "../../src/services/task_store.ts"
-import { DatabaseLive } from "../../src/sql/database.ts"
-import { backend, freshDatabase, onPostgres, statementsOf, TestSqlLive } from "../support/database.ts"
+import { DatabaseLayer } from "../../src/sql/database.ts"
+import { backend, freshDatabase, onPostgres, statementsOf, TestSqlLayer } from "../support/database.ts"
 import { captureLogs } from "../support/logs.ts"
+import { testConfig } from "../support/settings.ts"
 import { storedTask as sharedStoredTask } from "../support/tasks.ts"
 
-const StoreLive = TaskStore.layer.pipe(Layer.provide(TestSqlLive))
+const StoreLive = TaskStore.layer.pipe(Layer.provide(TestSqlLayer))
 
 const storedTask = (overrides: Partial<StoredTask> = {}): StoredTask =>
   sharedStoredTask({
@@ -178,10 +178,7 @@ describe("TaskStore.versionOf across connections", () => {
       Effect.gen(function* () {
         const database = yield* Effect.acquireRelease(Effect.promise(freshDatabase), (db) => Effect.promise(db.drop))
         const context = yield* Layer.build(
-          TaskStore.layer.pipe(
-            Layer.provide(DatabaseLive),
-            Layer.provide(AppConfig.layerWith({ database: database.config }))
-          )
+          TaskStore.layer.pipe(Layer.provide(DatabaseLayer), Layer.provide(testConfig({ database: database.config })))
         )
         const store = Context.get(context, TaskStore)
         /** A statement run by another connection (another process, as far as the store can tell). */
@@ -231,7 +228,7 @@ describe("TaskStore.versionOf across connections", () => {
 describe("TaskStore rows that do not decode", () => {
   const { lines: logged, layer: capture } = captureLogs()
 
-  layer(TaskStore.layer.pipe(Layer.provideMerge(TestSqlLive)))((it) => {
+  layer(TaskStore.layer.pipe(Layer.provideMerge(TestSqlLayer)))((it) => {
     it.effect("a damaged row read alone is a defect, logged with its table, key and issue", () =>
       Effect.gen(function* () {
         const store = yield* TaskStore

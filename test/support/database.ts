@@ -13,8 +13,9 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { type SqlClient, Statement } from "effect/sql"
-import { AppConfig, type DatabaseConfig } from "../../src/config.ts"
-import { DatabaseLive } from "../../src/sql/database.ts"
+import type { DatabaseConfig } from "../../src/config/settings.ts"
+import { DatabaseLayer } from "../../src/sql/database.ts"
+import { testConfig } from "./settings.ts"
 
 export type Backend = "sqlite" | "postgres"
 export const backend: Backend = process.env.TEST_BACKEND === "postgres" ? "postgres" : "sqlite"
@@ -98,10 +99,10 @@ export const freshDatabase = async (): Promise<TestDatabase> => {
 }
 
 /** A migrated `SqlClient` on a fresh database of the active backend, dropped with the layer. */
-export const TestSqlLive = Layer.unwrap(
+export const TestSqlLayer = Layer.unwrap(
   Effect.gen(function* () {
     const database = yield* Effect.acquireRelease(Effect.promise(freshDatabase), (db) => Effect.promise(db.drop))
-    return DatabaseLive.pipe(Layer.provide(AppConfig.layerWith({ database: database.config })))
+    return DatabaseLayer.pipe(Layer.provide(testConfig({ database: database.config })))
   })
 )
 

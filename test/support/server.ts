@@ -8,11 +8,13 @@ import { join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, References, Schema, Scope } from "effect"
-import { ServicesLive, serveOn } from "../../src/app.ts"
-import { AppConfig, type AppSettings } from "../../src/config.ts"
+import { type AppServices, ServerServicesLayer, serveOn } from "../../src/app.ts"
+import type { AppConfig } from "../../src/config/app_config.ts"
+import type { AppSettings } from "../../src/config/settings.ts"
 import { makeNodeServer } from "../../src/http/server.ts"
 import { backend, freshDatabase, type TestDatabase } from "./database.ts"
 import { freePort } from "./process.ts"
+import { testConfig } from "./settings.ts"
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -26,7 +28,7 @@ export interface StartOptions {
   readonly database?: TestDatabase
   readonly settings?: Partial<AppSettings>
   /** Replaces the production services (defaults to the real ones over the configured database). */
-  readonly services?: typeof ServicesLive
+  readonly services?: Layer.Layer<AppServices, unknown, AppConfig>
   /** Where the server's logs (warnings and errors) go, e.g. `captureLogs().layer`; by default nowhere. */
   readonly logs?: Layer.Layer<never>
 }
@@ -43,7 +45,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
     database?.config._tag === "Postgres" && options.settings?.artifacts === undefined
       ? mkdtempSync(join(tmpdir(), "tm-artifacts-"))
       : undefined
-  const config = AppConfig.layerWith({
+  const config = testConfig({
     ...(database === undefined ? {} : { database: database.config }),
     ...(artifactDirectory === undefined
       ? {}
@@ -67,7 +69,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
       port,
       host: "127.0.0.1"
     }),
-    options.services ?? ServicesLive
+    (options.services ?? ServerServicesLayer) as typeof ServerServicesLayer
   ).pipe(Layer.provide(config))
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(

@@ -22,7 +22,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
-import { AppConfig } from "../../config.ts"
+import { AppConfig } from "../../config/app_config.ts"
 import {
   EmailTaken,
   InvalidEmail,
@@ -432,5 +432,10 @@ export class Logins extends Context.Service<
         registerInTransaction
       })
     })
+  )
+
+  /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
+  static readonly layerWithDependencies = Logins.layer.pipe(
+    Layer.provide([Accounts.layer, AttemptLimits.layer, Ids.layer, ParticipantDirectory.layer, Passwords.layer])
   )
 }
