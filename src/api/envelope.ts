@@ -5,6 +5,8 @@
  * (no `_tag`), and its annotated status lets the OpenAPI document list every error response.
  */
 import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
+import type { Refusal } from "../domain/errors.ts"
 import { TaskIssue } from "../domain/task_draft.ts"
 
 export const ErrorBody = Schema.Struct({
@@ -191,3 +193,46 @@ export const envelopeError = <C extends ErrorCode>(
   const Class = byStatus[errorCodes[code].status]
   return new Class({ error: errorBody(docsUrl, code, message, options) }) as never
 }
+
+/** A refusal the envelope can carry: its code is one of the contract's. */
+export type EnvelopedRefusal = Refusal & { readonly code: ErrorCode }
+
+/**
+ * The status a refusal is answered with: its class's `httpApiStatus` annotation (domain/errors.ts),
+ * else its code's.
+ */
+export const statusOf = (refusal: EnvelopedRefusal): ErrorStatus => {
+  const annotated = SchemaAST.resolve((refusal.constructor as Schema.Top).ast)?.httpApiStatus
+  return typeof annotated === "number" && annotated in byStatus
+    ? (annotated as ErrorStatus)
+    : errorCodes[refusal.code].status
+}
+
+/** A refusal's envelope body: its code, message, hint and details, its status, and where its code is documented. */
+export const refusalBody = (docsUrl: string, refusal: EnvelopedRefusal): ErrorBody => ({
+  code: refusal.code,
+  message: refusal.message,
+  status: statusOf(refusal),
+  ...(refusal.hint === undefined ? {} : { hint: refusal.hint }),
+  ...(refusal.details === undefined ? {} : { details: refusal.details }),
+  documentation_url: `${docsUrl}#error-${refusal.code}`
+})
+
+/**
+ * The one mapping of the operations' failures to the envelope: a refusal becomes the error class
+ * of its status, carrying its body (`documentation_url` from `docsUrl`, the configured
+ * documentation); an error already in the envelope passes as it is.
+ */
+export const toEnvelope =
+  (docsUrl: string) =>
+  (error: EnvelopedRefusal | EnvelopeError): EnvelopeError => {
+    if (isEnvelopeError(error)) return error
+    const body = refusalBody(docsUrl, error)
+    return new byStatus[body.status as ErrorStatus]({ error: body })
+  }
+
+const envelopeClasses: ReadonlyArray<abstract new (...args: never) => EnvelopeError> = Object.values(byStatus)
+
+/** Whether `error` is already one of the envelope's error classes. */
+export const isEnvelopeError = (error: unknown): error is EnvelopeError =>
+  envelopeClasses.some((Class) => error instanceof Class)

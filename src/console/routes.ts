@@ -22,7 +22,7 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as UrlParams from "effect/http/UrlParams"
 import * as Option from "effect/Option"
-import type { EnvelopeError } from "../api/envelope.ts"
+import { type EnvelopedRefusal, statusOf } from "../api/envelope.ts"
 import { AppConfig, isEmbeddedIssuer } from "../config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import { consoleClient } from "../domain/login.ts"
@@ -248,7 +248,7 @@ export const ConsoleRoutes = HttpRouter.use(
           caller: Caller,
           reference: string,
           field: (name: string) => string | undefined
-        ) => Effect.Effect<Task, EnvelopeError>,
+        ) => Effect.Effect<Task, EnvelopedRefusal>,
         done: string
       ) =>
       (request: HttpServerRequest.HttpServerRequest) =>
@@ -264,10 +264,10 @@ export const ConsoleRoutes = HttpRouter.use(
             }
             const entry = yield* entryOf(caller, reference)
             if (entry === undefined) return notFound
-            const refusal = outcome.failure.error
+            const refusal = outcome.failure
             return yield* taskView(caller, entry, {
               error: `${refusal.message}${refusal.hint === undefined ? "" : ` ${refusal.hint}`}`,
-              status: refusal.status
+              status: statusOf(refusal)
             })
           })
         )

@@ -9,11 +9,11 @@ import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as Stream from "effect/Stream"
 import { MarketplaceApi } from "../api/api.ts"
+import { toEnvelope } from "../api/envelope.ts"
 import { TaskReader } from "../api/security.ts"
 import { AppConfig } from "../config.ts"
 import { ArtifactNotFound } from "../domain/errors.ts"
 import { attachmentDisposition } from "../domain/evidence.ts"
-import { orActionFailure } from "../operations/failures.ts"
 import { Artifacts, type StoredFile } from "../services/artifacts.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { group as handlerGroup } from "./handler_group.ts"
@@ -23,7 +23,7 @@ export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handle
     const { docsUrl } = yield* AppConfig
     const artifacts = yield* Artifacts
     const actions = yield* TaskActions
-    const orAction = orActionFailure(docsUrl)
+    const envelope = toEnvelope(docsUrl)
 
     /** The file, when these credentials may read it: the agent a submitted result's, a participant their own upload. */
     const readable = Effect.fnUntraced(function* (reference: string, id: string) {
@@ -36,7 +36,7 @@ export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handle
     })
 
     const download = (reference: string, id: string) =>
-      Effect.map(orAction(readable(reference, id)), ({ file, body }) => downloadResponse(file, body))
+      Effect.map(Effect.mapError(readable(reference, id), envelope), ({ file, body }) => downloadResponse(file, body))
 
     return handlers.handleRaw("downloadArtifact", ({ params }) => download(params.reference, params.id))
   })

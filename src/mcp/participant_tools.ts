@@ -12,11 +12,17 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type { ErrorBody } from "../api/envelope.ts"
 import { Account, DeclineRequest, ResultSubmission, TaskList } from "../api/resources.ts"
 import { Task } from "../domain/task.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
-import { type CallContext, decodeArguments, type Hints, invalidArguments, toolSpecFor } from "./tools.ts"
+import {
+  type CallContext,
+  decodeArguments,
+  type Hints,
+  invalidArguments,
+  type ToolFailure,
+  toolSpecFor
+} from "./tools.ts"
 
 /** What a participant's tool runs over: the operations, and the caller its request signed in as. */
 export interface ParticipantDeps {
@@ -45,11 +51,7 @@ const readOnly: Hints = { readOnly: true, destructive: false, idempotent: true, 
 const moveWith =
   <S extends Schema.Top>(
     schema: S,
-    make: (
-      deps: ParticipantDeps,
-      reference: string,
-      body: S["Type"]
-    ) => Effect.Effect<Task, { readonly error: ErrorBody }>
+    make: (deps: ParticipantDeps, reference: string, body: S["Type"]) => Effect.Effect<Task, ToolFailure>
   ) =>
   (deps: ParticipantDeps, args: typeof WithReference.Type, context: CallContext) => {
     const { reference, ...rest } = args

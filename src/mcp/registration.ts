@@ -12,10 +12,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { type ErrorBody, ErrorEnvelope } from "../api/envelope.ts"
+import { type ErrorBody, ErrorEnvelope, refusalBody } from "../api/envelope.ts"
 import { AppConfig } from "../config.ts"
 import { tooDeep } from "../operations/invalid_request.ts"
-import { type CallContext, invalidArguments, type ToolSpec } from "./tools.ts"
+import { type CallContext, invalidArguments, type ToolFailure, type ToolSpec } from "./tools.ts"
 
 /**
  * A tool's JSON Schema: an object at the root, as MCP requires, with its named definitions
@@ -72,14 +72,14 @@ const success = (body: unknown) =>
  * over; it runs in the call's own context (the services of the HTTP request reach it: see
  * participant_server.ts), and a refusal there is the call's result.
  */
-export const registerTools = <Deps>(
-  specs: ReadonlyArray<ToolSpec<Deps>>,
-  deps: Effect.Effect<Deps, { readonly error: ErrorBody }>
-) =>
+export const registerTools = <Deps>(specs: ReadonlyArray<ToolSpec<Deps>>, deps: Effect.Effect<Deps, ToolFailure>) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const server = yield* McpServer.McpServer
       const { docsUrl } = yield* AppConfig
+      /** A failed call's envelope body: an operation's refusal as REST answers it, or the one it came with. */
+      const bodyOf = (failure: ToolFailure): ErrorBody =>
+        "error" in failure ? failure.error : refusalBody(docsUrl, failure)
 
       /** The caller as MCP tells it: the client's name, and where progress goes when it asked for it. */
       const callContext = Effect.map(Effect.serviceOption(McpSchema.McpServerClient), (client): CallContext => {
@@ -110,7 +110,7 @@ export const registerTools = <Deps>(
           spec.decode(payload ?? {}).pipe(
             Effect.mapError((error) => ({ error: invalidArguments(docsUrl, error) })),
             Effect.flatMap((args) => Effect.flatMap(deps, (deps) => spec.run(deps, args, context))),
-            Effect.match({ onFailure: ({ error }) => refusal(error), onSuccess: success })
+            Effect.match({ onFailure: (failure) => refusal(bodyOf(failure)), onSuccess: success })
           )
         )
       }

@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type { ErrorBody } from "../api/envelope.ts"
+import type { EnvelopedRefusal, ErrorBody } from "../api/envelope.ts"
 import type { McpToolName, ParticipantMcpToolName } from "../api/mcp.ts"
 import { idempotencyKey, maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
 import {
@@ -39,6 +39,12 @@ export interface Hints {
   /** True only where a human is engaged. */
   readonly openWorld: boolean
 }
+
+/**
+ * What a tool call can fail with: an operation's refusal (answered in the envelope by
+ * registration.ts), or arguments refused before any operation ran, already in the envelope.
+ */
+export type ToolFailure = EnvelopedRefusal | { readonly error: ErrorBody }
 
 /** What a tool needs of the caller beyond its arguments. */
 export interface CallContext {
@@ -71,7 +77,7 @@ export interface ToolSpec<Deps = AgentOperations["Service"]> {
     /** What `decode` made of the arguments. */
     args: unknown,
     context: CallContext
-  ) => Effect.Effect<unknown, { readonly error: ErrorBody }>
+  ) => Effect.Effect<unknown, ToolFailure>
 }
 
 /** The spec maker of tools over `Deps`: each tool's `run` typed by what its own `decode` makes. */
@@ -82,11 +88,7 @@ export const toolSpecFor =
       readonly parameters: P
       /** A wider schema to decode with, when the published one is stricter than the rules. */
       readonly decodeWith?: D
-      readonly run: (
-        deps: Deps,
-        args: D["Type"],
-        context: CallContext
-      ) => Effect.Effect<unknown, { readonly error: ErrorBody }>
+      readonly run: (deps: Deps, args: D["Type"], context: CallContext) => Effect.Effect<unknown, ToolFailure>
     }
   ): ToolSpec<Deps> => ({
     ...options,
