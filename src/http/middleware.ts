@@ -18,7 +18,7 @@ import * as HttpTraceContext from "effect/http/HttpTraceContext"
 import * as Option from "effect/Option"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
-import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
+import { type ErrorBody, type ErrorCode, errorBody, errorCodes, refusalBody } from "../api/envelope.ts"
 import { AppConfig, isEmbeddedIssuer, type Sampler } from "../config.ts"
 import { retryAfterSeconds } from "../domain/errors.ts"
 import { isConsolePath } from "../domain/login.ts"
@@ -135,7 +135,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       if (tag === "HttpApiSchemaError") {
         const { kind, cause } = defect as { kind: string; cause: unknown }
         if (kind === "Params" || kind === "Query" || kind === "Headers" || kind === "Payload") {
-          return envelope(invalidRequest(docs, kind, cause))
+          return envelope(refusalBody(docs, invalidRequest(kind, cause)))
         }
       }
       if (tag === "HttpApiPayloadTooLarge") {
