@@ -1,5 +1,6 @@
 /**
- * The error envelope of the published contract, and one schema-backed error class per status.
+ * The error envelope of the published contract, one schema-backed error class per status, and the
+ * one mapping of a refusal (domain/errors.ts, operations/errors.ts) to it (`toEnvelope`).
  *
  * Each class's only field is the envelope body, so it encodes to exactly `{ "error": { … } }`
  * (no `_tag`), and its annotated status lets the OpenAPI document list every error response.
@@ -203,10 +204,10 @@ export type EnvelopedRefusal = Refusal & { readonly code: ErrorCode }
  */
 export const statusOf = (refusal: EnvelopedRefusal): ErrorStatus => {
   const annotated = SchemaAST.resolve((refusal.constructor as Schema.Top).ast)?.httpApiStatus
-  return typeof annotated === "number" && annotated in byStatus
-    ? (annotated as ErrorStatus)
-    : errorCodes[refusal.code].status
+  return isErrorStatus(annotated) ? annotated : errorCodes[refusal.code].status
 }
+
+const isErrorStatus = (status: unknown): status is ErrorStatus => typeof status === "number" && status in byStatus
 
 /** A refusal's envelope body: its code, message, hint and details, its status, and where its code is documented. */
 export const refusalBody = (docsUrl: string, refusal: EnvelopedRefusal): ErrorBody => ({
@@ -227,8 +228,7 @@ export const toEnvelope =
   (docsUrl: string) =>
   (error: EnvelopedRefusal | EnvelopeError): EnvelopeError => {
     if (isEnvelopeError(error)) return error
-    const body = refusalBody(docsUrl, error)
-    return new byStatus[body.status as ErrorStatus]({ error: body })
+    return new byStatus[statusOf(error)]({ error: refusalBody(docsUrl, error) })
   }
 
 const envelopeClasses: ReadonlyArray<abstract new (...args: never) => EnvelopeError> = Object.values(byStatus)
