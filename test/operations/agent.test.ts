@@ -1,13 +1,17 @@
 // The agent's operations over the real services and a temporary database, with no transport: the
 // seam REST and MCP share. Each refusal is checked by its tag and by what the edge's one mapping
-// makes of it (status, code, message, hint), the words REST and MCP answer with.
+// makes of it (status, code, message, hint), the words REST and MCP answer with; with the store
+// swapped for one whose storage is gone, the 503s a client retries on.
 import { randomUUID } from "node:crypto"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { StorageUnavailable } from "../../src/domain/errors.ts"
 import { describeAllowed } from "../../src/domain/lifecycle.ts"
 import { AgentOperations } from "../../src/operations/agent.ts"
-import { OperationsLive, refusalOf } from "../support/operations.ts"
+import { TaskStore } from "../../src/services/task_store.ts"
+import { OperationsLive, operationsOn, refusalOf } from "../support/operations.ts"
 import { validDraft } from "../support/server.ts"
+import { nextReference } from "../support/tasks.ts"
 
 const key = () => `key-${randomUUID()}`
 
@@ -191,3 +195,46 @@ layer(OperationsLive, { excludeTestServices: true, timeout: "60 seconds" })("Age
     )
   })
 })
+
+/** The real store, with storage gone for every read and write of a task. */
+const StoreDown = Layer.effect(
+  TaskStore,
+  Effect.gen(function* () {
+    const store = yield* TaskStore
+    const down = () => Effect.fail(new StorageUnavailable({ cause: new Error("connection refused") }))
+    return TaskStore.of({
+      ...store,
+      insert: down,
+      findByReference: down,
+      findByIdempotencyKey: down,
+      versionOf: down,
+      update: down
+    })
+  })
+).pipe(Layer.provide(TaskStore.layer))
+
+layer(operationsOn({ store: StoreDown }), { excludeTestServices: true, timeout: "60 seconds" })(
+  "AgentOperations without storage",
+  (it) => {
+    it.effect(
+      "a submission is 503 task_not_created (a retry with the same key is safe); a read 503 storage_unavailable",
+      () =>
+        Effect.gen(function* () {
+          const operations = yield* AgentOperations
+          const { body } = yield* refusalOf(submit(validDraft()), "TaskNotCreated", 503, "task_not_created")
+          assert.strictEqual(body.message, "The task could not be recorded: storage is unavailable.")
+          assert.strictEqual(
+            body.hint,
+            "Retry in 2 seconds with the same idempotency key; the retry cannot create a second task."
+          )
+          const read = yield* refusalOf(
+            operations.read(nextReference()),
+            "StorageUnavailable",
+            503,
+            "storage_unavailable"
+          )
+          assert.strictEqual(read.body.hint, "Retry in 2 seconds.")
+        })
+    )
+  }
+)

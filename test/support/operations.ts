@@ -7,22 +7,26 @@
 import { assert } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { type EnvelopedRefusal, type ErrorBody, type ErrorStatus, toEnvelope } from "../../src/api/envelope.ts"
-import { makeServices } from "../../src/app.ts"
+import { makeServices, type ServiceOverrides } from "../../src/app.ts"
 import { AppConfig } from "../../src/config.ts"
 import { freshDatabase } from "./database.ts"
 
 /** Where the tests' envelopes say their codes are documented. */
 export const docsUrl = "https://docs.example/marketplace"
 
-/** The services over a database made for the layer and dropped with it. */
-export const OperationsLive = Layer.unwrap(
-  Effect.gen(function* () {
-    const database = yield* Effect.acquireRelease(Effect.promise(freshDatabase), (db) => Effect.promise(db.drop))
-    return makeServices({ dispatcher: false }).pipe(
-      Layer.provide(AppConfig.layerWith({ database: database.config, seedSampleCatalogue: false, docsUrl }))
-    )
-  })
-)
+/** The services over a database made for the layer and dropped with it; `overrides` swap a service's layer. */
+export const operationsOn = (overrides: Omit<ServiceOverrides, "dispatcher"> = {}) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const database = yield* Effect.acquireRelease(Effect.promise(freshDatabase), (db) => Effect.promise(db.drop))
+      return makeServices({ ...overrides, dispatcher: false }).pipe(
+        Layer.provide(AppConfig.layerWith({ database: database.config, seedSampleCatalogue: false, docsUrl }))
+      )
+    })
+  )
+
+/** The services as production composes them. */
+export const OperationsLive = operationsOn()
 
 /**
  * The failure of `effect`, which must be the refusal tagged `tag`, and its envelope as the edge
