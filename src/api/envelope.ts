@@ -1,10 +1,13 @@
 /**
- * The error envelope of the published contract, and one schema-backed error class per status.
+ * The error envelope of the published contract, one schema-backed error class per status, and the
+ * one mapping of a refusal (domain/errors.ts, operations/errors.ts) to it (`toEnvelope`).
  *
  * Each class's only field is the envelope body, so it encodes to exactly `{ "error": { … } }`
  * (no `_tag`), and its annotated status lets the OpenAPI document list every error response.
  */
 import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
+import type { Refusal } from "../domain/errors.ts"
 import { TaskIssue } from "../domain/task_draft/issues.ts"
 
 export const ErrorBody = Schema.Struct({
@@ -191,3 +194,45 @@ export const envelopeError = <C extends ErrorCode>(
   const Class = byStatus[errorCodes[code].status]
   return new Class({ error: errorBody(docsUrl, code, message, options) }) as never
 }
+
+/** A refusal the envelope can carry: its code is one of the contract's. */
+export type EnvelopedRefusal = Refusal & { readonly code: ErrorCode }
+
+/**
+ * The status a refusal is answered with: its class's `httpApiStatus` annotation (domain/errors.ts),
+ * else its code's.
+ */
+export const statusOf = (refusal: EnvelopedRefusal): ErrorStatus => {
+  const annotated = SchemaAST.resolve((refusal.constructor as Schema.Top).ast)?.httpApiStatus
+  return isErrorStatus(annotated) ? annotated : errorCodes[refusal.code].status
+}
+
+const isErrorStatus = (status: unknown): status is ErrorStatus => typeof status === "number" && status in byStatus
+
+/** A refusal's envelope body: its code, message, hint and details, its status, and where its code is documented. */
+export const refusalBody = (docsUrl: string, refusal: EnvelopedRefusal): ErrorBody => ({
+  code: refusal.code,
+  message: refusal.message,
+  status: statusOf(refusal),
+  ...(refusal.hint === undefined ? {} : { hint: refusal.hint }),
+  ...(refusal.details === undefined ? {} : { details: refusal.details }),
+  documentation_url: `${docsUrl}#error-${refusal.code}`
+})
+
+/**
+ * The one mapping of the operations' failures to the envelope: a refusal becomes the error class
+ * of its status, carrying its body (`documentation_url` from `docsUrl`, the configured
+ * documentation); an error already in the envelope passes as it is.
+ */
+export const toEnvelope =
+  (docsUrl: string) =>
+  (error: EnvelopedRefusal | EnvelopeError): EnvelopeError => {
+    if (isEnvelopeError(error)) return error
+    return new byStatus[statusOf(error)]({ error: refusalBody(docsUrl, error) })
+  }
+
+const envelopeClasses: ReadonlyArray<abstract new (...args: never) => EnvelopeError> = Object.values(byStatus)
+
+/** Whether `error` is already one of the envelope's error classes. */
+export const isEnvelopeError = (error: unknown): error is EnvelopeError =>
+  envelopeClasses.some((Class) => error instanceof Class)

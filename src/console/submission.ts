@@ -19,6 +19,7 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Multipart from "effect/http/Multipart"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { type EnvelopedRefusal, statusOf } from "../api/envelope.ts"
 import { maxBodyBytes, maxJsonDepth } from "../api/parameters.ts"
 import { linkProblem } from "../domain/evidence.ts"
 import { pathDeeperThan } from "../domain/json_depth.ts"
@@ -151,6 +152,8 @@ export const makeSubmission = (options: { readonly operations: ParticipantOperat
           // Refused (too large, the task not in progress, not the caller's): said above the form.
           Effect.catchTags({
             ArtifactRejected: (rejected) => refuse(`${part.name}: ${rejected.message}`),
+            ArtifactTooLarge: (rejected) => refuse(`${part.name}: ${rejected.message}`),
+            TooManyStagedFiles: (rejected) => refuse(`${part.name}: ${rejected.message}`),
             UploadNotAllowed: (refused) => refuse(refused.message),
             NotPermitted: (refused) => refuse(refused.message),
             TaskNotFound: (refused) => refuse(refused.message)
@@ -280,7 +283,7 @@ export const makeSubmission = (options: { readonly operations: ParticipantOperat
       }
       const outcome = yield* Effect.result(operations.submitResult(caller, reference, decoded.success))
       if (outcome._tag === "Success") return { _tag: "Submitted" } satisfies SubmissionOutcome
-      const refusal = outcome.failure.error
+      const refusal: EnvelopedRefusal = outcome.failure
       // The service names each failing field by its JSON Pointer: shown beside its control.
       let placed = false
       for (const detail of refusal.details ?? []) {
@@ -293,7 +296,7 @@ export const makeSubmission = (options: { readonly operations: ParticipantOperat
       if (!placed || (refusal.details ?? []).length === 0) {
         topProblems.unshift(`${refusal.message}${refusal.hint === undefined ? "" : ` ${refusal.hint}`}`)
       }
-      return yield* refused(refusal.status)
+      return yield* refused(statusOf(refusal))
     })
 
   return { submit }

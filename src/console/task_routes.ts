@@ -9,7 +9,7 @@ import { createHash } from "node:crypto"
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import type { EnvelopeError } from "../api/envelope.ts"
+import { type EnvelopedRefusal, statusOf } from "../api/envelope.ts"
 import { consoleClient } from "../domain/login.ts"
 import type { Task } from "../domain/task.ts"
 import type { Caller, TaskOnBoard } from "../operations/participant.ts"
@@ -119,7 +119,7 @@ export const taskRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRoute>
         caller: Caller,
         reference: string,
         field: (name: string) => string | undefined
-      ) => Effect.Effect<Task, EnvelopeError>,
+      ) => Effect.Effect<Task, EnvelopedRefusal>,
       done: string
     ) =>
     (request: HttpServerRequest.HttpServerRequest) =>
@@ -135,10 +135,10 @@ export const taskRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRoute>
           }
           const entry = yield* entryOf(caller, reference)
           if (entry === undefined) return notFound
-          const refusal = outcome.failure.error
+          const refusal = outcome.failure
           return yield* taskView(caller, entry, {
             error: `${refusal.message}${refusal.hint === undefined ? "" : ` ${refusal.hint}`}`,
-            status: refusal.status
+            status: statusOf(refusal)
           })
         })
       )

@@ -9,13 +9,12 @@ import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Stream from "effect/Stream"
 import { MarketplaceApi } from "../api/api.ts"
-import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
+import { type EnvelopedRefusal, envelopeError, toEnvelope } from "../api/envelope.ts"
 import { DeclineRequest, ResultSubmission } from "../api/resources.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
-import { ArtifactRejected } from "../domain/errors.ts"
+import { ArtifactTooLarge } from "../domain/errors.ts"
 import type { Task } from "../domain/task.ts"
-import { artifactRejected } from "../operations/failures.ts"
 import { type Caller, ParticipantOperations } from "../operations/participant.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 import { type BodyError, jsonBodyDecoder, readJsonObject } from "./json_body.ts"
@@ -27,6 +26,7 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
       artifacts: { maxFileBytes }
     } = yield* AppConfig
     const operations = yield* ParticipantOperations
+    const envelope = toEnvelope(docs)
 
     // Bodies decoded by the schemas the OpenAPI document publishes; accept and start declare none
     // (a JSON object sent anyway is read and ignored).
@@ -43,13 +43,13 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
       request: HttpServerRequest.HttpServerRequest,
       reference: string,
       body: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<A, BodyError>,
-      make: (caller: Caller, body: A) => Effect.Effect<Task, EnvelopeError>
+      make: (caller: Caller, body: A) => Effect.Effect<Task, EnvelopedRefusal>
     ) {
       const caller = yield* ParticipantCaller
       yield* operations.checkHolder(caller, reference)
       const decoded = yield* body(request)
       return yield* make(caller, decoded)
-    })
+    }, Effect.mapError(envelope))
 
     /**
      * An upload: the holder first (as for every move), then what can be refused without reading
@@ -64,7 +64,7 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
       const caller = yield* ParticipantCaller
       yield* operations.checkHolder(caller, reference)
       if (Number(request.headers["content-length"]) > maxFileBytes) {
-        return yield* artifactRejected(docs, new ArtifactRejected({ reason: "too_large", limit: maxFileBytes }))
+        return yield* new ArtifactTooLarge({ limit: maxFileBytes })
       }
       const contentType = request.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase()
       if (contentType === "multipart/form-data") {
@@ -78,11 +78,11 @@ export const AccountHandlers = handlerGroup(MarketplaceApi, "account", (handlers
         })
       )
       return yield* operations.uploadFile(caller, reference, name, body)
-    })
+    }, Effect.mapError(envelope))
 
     return handlers
-      .handle("me", () => ParticipantCaller.use(operations.me))
-      .handle("myTasks", () => ParticipantCaller.use(operations.myTasks))
+      .handle("me", () => Effect.mapError(ParticipantCaller.use(operations.me), envelope))
+      .handle("myTasks", () => Effect.mapError(ParticipantCaller.use(operations.myTasks), envelope))
       .handleRaw("acceptTask", ({ request, params }) =>
         move(request, params.reference, noBody, (caller) => operations.accept(caller, params.reference))
       )

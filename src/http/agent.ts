@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { MarketplaceApi } from "../api/api.ts"
+import { toEnvelope } from "../api/envelope.ts"
 import { CancelRequest, ReviewRequest } from "../api/resources.ts"
 import { AgentCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
@@ -19,6 +20,7 @@ export const AgentHandlers = handlerGroup(MarketplaceApi, "agent", (handlers) =>
     const operations = yield* AgentOperations
     const cancelBody = jsonBodyDecoder(CancelRequest, docs, { optional: true })
     const reviewBody = jsonBodyDecoder(ReviewRequest, docs)
+    const envelope = toEnvelope(docs)
 
     // Generators made once, not per request (docs/performance.md, "No generator function made per request").
     const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
@@ -26,18 +28,18 @@ export const AgentHandlers = handlerGroup(MarketplaceApi, "agent", (handlers) =>
       yield* operations.checkAgent(reference, taskToken)
       const { reason } = yield* cancelBody(request)
       return yield* operations.cancel(reference, taskToken, reason ?? undefined)
-    })
+    }, Effect.mapError(envelope))
     const review = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
       const { taskToken } = yield* AgentCaller
       yield* operations.checkAgent(reference, taskToken)
       const decision = yield* reviewBody(request)
       return yield* operations.review(reference, taskToken, decision)
-    })
+    }, Effect.mapError(envelope))
 
     const deliveries = Effect.fnUntraced(function* (reference: string) {
       const { taskToken } = yield* AgentCaller
       return yield* operations.deliveries(reference, taskToken)
-    })
+    }, Effect.mapError(envelope))
 
     return handlers
       .handleRaw("cancelTask", ({ request, params }) => cancel(request, params.reference))

@@ -6,7 +6,14 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { envelopeError, type Forbidden, type ServiceUnavailable, type Unauthorized } from "../api/envelope.ts"
+import {
+  type EnvelopedRefusal,
+  envelopeError,
+  Forbidden,
+  refusalBody,
+  ServiceUnavailable,
+  Unauthorized
+} from "../api/envelope.ts"
 import {
   AgentAuthentication,
   AgentCaller,
@@ -17,12 +24,30 @@ import {
 } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { protectedResourceMetadataPath } from "../operations/discovery.ts"
-import { ParticipantOperations } from "../operations/participant.ts"
+import { ParticipantOperations, type ProtectedResource } from "../operations/participant.ts"
 
 /** The credential as one token (`Bearer <token>`), or undefined when none, or not one, was sent. */
 const tokenOf = (credential: Redacted.Redacted): string | undefined => {
   const token = Redacted.value(credential).trimEnd()
   return /^\S+$/.test(token) ? token : undefined
+}
+
+/**
+ * The participant's sign-in as the security middlewares answer it: each of its refusals (401, 403,
+ * 503 when storage is unavailable) as the envelope error the middleware declares.
+ */
+const signInWith = (operations: ParticipantOperations["Service"], docsUrl: string) => {
+  const unauthorized = (refusal: EnvelopedRefusal) =>
+    Effect.fail(new Unauthorized({ error: refusalBody(docsUrl, refusal) }))
+  const forbidden = (refusal: EnvelopedRefusal) => Effect.fail(new Forbidden({ error: refusalBody(docsUrl, refusal) }))
+  return (token: string | undefined, resource: ProtectedResource) =>
+    Effect.catchTags(operations.signIn(token, resource), {
+      SignInRequired: unauthorized,
+      Unauthenticated: unauthorized,
+      NotPermitted: forbidden,
+      AwaitingApproval: forbidden,
+      StorageUnavailable: (refusal) => Effect.fail(new ServiceUnavailable({ error: refusalBody(docsUrl, refusal) }))
+    })
 }
 
 export const AgentAuthenticationLayer = Layer.effect(
@@ -47,20 +72,16 @@ export const AgentAuthenticationLayer = Layer.effect(
 export const ParticipantAuthenticationLayer = Layer.effect(
   ParticipantAuthentication,
   Effect.gen(function* () {
-    const { oauthAudience } = yield* AppConfig
+    const { oauthAudience, docsUrl } = yield* AppConfig
     const operations = yield* ParticipantOperations
     /** The REST API as the resource its access tokens are issued for. */
     const api = { audience: oauthAudience, metadataPath: protectedResourceMetadataPath }
+    const signIn = signInWith(operations, docsUrl)
 
     return ParticipantAuthentication.of({
       participantAccessToken: (httpEffect, { credential }) =>
-        Effect.flatMap(
-          // The failures of signIn are 401, 403 and 503 (storage): the errors the middleware declares.
-          operations.signIn(tokenOf(credential), api) as Effect.Effect<
-            { readonly subject: string; readonly slug: string },
-            Unauthorized | Forbidden | ServiceUnavailable
-          >,
-          (caller) => Effect.provideService(httpEffect, ParticipantCaller, caller)
+        Effect.flatMap(signIn(tokenOf(credential), api), (caller) =>
+          Effect.provideService(httpEffect, ParticipantCaller, caller)
         )
     })
   })
@@ -75,6 +96,7 @@ export const TaskReaderAuthenticationLayer = Layer.effect(
     const { oauthAudience, docsUrl } = yield* AppConfig
     const operations = yield* ParticipantOperations
     const api = { audience: oauthAudience, metadataPath: protectedResourceMetadataPath }
+    const signIn = signInWith(operations, docsUrl)
     const noCredential = envelopeError(
       docsUrl,
       "unauthorized",
@@ -96,12 +118,8 @@ export const TaskReaderAuthenticationLayer = Layer.effect(
       participantAccessToken: (httpEffect, { credential }) => {
         const token = tokenOf(credential)
         if (token === undefined) return Effect.fail(noCredential)
-        return Effect.flatMap(
-          operations.signIn(token, api) as Effect.Effect<
-            { readonly subject: string; readonly slug: string },
-            Unauthorized | Forbidden | ServiceUnavailable
-          >,
-          (caller) => Effect.provideService(httpEffect, TaskReader, { _tag: "Participant", ...caller })
+        return Effect.flatMap(signIn(token, api), (caller) =>
+          Effect.provideService(httpEffect, TaskReader, { _tag: "Participant", ...caller })
         )
       }
     })

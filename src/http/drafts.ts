@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
+import { toEnvelope } from "../api/envelope.ts"
 import { SearchRequest } from "../api/resources.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
@@ -22,6 +23,7 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
     // The body is decoded by SearchRequest, the schema the OpenAPI document publishes: its bounds
     // are the only statement of the rule.
     const readSearch = jsonBodyDecoder(SearchRequest, config.docsUrl)
+    const envelope = toEnvelope(config.docsUrl)
 
     return handlers
       .handleRaw(
@@ -29,14 +31,14 @@ export const DraftsHandlers = handlerGroup(MarketplaceApi, "drafts", (handlers) 
         Effect.fnUntraced(function* ({ request }) {
           const body = yield* readJsonObject(request, config.docsUrl)
           return HttpServerResponse.jsonUnsafe(yield* operations.preflight(body))
-        })
+        }, Effect.mapError(envelope))
       )
       .handleRaw(
         "search",
         Effect.fnUntraced(function* ({ request }) {
           const body = yield* readSearch(request)
           return HttpServerResponse.jsonUnsafe(yield* operations.search(body))
-        })
+        }, Effect.mapError(envelope))
       )
   })
 )

@@ -7,11 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import { MarketplaceApi } from "../api/api.ts"
+import { toEnvelope } from "../api/envelope.ts"
 import { TaskReader } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { ArtifactNotFound } from "../domain/errors.ts"
 import { mayReadFile } from "../domain/file_access.ts"
-import { orActionFailure } from "../operations/failures.ts"
 import { downloadResponse } from "../pages/download.ts"
 import { Artifacts } from "../services/artifacts.ts"
 import { TaskActions } from "../services/task_actions.ts"
@@ -22,7 +22,7 @@ export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handle
     const { docsUrl } = yield* AppConfig
     const artifacts = yield* Artifacts
     const actions = yield* TaskActions
-    const orAction = orActionFailure(docsUrl)
+    const envelope = toEnvelope(docsUrl)
 
     /** The file, when these credentials may read it: the agent a submitted result's, a participant their own upload. */
     const readable = Effect.fnUntraced(function* (reference: string, id: string) {
@@ -34,7 +34,7 @@ export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handle
     })
 
     const download = (reference: string, id: string) =>
-      Effect.map(orAction(readable(reference, id)), ({ file, body }) => downloadResponse(file, body))
+      Effect.map(Effect.mapError(readable(reference, id), envelope), ({ file, body }) => downloadResponse(file, body))
 
     return handlers.handleRaw("downloadArtifact", ({ params }) => download(params.reference, params.id))
   })

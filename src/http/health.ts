@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
-import { retryAfterSeconds } from "../operations/failures.ts"
+import { retryAfterSeconds } from "../domain/errors.ts"
 import { Health } from "../services/health.ts"
 import { group as handlerGroup } from "./handler_group.ts"
 

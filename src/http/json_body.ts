@@ -11,7 +11,13 @@ import * as Effect from "effect/Effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Schema from "effect/Schema"
-import { BadRequest, envelopeError, type PayloadTooLarge, type UnsupportedMediaType } from "../api/envelope.ts"
+import {
+  BadRequest,
+  envelopeError,
+  type PayloadTooLarge,
+  refusalBody,
+  type UnsupportedMediaType
+} from "../api/envelope.ts"
 import { maxBodyBytes } from "../api/parameters.ts"
 import { invalidRequest, tooDeep } from "../operations/invalid_request.ts"
 
@@ -67,7 +73,7 @@ export const jsonBodyDecoder = <S extends Schema.ConstraintDecoder<unknown>>(
   // Every member that fails is named, not only the first (as the MCP tools name every argument).
   const decode = Schema.decodeUnknownEffect(schema, { errors: "all" })
   const refuse = (error: Schema.SchemaError) =>
-    Effect.fail(new BadRequest({ error: invalidRequest(docsUrl, "Payload", error) }))
+    Effect.fail(new BadRequest({ error: refusalBody(docsUrl, invalidRequest("Payload", error)) }))
   return Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
     const body = yield* readJsonObject(request, docsUrl, options)
     return yield* Effect.catch(decode(body), refuse)
@@ -120,8 +126,8 @@ const jsonObjectOf = (
     )
   }
   // Before anything that recurses over it (a schema, JSON.stringify when a row is written).
-  const deep = tooDeep(docsUrl, "Payload", value)
-  if (deep !== undefined) return Effect.fail(new BadRequest({ error: deep }))
+  const deep = tooDeep("Payload", value)
+  if (deep !== undefined) return Effect.fail(new BadRequest({ error: refusalBody(docsUrl, deep) }))
   return Effect.succeed(value as Record<string, unknown>)
 }
 

@@ -18,12 +18,12 @@ import * as HttpTraceContext from "effect/http/HttpTraceContext"
 import * as Option from "effect/Option"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
-import { type ErrorBody, type ErrorCode, errorBody, errorCodes } from "../api/envelope.ts"
+import { type ErrorBody, type ErrorCode, errorBody, errorCodes, refusalBody } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { isEmbeddedIssuer, type Sampler } from "../config/settings.ts"
+import { retryAfterSeconds } from "../domain/errors.ts"
 import { isConsolePath } from "../domain/login.ts"
 import { isOAuthPath } from "../oauth/server.ts"
-import { retryAfterSeconds } from "../operations/failures.ts"
 import { invalidRequest } from "../operations/invalid_request.ts"
 import { decidedSampling, isSampled, newTraceId } from "../tracing.ts"
 import { tooLarge } from "./json_body.ts"
@@ -136,7 +136,7 @@ export const EnvelopeMiddleware = HttpRouter.middleware(
       if (tag === "HttpApiSchemaError") {
         const { kind, cause } = defect as { kind: string; cause: unknown }
         if (kind === "Params" || kind === "Query" || kind === "Headers" || kind === "Payload") {
-          return envelope(invalidRequest(docs, kind, cause))
+          return envelope(refusalBody(docs, invalidRequest(kind, cause)))
         }
       }
       if (tag === "HttpApiPayloadTooLarge") {

@@ -4,6 +4,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
+import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { AgentOperations, encodeCursor, presentParticipant } from "../operations/agent.ts"
@@ -54,6 +55,7 @@ export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants",
     const config = yield* AppConfig
     const operations = yield* AgentOperations
     const listBody = makeListBody(makeParticipantJson(config.publicBaseUrl))
+    const envelope = toEnvelope(config.docsUrl)
 
     // Raw handlers answering JSON made here, in the shapes of ParticipantList and Participant (the
     // HttpApi description, and so the OpenAPI document, still declares those schemas).
@@ -68,13 +70,13 @@ export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants",
             cursor: query.cursor
           })
           return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
-        })
+        }, Effect.mapError(envelope))
       )
       .handleRaw(
         "getParticipant",
         Effect.fnUntraced(function* ({ params }) {
           return HttpServerResponse.jsonUnsafe(yield* operations.getParticipant(params.slug))
-        })
+        }, Effect.mapError(envelope))
       )
   })
 )

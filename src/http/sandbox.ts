@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { toEnvelope } from "../api/envelope.ts"
 import { AdvanceClockRequest } from "../api/resources.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { apiPrefix } from "../domain/addresses.ts"
@@ -27,7 +28,7 @@ export const SandboxRoutes = HttpRouter.use(
     )
     yield* router.add("POST", sandboxClockPath, (request) =>
       Effect.flatMap(advanceBody(request), ({ advance }) =>
-        Effect.map(operations.advanceSandboxClock(advance), (clock) =>
+        Effect.map(Effect.mapError(operations.advanceSandboxClock(advance), toEnvelope(config.docsUrl)), (clock) =>
           HttpServerResponse.jsonUnsafe(clock, { headers: noStore })
         )
       )

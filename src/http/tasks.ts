@@ -1,11 +1,13 @@
 /**
  * Handlers of the tasks group: idempotent submission and reading by reference (with ETag, 304,
  * long polls and the last bodies served). The operations (operations/agent.ts) answer with the
- * bodies and envelope errors; this adds what is HTTP's own.
+ * bodies and their typed refusals; this adds what is HTTP's own, and answers a refusal in the
+ * envelope (`toEnvelope`).
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { MarketplaceApi } from "../api/api.ts"
+import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations, type TaskAt } from "../operations/agent.ts"
 import { versionedCache } from "../read_cache.ts"
@@ -27,6 +29,7 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
     const config = yield* AppConfig
     const operations = yield* AgentOperations
     const docs = config.docsUrl
+    const envelope = toEnvelope(docs)
     // The body last served per task, at the task's version: a body is a function of the row, whose
     // version moves with every change and is read fresh for every request (`versionOf`). Up to ~4M
     // characters: a thousand typical tasks, fewer with large results, none over 1/16 of it.
@@ -68,7 +71,7 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
           }
           if (submission.replayed) headers["idempotent-replayed"] = "true"
           return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
-        })
+        }, Effect.mapError(envelope))
       )
       .handleRaw(
         "getTask",
@@ -97,7 +100,7 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
           const kept = bodies.get(reference, version)
           if (kept !== undefined) return ok(kept, etag)
           return answerWhole(reference, ifNoneMatch, yield* operations.read(reference))
-        })
+        }, Effect.mapError(envelope))
       )
   })
 )

@@ -13,6 +13,7 @@
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { refusalBody } from "../api/envelope.ts"
 import { type AppSettings, participantMcpUrlOf } from "../config/settings.ts"
 import { participantMcpMetadataUrlOf, protectedResourceMetadataPath } from "../operations/discovery.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
@@ -44,14 +45,15 @@ export const makeParticipantMcpDoor = (
     request: HttpServerRequest.HttpServerRequest
   ): Effect.Effect<Caller, HttpServerResponse.HttpServerResponse> => {
     const token = bearerToken(request.headers.authorization)
-    return Effect.mapError(operations.signIn(token, resource), ({ error }) =>
-      HttpServerResponse.jsonUnsafe(
+    return Effect.mapError(operations.signIn(token, resource), (refusal) => {
+      const error = refusalBody(config.docsUrl, refusal)
+      return HttpServerResponse.jsonUnsafe(
         { error },
         {
           status: error.status,
           headers: error.status === 401 ? { "www-authenticate": token === undefined ? challenge : invalidToken } : {}
         }
       )
-    )
+    })
   }
 }

@@ -23,14 +23,14 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Layer from "effect/Layer"
-import { errorBody } from "../api/envelope.ts"
+import { errorBody, refusalBody } from "../api/envelope.ts"
 import { maxBodyBytes } from "../api/parameters.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
+import { StorageUnavailable } from "../domain/errors.ts"
 import { tooLarge } from "../http/json_body.ts"
 import { limiter } from "../http/rate_limit.ts"
 import { routerConfig } from "../http/routes.ts"
-import { storageUnavailable } from "../operations/failures.ts"
 import type { Caller } from "../operations/participant.ts"
 import { McpSessionStore } from "../services/mcp_session_store.ts"
 import { explained } from "./refusals.ts"
@@ -93,7 +93,7 @@ export const mcpEndpoint = <E, R, RD = never>(options: McpEndpointOptions<E, R, 
             HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
           const payloadTooLarge = envelope(tooLarge(docs).error)
           const unreadableBody = envelope(errorBody(docs, "invalid_json", "The request body could not be read."))
-          const unavailable = envelope(storageUnavailable(docs).error)
+          const unavailable = envelope(refusalBody(docs, new StorageUnavailable({ cause: undefined })))
           const methodNotAllowed = (method: string) =>
             envelope(
               errorBody(docs, "method_not_allowed", `${method.slice(0, 20)} is not allowed on ${options.path}.`, {

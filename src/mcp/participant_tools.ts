@@ -12,11 +12,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type { ErrorBody } from "../api/envelope.ts"
 import { Account, DeclineRequest, ResultSubmission, TaskList } from "../api/resources.ts"
 import { Task } from "../domain/task.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
-import { type CallContext, decodeArguments, type Hints, invalidArguments, toolSpecFor } from "./tools.ts"
+import { decodeArguments, type Hints, invalidArguments, type ToolFailure, toolSpecFor } from "./tools.ts"
 
 /** What a participant's tool runs over: the operations, and the caller its request signed in as. */
 export interface ParticipantDeps {
@@ -45,20 +44,13 @@ const readOnly: Hints = { readOnly: true, destructive: false, idempotent: true, 
 const moveWith =
   <S extends Schema.Top>(
     schema: S,
-    make: (
-      deps: ParticipantDeps,
-      reference: string,
-      body: S["Type"]
-    ) => Effect.Effect<Task, { readonly error: ErrorBody }>
+    make: (deps: ParticipantDeps, reference: string, body: S["Type"]) => Effect.Effect<Task, ToolFailure>
   ) =>
-  (deps: ParticipantDeps, args: typeof WithReference.Type, context: CallContext) => {
+  (deps: ParticipantDeps, args: typeof WithReference.Type) => {
     const { reference, ...rest } = args
     return Effect.andThen(deps.operations.checkHolder(deps.caller, reference), () =>
-      Effect.flatMap(
-        Effect.mapError(decodeArguments(schema)(rest), (error) => ({
-          error: invalidArguments(context.docsUrl, error)
-        })),
-        (body) => make(deps, reference, body as S["Type"])
+      Effect.flatMap(Effect.mapError(decodeArguments(schema)(rest), invalidArguments), (body) =>
+        make(deps, reference, body as S["Type"])
       )
     )
   }

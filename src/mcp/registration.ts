@@ -12,10 +12,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { type ErrorBody, ErrorEnvelope } from "../api/envelope.ts"
+import { type ErrorBody, ErrorEnvelope, refusalBody, toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { tooDeep } from "../operations/invalid_request.ts"
-import { type CallContext, invalidArguments, type ToolSpec } from "./tools.ts"
+import { type CallContext, invalidArguments, type ToolFailure, type ToolSpec } from "./tools.ts"
 
 /**
  * A tool's JSON Schema: an object at the root, as MCP requires, with its named definitions
@@ -72,21 +72,18 @@ const success = (body: unknown) =>
  * over; it runs in the call's own context (the services of the HTTP request reach it: see
  * participant_server.ts), and a refusal there is the call's result.
  */
-export const registerTools = <Deps>(
-  specs: ReadonlyArray<ToolSpec<Deps>>,
-  deps: Effect.Effect<Deps, { readonly error: ErrorBody }>
-) =>
+export const registerTools = <Deps>(specs: ReadonlyArray<ToolSpec<Deps>>, deps: Effect.Effect<Deps, ToolFailure>) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const server = yield* McpServer.McpServer
       const { docsUrl } = yield* AppConfig
+      const envelope = toEnvelope(docsUrl)
 
       /** The caller as MCP tells it: the client's name, and where progress goes when it asked for it. */
       const callContext = Effect.map(Effect.serviceOption(McpSchema.McpServerClient), (client): CallContext => {
         const info = Option.getOrUndefined(client)
         const token = info?.requestMetadata?.progressToken as string | number | undefined
         return {
-          docsUrl,
           client: info === undefined ? undefined : `${info.clientInfo.name}/${info.clientInfo.version} (MCP)`,
           progress:
             token === undefined
@@ -104,13 +101,13 @@ export const registerTools = <Deps>(
       })
       const handle = (spec: ToolSpec<Deps>) => (payload: unknown) => {
         // As a REST body is: nothing that recurses over the arguments sees them too deep.
-        const deep = tooDeep(docsUrl, "Arguments", payload)
-        if (deep !== undefined) return Effect.succeed(refusal(deep))
+        const deep = tooDeep("Arguments", payload)
+        if (deep !== undefined) return Effect.succeed(refusal(refusalBody(docsUrl, deep)))
         return Effect.flatMap(callContext, (context) =>
           spec.decode(payload ?? {}).pipe(
-            Effect.mapError((error) => ({ error: invalidArguments(docsUrl, error) })),
+            Effect.mapError(invalidArguments),
             Effect.flatMap((args) => Effect.flatMap(deps, (deps) => spec.run(deps, args, context))),
-            Effect.match({ onFailure: ({ error }) => refusal(error), onSuccess: success })
+            Effect.match({ onFailure: (failure) => refusal(envelope(failure).error), onSuccess: success })
           )
         )
       }

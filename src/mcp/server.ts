@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import type { ErrorBody } from "../api/envelope.ts"
+import { type EnvelopedRefusal, type ErrorBody, refusalBody } from "../api/envelope.ts"
 import { mcpPromptNames, mcpResources } from "../api/mcp.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { type AppSettings, participantMcpUrlOf, pathOnThisServer } from "../config/settings.ts"
@@ -76,7 +76,7 @@ const Resources = Layer.effectDiscard(
       name: string,
       title: string,
       description: string,
-      read: (key: string) => Effect.Effect<unknown, { readonly error: ErrorBody }>
+      read: (key: string) => Effect.Effect<unknown, EnvelopedRefusal>
     ) =>
       server.addResourceTemplate({
         template: new McpSchema.ResourceTemplate({
@@ -93,7 +93,7 @@ const Resources = Layer.effectDiscard(
         handle: (uri, [key]) =>
           read(key ?? "").pipe(
             Effect.map((body) => jsonContents(uri, body)),
-            Effect.mapError(notReadable)
+            Effect.mapError((refusal) => notReadable({ error: refusalBody(config.docsUrl, refusal) }))
           )
       })
     yield* byKey(

@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type { ErrorBody } from "../api/envelope.ts"
+import type { EnvelopedRefusal, EnvelopeError } from "../api/envelope.ts"
 import type { McpToolName, ParticipantMcpToolName } from "../api/mcp.ts"
 import { idempotencyKey, maxWaitSeconds, PageCursor, pageSize } from "../api/parameters.ts"
 import {
@@ -41,10 +41,14 @@ export interface Hints {
   readonly openWorld: boolean
 }
 
+/**
+ * What a tool call can fail with: a refusal (an operation's, or its arguments'), answered in the
+ * envelope by registration.ts, or a refusal of the endpoint's own already in it.
+ */
+export type ToolFailure = EnvelopedRefusal | EnvelopeError
+
 /** What a tool needs of the caller beyond its arguments. */
 export interface CallContext {
-  /** Where the error codes are documented (every envelope links there). */
-  readonly docsUrl: string
   /** The MCP client's name and version, recorded as the acting agent when a draft names none. */
   readonly client: string | undefined
   /** Reports progress of a long call, when the client asked for it (a no-op otherwise). */
@@ -72,7 +76,7 @@ export interface ToolSpec<Deps = AgentOperations["Service"]> {
     /** What `decode` made of the arguments. */
     args: unknown,
     context: CallContext
-  ) => Effect.Effect<unknown, { readonly error: ErrorBody }>
+  ) => Effect.Effect<unknown, ToolFailure>
 }
 
 /** The spec maker of tools over `Deps`: each tool's `run` typed by what its own `decode` makes. */
@@ -83,11 +87,7 @@ export const toolSpecFor =
       readonly parameters: P
       /** A wider schema to decode with, when the published one is stricter than the rules. */
       readonly decodeWith?: D
-      readonly run: (
-        deps: Deps,
-        args: D["Type"],
-        context: CallContext
-      ) => Effect.Effect<unknown, { readonly error: ErrorBody }>
+      readonly run: (deps: Deps, args: D["Type"], context: CallContext) => Effect.Effect<unknown, ToolFailure>
     }
   ): ToolSpec<Deps> => ({
     ...options,
@@ -290,10 +290,10 @@ export const tools: ReadonlyArray<ToolSpec> = [
     success: Task,
     hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
     kind: "write",
-    run: (operations, args, context) =>
+    run: (operations, args) =>
       Effect.andThen(operations.checkAgent(args.reference, args.task_token), () =>
         Effect.flatMap(
-          decodeDecision(context.docsUrl, {
+          decodeDecision({
             decision: args.decision,
             ...(args.reason === undefined ? {} : { reason: args.reason })
           }),
@@ -331,8 +331,7 @@ export const sandboxTools: ReadonlyArray<ToolSpec> = [
 
 /** The review's decision, by the rule REST decodes it with (a reason for revise and reject). */
 const decodeDecisionWith = Schema.decodeUnknownEffect(ReviewDecision)
-const decodeDecision = (docsUrl: string, input: unknown) =>
-  Effect.mapError(decodeDecisionWith(input), (error) => ({ error: invalidArguments(docsUrl, error) }))
+const decodeDecision = (input: unknown) => Effect.mapError(decodeDecisionWith(input), invalidArguments)
 
 /** A long wait (made once: docs/performance.md, "No generator function made per request"). */
 const waitForTask = Effect.fnUntraced(function* (
@@ -365,9 +364,8 @@ const waitForTask = Effect.fnUntraced(function* (
   return current.task
 })
 
-/** A schema failure of a tool's arguments, as the REST envelope names a failed request member. */
-export const invalidArguments = (docsUrl: string, error: Schema.SchemaError): ErrorBody =>
-  invalidRequest(docsUrl, "Arguments", error)
+/** A schema failure of a tool's arguments, as REST names a failed request member. */
+export const invalidArguments = (error: Schema.SchemaError) => invalidRequest("Arguments", error)
 
 /**
  * How the rate limiter counts an MCP request (its JSON-RPC body) to an endpoint serving `specs`: a

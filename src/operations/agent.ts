@@ -1,13 +1,12 @@
 /**
- * The agent's operations as the contract answers them: the bodies of the REST responses and the
- * envelope errors, with no transport. The REST handlers (http/) and the MCP tools (mcp/) are
+ * The agent's operations as the contract answers them: the bodies of the REST responses, and the
+ * refusals each operation declares (typed errors the edge maps to the envelope), with no transport. The REST handlers (http/) and the MCP tools (mcp/) are
  * adapters over this one service, so a rule, a message or a hint is written once: HTTP adds its
  * headers (ETag, Location, idempotent-replayed) and caches, MCP its tool results.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
 import { pageSize } from "../api/parameters.ts"
 import {
   type DeliveryList,
@@ -19,19 +18,29 @@ import {
   searchLimit
 } from "../api/resources.ts"
 import { AppConfig } from "../config/app_config.ts"
+import {
+  type DraftRejected,
+  type IdempotencyKeyMismatch,
+  type IdempotencyKeyReused,
+  IdempotencyKeyTooShort,
+  type InvalidTransition,
+  ParticipantNotFound,
+  type StorageUnavailable,
+  type TaskNotFound,
+  type Unauthenticated
+} from "../domain/errors.ts"
 import type { ReviewDecision } from "../domain/moves.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
 import { isoDurationOf, parseAdvance } from "../domain/sandbox.ts"
 import type { Task } from "../domain/task.ts"
 import { participantSlugPattern } from "../domain/task_draft/fields.ts"
-import { IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft/idempotency.ts"
 import { webhookEventType } from "../domain/webhooks.ts"
 import { ParticipantDirectory, type ParticipantPage } from "../services/participant_directory.ts"
 import { SandboxClock } from "../services/sandbox_clock.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
 import { type PreflightOutcome, type Submission, type SubmitInput, Tasks } from "../services/tasks.ts"
-import { orActionFailure, orStorageUnavailable, retryAfterSeconds } from "./failures.ts"
+import { RequestInvalid, TaskNotCreated } from "./errors.ts"
 
 /** The public shape of a stored participant. */
 export const presentParticipant = (baseUrl: string, p: ParticipantRecord): Participant => ({
@@ -81,19 +90,33 @@ export interface ListInput {
   readonly cursor?: string | undefined
 }
 
+/** What reading a task can fail with. */
+export type ReadFailure = TaskNotFound | StorageUnavailable
+
+/** What the agent's move on its task can fail with (the token checked first). */
+export type AgentMoveFailure = TaskNotFound | InvalidTransition | StorageUnavailable | Unauthenticated
+
+/** What a submission can fail with; storage unavailable is TaskNotCreated here (a retry is safe). */
+export type SubmitFailure =
+  | DraftRejected
+  | IdempotencyKeyMismatch
+  | IdempotencyKeyTooShort
+  | IdempotencyKeyReused
+  | TaskNotCreated
+
 export class AgentOperations extends Context.Service<
   AgentOperations,
   {
     /** A page of the directory; `presentList` gives its ParticipantList body. */
-    listParticipants(input: ListInput): Effect.Effect<ParticipantPage, EnvelopeError>
+    listParticipants(input: ListInput): Effect.Effect<ParticipantPage, RequestInvalid | StorageUnavailable>
     presentList(page: ParticipantPage): ParticipantList
-    getParticipant(slug: string): Effect.Effect<Participant, EnvelopeError>
-    search(request: SearchRequest): Effect.Effect<SearchResult, EnvelopeError>
-    preflight(draft: Readonly<Record<string, unknown>>): Effect.Effect<PreflightResult, EnvelopeError>
-    submit(input: SubmitInput): Effect.Effect<Submission, EnvelopeError>
-    read(reference: string): Effect.Effect<TaskAt, EnvelopeError>
+    getParticipant(slug: string): Effect.Effect<Participant, ParticipantNotFound | StorageUnavailable>
+    search(request: SearchRequest): Effect.Effect<SearchResult, StorageUnavailable>
+    preflight(draft: Readonly<Record<string, unknown>>): Effect.Effect<PreflightResult, StorageUnavailable>
+    submit(input: SubmitInput): Effect.Effect<Submission, SubmitFailure>
+    read(reference: string): Effect.Effect<TaskAt, ReadFailure>
     /** The task's current version, without reading the rest: enough to answer a revalidation. */
-    versionOf(reference: string): Effect.Effect<number, EnvelopeError>
+    versionOf(reference: string): Effect.Effect<number, ReadFailure>
     /**
      * A long poll: the task as soon as it changes (its version moves past the one read first), or
      * as it is when `waitMs` is over. `answerNow` looks at the first read: when the caller has not
@@ -103,61 +126,55 @@ export class AgentOperations extends Context.Service<
       reference: string,
       answerNow: (first: TaskAt) => boolean,
       waitMs: number
-    ): Effect.Effect<TaskAt, EnvelopeError>
+    ): Effect.Effect<TaskAt, ReadFailure>
     /** Refuses a token that is not this task's (401) before anything else is judged. */
-    checkAgent(reference: string, taskToken: string): Effect.Effect<void, EnvelopeError>
-    cancel(reference: string, taskToken: string, reason: string | undefined): Effect.Effect<Task, EnvelopeError>
-    review(reference: string, taskToken: string, decision: ReviewDecision): Effect.Effect<Task, EnvelopeError>
+    checkAgent(reference: string, taskToken: string): Effect.Effect<void, AgentMoveFailure>
+    cancel(reference: string, taskToken: string, reason: string | undefined): Effect.Effect<Task, AgentMoveFailure>
+    review(reference: string, taskToken: string, decision: ReviewDecision): Effect.Effect<Task, AgentMoveFailure>
     /** The task's webhook events and their attempts, for its agent (the task token). */
-    deliveries(reference: string, taskToken: string): Effect.Effect<DeliveryList, EnvelopeError>
+    deliveries(reference: string, taskToken: string): Effect.Effect<DeliveryList, AgentMoveFailure>
     /** A sandbox's clock (served in a sandbox only). */
     readonly sandboxClock: Effect.Effect<SandboxClockState>
     /** Moves a sandbox's clock forward by `advance`, an ISO 8601 duration (served in a sandbox only). */
-    advanceSandboxClock(advance: string): Effect.Effect<SandboxClockState, EnvelopeError>
+    advanceSandboxClock(advance: string): Effect.Effect<SandboxClockState, RequestInvalid | StorageUnavailable>
   }
 >()("task-marketplace/operations/AgentOperations") {
   static readonly layer = Layer.effect(
     AgentOperations,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const docs = config.docsUrl
       const base = config.publicBaseUrl
       const directory = yield* ParticipantDirectory
       const tasks = yield* Tasks
       const actions = yield* TaskActions
       const events = yield* TaskEvents
-      const orStorage = orStorageUnavailable(docs)
-      const orAction = orActionFailure(docs)
       const clock = yield* SandboxClock
 
-      const badCursor = envelopeError(docs, "invalid_request", "cursor is not one this service issued.", {
-        hint: "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
-      })
-      const listParticipants = ({ q, limit, cursor }: ListInput) => {
+      const listParticipants = Effect.fn("AgentOperations.listParticipants")(function* ({
+        q,
+        limit,
+        cursor
+      }: ListInput) {
         const after = cursor === undefined ? undefined : decodeCursor(cursor)
-        if (cursor !== undefined && after === undefined) return Effect.fail(badCursor)
-        return orStorage(directory.list({ q, limit: limit ?? pageSize.default, after }))
-      }
+        if (cursor !== undefined && after === undefined) {
+          return yield* new RequestInvalid({
+            message: "cursor is not one this service issued.",
+            hint: "Pass the next_cursor of the previous page unchanged, or omit cursor to start from the beginning."
+          })
+        }
+        return yield* directory.list({ q, limit: limit ?? pageSize.default, after })
+      })
 
-      const participantNotFound = (slug: string) =>
-        envelopeError(
-          docs,
-          "participant_not_found",
-          `No participant has the slug ${JSON.stringify(slug.slice(0, 80))}.`,
-          {
-            hint: "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
-          }
-        )
-      const getParticipant = Effect.fnUntraced(function* (slug: string) {
+      const getParticipant = Effect.fn("AgentOperations.getParticipant")(function* (slug: string) {
         // A string that cannot be a slug is answered without touching storage.
-        const participant = isParticipantSlug(slug) ? yield* orStorage(directory.findBySlug(slug)) : undefined
-        if (participant === undefined) return yield* participantNotFound(slug)
+        const participant = isParticipantSlug(slug) ? yield* directory.findBySlug(slug) : undefined
+        if (participant === undefined) return yield* new ParticipantNotFound({ slug })
         return presentParticipant(base, participant)
       })
 
-      const search = Effect.fnUntraced(function* (request: SearchRequest) {
+      const search = Effect.fn("AgentOperations.search")(function* (request: SearchRequest) {
         const query = request.query.trim()
-        const outcome = yield* orStorage(tasks.search(query, request.limit ?? searchLimit.default))
+        const outcome = yield* tasks.search(query, request.limit ?? searchLimit.default)
         const preflight = presentPreflight(outcome.preflight)
         const result: SearchResult = {
           object: "search_result",
@@ -179,76 +196,28 @@ export class AgentOperations extends Context.Service<
         return result
       })
 
-      const submit = (input: SubmitInput) =>
+      const preflight = Effect.fn("AgentOperations.preflight")(function* (draft: Readonly<Record<string, unknown>>) {
+        return presentPreflight(yield* tasks.preflight(draft))
+      })
+
+      const submit = Effect.fn("AgentOperations.submit")((input: SubmitInput) =>
         tasks.submit(input).pipe(
           Effect.catchTags({
-            DraftRejected: ({ validation }) =>
+            // The key sent beside the draft is MCP's argument there: the refusal names it so.
+            IdempotencyKeyTooShort: (error) =>
               Effect.fail(
-                envelopeError(
-                  docs,
-                  "preflight_failed",
-                  `The draft is incomplete or invalid: ${validation.issues.map((i) => i.field).join(", ")}.`,
-                  {
-                    hint: `Fix each field listed in details (${validation.issues
-                      .map((i) => `${i.field}: ${i.message}`)
-                      .join(" ")}) and validate the draft first with POST /api/public/v1/preflight.`,
-                    details: validation.issues
-                  }
-                )
+                error.source === "header" && input.headerKeyIs === "argument"
+                  ? new IdempotencyKeyTooShort({ source: "argument", length: error.length })
+                  : error
               ),
-            IdempotencyKeyMismatch: () =>
-              Effect.fail(
-                envelopeError(
-                  docs,
-                  "idempotency_key_mismatch",
-                  "The idempotency-key header and the body's idempotency_key differ.",
-                  {
-                    hint: "Send one key: the idempotency-key header (preferred) or idempotency_key, or the same value in both."
-                  }
-                )
-              ),
-            IdempotencyKeyTooShort: ({ source, length }) => {
-              const where =
-                source === "body"
-                  ? { name: "The idempotency_key member of the draft", field: "idempotency_key" }
-                  : input.headerKeyIs === "argument"
-                    ? { name: "The idempotency_key argument", field: "idempotency_key" }
-                    : { name: "The Idempotency-Key header", field: "idempotency-key" }
-              const message = `${where.name} is too short (${length} characters): an idempotency key is a secret and must be ${idempotencyKeyRule}.`
-              return Effect.fail(
-                envelopeError(docs, "invalid_request", message, {
-                  hint: `Send a fresh random key of at least ${IDEMPOTENCY_KEY_MIN} characters per task, e.g. a UUID (crypto.randomUUID()): a replay returns the task's token, so anyone who knows the key and the draft could act as the task's agent. Nothing was created.`,
-                  details: [
-                    {
-                      field: where.field,
-                      code: "invalid",
-                      message: `${where.field} must be ${idempotencyKeyRule}; got ${length} characters`
-                    }
-                  ]
-                })
-              )
-            },
-            IdempotencyKeyReused: () =>
-              Effect.fail(
-                envelopeError(
-                  docs,
-                  "idempotency_key_reused",
-                  "This idempotency key was already used to submit a different draft.",
-                  { hint: "Use a new key for a new task; reuse a key only to retry the exact same draft." }
-                )
-              ),
-            StorageUnavailable: () =>
-              Effect.fail(
-                envelopeError(docs, "task_not_created", "The task could not be recorded: storage is unavailable.", {
-                  hint: `Retry in ${retryAfterSeconds} seconds with the same idempotency key; the retry cannot create a second task.`
-                })
-              )
+            StorageUnavailable: ({ cause }) => Effect.fail(new TaskNotCreated({ cause }))
           })
         )
+      )
 
-      const read = (reference: string) => orAction(tasks.read(reference))
+      const read = Effect.fn("AgentOperations.read")((reference: string) => tasks.read(reference))
 
-      const waitForChange = Effect.fnUntraced(function* (
+      const waitForChange = Effect.fn("AgentOperations.waitForChange")(function* (
         reference: string,
         answerNow: (first: TaskAt) => boolean,
         waitMs: number
@@ -267,16 +236,24 @@ export class AgentOperations extends Context.Service<
         return current
       })
 
-      const cancel = Effect.fnUntraced(function* (reference: string, taskToken: string, reason: string | undefined) {
-        return tasks.view(yield* orAction(actions.cancel(reference, taskToken, reason)))
+      const cancel = Effect.fn("AgentOperations.cancel")(function* (
+        reference: string,
+        taskToken: string,
+        reason: string | undefined
+      ) {
+        return tasks.view(yield* actions.cancel(reference, taskToken, reason))
       })
-      const review = Effect.fnUntraced(function* (reference: string, taskToken: string, decision: ReviewDecision) {
-        return tasks.view(yield* orAction(actions.review(reference, taskToken, decision)))
+      const review = Effect.fn("AgentOperations.review")(function* (
+        reference: string,
+        taskToken: string,
+        decision: ReviewDecision
+      ) {
+        return tasks.view(yield* actions.review(reference, taskToken, decision))
       })
 
-      const deliveries = Effect.fnUntraced(function* (reference: string, taskToken: string) {
-        yield* orAction(actions.checkAgent(reference, taskToken))
-        const { webhookUrl, events } = yield* orAction(tasks.deliveries(reference))
+      const deliveries = Effect.fn("AgentOperations.deliveries")(function* (reference: string, taskToken: string) {
+        yield* actions.checkAgent(reference, taskToken)
+        const { webhookUrl, events } = yield* tasks.deliveries(reference)
         const list: DeliveryList = {
           object: "list",
           webhook_url: webhookUrl,
@@ -303,18 +280,18 @@ export class AgentOperations extends Context.Service<
           advanced_by: isoDurationOf(advanced)
         })
       )
-      const advanceSandboxClock = (advance: string) => {
+      const advanceSandboxClock = Effect.fn("AgentOperations.advanceSandboxClock")(function* (advance: string) {
         const parsed = parseAdvance(advance)
         if ("problem" in parsed) {
-          return Effect.fail(
-            envelopeError(docs, "invalid_request", parsed.problem, {
-              hint: 'Send {"advance": "PT25H"}: a positive ISO 8601 duration (weeks, days, hours, minutes, seconds). The clock was not moved.',
-              details: [{ field: "advance", code: "invalid", message: parsed.problem }]
-            })
-          )
+          return yield* new RequestInvalid({
+            message: parsed.problem,
+            hint: 'Send {"advance": "PT25H"}: a positive ISO 8601 duration (weeks, days, hours, minutes, seconds). The clock was not moved.',
+            details: [{ field: "advance", code: "invalid", message: parsed.problem }]
+          })
         }
-        return Effect.andThen(orStorage(clock.advance(parsed.ms)), sandboxClock)
-      }
+        yield* clock.advance(parsed.ms)
+        return yield* sandboxClock
+      })
 
       return AgentOperations.of({
         listParticipants,
@@ -327,12 +304,14 @@ export class AgentOperations extends Context.Service<
         }),
         getParticipant,
         search,
-        preflight: (draft) => Effect.map(orStorage(tasks.preflight(draft)), presentPreflight),
+        preflight,
         submit,
         read,
-        versionOf: (reference) => orAction(tasks.versionOf(reference)),
+        versionOf: Effect.fn("AgentOperations.versionOf")((reference: string) => tasks.versionOf(reference)),
         waitForChange,
-        checkAgent: (reference, taskToken) => orAction(actions.checkAgent(reference, taskToken)),
+        checkAgent: Effect.fn("AgentOperations.checkAgent")((reference: string, taskToken: string) =>
+          actions.checkAgent(reference, taskToken)
+        ),
         cancel,
         review,
         deliveries,

@@ -1,14 +1,14 @@
 /**
- * The one translation of a schema failure into the envelope: a 400 `invalid_request` naming each
- * member that failed in `details`. HttpApi's own decoding of path parameters, query parameters and
+ * The one translation of a schema failure into a refusal: a 400 `invalid_request`
+ * (`RequestInvalid`) naming each member that failed in `details`. HttpApi's own decoding of path parameters, query parameters and
  * headers (http/middleware.ts), the handlers' decoding of request bodies (http/json_body.ts) and
  * the MCP tools' decoding of their arguments (mcp/tools.ts) all use it. Also the one refusal of a
  * body or of tool arguments nested too deep (`tooDeep`), which comes before any schema.
  */
 import * as SchemaIssue from "effect/SchemaIssue"
-import { type ErrorBody, errorBody } from "../api/envelope.ts"
 import { maxJsonDepth } from "../api/parameters.ts"
 import { pathDeeperThan } from "../domain/json_depth.ts"
+import { RequestInvalid } from "./errors.ts"
 
 /** The part of a request a schema decoded, as HttpApi names it. */
 export type RequestPart = "Params" | "Query" | "Headers" | "Payload" | "Arguments"
@@ -49,25 +49,21 @@ const schemaProblems = (
   })
 }
 
-/** The envelope body for a schema failure (`cause`, a SchemaError) in a part of the request. */
-export const invalidRequest = (docsUrl: string, part: RequestPart, cause: unknown): ErrorBody => {
+/** The refusal of a schema failure (`cause`, a SchemaError) in a part of the request. */
+export const invalidRequest = (part: RequestPart, cause: unknown): RequestInvalid => {
   const problems = schemaProblems(cause)
-  return errorBody(
-    docsUrl,
-    "invalid_request",
-    `${partName[part]} is invalid: ${truncate(problems.map((p) => `${p.field}: ${p.message}`).join("; "))}`,
-    {
-      hint:
-        part === "Query"
-          ? "Send each query parameter once, with the type the OpenAPI document at /openapi.json gives."
-          : part === "Payload"
-            ? "Fix each member named in details; the endpoint's request schema is in the OpenAPI document at /openapi.json."
-            : part === "Arguments"
-              ? "Fix each argument named in details; the tool's inputSchema (tools/list) gives every argument."
-              : "See the endpoint in the OpenAPI document at /openapi.json.",
-      details: problems.map((p) => ({ field: p.field, code: p.code, message: p.message }))
-    }
-  )
+  return new RequestInvalid({
+    message: `${partName[part]} is invalid: ${truncate(problems.map((p) => `${p.field}: ${p.message}`).join("; "))}`,
+    hint:
+      part === "Query"
+        ? "Send each query parameter once, with the type the OpenAPI document at /openapi.json gives."
+        : part === "Payload"
+          ? "Fix each member named in details; the endpoint's request schema is in the OpenAPI document at /openapi.json."
+          : part === "Arguments"
+            ? "Fix each argument named in details; the tool's inputSchema (tools/list) gives every argument."
+            : "See the endpoint in the OpenAPI document at /openapi.json.",
+    details: problems.map((p) => ({ field: p.field, code: p.code, message: p.message }))
+  })
 }
 
 const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
@@ -77,13 +73,14 @@ const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
  * than `maxJsonDepth`, naming the member of the body that holds the deep part; undefined when
  * `value` is within the limit.
  */
-export const tooDeep = (docsUrl: string, part: "Payload" | "Arguments", value: unknown): ErrorBody | undefined => {
+export const tooDeep = (part: "Payload" | "Arguments", value: unknown): RequestInvalid | undefined => {
   const path = pathDeeperThan(value, maxJsonDepth)
   if (path === undefined) return undefined
   const field = path[0] ?? "request"
   const whole = part === "Payload" ? "the request body" : "the tool's arguments"
   const message = `is nested deeper than ${maxJsonDepth} levels of objects and arrays (${whole} counting as the first)`
-  return errorBody(docsUrl, "invalid_request", `${partName[part]} is invalid: ${field}: ${message}`, {
+  return new RequestInvalid({
+    message: `${partName[part]} is invalid: ${field}: ${message}`,
     hint: `Send JSON nested at most ${maxJsonDepth} levels deep (limits.max_json_depth of ${part === "Payload" ? "GET /capabilities" : "the marketplace://capabilities resource"}).`,
     details: [{ field, code: "invalid", message }]
   })

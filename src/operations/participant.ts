@@ -1,7 +1,8 @@
 /**
  * The participant's operations as the contract answers them: who am I, my offers and tasks, and
  * the moves on a task (accept, decline, start, submit a result) — the bodies of the REST responses
- * and the envelope errors, with no transport. The REST handlers (http/account.ts) and the
+ * and the refusals each operation declares (typed errors the edge maps to the envelope), with no
+ * transport. The REST handlers (http/account.ts) and the
  * participant's MCP tools (mcp/participant_tools.ts) are adapters over this one service, so every
  * rule, message and hint is written once. Signing in (an OAuth access token for a resource → the
  * participant it is linked to) is here too: REST and MCP verify the same way, each for its own
@@ -11,26 +12,26 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import { type EnvelopeError, envelopeError } from "../api/envelope.ts"
 import type { Account, TaskList, UploadedFile } from "../api/resources.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { apiPrefix } from "../domain/addresses.ts"
 import {
-  type ArtifactRejected,
+  type ArtifactsUnusable,
+  type InvalidTransition,
   NotPermitted,
   type ProfileNotFound,
+  type ResultRejected,
   type StorageUnavailable,
   type TaskNotFound,
-  type UploadNotAllowed
+  type Unauthenticated
 } from "../domain/errors.ts"
 import { mayReadFile } from "../domain/file_access.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
 import type { ProfileEdit } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
-import type { StoredTask } from "../domain/task_record.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
-import { Artifacts, type StoredFile } from "../services/artifacts.ts"
+import { Artifacts, type StageFailure, type StoredFile } from "../services/artifacts.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { type Profile, Profiles } from "../services/profiles.ts"
 import { SandboxClock } from "../services/sandbox_clock.ts"
@@ -38,7 +39,7 @@ import { TaskActions } from "../services/task_actions.ts"
 import { TaskStore } from "../services/task_store.ts"
 import { Tasks } from "../services/tasks.ts"
 import { presentParticipant } from "./agent.ts"
-import { orActionFailure } from "./failures.ts"
+import { AwaitingApproval, LinkedParticipantMissing, SignInRequired } from "./errors.ts"
 
 /** A task of the participant's as the console shows it: the task, and when its offer lapses or its review is due. */
 export interface TaskOnBoard {
@@ -63,6 +64,12 @@ export interface ProtectedResource {
   readonly metadataPath: string
 }
 
+/** What signing in can fail with: no token (401), one not valid here (401), no participant behind it (403). */
+export type SignInFailure = SignInRequired | Unauthenticated | NotPermitted | AwaitingApproval | StorageUnavailable
+
+/** What a participant's move on a task can fail with. */
+export type MoveFailure = TaskNotFound | InvalidTransition | StorageUnavailable | NotPermitted
+
 export class ParticipantOperations extends Context.Service<
   ParticipantOperations,
   {
@@ -71,41 +78,43 @@ export class ParticipantOperations extends Context.Service<
      * or with one that is not valid for it (signature, issuer, expiry, audience), 403 when its
      * subject is linked to no participant, or to a sign-up awaiting the operator's approval.
      */
-    signIn(token: string | undefined, resource: ProtectedResource): Effect.Effect<Caller, EnvelopeError>
+    signIn(token: string | undefined, resource: ProtectedResource): Effect.Effect<Caller, SignInFailure>
     /** GET /me. */
-    me(caller: Caller): Effect.Effect<Account, EnvelopeError>
+    me(caller: Caller): Effect.Effect<Account, LinkedParticipantMissing | StorageUnavailable>
     /** GET /me/tasks: offers and tasks, newest first. */
-    myTasks(caller: Caller): Effect.Effect<TaskList, EnvelopeError>
+    myTasks(caller: Caller): Effect.Effect<TaskList, StorageUnavailable>
     /** The same tasks with the times a person must act by (the console's lists). */
-    board(caller: Caller): Effect.Effect<ReadonlyArray<TaskOnBoard>, EnvelopeError>
+    board(caller: Caller): Effect.Effect<ReadonlyArray<TaskOnBoard>, StorageUnavailable>
     /**
      * Refuses the wrong party (403) or an unknown task (404) before anything the caller sent is
      * judged: an adapter runs it, then decodes what came with the move, then makes the move.
      */
-    checkHolder(caller: Caller, reference: string): Effect.Effect<void, EnvelopeError>
-    accept(caller: Caller, reference: string): Effect.Effect<Task, EnvelopeError>
+    checkHolder(caller: Caller, reference: string): Effect.Effect<void, MoveFailure>
+    accept(caller: Caller, reference: string): Effect.Effect<Task, MoveFailure>
     /** `reason` as decoded by DeclineRequest (null or absent: none). */
-    decline(caller: Caller, reference: string, reason: string | null | undefined): Effect.Effect<Task, EnvelopeError>
-    start(caller: Caller, reference: string): Effect.Effect<Task, EnvelopeError>
-    submitResult(caller: Caller, reference: string, result: ResultSubmission): Effect.Effect<Task, EnvelopeError>
+    decline(caller: Caller, reference: string, reason: string | null | undefined): Effect.Effect<Task, MoveFailure>
+    start(caller: Caller, reference: string): Effect.Effect<Task, MoveFailure>
+    submitResult(
+      caller: Caller,
+      reference: string,
+      result: ResultSubmission
+    ): Effect.Effect<Task, MoveFailure | ResultRejected | ArtifactsUnusable>
     /**
      * Uploads a file to a task the caller holds and works on (POST /tasks/{reference}/artifacts):
-     * the file, staged, as the 201 shows it. `body` fails with the envelope error of a body that
-     * could not be read.
+     * the file, staged, as the 201 shows it. `body` fails with `E` when it cannot be read.
      */
-    uploadFile<E extends EnvelopeError>(
+    uploadFile<E>(
       caller: Caller,
       reference: string,
       name: string,
       body: Stream.Stream<Uint8Array, E>
-    ): Effect.Effect<UploadedFile, EnvelopeError>
+    ): Effect.Effect<UploadedFile, StageFailure | E>
   } & ConsoleOperations
 >()("task-marketplace/operations/ParticipantOperations") {
   static readonly layer = Layer.effect(
     ParticipantOperations,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const docs = config.docsUrl
       const accessTokens = yield* AccessTokens
       const accounts = yield* Accounts
       const directory = yield* ParticipantDirectory
@@ -113,51 +122,23 @@ export class ParticipantOperations extends Context.Service<
       const artifacts = yield* Artifacts
       const tasks = yield* Tasks
       const store = yield* TaskStore
-      const orAction = orActionFailure(docs)
 
-      /** A sign-up not approved yet: signed in, but no participant of the marketplace until then. */
-      const awaitingApproval = (slug: string) =>
-        Effect.fail(
-          envelopeError(
-            docs,
-            "forbidden",
-            `Your profile (${slug}) awaits the marketplace operator's approval: until then you receive no offers and cannot act on tasks.`,
-            {
-              hint: "Nothing to change on your side: once the operator approves your profile, this same sign-in works (no new sign-in needed)."
-            }
-          )
-        )
-
-      // Generators made once, not per request (docs/performance.md, "No generator function made per request").
-      const verified = Effect.fnUntraced(function* (token: string, audience: string) {
+      const signIn = Effect.fn("ParticipantOperations.signIn")(function* (
+        token: string | undefined,
+        { audience, metadataPath }: ProtectedResource
+      ) {
+        if (token === undefined) return yield* new SignInRequired({ metadataPath })
         const { subject } = yield* accessTokens.verify(token, audience)
         const link = yield* accounts.linkOf(subject)
         if (link === undefined)
           return yield* new NotPermitted({ reason: "your account is not linked to a participant" })
-        if (link.pending) return yield* awaitingApproval(link.slug)
+        if (link.pending) return yield* new AwaitingApproval({ slug: link.slug })
         return { subject, slug: link.slug }
       })
-      const signIn = (token: string | undefined, { audience, metadataPath }: ProtectedResource) =>
-        token === undefined
-          ? Effect.fail(
-              envelopeError(docs, "unauthorized", "This endpoint needs a participant's OAuth access token.", {
-                hint: `Sign in with OAuth 2.1 (see ${metadataPath}) and send Authorization: Bearer <access token>.`
-              })
-            )
-          : orAction(verified(token, audience))
 
-      const me = Effect.fnUntraced(function* ({ subject, slug }: Caller) {
-        const participant = yield* orAction(directory.findBySlug(slug))
-        if (participant === undefined) {
-          return yield* envelopeError(
-            docs,
-            "forbidden",
-            "Your account is linked to a participant that no longer exists.",
-            {
-              hint: "Ask the operator to link your account again."
-            }
-          )
-        }
+      const me = Effect.fn("ParticipantOperations.me")(function* ({ subject, slug }: Caller) {
+        const participant = yield* directory.findBySlug(slug)
+        if (participant === undefined) return yield* new LinkedParticipantMissing({ slug })
         const account: Account = {
           object: "account",
           subject,
@@ -166,35 +147,32 @@ export class ParticipantOperations extends Context.Service<
         return account
       })
 
-      const myTasks = ({ slug }: Caller) =>
-        Effect.map(
-          orAction(tasks.forParticipant(slug)),
-          (data): TaskList => ({ object: "list", count: data.length, data })
+      const myTasks = Effect.fn("ParticipantOperations.myTasks")(function* ({ slug }: Caller) {
+        const data = yield* tasks.forParticipant(slug)
+        const list: TaskList = { object: "list", count: data.length, data }
+        return list
+      })
+
+      const board = Effect.fn("ParticipantOperations.board")(function* ({ slug }: Caller) {
+        const stored = yield* store.forParticipant(slug)
+        return stored.map(
+          (task): TaskOnBoard => ({
+            task: tasks.view(task),
+            offerExpiresAt: task.state === "awaiting_participant" ? task.offerExpiresAt : null,
+            reviewDueAt: task.state === "submitted" ? task.reviewDueAt : null
+          })
         )
+      })
 
-      const board = ({ slug }: Caller) =>
-        Effect.map(
-          orAction(store.forParticipant(slug)),
-          (stored): ReadonlyArray<TaskOnBoard> =>
-            stored.map((task) => ({
-              task: tasks.view(task),
-              offerExpiresAt: task.state === "awaiting_participant" ? task.offerExpiresAt : null,
-              reviewDueAt: task.state === "submitted" ? task.reviewDueAt : null
-            }))
-        )
-
-      /** A move made, as the task now reads. */
-      const moved = <E>(move: Effect.Effect<StoredTask, E>) => Effect.map(orAction(move), tasks.view)
-
-      const uploadFile = <E extends EnvelopeError>(
+      const uploadFile = Effect.fn("ParticipantOperations.uploadFile")(function* <E>(
         { slug }: Caller,
         reference: string,
         name: string,
         body: Stream.Stream<Uint8Array, E>
-      ) =>
-        Effect.map(orAction(artifacts.stage({ reference, slug, name, body })), (file) =>
-          presentFile(config.publicBaseUrl, file)
-        )
+      ) {
+        const file = yield* artifacts.stage({ reference, slug, name, body })
+        return presentFile(config.publicBaseUrl, file)
+      })
 
       return ParticipantOperations.of({
         ...(yield* makeConsoleOperations),
@@ -202,11 +180,29 @@ export class ParticipantOperations extends Context.Service<
         me,
         myTasks,
         board,
-        checkHolder: ({ slug }, reference) => orAction(actions.checkHolder(reference, slug)),
-        accept: ({ slug }, reference) => moved(actions.accept(reference, slug)),
-        decline: ({ slug }, reference, reason) => moved(actions.decline(reference, slug, reason ?? undefined)),
-        start: ({ slug }, reference) => moved(actions.start(reference, slug)),
-        submitResult: ({ slug }, reference, result) => moved(actions.submit(reference, slug, result)),
+        checkHolder: Effect.fn("ParticipantOperations.checkHolder")(({ slug }: Caller, reference: string) =>
+          actions.checkHolder(reference, slug)
+        ),
+        accept: Effect.fn("ParticipantOperations.accept")(function* ({ slug }: Caller, reference: string) {
+          return tasks.view(yield* actions.accept(reference, slug))
+        }),
+        decline: Effect.fn("ParticipantOperations.decline")(function* (
+          { slug }: Caller,
+          reference: string,
+          reason: string | null | undefined
+        ) {
+          return tasks.view(yield* actions.decline(reference, slug, reason ?? undefined))
+        }),
+        start: Effect.fn("ParticipantOperations.start")(function* ({ slug }: Caller, reference: string) {
+          return tasks.view(yield* actions.start(reference, slug))
+        }),
+        submitResult: Effect.fn("ParticipantOperations.submitResult")(function* (
+          { slug }: Caller,
+          reference: string,
+          result: ResultSubmission
+        ) {
+          return tasks.view(yield* actions.submit(reference, slug, result))
+        }),
         uploadFile
       })
     })
@@ -252,10 +248,7 @@ export interface ConsoleOperations {
     reference: string,
     name: string,
     body: Stream.Stream<Uint8Array, E>
-  ): Effect.Effect<
-    StoredFile,
-    ArtifactRejected | StorageUnavailable | TaskNotFound | NotPermitted | UploadNotAllowed | E
-  >
+  ): Effect.Effect<StoredFile, StageFailure | E>
   /** Removes staged files the caller uploaded to `reference` (a form refused or cut short). */
   discardFiles(caller: Caller, reference: string, ids: ReadonlyArray<string>): Effect.Effect<void, StorageUnavailable>
   /** A file the caller uploaded to `reference`, opened; undefined when they uploaded none by that id. */

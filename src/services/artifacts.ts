@@ -30,9 +30,11 @@ import {
   type ArtifactProblem,
   ArtifactRejected,
   ArtifactsUnusable,
+  ArtifactTooLarge,
   NotPermitted,
   StorageUnavailable,
   TaskNotFound,
+  TooManyStagedFiles,
   UploadNotAllowed
 } from "../domain/errors.ts"
 import { makeTextDetector, plainText, safeFileName } from "../domain/evidence.ts"
@@ -73,6 +75,16 @@ export const uploadStates: ReadonlyArray<TaskState> = ["accepted", "in_flight"]
 export const artifactIdPattern = /^art_[a-z2-7]{26}$/
 const idRandom = randomPool(17, 64)
 
+/** Why an upload can be refused (besides its body's own failure). */
+export type StageFailure =
+  | ArtifactRejected
+  | ArtifactTooLarge
+  | TooManyStagedFiles
+  | StorageUnavailable
+  | TaskNotFound
+  | NotPermitted
+  | UploadNotAllowed
+
 /** The first bytes of a file, which its type is read from. */
 const sniffBytes = 64 * 1024
 
@@ -93,10 +105,7 @@ export class Artifacts extends Context.Service<
       readonly slug: string
       readonly name: string
       readonly body: Stream.Stream<Uint8Array, E>
-    }): Effect.Effect<
-      StoredFile,
-      ArtifactRejected | StorageUnavailable | TaskNotFound | NotPermitted | UploadNotAllowed | E
-    >
+    }): Effect.Effect<StoredFile, StageFailure | E>
     /**
      * Removes staged files and their bytes; attached files are never removed. With `scope`, only
      * files of that task uploaded by that participant (what a participant may remove).
@@ -250,7 +259,7 @@ export class Artifacts extends Context.Service<
             WHERE reference = ${row.reference} AND uploader = ${row.slug} AND attached_at IS NULL
           `
           if (Number(waiting?.n ?? 0) >= limits.maxFiles) {
-            return yield* new ArtifactRejected({ reason: "too_many_staged", limit: limits.maxFiles })
+            return yield* new TooManyStagedFiles({ limit: limits.maxFiles })
           }
           yield* sql`
             INSERT INTO artifacts (id, reference, uploader, name, blob_key, created_at)
@@ -468,7 +477,7 @@ const measure = <E>(body: Stream.Stream<Uint8Array, E>, limit: number) => {
   const head: Array<Uint8Array> = []
   let headSize = 0
   let size = 0
-  const tooLarge = new ArtifactRejected({ reason: "too_large", limit })
+  const tooLarge = new ArtifactTooLarge({ limit })
   return {
     body: Stream.mapEffect(body, (chunk) => {
       size += chunk.length

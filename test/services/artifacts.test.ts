@@ -12,7 +12,7 @@ import { Effect, Exit, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import type { ArtifactStore } from "../../src/config/settings.ts"
-import { ArtifactRejected, ArtifactsUnusable } from "../../src/domain/errors.ts"
+import { ArtifactRejected, ArtifactsUnusable, ArtifactTooLarge, TooManyStagedFiles } from "../../src/domain/errors.ts"
 import type { StoredTask } from "../../src/domain/task_record.ts"
 import { Artifacts, stagedLifetimeMs } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
@@ -189,10 +189,7 @@ describe.each(stores)("Artifacts over the $name store", ({ make, contents }) => 
         const artifacts = yield* Artifacts
         const reference = yield* heldTask()
         const tooLarge = yield* Effect.exit(stage(reference, "big.bin", randomBytes(limits.maxFileBytes + 1)))
-        assert.deepStrictEqual(
-          tooLarge,
-          Exit.fail(new ArtifactRejected({ reason: "too_large", limit: limits.maxFileBytes }))
-        )
+        assert.deepStrictEqual(tooLarge, Exit.fail(new ArtifactTooLarge({ limit: limits.maxFileBytes })))
         // Exactly at the limit is allowed.
         const atLimit = yield* stage(reference, "edge.bin", randomBytes(limits.maxFileBytes))
         yield* artifacts.discard([atLimit.id])
@@ -237,7 +234,7 @@ describe.each(stores)("Artifacts over the $name store", ({ make, contents }) => 
         // At most maxFiles staged per task and participant at once.
         for (let i = 0; i < limits.maxFiles; i++) yield* stage(reference, `p${i}.png`, png)
         const fourth = yield* Effect.flip(stage(reference, "p3.png", png))
-        assert.deepStrictEqual(fourth, new ArtifactRejected({ reason: "too_many_staged", limit: limits.maxFiles }))
+        assert.deepStrictEqual(fourth, new TooManyStagedFiles({ limit: limits.maxFiles }))
         assert.strictEqual(yield* rowCount, limits.maxFiles + 1)
       })
     )

@@ -19,7 +19,7 @@ import type { TestDatabase } from "./database.ts"
 import { testConfig } from "./settings.ts"
 
 /** What a replacement may need: the database and the settings. */
-type Storage = Layer.Success<typeof StorageLayer> | AppConfig
+export type Storage = Layer.Success<typeof StorageLayer> | AppConfig
 
 /** The repositories with `replacement` over the ones it provides (the others are built as usual). */
 const repositoriesWith = <A, E>(replacement: Layer.Layer<A, E, Storage>) => Layer.merge(RepositoriesLayer, replacement)
