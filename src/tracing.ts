@@ -1,7 +1,8 @@
 /**
  * Tracing: when an OpenTelemetry collector is configured (src/config/, the standard `OTEL_*`
  * variables), every sampled request's server span (made by the envelope middleware, continuing
- * the caller's W3C `traceparent`), the named service operations and every SQL statement under it
+ * the caller's W3C `traceparent`), the named operations and services it passes through
+ * (`Effect.fn("Service.method")`) and every SQL statement under them
  * are exported to it over OTLP/HTTP as JSON, in batches. Without a collector the tracer stays
  * off: spans nobody receives would only cost time.
  *
@@ -14,7 +15,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as OtlpExporter from "effect/observability/OtlpExporter"
 import * as Redacted from "effect/Redacted"
-import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
 import type { Sampler, TracingSettings } from "./config/settings.ts"
 import { randomPool } from "./random_pool.ts"
@@ -58,33 +58,6 @@ export const sampledRoot =
           true
         )
       : Effect.withTracerEnabled(effect, false)
-
-/**
- * `Effect.fn(name)` that costs only in a trace: a call made with the tracer on is Effect.fn's (a
- * span named `name`, with the call site), one made with it off — an unsampled request or sweep,
- * or no collector — runs the body as `Effect.fnUntraced` does. Decided when the call runs, not
- * when it is made. Effect.fn captures a call-site stack and builds its span machinery on every
- * call, tracer on or off: ~5 µs a call, against ~0.5 µs through this wrapper (micro-benchmark),
- * twice per submission (`Tasks.submit`, then `Lifecycle.transition` in the sweep that offers it).
- * What an untraced call gives up is the span nobody would receive and the name's frame in a
- * logged defect's trace (the defect's own stack is kept); a traced call's frame locates this
- * wrapper, not its caller (spans carry no stack either way).
- */
-export const tracedFn = (name: string): Effect.fn.Traced =>
-  // biome-ignore lint/suspicious/noExplicitAny: one body serves both of Effect's typed wrappers.
-  ((body: any) => {
-    const inTrace: Function = Effect.fn(name)(body)
-    const untraced: Function = Effect.fnUntraced(body)
-    return Object.defineProperty(
-      function (this: unknown, ...args: Array<unknown>) {
-        return Effect.withFiber((fiber) =>
-          (fiber.getRef(References.TracerEnabled) ? inTrace : untraced).apply(this, args)
-        )
-      },
-      "length",
-      { value: body.length }
-    )
-  }) as Effect.fn.Traced
 
 const traceIdRandom = randomPool(16, 256)
 

@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
-import { decidedSampling, isSampled, sampledRoot, tracedFn, tracingLayer } from "../src/tracing.ts"
+import { decidedSampling, isSampled, sampledRoot, tracingLayer } from "../src/tracing.ts"
 
 const caller = (sampled: boolean) =>
   Option.some(Tracer.externalSpan({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", sampled }))
@@ -105,35 +105,5 @@ describe("sampledRoot (the service's own work: the dispatcher's sweeps)", () => 
     expect(seen.span).toMatchObject({ name: "Dispatcher.sweep", sampled: true })
     expect(seen.span?._tag === "Span" && seen.span.parent).toEqual(Option.none())
     expect(seen.span?._tag === "Span" && seen.span.attributes.get("tasks.due")).toBe(3)
-  })
-})
-
-describe("tracedFn (a named function that costs a span only in a trace)", () => {
-  const op = tracedFn("Tasks.example")(function* (n: number) {
-    const span = Option.getOrUndefined(yield* Effect.option(Effect.currentSpan))
-    if (n < 0) return yield* Effect.fail(`negative: ${n}`)
-    return { value: n, span }
-  })
-  const method = tracedFn("Tasks.method")(function* (this: { readonly base: number }, n: number) {
-    return (yield* Effect.succeed(this.base)) + n
-  })
-
-  it("is a span named as given, under the caller's, when the tracer is on", async () => {
-    const seen = await Effect.runPromise(op(1).pipe(Effect.withSpan("request"), Effect.withTracerEnabled(true)))
-    expect(seen.value).toBe(1)
-    expect(seen.span).toMatchObject({ name: "Tasks.example" })
-    expect(seen.span?._tag === "Span" && Option.getOrUndefined(seen.span.parent)).toMatchObject({ name: "request" })
-  })
-
-  it("makes no span when the tracer is off, and answers, fails and binds `this` alike", async () => {
-    const seen = await Effect.runPromise(op(1).pipe(Effect.withTracerEnabled(false)))
-    expect(seen).toEqual({ value: 1, span: undefined })
-    for (const enabled of [true, false]) {
-      const failed = await Effect.runPromise(Effect.flip(op(-1)).pipe(Effect.withTracerEnabled(enabled)))
-      expect(failed).toBe("negative: -1")
-      const bound = await Effect.runPromise(method.call({ base: 10 }, 1).pipe(Effect.withTracerEnabled(enabled)))
-      expect(bound).toBe(11)
-    }
-    expect(op.length).toBe(1)
   })
 })

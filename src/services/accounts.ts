@@ -37,7 +37,7 @@ export class Accounts extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const asStorageCall = storageCallFor(sql)
 
-      const link = Effect.fnUntraced(function* (subject: string, participantSlug: string) {
+      const link = Effect.fn("Accounts.link")(function* (subject: string, participantSlug: string) {
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         yield* sql`
           INSERT INTO participant_accounts (subject, participant_slug, linked_at) VALUES (${subject}, ${participantSlug}, ${now})

@@ -267,7 +267,7 @@ export class Artifacts extends Context.Service<
           `
         }).pipe(sql.withTransaction, asStorageCall)
 
-      const stage = Effect.fnUntraced(function* <E>(input: {
+      const stage = Effect.fn("Artifacts.stage")(function* <E>(input: {
         readonly reference: string
         readonly slug: string
         readonly name: string
@@ -338,7 +338,7 @@ export class Artifacts extends Context.Service<
               )
             )
 
-      const open = Effect.fnUntraced(function* (reference: string, id: string) {
+      const open = Effect.fn("Artifacts.open")(function* (reference: string, id: string) {
         const file = artifactIdPattern.test(id) ? yield* findFile(reference, id) : undefined
         if (file === undefined) return yield* new ArtifactNotFound({ reference, id })
         const body = yield* blobs.get(`${reference}/${id}`).pipe(
@@ -367,7 +367,7 @@ export class Artifacts extends Context.Service<
           asStorageCall
         )
 
-      const resolve = Effect.fnUntraced(function* (
+      const resolve = Effect.fn("Artifacts.resolve")(function* (
         reference: string,
         slug: string,
         ids: ReadonlyArray<{ readonly id: string; readonly field: string }>

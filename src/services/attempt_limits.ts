@@ -105,7 +105,7 @@ export class AttemptLimits extends Context.Service<
           Effect.catchTag("SchemaError", undecodableRow("sign_in_attempts", `key ${key}`))
         )
 
-      const check = Effect.fnUntraced(function* (key: string, limit: number, windowMs: number) {
+      const check = Effect.fn("AttemptLimits.check")(function* (key: string, limit: number, windowMs: number) {
         const { nowMs } = yield* instants(windowMs)
         return stateOf(yield* readWindow(key), limit, windowMs, nowMs)
       }, asStorageCall)
@@ -125,7 +125,7 @@ export class AttemptLimits extends Context.Service<
         RETURNING failures, window_started_at
       `
 
-      const take = Effect.fnUntraced(function* (key: string, limit: number, windowMs: number) {
+      const take = Effect.fn("AttemptLimits.take")(function* (key: string, limit: number, windowMs: number) {
         if (!(limit >= 1)) return { _tag: "Closed", retryAfterSeconds: Math.ceil(windowMs / 1000) } as const
         const { now, nowMs, endedBy } = yield* instants(windowMs)
         const [counted] = yield* count(key, now, endedBy, limit)
@@ -140,7 +140,7 @@ export class AttemptLimits extends Context.Service<
         return state._tag === "Closed" ? state : ({ _tag: "Closed", retryAfterSeconds: 1 } as const)
       }, asStorageCall)
 
-      const fail = Effect.fnUntraced(function* (key: string, windowMs: number) {
+      const fail = Effect.fn("AttemptLimits.fail")(function* (key: string, windowMs: number) {
         const { now, endedBy } = yield* instants(windowMs)
         const [counted] = yield* count(key, now, endedBy, undefined)
         const { failures } = yield* decodeWindow(counted).pipe(
@@ -149,7 +149,7 @@ export class AttemptLimits extends Context.Service<
         return failures
       }, asStorageCall)
 
-      const forgive = Effect.fnUntraced(function* (key: string, windowMs: number) {
+      const forgive = Effect.fn("AttemptLimits.forgive")(function* (key: string, windowMs: number) {
         const { endedBy } = yield* instants(windowMs)
         yield* sql`
           UPDATE sign_in_attempts SET failures = failures - 1

@@ -83,7 +83,7 @@ export class OAuthRecords extends Context.Service<
           )
         ).pipe(asStorageCall)
 
-      const upsert = Effect.fnUntraced(function* (
+      const upsert = Effect.fn("OAuthRecords.upsert")(function* (
         model: string,
         id: string,
         payload: OAuthPayload,
@@ -136,7 +136,7 @@ export class OAuthRecords extends Context.Service<
           `
         )
 
-      const consume = Effect.fnUntraced(function* (model: string, id: string) {
+      const consume = Effect.fn("OAuthRecords.consume")(function* (model: string, id: string) {
         const at = yield* now
         const changed = yield* sql<{ id: string }>`
           UPDATE oauth_records SET consumed_at = ${at}
@@ -145,15 +145,15 @@ export class OAuthRecords extends Context.Service<
         return changed.length === 1
       }, asStorageCall)
 
-      const destroy = Effect.fnUntraced(function* (model: string, id: string) {
+      const destroy = Effect.fn("OAuthRecords.destroy")(function* (model: string, id: string) {
         yield* sql`DELETE FROM oauth_records WHERE model = ${model} AND id = ${id}`
       }, asStorageCall)
 
-      const revokeByGrantId = Effect.fnUntraced(function* (grantId: string) {
+      const revokeByGrantId = Effect.fn("OAuthRecords.revokeByGrantId")(function* (grantId: string) {
         yield* sql`DELETE FROM oauth_records WHERE grant_id = ${grantId}`
       }, asStorageCall)
 
-      const grantIdFor = Effect.fnUntraced(function* (accountId: string, clientId: string) {
+      const grantIdFor = Effect.fn("OAuthRecords.grantIdFor")(function* (accountId: string, clientId: string) {
         const at = yield* now
         const rows = yield* sql<{ id: string }>`
           SELECT id FROM oauth_records

@@ -30,7 +30,6 @@ import {
 } from "../domain/errors.ts"
 import { emailProblem, type Login, passwordProblem, signUpLimit, signUpWindowMs } from "../domain/login.ts"
 import { ParticipantRecord, type ProfileEdit, recordOf, slugStemOf, slugWithSuffix } from "../domain/participant.ts"
-import { tracedFn } from "../tracing.ts"
 import { Accounts } from "./accounts.ts"
 import { AttemptLimits } from "./attempt_limits.ts"
 import { Logins } from "./logins/service.ts"
@@ -156,7 +155,7 @@ export class Profiles extends Context.Service<
 
       // -- reading and editing --------------------------------------------------------------------
 
-      const view = Effect.fnUntraced(function* (slug: string) {
+      const view = Effect.fn("Profiles.view")(function* (slug: string) {
         const listed = yield* directory.findBySlug(slug)
         const record = listed ?? (yield* asStorageCall(pendingBySlug(slug)))
         if (record === undefined) return undefined
@@ -168,7 +167,7 @@ export class Profiles extends Context.Service<
           profile === undefined ? Effect.fail(new ProfileNotFound({ slug })) : Effect.succeed(profile)
         )
 
-      const update = tracedFn("Profiles.update")(function* (slug: string, edit: ProfileEdit) {
+      const update = Effect.fn("Profiles.update")(function* (slug: string, edit: ProfileEdit) {
         const record = recordOf(slug, edit)
         // Twice at most: an approval landing between the read and the write moves the profile to
         // the directory, and the second round edits it there.
@@ -183,7 +182,7 @@ export class Profiles extends Context.Service<
         }
       })
 
-      const setAvailable = tracedFn("Profiles.setAvailable")(function* (slug: string, available: boolean) {
+      const setAvailable = Effect.fn("Profiles.setAvailable")(function* (slug: string, available: boolean) {
         const current = yield* existing(slug)
         yield* directory.setAvailable(slug, available)
         return { ...current, available }
@@ -225,7 +224,7 @@ export class Profiles extends Context.Service<
         SqlError.isSqlError(error) &&
         (error.reason._tag === "UniqueViolation" || error.reason._tag === "ConstraintError")
 
-      const signUp = tracedFn("Profiles.signUp")(function* (request: SignUpRequest, address: string) {
+      const signUp = Effect.fn("Profiles.signUp")(function* (request: SignUpRequest, address: string) {
         // What the person can fix is said before anything is counted or hashed.
         const emailIssue = emailProblem(request.email)
         if (emailIssue !== undefined) return yield* new InvalidEmail({ email: request.email, problem: emailIssue })
@@ -284,7 +283,7 @@ export class Profiles extends Context.Service<
         return record
       })
 
-      const approve = tracedFn("Profiles.approve")(function* (slug: string) {
+      const approve = Effect.fn("Profiles.approve")(function* (slug: string) {
         const record = yield* asStorageCall(sql.withTransaction(approveInTransaction(slug)))
         // The sign-up linked its login already; linked again, in case that link was changed by hand.
         const login = yield* logins.findByParticipant(slug)

@@ -79,7 +79,7 @@ export class TaskActions extends Context.Service<
 
       /** The task token authorises the agent's moves on its own task only. */
       // Generators made once, not per call (docs/performance.md, "No generator function made per request").
-      const asAgent = Effect.fnUntraced(function* (reference: string, taskToken: string) {
+      const asAgent = Effect.fn("TaskActions.checkAgent")(function* (reference: string, taskToken: string) {
         const task = yield* store.findByReference(reference)
         if (task === undefined) return yield* new TaskNotFound({ reference })
         if (!tokens.matches(taskToken, task.tokenHash)) {
@@ -94,7 +94,7 @@ export class TaskActions extends Context.Service<
        * nothing (403). The decider checks it again against the row the move changes, so a
        * concurrent move cannot slip past.
        */
-      const asHolder = Effect.fnUntraced(function* (reference: string, participant: string) {
+      const asHolder = Effect.fn("TaskActions.checkHolder")(function* (reference: string, participant: string) {
         const task = yield* store.findByReference(reference)
         if (task === undefined) return yield* new TaskNotFound({ reference })
         const notHolder = holderRefusal(task, participant)

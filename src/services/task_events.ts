@@ -99,7 +99,7 @@ export class TaskEvents extends Context.Service<
       })
 
       // Generators made once, not per call or per round (docs/performance.md, "No generator function made per request").
-      const waitForChange = Effect.fnUntraced(function* <E>(
+      const waitForChange = Effect.fn("TaskEvents.waitForChange")(function* <E>(
         reference: string,
         isChanged: Effect.Effect<boolean, E>,
         timeoutMs: number

@@ -167,37 +167,42 @@ export class TaskStore extends Context.Service<
             )
       // Concurrent submissions share a commit on the embedded database (see `groupCommit`).
       const writeOne = yield* groupCommit(sql, insertOne)
-      const insert = (task: StoredTask, alongside?: Effect.Effect<void, StorageUnavailable>) =>
-        writeOne(alongside === undefined ? { task } : { task, alongside })
+      const insert = Effect.fn("TaskStore.insert")(function* (
+        task: StoredTask,
+        alongside?: Effect.Effect<void, StorageUnavailable>
+      ) {
+        return yield* writeOne(alongside === undefined ? { task } : { task, alongside })
+      })
 
       const byReference = findOne("reference")
-      const findByReference = (reference: string) => asStorageCall(byReference(reference))
-      const findByIdempotencyKey = (key: string) => asStorageCall(selectByKey(key))
+      const findByReference = Effect.fn("TaskStore.findByReference")(
+        (reference: string) => byReference(reference),
+        asStorageCall
+      )
+      const findByIdempotencyKey = Effect.fn("TaskStore.findByIdempotencyKey")(
+        (key: string) => selectByKey(key),
+        asStorageCall
+      )
 
-      // The read behind every poll: a plain function, not a generator (one fiber frame less). A
-      // task's version (null: no such task) is kept at the commit mark taken before it was read,
+      // The read behind every poll. A task's version (null: no such task) is kept at the commit mark taken before it was read,
       // which any commit by any process moves: the mark is read fresh for every request.
       const commitMarks = yield* CommitMarks
       const known = versionedCache<string, number | null>({ budget: keptVersions })
-      const versionOf = (reference: string) => {
+      const versionOf = Effect.fn("TaskStore.versionOf")(function* (reference: string) {
         const mark = commitMarks.mark()
         if (mark !== undefined) {
           const remembered = known.get(reference, mark)
-          if (remembered !== undefined) return Effect.succeed(remembered ?? undefined)
+          if (remembered !== undefined) return remembered ?? undefined
         }
-        return asStorageCall(
-          Effect.map(
-            sql<{ version: number | bigint }>`SELECT version FROM tasks WHERE reference = ${reference}`,
-            (rows) => {
-              const version = rows[0] === undefined ? undefined : Number(rows[0].version)
-              if (mark !== undefined) known.set(reference, mark, version ?? null)
-              return version
-            }
-          )
+        const rows = yield* asStorageCall(
+          sql<{ version: number | bigint }>`SELECT version FROM tasks WHERE reference = ${reference}`
         )
-      }
+        const version = rows[0] === undefined ? undefined : Number(rows[0].version)
+        if (mark !== undefined) known.set(reference, mark, version ?? null)
+        return version
+      })
 
-      const update = Effect.fnUntraced(function* (task: StoredTask, expectedVersion: number) {
+      const update = Effect.fn("TaskStore.update")(function* (task: StoredTask, expectedVersion: number) {
         const rows = yield* sql<{ reference: string }>`
           UPDATE tasks SET state = ${task.state}, participant_slug = ${task.participantSlug},
             result = ${nullableJson(task.result)}, outcome = ${nullableJson(task.outcome)},
@@ -210,14 +215,14 @@ export class TaskStore extends Context.Service<
         return rows.length === 1
       }, asStorageCall)
 
-      const due = Effect.fnUntraced(function* (now: string, limit: number) {
+      const due = Effect.fn("TaskStore.due")(function* (now: string, limit: number) {
         const rows = yield* sql`
           SELECT * FROM tasks WHERE next_timer_at <= ${now} ORDER BY next_timer_at LIMIT ${limit}
         `
         return yield* decodeRows(rows)
       }, asStorageCall)
 
-      const forParticipant = Effect.fnUntraced(function* (slug: string) {
+      const forParticipant = Effect.fn("TaskStore.forParticipant")(function* (slug: string) {
         const rows = yield* sql`
           SELECT * FROM tasks WHERE participant_slug = ${slug}
             AND state IN ('awaiting_participant', 'accepted', 'in_flight', 'submitted', 'settled', 'declined', 'cancelled')

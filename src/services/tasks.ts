@@ -31,7 +31,6 @@ import {
   withWarning
 } from "../domain/task_draft/validate.ts"
 import type { StoredTask } from "../domain/task_record.ts"
-import { tracedFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
@@ -167,7 +166,7 @@ export class Tasks extends Context.Service<
         }
       })
 
-      const preflight = Effect.fnUntraced(function* (body: Readonly<Record<string, unknown>>) {
+      const preflight = Effect.fn("Tasks.preflight")(function* (body: Readonly<Record<string, unknown>>) {
         const { validation, named } = yield* validate(body)
         return yield* assess(validation, named)
       })
@@ -199,7 +198,7 @@ export class Tasks extends Context.Service<
           ? Effect.fail(new IdempotencyKeyTooShort({ source, length: [...key].length }))
           : Effect.void
 
-      const submit = tracedFn("Tasks.submit")(function* (input: SubmitInput) {
+      const submit = Effect.fn("Tasks.submit")(function* (input: SubmitInput) {
         // Every key sent is checked before anything is looked up by it, so a task recorded under a
         // shorter key before the rule cannot be replayed with it either.
         yield* checkKey(input.headerKey, "header")
@@ -272,21 +271,20 @@ export class Tasks extends Context.Service<
         return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
       })
 
-      const read = Effect.fnUntraced(function* (reference: string) {
+      const read = Effect.fn("Tasks.read")(function* (reference: string) {
         // A string that cannot be a reference is answered without touching storage.
         const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
         if (stored === undefined) return yield* new TaskNotFound({ reference })
         return { task: view(stored), version: stored.version }
       })
 
-      const versionOf = (reference: string): Effect.Effect<number, TaskNotFound | StorageUnavailable> =>
-        referencePattern.test(reference)
-          ? Effect.flatMap(store.versionOf(reference), (version) =>
-              version === undefined ? Effect.fail(new TaskNotFound({ reference })) : Effect.succeed(version)
-            )
-          : Effect.fail(new TaskNotFound({ reference }))
+      const versionOf = Effect.fn("Tasks.versionOf")(function* (reference: string) {
+        const version = referencePattern.test(reference) ? yield* store.versionOf(reference) : undefined
+        if (version === undefined) return yield* new TaskNotFound({ reference })
+        return version
+      })
 
-      const search = Effect.fnUntraced(function* (query: string, limit: number) {
+      const search = Effect.fn("Tasks.search")(function* (query: string, limit: number) {
         const { everyone, unavailable } = yield* directory.matching
         const found = searchDirectory(query, everyone, limit, unavailable)
         const body: Record<string, unknown> = { action: query }
@@ -296,14 +294,16 @@ export class Tasks extends Context.Service<
         return { ...found, draft: preflightOutcome.validation.task, preflight: preflightOutcome }
       })
 
-      const deliveries = Effect.fnUntraced(function* (reference: string) {
+      const deliveries = Effect.fn("Tasks.deliveries")(function* (reference: string) {
         const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
         if (stored === undefined) return yield* new TaskNotFound({ reference })
         const events = stored.webhookUrl === null ? [] : yield* outbox.forTask(reference)
         return { webhookUrl: stored.webhookUrl, events }
       })
 
-      const forParticipant = (slug: string) => Effect.map(store.forParticipant(slug), (tasks) => tasks.map(view))
+      const forParticipant = Effect.fn("Tasks.forParticipant")(function* (slug: string) {
+        return (yield* store.forParticipant(slug)).map(view)
+      })
 
       return Tasks.of({ preflight, submit, read, versionOf, search, view, deliveries, forParticipant })
     })

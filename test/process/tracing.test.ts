@@ -85,6 +85,12 @@ const exportingServices = (items: ReadonlyArray<Export>): Set<string> =>
     )
   )
 
+/** A span's chain of parents within the export, nearest first. */
+const ancestors = (span: ExportedSpan): Array<ExportedSpan> => {
+  const parent = spansOf(exports).find((p) => p.spanId === span.parentSpanId)
+  return parent === undefined ? [] : [parent, ...ancestors(parent)]
+}
+
 /** Waits until an exported span satisfies `test`. */
 const exported = (what: string, test: (span: ExportedSpan) => boolean) =>
   waitFor(service, what, () => spansOf(exports).find(test))
@@ -103,7 +109,8 @@ describe("tracing", () => {
     const children = spansOf(exports).filter((s) => s.traceId === traceId && s.parentSpanId !== callerSpan)
     expect(children.map((s) => s.name)).toContain("Tasks.submit")
 
-    // A read's SQL statement is a client span (kind 3, named after the database) under its request.
+    // A read's SQL statement is a client span (kind 3, named after the database) under its request
+    // (beneath the operations and services it passed through).
     const readTrace = "3bf92f3577b34da6a3ce929d0e0e4735"
     const read = await fetch(service.api(`/tasks/${reference}?wait=0`), {
       headers: { traceparent: `00-${readTrace}-${callerSpan}-01` }
@@ -114,7 +121,9 @@ describe("tracing", () => {
       (s) => s.traceId === readTrace && s.parentSpanId === callerSpan
     )
     expect(
-      spansOf(exports).some((s) => s.traceId === readTrace && s.kind === 3 && s.parentSpanId === readSpan.spanId)
+      spansOf(exports).some(
+        (s) => s.traceId === readTrace && s.kind === 3 && ancestors(s).some((a) => a.spanId === readSpan.spanId)
+      )
     ).toBe(true)
     // One server span per request (the middleware's; Effect's own is off), with the HTTP attributes.
     expect(spansOf(exports).filter((s) => s.traceId === readTrace && s.kind === 2)).toHaveLength(1)
@@ -142,13 +151,46 @@ describe("tracing", () => {
     expect(service.output()).not.toContain("collector-key-5e1d")
   })
 
+  it("names the operations and services a request passes through: three or more for a submission, two or more for a preflight and a read", async () => {
+    const caller = "00f067aa0ba902b7"
+    /** The `Service.method` spans of a trace, once its server span has been exported. */
+    const namedIn = async (traceId: string) => {
+      await exported(`the server span of ${traceId}`, (s) => s.traceId === traceId && s.parentSpanId === caller)
+      return new Set(
+        spansOf(exports)
+          .filter((s) => s.traceId === traceId && /^[A-Z]\w+\.\w+$/.test(s.name))
+          .map((s) => s.name)
+      )
+    }
+    const submitTrace = "9af92f3577b34da6a3ce929d0e0e4741"
+    const { reference } = await submitTask(service.api("/tasks"), validDraft(), {
+      traceparent: `00-${submitTrace}-${caller}-01`
+    })
+    expect([...(await namedIn(submitTrace))]).toEqual(
+      expect.arrayContaining(["AgentOperations.submit", "Tasks.submit", "TaskStore.insert"])
+    )
+
+    const preflightTrace = "9af92f3577b34da6a3ce929d0e0e4742"
+    const preflight = await fetch(
+      service.api("/preflight"),
+      json(validDraft(), { traceparent: `00-${preflightTrace}-${caller}-01` })
+    )
+    expect(preflight.status).toBe(200)
+    expect([...(await namedIn(preflightTrace))]).toEqual(
+      expect.arrayContaining(["AgentOperations.preflight", "Tasks.preflight"])
+    )
+
+    const readTrace = "9af92f3577b34da6a3ce929d0e0e4743"
+    const read = await fetch(service.api(`/tasks/${reference}`), {
+      headers: { traceparent: `00-${readTrace}-${caller}-01` }
+    })
+    expect(read.status).toBe(200)
+    expect((await namedIn(readTrace)).size).toBeGreaterThanOrEqual(2)
+    expect([...(await namedIn(readTrace))]).toEqual(expect.arrayContaining(["AgentOperations.read"]))
+  })
+
   it("exports a dispatcher sweep that moves a task as a trace of its own: the transition and its SQL under it", async () => {
     await submitTask(service.api("/tasks"), validDraft())
-    // A span's chain of parents within the export, nearest first.
-    const ancestors = (span: ExportedSpan): Array<ExportedSpan> => {
-      const parent = spansOf(exports).find((p) => p.spanId === span.parentSpanId)
-      return parent === undefined ? [] : [parent, ...ancestors(parent)]
-    }
     const transition = await exported(
       "a sweep's transition",
       (s) => s.name === "Lifecycle.transition" && ancestors(s).at(-1)?.name === "Dispatcher.sweep"
@@ -156,7 +198,10 @@ describe("tracing", () => {
     const sweep = ancestors(transition).at(-1)!
     expect(sweep.parentSpanId ?? "").toBe("")
     expect(Number(attributesOf(sweep)["tasks.due"])).toBeGreaterThanOrEqual(1)
-    await exported("the transition's SQL", (s) => s.kind === 3 && s.parentSpanId === transition.spanId)
+    await exported(
+      "the transition's SQL",
+      (s) => s.kind === 3 && ancestors(s).some((a) => a.spanId === transition.spanId)
+    )
   })
 
   it("does not record a trace the caller did not sample", async () => {
