@@ -18,6 +18,7 @@ import {
   outcomeMessages,
   type TaskState
 } from "./lifecycle.ts"
+import type { Changes, MoveRequest } from "./move_request.ts"
 import { noteOf, type ReviewDecision, revisionNote } from "./moves.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { resultFieldFailures } from "./result_schema.ts"
@@ -29,24 +30,6 @@ export interface Policy {
   readonly offerTimeoutMs: number
   readonly reviewWindowMs: number
   readonly maxRevisions: number
-}
-
-/** What a move changes beyond the state, its history and its timers. */
-export type Changes = Partial<Pick<StoredTask, "participantSlug" | "result" | "passedOver" | "revisions">>
-
-/**
- * A move asked of the table by name: the state to enter, by whom, why (the outcome reason of a
- * terminal state, or a reason code kept in history), the actor's free text, what else changes
- * (judged on the task the move starts from), and a second move by the same actor made in the same
- * write right after it (the service's `open` → `matching` → `awaiting_participant`).
- */
-export interface MoveRequest {
-  readonly to: TaskState
-  readonly actor: Actor
-  readonly reason?: OutcomeReason | undefined
-  readonly note?: string | undefined
-  readonly change?: ((task: StoredTask) => Changes) | undefined
-  readonly followedBy?: Omit<MoveRequest, "actor" | "followedBy"> | undefined
 }
 
 /**

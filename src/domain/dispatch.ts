@@ -4,9 +4,10 @@
  * with the directory to match against as an input. The decider (decider.ts) makes it on the
  * service's tick.
  */
-import type { MoveRequest } from "./decider.ts"
+
 import { rankTop } from "./matching.ts"
 import { taskTextOf } from "./matching_rules.ts"
+import type { MoveRequest } from "./move_request.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { deadlinePassed } from "./task_draft/timing.ts"
 import type { StoredTask } from "./task_record.ts"

@@ -207,3 +207,13 @@ export const slugStemOf = (name: string): string => {
 
 /** The `n`th slug of a stem: the stem itself first, then `<stem>-2`, `<stem>-3`, … */
 export const slugWithSuffix = (stem: string, n: number): string => (n <= 1 ? stem : `${stem}-${n}`)
+
+/**
+ * What matching reads: everyone in the directory, and the slugs of those who are not taking offers
+ * (they stay listed, but matching skips them). The same object until either changes.
+ */
+export interface MatchingDirectory {
+  /** In slug order: the same array as `everyone` until the directory changes. */
+  readonly everyone: ReadonlyArray<ParticipantRecord>
+  readonly unavailable: ReadonlySet<string>
+}

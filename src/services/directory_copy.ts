@@ -7,11 +7,11 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import type { MatchingDirectory } from "../domain/participant.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import type { CommitMarks } from "../sql/commit_marks.ts"
 import { IndexedParticipant, participantColumns } from "./directory_rows.ts"
 import { makeSnapshot, type Snapshot } from "./directory_snapshot.ts"
-import type { MatchingDirectory } from "./participant_directory.ts"
 import { decodeEach, storageCallFor, undecodableRow } from "./storage.ts"
 
 /**

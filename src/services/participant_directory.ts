@@ -14,7 +14,13 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { canMatchAnything, normaliseQuery, type ParticipantRecord, searchTextOf } from "../domain/participant.ts"
+import {
+  canMatchAnything,
+  type MatchingDirectory,
+  normaliseQuery,
+  type ParticipantRecord,
+  searchTextOf
+} from "../domain/participant.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
 import { directoryCopy } from "./directory_copy.ts"
@@ -24,16 +30,6 @@ import { keptPage, type ParticipantPage, pageFrom } from "./directory_snapshot.t
 import { storageCallFor, undecodableRow } from "./storage.ts"
 
 export type { ParticipantPage } from "./directory_snapshot.ts"
-
-/**
- * What matching reads: everyone in the directory, and the slugs of those who are not taking offers
- * (they stay listed, but matching skips them). The same object until either changes.
- */
-export interface MatchingDirectory {
-  /** In slug order: the same array as `everyone` until the directory changes. */
-  readonly everyone: ReadonlyArray<ParticipantRecord>
-  readonly unavailable: ReadonlySet<string>
-}
 
 export interface ListOptions {
   readonly q?: string | undefined
