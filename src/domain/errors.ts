@@ -2,8 +2,8 @@
  * Failures the services and operations report in domain terms. Each is a Schema tagged error that
  * says what the edge needs to answer it, and nothing of HTTP: its status as the class's
  * `httpApiStatus` annotation, and (`Refusal`) the stable envelope `code`, the message, the hint and
- * the details. The one mapping to the error envelope (api/refusals.ts) reads these and adds the
- * documentation's address; REST, MCP and the console answer with the same words.
+ * the details. The one mapping to the error envelope (`toEnvelope`, api/envelope.ts) reads these
+ * and adds the documentation's address; REST, MCP and the console answer with the same words.
  */
 import * as Schema from "effect/Schema"
 import { actors, describeAllowed, TaskState } from "./lifecycle.ts"
