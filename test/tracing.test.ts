@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
-import { decidedSampling, isSampled, sampledRoot, tracingLayer } from "../src/tracing.ts"
+import { decidedSampling, hotFn, isSampled, sampledRoot, tracingLayer } from "../src/tracing.ts"
 
 const caller = (sampled: boolean) =>
   Option.some(Tracer.externalSpan({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", sampled }))
@@ -105,5 +105,52 @@ describe("sampledRoot (the service's own work: the dispatcher's sweeps)", () => 
     expect(seen.span).toMatchObject({ name: "Dispatcher.sweep", sampled: true })
     expect(seen.span?._tag === "Span" && seen.span.parent).toEqual(Option.none())
     expect(seen.span?._tag === "Span" && seen.span.attributes.get("tasks.due")).toBe(3)
+  })
+})
+
+describe("hotFn (Effect.fn without the call-site stack, for the hottest methods)", () => {
+  const op = hotFn("Tasks.example")(function* (n: number) {
+    const span = Option.getOrUndefined(yield* Effect.option(Effect.currentSpan))
+    if (n < 0) return yield* Effect.fail(`negative: ${n}`)
+    return { value: n, span, limit: Error.stackTraceLimit }
+  })
+  const method = hotFn("Tasks.method")(function* (this: { readonly base: number }, n: number) {
+    return (yield* Effect.succeed(this.base)) + n
+  })
+
+  it("is a span named as given, under the caller's, tracer on or off, and stacks work inside it", async () => {
+    for (const enabled of [true, false]) {
+      const seen = await Effect.runPromise(op(1).pipe(Effect.withSpan("request"), Effect.withTracerEnabled(enabled)))
+      expect(seen.value).toBe(1)
+      expect(seen.span).toMatchObject({ name: "Tasks.example" })
+      // With the tracer off the span is a no-op one, made all the same (no swapping at call time).
+      if (enabled) {
+        expect(seen.span?._tag === "Span" && Option.getOrUndefined(seen.span.parent)).toMatchObject({ name: "request" })
+      }
+      // The body runs with the process's own limit: only the call's synchronous part had none.
+      expect(seen.limit).toBe(Error.stackTraceLimit)
+      expect(seen.limit).toBeGreaterThan(0)
+    }
+  })
+
+  it("answers, fails and binds `this` as the body does, and leaves Error.stackTraceLimit as it was", async () => {
+    const limit = Error.stackTraceLimit
+    for (const enabled of [true, false]) {
+      expect(await Effect.runPromise(Effect.flip(op(-1)).pipe(Effect.withTracerEnabled(enabled)))).toBe("negative: -1")
+      const bound = await Effect.runPromise(method.call({ base: 10 }, 1).pipe(Effect.withTracerEnabled(enabled)))
+      expect(bound).toBe(11)
+    }
+    const throwing = hotFn("Tasks.throws")(
+      // A pipeable that throws while the call is made (synchronously).
+      function* () {
+        return 1
+      },
+      () => {
+        throw new Error("made badly")
+      }
+    )
+    expect(() => throwing()).toThrow("made badly")
+    expect(Error.stackTraceLimit).toBe(limit)
+    expect(op.length).toBe(1)
   })
 })

@@ -40,6 +40,7 @@ import { SandboxClock } from "../services/sandbox_clock.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
 import { type PreflightOutcome, type Submission, type SubmitInput, Tasks } from "../services/tasks.ts"
+import { hotFn } from "../tracing.ts"
 import { RequestInvalid, TaskNotCreated } from "./errors.ts"
 
 /** The public shape of a stored participant. */
@@ -150,11 +151,7 @@ export class AgentOperations extends Context.Service<
       const events = yield* TaskEvents
       const clock = yield* SandboxClock
 
-      const listParticipants = Effect.fn("AgentOperations.listParticipants")(function* ({
-        q,
-        limit,
-        cursor
-      }: ListInput) {
+      const listParticipants = hotFn("AgentOperations.listParticipants")(function* ({ q, limit, cursor }: ListInput) {
         const after = cursor === undefined ? undefined : decodeCursor(cursor)
         if (cursor !== undefined && after === undefined) {
           return yield* new RequestInvalid({
@@ -165,7 +162,7 @@ export class AgentOperations extends Context.Service<
         return yield* directory.list({ q, limit: limit ?? pageSize.default, after })
       })
 
-      const getParticipant = Effect.fn("AgentOperations.getParticipant")(function* (slug: string) {
+      const getParticipant = hotFn("AgentOperations.getParticipant")(function* (slug: string) {
         // A string that cannot be a slug is answered without touching storage.
         const participant = isParticipantSlug(slug) ? yield* directory.findBySlug(slug) : undefined
         if (participant === undefined) return yield* new ParticipantNotFound({ slug })
@@ -196,7 +193,7 @@ export class AgentOperations extends Context.Service<
         return result
       })
 
-      const preflight = Effect.fn("AgentOperations.preflight")(function* (draft: Readonly<Record<string, unknown>>) {
+      const preflight = hotFn("AgentOperations.preflight")(function* (draft: Readonly<Record<string, unknown>>) {
         return presentPreflight(yield* tasks.preflight(draft))
       })
 
@@ -215,7 +212,7 @@ export class AgentOperations extends Context.Service<
         )
       )
 
-      const read = Effect.fn("AgentOperations.read")((reference: string) => tasks.read(reference))
+      const read = hotFn("AgentOperations.read")((reference: string) => tasks.read(reference))
 
       const waitForChange = Effect.fn("AgentOperations.waitForChange")(function* (
         reference: string,
@@ -307,7 +304,7 @@ export class AgentOperations extends Context.Service<
         preflight,
         submit,
         read,
-        versionOf: Effect.fn("AgentOperations.versionOf")((reference: string) => tasks.versionOf(reference)),
+        versionOf: hotFn("AgentOperations.versionOf")((reference: string) => tasks.versionOf(reference)),
         waitForChange,
         checkAgent: Effect.fn("AgentOperations.checkAgent")((reference: string, taskToken: string) =>
           actions.checkAgent(reference, taskToken)

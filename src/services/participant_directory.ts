@@ -23,6 +23,7 @@ import {
 } from "../domain/participant.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
+import { hotFn } from "../tracing.ts"
 import { directoryCopy } from "./directory_copy.ts"
 import { fromRow, type ParticipantRow, participantColumns, StoredParticipant } from "./directory_rows.ts"
 import { directorySearch, isIndexable } from "./directory_search.ts"
@@ -108,7 +109,7 @@ function makeDirectory(settings: DirectoryOptions) {
             snap.everyone.length <= listsFromMemoryUpTo || (q !== "" && !isIndexable(q)) ? snap : undefined
           )
 
-    const list = Effect.fn("ParticipantDirectory.list")(function* (options: ListOptions) {
+    const list = hotFn("ParticipantDirectory.list")(function* (options: ListOptions) {
       const q = options.q === undefined ? "" : normaliseQuery(options.q)
       if (!canMatchAnything(q)) return { data: [], nextAfter: undefined }
       const n = options.limit + 1
@@ -130,7 +131,7 @@ function makeDirectory(settings: DirectoryOptions) {
       Result: StoredParticipant,
       execute: (slug) => sql`SELECT ${columns} FROM participants WHERE slug = ${slug}`
     })
-    const findBySlug = Effect.fn("ParticipantDirectory.findBySlug")(function* (slug: string) {
+    const findBySlug = hotFn("ParticipantDirectory.findBySlug")(function* (slug: string) {
       return yield* bySlug(slug).pipe(
         Effect.map(Option.getOrUndefined),
         Effect.catchTag("SchemaError", undecodableRow("participants", `slug ${slug}`))

@@ -19,6 +19,7 @@ import { StoredTask } from "../domain/task_record.ts"
 import { versionedCache } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
+import { hotFn } from "../tracing.ts"
 import { decodeEach, groupCommit, storageCallFor, undecodableRow } from "./storage.ts"
 
 /**
@@ -175,7 +176,7 @@ export class TaskStore extends Context.Service<
       })
 
       const byReference = findOne("reference")
-      const findByReference = Effect.fn("TaskStore.findByReference")(
+      const findByReference = hotFn("TaskStore.findByReference")(
         (reference: string) => byReference(reference),
         asStorageCall
       )
@@ -188,7 +189,7 @@ export class TaskStore extends Context.Service<
       // which any commit by any process moves: the mark is read fresh for every request.
       const commitMarks = yield* CommitMarks
       const known = versionedCache<string, number | null>({ budget: keptVersions })
-      const versionOf = Effect.fn("TaskStore.versionOf")(function* (reference: string) {
+      const versionOf = hotFn("TaskStore.versionOf")(function* (reference: string) {
         const mark = commitMarks.mark()
         if (mark !== undefined) {
           const remembered = known.get(reference, mark)

@@ -31,6 +31,7 @@ import {
   withWarning
 } from "../domain/task_draft/validate.ts"
 import type { StoredTask } from "../domain/task_record.ts"
+import { hotFn } from "../tracing.ts"
 import { Ids, referencePattern } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
@@ -166,7 +167,7 @@ export class Tasks extends Context.Service<
         }
       })
 
-      const preflight = Effect.fn("Tasks.preflight")(function* (body: Readonly<Record<string, unknown>>) {
+      const preflight = hotFn("Tasks.preflight")(function* (body: Readonly<Record<string, unknown>>) {
         const { validation, named } = yield* validate(body)
         return yield* assess(validation, named)
       })
@@ -271,14 +272,14 @@ export class Tasks extends Context.Service<
         return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
       })
 
-      const read = Effect.fn("Tasks.read")(function* (reference: string) {
+      const read = hotFn("Tasks.read")(function* (reference: string) {
         // A string that cannot be a reference is answered without touching storage.
         const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
         if (stored === undefined) return yield* new TaskNotFound({ reference })
         return { task: view(stored), version: stored.version }
       })
 
-      const versionOf = Effect.fn("Tasks.versionOf")(function* (reference: string) {
+      const versionOf = hotFn("Tasks.versionOf")(function* (reference: string) {
         const version = referencePattern.test(reference) ? yield* store.versionOf(reference) : undefined
         if (version === undefined) return yield* new TaskNotFound({ reference })
         return version
