@@ -31,6 +31,8 @@ export interface StartOptions {
   readonly services?: Layer.Layer<AppServices, unknown, AppConfig>
   /** Where the server's logs (warnings and errors) go, e.g. `captureLogs().layer`; by default nowhere. */
   readonly logs?: Layer.Layer<never>
+  /** The server's clock, e.g. `movableClock().layer` (support/clock.ts); by default the real one. */
+  readonly clock?: Layer.Layer<never>
 }
 
 export const startServer = async (options: StartOptions = {}): Promise<TestServer> => {
@@ -70,7 +72,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
       host: "127.0.0.1"
     }),
     (options.services ?? ServerServicesLayer) as typeof ServerServicesLayer
-  ).pipe(Layer.provide(config))
+  ).pipe(Layer.provide(options.clock === undefined ? config : Layer.merge(config, options.clock)))
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(
     (options.logs === undefined
