@@ -60,6 +60,14 @@ export default defineConfig(async () => {
     test: {
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      // A worker keeps the modules it loaded from one test file to the next (of its project: each
+      // project has workers of its own). Loading src/ anew for every file was over a third of the
+      // time; nothing depends on a fresh load (no vi.mock, no module-level state in test support
+      // beyond a port counter, src/'s caches only memoise, every test builds its own layers, and the
+      // one environment write, TASK_TOKEN_SECRET removed for child processes, harms no other file).
+      // Workers stay at vitest's default (one fewer than the cores): more overlapped the waits but
+      // slowed a CPU-bound property test past its timeout. docs/performance.md, "Test suite".
+      isolate: false,
       projects: [
         {
           extends: true,

@@ -53,6 +53,8 @@ export const makeProviderHost = (options: {
   readonly publicBaseUrl: string
   /** The path under which the issuer's endpoints are served: `<base path>/oauth`. */
   readonly mountPath: string
+  /** The service's instant (its `Clock`), so that a test can move time past the next key check. */
+  readonly now: () => number
   readonly currentKeys: () => Promise<KeySet>
   readonly build: (keys: KeySet) => Promise<Provider>
 }): ProviderHost => {
@@ -61,7 +63,7 @@ export const makeProviderHost = (options: {
   let checkedAt = 0
 
   const provider = async (): Promise<Provider> => {
-    const now = Date.now()
+    const now = options.now()
     if (built !== undefined && now - checkedAt < keyCheckIntervalMs) return built.provider
     checkedAt = now
     const keys = await options.currentKeys()

@@ -9,6 +9,7 @@
  *   choose a password.
  * A background fiber sweeps what has expired.
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -98,8 +99,10 @@ export const OAuthRoutes = HttpRouter.use(
         })
       )
 
+    const clock = yield* Clock.Clock
     const host = makeProviderHost({
       publicBaseUrl: config.publicBaseUrl,
+      now: () => clock.currentTimeMillisUnsafe(),
       mountPath: `${basePath}${oauthPath}`,
       currentKeys: () => run(Effect.andThen(keys.ensure, keys.current)),
       build: (set) =>

@@ -15,6 +15,7 @@ import { Task } from "../../src/domain/task.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { startS3, type TestS3 } from "../support/s3.ts"
 import {
+  awaitTask,
   digitalDraft,
   expectEnvelope,
   json,
@@ -93,12 +94,9 @@ const workingTask = async (env: ServerOnDatabase, slug = "kwame-asante") => {
   )
   expect(created.status).toBe(201)
   const { reference, task_token: token } = await created.json()
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const task = await (await fetch(env.server.api(`/tasks/${reference}?wait=1`))).json()
-    if (task.state === "awaiting_participant") break
-    if (Date.now() > deadline) throw new Error(`expected awaiting_participant, the task is ${task.state}`)
-  }
+  await awaitTask(env.server.api(`/tasks/${reference}`), (task) => task.state === "awaiting_participant", {
+    timeoutMs: 10_000
+  })
   const holder = await participant(env, slug)
   expect((await holder.post(`/tasks/${reference}/accept`)).status).toBe(200)
   expect((await holder.post(`/tasks/${reference}/start`)).status).toBe(200)

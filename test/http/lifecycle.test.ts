@@ -10,6 +10,7 @@ import type { AppConfig } from "../../src/config/app_config.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
+import { type MovableClock, movableClock } from "../support/clock.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
   digitalDraft,
@@ -29,6 +30,8 @@ type Env = ServerOnDatabase
 
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const minute = 60_000
+const hour = 60 * minute
 
 // --- what the sample catalogue makes eligible (data/sample-participants.json) -----------------
 
@@ -87,9 +90,9 @@ let issuer: TestIssuer
 const envs: Array<Env> = []
 /** Long offer and review windows: nothing times out unless a test waits for it. */
 let main: Env
-/** Offers lapse after 1 s. */
+/** Offers lapse after a minute (of its clock, which the timer tests move). */
 let offers: Env
-/** Results are accepted automatically after 1 s. */
+/** Results are accepted automatically after a minute (of its clock). */
 let review: Env
 /**
  * One participant only (`standby`, physical, in Reykjavík: nobody for a digital task), and a
@@ -159,24 +162,35 @@ const heldInMatching = async (overrides: Record<string, unknown> = {}) => {
   return created
 }
 
+/**
+ * Each server's clock (support/clock.ts): the timer tests move it past an offer's lapse, a review
+ * window or a deadline instead of waiting for it. It moves by seconds at most in all, well inside
+ * the participants' access tokens' ten minutes.
+ */
+const clocks = new Map<Env, MovableClock>()
+const clockOf = (env: Env) => clocks.get(env)!
+
 const boot = async (
   settings: Partial<AppSettings>,
   services?: Layer.Layer<AppServices, unknown, AppConfig>
 ): Promise<Env> => {
+  const clock = movableClock()
   const env = await startOnFreshDatabase({
     settings: { oauthIssuer: issuer.url, oauthAudience: testAudience, timerSweepMs: 50, ...settings },
-    ...(services === undefined ? {} : { services })
+    ...(services === undefined ? {} : { services }),
+    clock: clock.layer
   })
   envs.push(env)
+  clocks.set(env, clock)
   return env
 }
 
 beforeAll(async () => {
   issuer = await startIssuer()
   ;[main, offers, review, stepped] = await Promise.all([
-    boot({ offerTimeoutMs: 60_000, reviewWindowMs: 60_000 }),
-    boot({ offerTimeoutMs: 1000, reviewWindowMs: 60_000 }),
-    boot({ offerTimeoutMs: 60_000, reviewWindowMs: 1000 }),
+    boot({ offerTimeoutMs: hour, reviewWindowMs: hour }),
+    boot({ offerTimeoutMs: minute, reviewWindowMs: hour }),
+    boot({ offerTimeoutMs: hour, reviewWindowMs: minute }),
     boot({ seedSampleCatalogue: false }, serverServicesWith(Layer.merge(gatedStore, steppedDirectory)))
   ])
 })
@@ -688,10 +702,11 @@ describe("declines and rematching", () => {
   })
 })
 
-describe("timers", () => {
+describe("timers (each server's clock moved past them)", () => {
   it("an unnamed offer that lapses is re-offered to another participant; when all lapse: no_match", async () => {
     const { reference } = await create(offers, nigeriaDraft())
     const first = await waitFor(offers, reference, stateIs("awaiting_participant"))
+    clockOf(offers).advance(minute)
     const second = await waitFor(
       offers,
       reference,
@@ -702,10 +717,11 @@ describe("timers", () => {
     const lapse = second.history.find((h: Json) => h.from === "awaiting_participant" && h.to === "matching")
     expect(lapse).toMatchObject({ actor: "service" })
     expect(lapse.reason).toContain("accept_timeout")
-    // The offer lasted about the configured second.
+    // The offer lasted the configured minute.
     const offeredAt = Date.parse(second.history.find((h: Json) => h.to === "awaiting_participant").at)
-    expect(Date.parse(lapse.at) - offeredAt).toBeGreaterThanOrEqual(900)
+    expect(Date.parse(lapse.at) - offeredAt).toBeGreaterThanOrEqual(minute)
 
+    clockOf(offers).advance(minute)
     const ended = await waitFor(offers, reference, (t) => t.state === "declined")
     expect(ended.outcome.reason).toBe("no_match")
     const offered = ended.history.filter((h: Json) => h.to === "awaiting_participant").map((h: Json) => h.at)
@@ -715,6 +731,7 @@ describe("timers", () => {
   it("a named participant's offer that lapses declines the task: accept_timeout; a late accept is refused", async () => {
     const { reference } = await create(offers, validDraft({ participant_slug: "lukas-schmidt" }))
     await waitFor(offers, reference, stateIs("awaiting_participant"))
+    clockOf(offers).advance(minute)
     const ended = await waitFor(offers, reference, (t) => t.state !== "awaiting_participant")
     expect(ended.state).toBe("declined")
     expect(ended.outcome).toMatchObject({ state: "declined", reason: "accept_timeout" })
@@ -726,27 +743,33 @@ describe("timers", () => {
   it("a result nobody reviews is accepted automatically after the review window: auto_accepted", async () => {
     const { reference, task } = await submittedTask(review, "emily-hart")
     const submittedAt = Date.parse(task.updated_at)
+    clockOf(review).advance(minute)
     const settled = await waitFor(review, reference, (t) => t.state !== "submitted")
     expect(settled.state).toBe("settled")
     expect(settled.outcome).toMatchObject({ state: "settled", reason: "auto_accepted" })
     expect(settled.history.at(-1)).toMatchObject({ from: "submitted", to: "settled", actor: "service" })
-    expect(Date.parse(settled.outcome.decided_at) - submittedAt).toBeGreaterThanOrEqual(900)
+    expect(Date.parse(settled.outcome.decided_at) - submittedAt).toBeGreaterThanOrEqual(minute)
     expect(settled.result).toEqual(task.result)
   })
 
   it("a revision restarts the review window", async () => {
     const { reference, token, p } = await submittedTask(review, "emily-hart")
-    await sleep(400)
+    clockOf(review).advance(40_000)
     await ok(await agentPost(review, reference, "review", token, { decision: "revise", reason: "Add the device" }))
     const resubmitted = await ok(await p.submit(reference, resultOf(2)))
     const resubmittedAt = Date.parse(resubmitted.updated_at)
+    // Past the first submission's window, inside the second's: several sweeps leave it submitted.
+    clockOf(review).advance(40_000)
+    await sleep(200)
+    expect(snapshot(await read(review, reference))).toEqual(snapshot(resubmitted))
+    clockOf(review).advance(20_000)
     const settled = await waitFor(review, reference, (t) => t.state !== "submitted")
     expect(settled.outcome.reason).toBe("auto_accepted")
-    expect(Date.parse(settled.outcome.decided_at) - resubmittedAt).toBeGreaterThanOrEqual(900)
+    expect(Date.parse(settled.outcome.decided_at) - resubmittedAt).toBeGreaterThanOrEqual(minute)
   })
 
   it("a deadline that passes while awaiting the participant declines the task; once accepted it changes nothing", async () => {
-    const deadline = new Date(Date.now() + 2000).toISOString()
+    const deadline = new Date(clockOf(main).now() + minute).toISOString()
     const waiting = await create(main, validDraft({ participant_slug: "lukas-schmidt", timing: `by ${deadline}` }))
     const taken = await create(main, digitalDraft({ participant_slug: "kwame-asante", timing: `by ${deadline}` }))
     expect(waiting.created.brief.deadline).toBe(deadline)
@@ -754,6 +777,7 @@ describe("timers", () => {
     const kwame = await participant(main, "kwame-asante")
     const accepted = await ok(await kwame.accept(taken.reference))
 
+    clockOf(main).advance(minute)
     const ended = await waitFor(
       main,
       waiting.reference,
@@ -764,15 +788,15 @@ describe("timers", () => {
     expect(ended.history.at(-1)).toMatchObject({ from: "awaiting_participant", to: "declined", actor: "service" })
     expect(Date.parse(ended.outcome.decided_at)).toBeGreaterThanOrEqual(Date.parse(deadline))
 
-    await sleep(300)
+    await sleep(300) // several sweeps after the deadline
     expect(snapshot(await read(main, taken.reference))).toEqual(snapshot(accepted))
   })
 
   it("a deadline that passes while the task is open declines it: open → declined", async () => {
     gate.ticks = 0
-    const deadline = new Date(Date.now() + 1000).toISOString()
+    const deadline = new Date(clockOf(stepped).now() + minute).toISOString()
     const { reference } = await create(stepped, digitalDraft({ timing: `by ${deadline}` }))
-    await sleep(Date.parse(deadline) - Date.now() + 100)
+    clockOf(stepped).advance(minute + 100)
     expect((await read(stepped, reference)).state).toBe("open")
     gate.ticks = 1
     const ended = await waitFor(stepped, reference, stateIs("declined"))
@@ -782,10 +806,9 @@ describe("timers", () => {
   })
 
   it("a deadline that passes while the task is matching declines it: matching → declined", async () => {
-    // Time enough to be offered and declined first, also on a slow machine.
-    const deadline = new Date(Date.now() + 3000).toISOString()
+    const deadline = new Date(clockOf(stepped).now() + minute).toISOString()
     const { reference } = await heldInMatching({ timing: `by ${deadline}` })
-    await sleep(Math.max(0, Date.parse(deadline) - Date.now() + 100))
+    clockOf(stepped).advance(minute + 100)
     expect((await read(stepped, reference)).state).toBe("matching")
     gate.ticks = 1
     const ended = await waitFor(stepped, reference, stateIs("declined"))

@@ -7,6 +7,7 @@ import addFormats from "ajv-formats"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
+  awaitTask,
   digitalDraft,
   json,
   type ServerOnDatabase,
@@ -138,12 +139,10 @@ afterAll(async () => {
 /** A task named for the linked participant, offered to them (awaiting_participant). */
 const offeredTask = async () => {
   const created = await submitTask(server.api("/tasks"), digitalDraft({ participant_slug: participantSlug }))
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const task = await (await fetch(server.api(`/tasks/${created.reference}?wait=1`))).json()
-    if (task.state === "awaiting_participant") return created
-    if (Date.now() > deadline) throw new Error(`expected awaiting_participant, the task is ${task.state}`)
-  }
+  await awaitTask(server.api(`/tasks/${created.reference}`), (task) => task.state === "awaiting_participant", {
+    timeoutMs: 10_000
+  })
+  return created
 }
 
 const asParticipant = async () => ({ authorization: `Bearer ${await issuer.token({ sub: participantSubject })}` })

@@ -3,11 +3,17 @@
  * counted apart, recovery after the window, and the 413 body limit beside them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { movableClock } from "../support/clock.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 let server: TestServer
+/** The server's clock (support/clock.ts): recovery is shown by moving it past Retry-After. */
+const clock = movableClock()
 beforeAll(async () => {
-  server = await startServer({ settings: { rateLimit: { readsPerWindow: 3, writesPerWindow: 2, windowMs: 1500 } } })
+  server = await startServer({
+    settings: { rateLimit: { readsPerWindow: 3, writesPerWindow: 2, windowMs: 1500 } },
+    clock: clock.layer
+  })
 })
 afterAll(() => server.close())
 
@@ -36,7 +42,7 @@ describe("rate limits", () => {
     // Writes are counted apart: the exhausted reads do not stop a preflight.
     expect((await fetch(server.api("/preflight"), json(validDraft()))).status).toBe(200)
 
-    await new Promise((r) => setTimeout(r, retryAfter * 1000 + 100))
+    clock.advance(retryAfter * 1000 + 100)
     const again = await fetch(server.api("/participants?limit=1"))
     expect(again.status).toBe(200)
   })

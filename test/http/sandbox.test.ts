@@ -10,7 +10,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AppSettings } from "../../src/config/settings.ts"
 import { actingParticipant, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
+import {
+  awaitTask,
+  digitalDraft,
+  expectEnvelope,
+  json,
+  type ServerOnDatabase,
+  startOnFreshDatabase
+} from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -49,14 +56,8 @@ const submit = async (draft: Record<string, unknown>) => {
 const read = async (reference: string): Promise<Json> => (await fetch(sandbox.server.api(`/tasks/${reference}`))).json()
 
 /** Reads the task until `until` holds, or fails after 15 s saying where it stayed. */
-const waitFor = async (reference: string, until: (task: Json) => boolean) => {
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    const task = await (await fetch(sandbox.server.api(`/tasks/${reference}?wait=1`))).json()
-    if (until(task)) return task
-    if (Date.now() > deadline) throw new Error(`the task stayed ${task.state}: ${JSON.stringify(task.history)}`)
-  }
-}
+const waitFor = (reference: string, until: (task: Json) => boolean): Promise<Json> =>
+  awaitTask(sandbox.server.api(`/tasks/${reference}`), until)
 const stateIs = (state: string) => (task: Json) => task.state === state
 
 const clock = async (): Promise<Json> => {

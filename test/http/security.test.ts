@@ -13,7 +13,14 @@ import {
   testAudience,
   unsignedToken
 } from "../support/issuer.ts"
-import { expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
+import {
+  awaitTask,
+  expectEnvelope,
+  json,
+  type ServerOnDatabase,
+  startOnFreshDatabase,
+  validDraft
+} from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -90,14 +97,8 @@ const read = async (env: Env, reference: string): Promise<Json> => {
   return response.json()
 }
 
-const waitForState = async (env: Env, reference: string, state: string) => {
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const task = await (await fetch(env.server.api(`/tasks/${reference}?wait=1`))).json()
-    if (task.state === state) return task
-    if (Date.now() > deadline) throw new Error(`expected ${state}, the task is ${task.state}`)
-  }
-}
+const waitForState = (env: Env, reference: string, state: string): Promise<Json> =>
+  awaitTask(env.server.api(`/tasks/${reference}`), (task) => task.state === state, { timeoutMs: 10_000 })
 
 /** The members that change with every move: a refusal must leave all of them as they were. */
 const snapshot = (task: Json) => ({

@@ -2,6 +2,7 @@
 // idempotency; DECISIONS §2, §3, §4, §7, §10).
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { movableClock } from "../support/clock.ts"
 import { publishedTaskStates } from "../support/contract.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
@@ -12,8 +13,10 @@ type Json = any
 const taskStates: ReadonlyArray<string> = publishedTaskStates
 
 let server: TestServer
+/** The server's clock (support/clock.ts), moved past a deadline by the test of replays after it. */
+const clock = movableClock()
 beforeAll(async () => {
-  server = await startServer()
+  server = await startServer({ clock: clock.layer })
 })
 afterAll(() => server.close())
 
@@ -369,9 +372,9 @@ describe("POST /tasks: doomed drafts (issue 25)", () => {
 
   it("a retry whose deadline passed since the task was recorded replays it; another draft with its key is still refused", async () => {
     const k = key()
-    const draft = validDraft({ timing: `by ${new Date(Date.now() + 1000).toISOString()}` })
+    const draft = validDraft({ timing: `by ${new Date(clock.now() + 60_000).toISOString()}` })
     const first = await submitOk(draft, { "idempotency-key": k })
-    await sleep(1200)
+    clock.advance(61_000)
     const retry = await submitOk(draft, { "idempotency-key": k })
     expect(retry.response.headers.get("idempotent-replayed")).toBe("true")
     expect(retry.text).toBe(first.text)

@@ -13,7 +13,14 @@ import type { AppConfig } from "../../src/config/app_config.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
 import { WebhookLookup } from "../../src/services/webhook_delivery.ts"
 import { actingParticipant, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { digitalDraft, expectEnvelope, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
+import {
+  awaitTask,
+  digitalDraft,
+  expectEnvelope,
+  json,
+  type ServerOnDatabase,
+  startOnFreshDatabase
+} from "../support/server.ts"
 import { type Answer, type Receiver, startReceiver, verified } from "../support/webhooks.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -80,14 +87,8 @@ const submit = async (env: ServerOnDatabase, draft: Record<string, unknown>, key
   return JSON.parse(text) as Json
 }
 
-const waitForState = async (env: ServerOnDatabase, reference: string, state: string) => {
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    const task = await (await fetch(env.server.api(`/tasks/${reference}?wait=2`))).json()
-    if (task.state === state) return task
-    if (Date.now() > deadline) throw new Error(`the task stayed ${task.state}`)
-  }
-}
+const waitForState = (env: ServerOnDatabase, reference: string, state: string): Promise<Json> =>
+  awaitTask(env.server.api(`/tasks/${reference}`), (task) => task.state === state)
 
 /** GET /tasks/{reference}/deliveries until `until` holds (or 15 s pass). */
 const deliveriesOf = async (

@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import type { Browser } from "playwright-core"
 import { launchBrowser, screenshots } from "../support/browser.ts"
+import { movableClock } from "../support/clock.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import {
   authorize,
@@ -36,6 +37,9 @@ let server: TestServer
 let shortLived: TestServer
 let twin: TestServer
 let browser: Browser
+/** The clocks of `server` and `shortLived` (support/clock.ts), moved past a key check and an expiry. */
+const serverClock = movableClock()
+const shortLivedClock = movableClock()
 let issuer: string
 let api: string
 let mcp: string
@@ -61,9 +65,13 @@ const choosePassword = async (link: string, password: string, confirm = password
 
 beforeAll(async () => {
   database = await freshDatabase()
-  server = await startServer({ database })
+  server = await startServer({ database, clock: serverClock.layer })
   // A second process on the same database whose access tokens last one second.
-  shortLived = await startServer({ database, settings: { oauthAccessTokenTtlMs: 1000 } })
+  shortLived = await startServer({
+    database,
+    settings: { oauthAccessTokenTtlMs: 1000 },
+    clock: shortLivedClock.layer
+  })
   // Another process of the same service (same public address), on another port.
   twin = await startServer({
     database,
@@ -505,8 +513,8 @@ describe("key rotation", () => {
     const before = await restToken()
     const rotated = await operator(database, server.url, "keys", "rotate")
     expect(rotated.code).toBe(0)
-    // Each process reads the keys again within five seconds.
-    await new Promise((resolve) => setTimeout(resolve, 5500))
+    // Each process reads the keys again within five seconds (of its clock).
+    serverClock.advance(5000)
     const after = await restToken()
     expect(kidOf(after)).not.toBe(kidOf(before))
     const jwks: Json = await (await fetch(`${issuer}/jwks`)).json()
@@ -681,7 +689,7 @@ describe("refusals", () => {
     const meUrl = `${shortLived.url}/api/public/v1/me`
     expect((await fetch(meUrl, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200)
     // One second of life, and the five seconds of clock skew every verifier allows.
-    await new Promise((resolve) => setTimeout(resolve, 6500))
+    shortLivedClock.advance(6500)
     const expired = await fetch(meUrl, { headers: { authorization: `Bearer ${tokens.access_token}` } })
     expect(expired.status).toBe(401)
     await context.close()

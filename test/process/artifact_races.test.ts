@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { call, type ServiceProcess, spawnService } from "../support/process.ts"
-import { digitalDraft, json } from "../support/server.ts"
+import { awaitTask, digitalDraft, json } from "../support/server.ts"
 
 const png = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
@@ -55,10 +55,9 @@ describe("the staged-files limit across processes", () => {
     )
     expect(created.status).toBe(201)
     const reference: string = created.body.reference
-    const deadline = Date.now() + 10_000
-    while ((await call(one.api(`/tasks/${reference}?wait=1`))).body.state !== "awaiting_participant") {
-      if (Date.now() > deadline) throw new Error("the task was never offered")
-    }
+    await awaitTask(one.api(`/tasks/${reference}`), (task) => task.state === "awaiting_participant", {
+      timeoutMs: 10_000
+    })
     for (const move of ["accept", "start"]) {
       const moved = await call(one.api(`/tasks/${reference}/${move}`), { method: "POST", headers: { authorization } })
       expect(moved.status, move).toBe(200)

@@ -1,7 +1,8 @@
 /**
  * Timers are kept in the database, not in a process: an offer that lapses while no process is
  * running is acted on by the next one that starts, and a review window keeps counting across a
- * restart.
+ * restart. The processes run as a sandbox, whose clock is kept in the database too: the test moves
+ * it an hour on while nobody runs, instead of waiting for the offer to lapse.
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -15,7 +16,8 @@ beforeAll(async () => {
 })
 afterAll(() => database.drop())
 
-const env = { OFFER_TIMEOUT: "1500ms", TIMER_SWEEP_INTERVAL: "100ms" }
+const env = { SANDBOX: "on", OFFER_TIMEOUT: "1h", TIMER_SWEEP_INTERVAL: "100ms" }
+const hour = 3600_000
 
 const waitForState = async (url: string, state: string, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs
@@ -44,11 +46,11 @@ describe("timers across a restart", () => {
     } finally {
       await first.stop("SIGTERM")
     }
-    // Nobody runs while the offer lapses.
-    await new Promise((r) => setTimeout(r, 2000))
+    // Nobody runs while the offer lapses: the sandbox's clock moves an hour and a minute on.
+    await database.write(`UPDATE service_mode SET clock_offset_ms = clock_offset_ms + ${hour + 60_000}`)
     const rows = await database.rows(`SELECT state, offer_expires_at FROM tasks WHERE reference = '${reference!}'`)
     expect(rows[0]?.state).toBe("awaiting_participant")
-    expect(String(rows[0]?.offer_expires_at) <= new Date().toISOString()).toBe(true)
+    expect(String(rows[0]?.offer_expires_at) <= new Date(Date.now() + hour + 60_000).toISOString()).toBe(true)
 
     const second = await spawnService({ databaseUrl: database.url, env })
     try {

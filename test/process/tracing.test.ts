@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { freePort, requestLine, type ServiceProcess, spawnService, waitFor } from "../support/process.ts"
-import { json, submitTask, validDraft } from "../support/server.ts"
+import { awaitTask, json, submitTask, validDraft } from "../support/server.ts"
 
 interface Export {
   readonly path: string | undefined
@@ -250,11 +250,14 @@ describe("a sampler that keeps nothing", () => {
       expect(lines[0]!.trace_id).not.toBe(lines[1]!.trace_id)
       // The dispatcher's sweeps are sampled too: offering a task exports nothing either.
       const { reference } = await submitTask(quiet.api("/tasks"), validDraft())
-      let state = "open"
-      for (const deadline = Date.now() + 5000; state !== "awaiting_participant" && Date.now() < deadline; ) {
-        state = ((await (await fetch(quiet.api(`/tasks/${reference}?wait=1`))).json()) as { state: string }).state
-      }
-      expect(state).toBe("awaiting_participant")
+      const offered = await awaitTask(
+        quiet.api(`/tasks/${reference}`),
+        (task) => task.state === "awaiting_participant",
+        {
+          timeoutMs: 5000
+        }
+      )
+      expect(offered.state).toBe("awaiting_participant")
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(spansOf(exports.slice(before)).filter((s) => lines.some((l) => l.trace_id === s.traceId))).toEqual([])
       expect(exportingServices(exports.slice(before))).not.toContain("quiet-service")

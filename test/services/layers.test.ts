@@ -129,9 +129,8 @@ describe("layerWithDependencies", () => {
     ]
   ] as ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown>]>
   for (const [name, build] of cases) {
-    it.live(`${name} needs only the database and the settings`, () =>
-      Effect.map(build, (service) => assert.isDefined(service))
-    )
+    // That it builds over the database and the settings alone is the check (a built service is never undefined).
+    it.live(`${name} needs only the database and the settings`, () => Effect.asVoid(build))
   }
 })
 

@@ -31,6 +31,8 @@ export interface StartOptions {
   readonly services?: Layer.Layer<AppServices, unknown, AppConfig>
   /** Where the server's logs (warnings and errors) go, e.g. `captureLogs().layer`; by default nowhere. */
   readonly logs?: Layer.Layer<never>
+  /** The server's clock, e.g. `movableClock().layer` (support/clock.ts); by default the real one. */
+  readonly clock?: Layer.Layer<never>
 }
 
 export const startServer = async (options: StartOptions = {}): Promise<TestServer> => {
@@ -70,7 +72,7 @@ export const startServer = async (options: StartOptions = {}): Promise<TestServe
       host: "127.0.0.1"
     }),
     (options.services ?? ServerServicesLayer) as typeof ServerServicesLayer
-  ).pipe(Layer.provide(config))
+  ).pipe(Layer.provide(options.clock === undefined ? config : Layer.merge(config, options.clock)))
   const scope = Effect.runSync(Scope.make())
   await Effect.runPromise(
     (options.logs === undefined
@@ -193,5 +195,36 @@ export const startOnFreshDatabase = async (options: Omit<StartOptions, "database
       await server.close()
       await database.drop()
     }
+  }
+}
+
+/**
+ * Reads a task (GET `taskUrl`, `/tasks/{reference}`) until `until` holds, or fails after
+ * `timeoutMs` saying where it stayed: first as it is, then long-polling with its ETag, so that
+ * each poll answers at the task's next change. (A poll without If-None-Match waits for a change
+ * even when the task is already as awaited: `?wait=1` alone costs a second a call.)
+ */
+export const awaitTask = async (
+  taskUrl: string,
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+  until: (task: any) => boolean,
+  { timeoutMs = 15_000, headers = {} }: { readonly timeoutMs?: number; readonly headers?: Record<string, string> } = {}
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+): Promise<any> => {
+  const deadline = Date.now() + timeoutMs
+  let etag: string | null = null
+  let last: unknown
+  for (;;) {
+    const response: Response = await fetch(etag === null ? taskUrl : `${taskUrl}?wait=1`, {
+      headers: etag === null ? headers : { ...headers, "if-none-match": etag }
+    })
+    if (response.status === 200) {
+      etag = response.headers.get("etag")
+      last = await response.json()
+      if (until(last)) return last
+    } else if (response.status !== 304) {
+      throw new Error(`GET ${taskUrl}: ${response.status} ${await response.text()}`)
+    }
+    if (Date.now() > deadline) throw new Error(`gave up waiting; the task is ${JSON.stringify(last)}`)
   }
 }
