@@ -143,7 +143,7 @@ describe("hotFn (Effect.fn without the call-site stack, for the hottest methods)
     const throwing = hotFn("Tasks.throws")(
       // A pipeable that throws while the call is made (synchronously).
       function* () {
-        return 1
+        return yield* Effect.succeed(1)
       },
       () => {
         throw new Error("made badly")
