@@ -20,27 +20,16 @@ import {
   taskStates
 } from "../../src/domain/lifecycle.ts"
 import { recordedResult } from "../../src/domain/moves.ts"
-import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { asRecorded, lateRetryKey, retryVerdict } from "../../src/domain/replay.ts"
 import type { RecordedResult } from "../../src/domain/task.ts"
 import type { StoredTask } from "../../src/domain/task_record.ts"
+import { photographer } from "../support/directory.ts"
 import { storedTask } from "../support/tasks.ts"
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
 const policy: Policy = { offerTimeoutMs: 30 * 60_000, reviewWindowMs: 6 * 3600_000, maxRevisions: 3 }
 
-const photographer = (slug: string): ParticipantRecord => ({
-  slug,
-  name: slug,
-  discipline: "Photography",
-  location: "Berlin, Germany",
-  task_type: "physical",
-  tags: ["photography", "storefront"],
-  capabilities: ["camera"],
-  returns: "Photos",
-  boundary: null
-})
 const everyone = [photographer("ada-photo"), photographer("bea-photo"), photographer("cem-photo")]
 const countSchema = { type: "object", required: ["count"], properties: { count: { type: "integer" } } }
 

@@ -8,7 +8,6 @@ import { Context, Deferred, Effect, Fiber, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import { CommandServicesLayer } from "../../src/app.ts"
 import { type DueMove as Decision, dueMove as decide } from "../../src/domain/dispatch.ts"
-import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import type { StoredTask } from "../../src/domain/task_record.ts"
 import { Dispatcher } from "../../src/services/dispatcher.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
@@ -17,6 +16,7 @@ import { TaskEvents } from "../../src/services/task_events.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
 import { Tasks } from "../../src/services/tasks.ts"
 import { freshDatabase } from "../support/database.ts"
+import { photographer } from "../support/directory.ts"
 import { testConfig } from "../support/settings.ts"
 import { storedTask } from "../support/tasks.ts"
 
@@ -25,17 +25,6 @@ const iso = (ms: number) => new Date(ms).toISOString()
 const offerTimeoutMs = 30 * 60_000
 const reviewWindowMs = 6 * 3600_000
 
-const photographer = (slug: string): ParticipantRecord => ({
-  slug,
-  name: slug,
-  discipline: "Photography",
-  location: "Berlin, Germany",
-  task_type: "physical",
-  tags: ["photography", "storefront"],
-  capabilities: ["camera"],
-  returns: "Photos",
-  boundary: null
-})
 const everyone = [photographer("ada-photo"), photographer("bea-photo")]
 
 /** The participant a decision offers the task to, if it offers it. */

@@ -266,3 +266,9 @@ export const sampleProfileEdit: ProfileEdit = {
   returns: "Geotagged photos and a checklist.",
   boundary: null
 }
+
+/** `plainParticipant` who also names storefronts: what matching and offers are tested on. */
+export const photographer = (slug: string): ParticipantRecord => ({
+  ...plainParticipant(slug),
+  tags: ["photography", "storefront"]
+})
