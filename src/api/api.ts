@@ -28,7 +28,7 @@ import {
   Unprocessable,
   UnsupportedMediaType
 } from "./envelope.ts"
-import { IdempotencyKeyHeader, PageCursor, PageLimit, WaitSeconds } from "./parameters.ts"
+import { IdempotencyKeyHeader, PageCursor, PageLimit, ParticipantQuery, WaitSeconds } from "./parameters.ts"
 import {
   Account,
   AgentCard,
@@ -92,11 +92,7 @@ export class ParticipantsApi extends HttpApiGroup.make("participants", { topLeve
   .add(
     HttpApiEndpoint.get("listParticipants", `${apiPrefix}/participants`, {
       query: {
-        q: Schema.optionalKey(
-          Schema.String.annotate({
-            description: "Case-insensitive filter across name, discipline, location, task type and tags."
-          })
-        ),
+        q: Schema.optionalKey(ParticipantQuery),
         limit: Schema.optionalKey(PageLimit),
         cursor: Schema.optionalKey(PageCursor)
       },

@@ -4,10 +4,11 @@
  * middleware), and the OpenAPI document publishes them as they are, so what the document allows
  * is exactly what the service accepts.
  *
- * On the wire a query parameter is text: each is declared as the text it must be (a pattern
- * JSON Schema carries), and handlers read the number out of text already known to be one.
+ * On the wire a query parameter is text: a number is declared as the text it must be, decoded to
+ * the number with its bounds, so handlers receive numbers.
  */
 import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft/idempotency.ts"
 
 /** The largest request body accepted (DECISIONS §11): 413 payload_too_large past it. */
@@ -22,34 +23,72 @@ export const maxJsonDepth = 64
 /** Participants per page of GET /participants. */
 export const pageSize = { default: 100, max: 500 } as const
 
-export const PageLimit = Schema.String.check(
-  // 1 to 500 (pageSize.max), without leading zeros or signs.
-  Schema.isPattern(/^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$/u, {
-    message: `limit must be a whole number from 1 to ${pageSize.max}`
-  })
-).annotate({
-  description: `Page size: a whole number from 1 to ${pageSize.max} (default ${pageSize.default}).`,
-  examples: ["20"]
-})
+/**
+ * A number as a query parameter carries it: plain decimal text (digits, an optional sign and
+ * fraction; no exponent, no leading zeros, no blanks), the form in which a number written into a
+ * URL is read back. HttpApi documents a parameter by its text; the OpenAPI document gives its
+ * decoded type instead (http/openapi.ts), which is what a client means by it.
+ */
+const numberText = (message: string) =>
+  Schema.String.check(Schema.isPattern(/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/u, { message })).pipe(
+    Schema.decodeTo(Schema.Finite, SchemaTransformation.numberFromString)
+  )
 
+const limitMessage = `limit must be a whole number from 1 to ${pageSize.max}`
+
+export const PageLimit = numberText(limitMessage)
+  .pipe(
+    Schema.decodeTo(
+      Schema.Number.check(
+        Schema.isInt({ message: limitMessage }),
+        Schema.isBetween({ minimum: 1, maximum: pageSize.max }, { message: limitMessage })
+      ),
+      SchemaTransformation.passthrough()
+    )
+  )
+  .annotate({
+    description: `Page size: a whole number from 1 to ${pageSize.max} (default ${pageSize.default}).`,
+    examples: [20]
+  })
+
+/**
+ * The next_cursor of the previous page, as text; decoded, the slug the page continues after
+ * (undefined text aside, a cursor this service did not issue is refused by the listing).
+ */
 export const PageCursor = Schema.String.check(
   Schema.isPattern(/^[A-Za-z0-9_-]{1,200}$/u, {
     message: "cursor must be the next_cursor of the previous page, unchanged"
   })
 ).annotate({ description: "The next_cursor of the previous page, passed unchanged (an opaque token)." })
 
+/**
+ * The text GET /participants filters by. No text longer than a request line Node accepts (16 KiB,
+ * routes.ts) can arrive anyway; the bound says so in the document.
+ */
+export const participantQueryMax = 16 * 1024
+
+export const ParticipantQuery = Schema.String.check(
+  Schema.isMaxLength(participantQueryMax, { message: `q must be at most ${participantQueryMax} characters` })
+).annotate({
+  description: `Case-insensitive filter across name, discipline, location, task type and tags (at most ${participantQueryMax} characters).`
+})
+
 /** The longest a long poll waits, in seconds. */
 export const maxWaitSeconds = 60
 
-export const WaitSeconds = Schema.String.check(
-  // 0 to 60 seconds, with up to three decimals.
-  Schema.isPattern(/^(?:[0-5]?[0-9](?:\.[0-9]{1,3})?|60(?:\.0{1,3})?)$/u, {
-    message: `wait must be a number of seconds from 0 to ${maxWaitSeconds}`
+const waitMessage = `wait must be a number of seconds from 0 to ${maxWaitSeconds}`
+
+export const WaitSeconds = numberText(waitMessage)
+  .pipe(
+    Schema.decodeTo(
+      Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: maxWaitSeconds }, { message: waitMessage })),
+      SchemaTransformation.passthrough()
+    )
+  )
+  .annotate({
+    description: `Long poll: hold the request up to this many seconds (0–${maxWaitSeconds}) until the task changes.`,
+    examples: [30]
   })
-).annotate({
-  description: `Long poll: hold the request up to this many seconds (0–${maxWaitSeconds}, up to three decimals) until the task changes.`,
-  examples: ["30"]
-})
 
 /**
  * An idempotency key, as a document publishes it (IDEMPOTENCY_KEY_MIN to IDEMPOTENCY_KEY_MAX

@@ -3,7 +3,9 @@
  * configured server address; its security schemes come from the security middleware (api/security.ts). The per-status error classes share one shape, so their components
  * are folded into a single `Error` schema: one envelope, referenced by every error response.
  */
+import * as HttpApi from "effect/http-api/HttpApi"
 import * as OpenApi from "effect/http-api/OpenApi"
+import * as Schema from "effect/Schema"
 import { MarketplaceApi } from "../api/api.ts"
 
 const envelopeShape = JSON.stringify({
@@ -166,10 +168,44 @@ const withHeaders = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   }
 }
 
+/**
+ * A query parameter travels as text, and HttpApi documents it by that text (a string and its
+ * pattern); a parameter decoded to a number (api/parameters.ts) is documented by what it decodes
+ * to instead — `limit` an integer from 1 to 500, `wait` a number from 0 to 60 — as OpenAPI means a
+ * typed parameter: the value a client writes into the URL. Read from each endpoint's own query
+ * schema, so the document cannot say other than what is decoded.
+ */
+const withTypedQueryParameters = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const typed = new Map<string, Record<string, unknown>>()
+  HttpApi.reflect(MarketplaceApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.query === undefined) return
+      const { schema } = Schema.toJsonSchemaDocument(Schema.toType(endpoint.query))
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>
+      for (const [name, property] of Object.entries(properties)) {
+        if (property.type !== "string") typed.set(`${endpoint.identifier} ${name}`, property)
+      }
+    }
+  })
+  const paths = structuredClone(spec.paths) as Record<string, Record<string, Operation>>
+  for (const operation of operationsOf(paths)) {
+    if (operation.parameters === undefined) continue
+    operation.parameters = operation.parameters.map((parameter) => {
+      const { name, in: where } = parameter as { name: string; in: string }
+      const schema = where === "query" ? typed.get(`${operation.operationId} ${name}`) : undefined
+      return schema === undefined ? parameter : { ...(parameter as object), schema }
+    })
+  }
+  return { ...spec, paths: paths as OpenApi.OpenAPISpec["paths"] }
+}
+
 // Derived on first use, not at start-up (deriving it is ~8% of start-up; most processes serve it rarely).
 let document: OpenApi.OpenAPISpec | undefined
 
 export const openApiDocument = (publicBaseUrl: string): OpenApi.OpenAPISpec => {
-  document ??= withHeaders(withOpenRequestBodies(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi))))
+  document ??= withTypedQueryParameters(
+    withHeaders(withOpenRequestBodies(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi))))
+  )
   return { ...document, servers: [{ url: publicBaseUrl, description: "This deployment" }] }
 }

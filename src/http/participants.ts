@@ -65,8 +65,7 @@ export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants",
         Effect.fnUntraced(function* ({ query }) {
           const page = yield* operations.listParticipants({
             q: query.q,
-            // PageLimit has checked the text: a whole number in range.
-            limit: query.limit === undefined ? undefined : Number(query.limit),
+            limit: query.limit,
             cursor: query.cursor
           })
           return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })

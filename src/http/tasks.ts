@@ -78,8 +78,7 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
         Effect.fnUntraced(function* ({ request, params, query }) {
           const reference = params.reference
           const ifNoneMatch = request.headers["if-none-match"]
-          // WaitSeconds has checked the text: a number of seconds in range.
-          const wait = query.wait === undefined ? 0 : Number(query.wait)
+          const wait = query.wait ?? 0
           if (wait > 0) {
             // A long poll holds until the task moves past the version the client has: the one its
             // If-None-Match names, else the one current now. An If-None-Match naming an older
