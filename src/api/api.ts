@@ -28,7 +28,18 @@ import {
   Unprocessable,
   UnsupportedMediaType
 } from "./envelope.ts"
-import { IdempotencyKeyHeader, PageCursor, PageLimit, ParticipantQuery, WaitSeconds } from "./parameters.ts"
+import {
+  FileResponseHeaders,
+  IdempotencyKeyHeader,
+  IfNoneMatchHeader,
+  PageCursor,
+  PageLimit,
+  ParticipantQuery,
+  ReplayedHeader,
+  TaskEtagHeader,
+  TaskLocationHeader,
+  WaitSeconds
+} from "./parameters.ts"
 import {
   Account,
   AgentCard,
@@ -139,7 +150,11 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
       headers: {
         "idempotency-key": Schema.optionalKey(IdempotencyKeyHeader)
       },
-      success: CreatedTask.annotate({ httpApiStatus: 201 }),
+      success: HttpApiSchema.WithHeaders(CreatedTask.annotate({ httpApiStatus: 201 }), {
+        location: TaskLocationHeader,
+        etag: TaskEtagHeader,
+        "idempotent-replayed": Schema.optionalKey(ReplayedHeader)
+      }),
       error: [...bodyErrors, Unprocessable, ...commonErrors]
     }).annotateMerge(
       summary(
@@ -152,7 +167,16 @@ export class TasksApi extends HttpApiGroup.make("tasks", { topLevel: true })
       query: {
         wait: Schema.optionalKey(WaitSeconds)
       },
-      success: Task,
+      headers: {
+        "if-none-match": Schema.optionalKey(IfNoneMatchHeader)
+      },
+      success: [
+        HttpApiSchema.WithHeaders(Task, { etag: TaskEtagHeader }),
+        HttpApiSchema.WithHeaders(
+          HttpApiSchema.Empty(304).annotate({ description: "Not Modified: the task is as the ETag named it." }),
+          { etag: TaskEtagHeader }
+        )
+      ],
       error: [BadRequest, NotFound, ...commonErrors]
     }).annotateMerge(
       summary(
@@ -283,10 +307,12 @@ export class EvidenceApi extends HttpApiGroup.make("evidence", { topLevel: true 
   .add(
     HttpApiEndpoint.get("downloadArtifact", `${apiPrefix}/tasks/:reference/artifacts/:id`, {
       params: { reference: Schema.String, id: Schema.String },
-      success: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
-        description:
-          "The file's bytes, with content-type the type read from them, content-disposition: attachment, and etag its SHA-256."
-      }),
+      success: HttpApiSchema.WithHeaders(
+        HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
+          description: "The file's bytes, with content-type the type read from them."
+        }),
+        FileResponseHeaders
+      ),
       error: [Unauthorized, Forbidden, NotFound, ...commonErrors]
     }).annotateMerge(
       summary(

@@ -110,3 +110,35 @@ export const IdempotencyKeyHeader = idempotencyKey(
   "the idempotency-key header",
   `Makes the submission safe to retry: a fresh random value per task, and a secret (a replay returns the task's token): ${idempotencyKeyRule} (at most ${IDEMPOTENCY_KEY_MAX}).`
 )
+
+/** GET /tasks/{reference}'s conditional form (RFC 9110 §13.1.2): the ETag last read, or several, or `*`. */
+export const IfNoneMatchHeader = Schema.String.annotate({
+  description: "The ETag of the last read: an unchanged task is answered 304 with no body."
+})
+
+/** A task's version as an entity tag: it changes with every change of the task, whatever its bytes. */
+export const TaskEtagHeader = Schema.String.annotate({
+  description: "The task's version: send it back as If-None-Match to be answered 304 while nothing changed."
+})
+
+export const TaskLocationHeader = Schema.String.annotate({ description: "The new task's URL." })
+
+export const ReplayedHeader = Schema.Literal("true").annotate({
+  description: "Present when this 201 replays an earlier submission with the same idempotency key."
+})
+
+/** The headers a result's file is served with (pages/download.ts). */
+export const FileResponseHeaders = Schema.Struct({
+  "content-length": Schema.optionalKey(Schema.String.annotate({ description: "The file's size in bytes." })),
+  "content-disposition": Schema.String.annotate({
+    description: "attachment, with the file's name (RFC 6266, the name in RFC 8187's UTF-8 form)."
+  }),
+  etag: Schema.String.annotate({ description: "The file's SHA-256." }),
+  "x-content-type-options": Schema.Literal("nosniff").annotate({
+    description: "The file is never read as another type."
+  }),
+  "content-security-policy": Schema.String.annotate({
+    description: "default-src 'none'; sandbox: a file opened anyway runs nothing."
+  }),
+  "cache-control": Schema.String.annotate({ description: "private, no-store: no cache keeps a participant's file." })
+})

@@ -2,7 +2,8 @@
  * The two credentials of the API, as HttpApi security middleware: the agent's task token and the
  * participant's OAuth 2.1 access token. Each middleware reads its bearer credential and provides a
  * typed caller to the handlers of the endpoints it guards; the OpenAPI document's security schemes
- * and each operation's `security` are derived from them (`taskToken`, `participantAccessToken`).
+ * and each operation's `security` are derived from them (`taskToken`, `participantAccessToken`;
+ * the document describes the latter as the OAuth 2.0 scheme it is, http/openapi.ts).
  * The layers that implement them are in src/http/authentication.ts.
  */
 import * as Context from "effect/Context"
@@ -31,7 +32,10 @@ const bearer = HttpApiSecurity.http({ scheme: "bearer" })
 
 const taskToken = bearer.pipe(
   HttpApiSecurity.annotateMerge(
-    OpenApi.annotations({ description: "The task_token from the 201 response that created the task." })
+    OpenApi.annotations({
+      description:
+        "The task_token of the 201 that created the task (POST /tasks; the createTask response's links lead to the operations it authorises): one per task, a secret."
+    })
   )
 )
 

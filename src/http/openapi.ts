@@ -1,7 +1,10 @@
 /**
  * The OpenAPI 3.1 document, derived from the HttpApi description (never edited by hand), with the
- * configured server address; its security schemes come from the security middleware (api/security.ts). The per-status error classes share one shape, so their components
- * are folded into a single `Error` schema: one envelope, referenced by every error response.
+ * configured server address. Parameters, bodies, responses and their headers, the 304 and the
+ * security requirements are the endpoints' own (api/api.ts, api/security.ts); one transform
+ * (`transform`, below) adds only what HttpApi cannot say. The per-status error classes share one
+ * shape, so their components are folded into a single `Error` schema: one envelope, referenced by
+ * every error response.
  */
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as OpenApi from "effect/http-api/OpenApi"
@@ -70,7 +73,12 @@ const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec =
 
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema })
 
-/** The response headers the service sends (middleware.ts and the task handlers set them). */
+/**
+ * The headers the service's global middleware (middleware.ts) and request limiter (rate_limit.ts)
+ * add to responses no endpoint produces itself, which no endpoint can therefore declare. The
+ * headers an operation's own answer carries (a task's ETag, a file's disposition) are declared by
+ * its success schema (api/api.ts).
+ */
 const responseHeaders = {
   "x-request-id": header(
     "The request's id (the caller's x-request-id when it is sane, else a new UUID); quote it in reports."
@@ -82,23 +90,7 @@ const responseHeaders = {
   "ratelimit-reset": header("Seconds until the window resets.", { type: "integer" }),
   "retry-after": header("Seconds to wait before retrying.", { type: "integer" }),
   "www-authenticate": header('The credential expected: Bearer, with resource_metadata="…" (RFC 9728).'),
-  allow: header("The methods this path accepts."),
-  etag: header(
-    "A task's version (send it back as If-None-Match to be answered 304 while nothing changed); a file's SHA-256."
-  ),
-  location: header("The new task's URL."),
-  "content-disposition": header("attachment, with the file's name (RFC 6266, the name in RFC 8187's UTF-8 form)."),
-  "content-length": header("The file's size in bytes.", { type: "integer" }),
-  "x-content-type-options": header("nosniff: the file is never read as another type.", {
-    type: "string",
-    enum: ["nosniff"]
-  }),
-  "content-security-policy": header("default-src 'none'; sandbox: a file opened anyway runs nothing."),
-  "cache-control": header("private, no-store: no cache keeps a participant's file."),
-  "idempotent-replayed": header("true when this 201 replays an earlier submission with the same idempotency key.", {
-    type: "string",
-    enum: ["true"]
-  })
+  allow: header("The methods this path accepts.")
 } as const
 
 type HeaderName = keyof typeof responseHeaders
@@ -111,53 +103,18 @@ const headersByStatus: Record<string, ReadonlyArray<HeaderName>> = {
   "503": ["retry-after"]
 }
 
-/** The headers of each operation's successful answer. */
-const headersByOperation: Record<string, ReadonlyArray<HeaderName>> = {
-  createTask: ["location", "etag", "idempotent-replayed"],
-  getTask: ["etag"],
-  downloadArtifact: [
-    "content-length",
-    "content-disposition",
-    "etag",
-    "x-content-type-options",
-    "content-security-policy",
-    "cache-control"
-  ]
-}
-
-/**
- * Every response documents the headers it carries, and GET /tasks/{reference} its conditional
- * form: the If-None-Match request header and the 304 answer. Health checks are not rate limited.
- */
-const withHeaders = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+/** Every response documents the headers the middleware adds to it. Health checks are not rate limited. */
+const withMiddlewareHeaders = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   const paths = structuredClone(spec.paths) as Record<string, Record<string, Operation>>
   const ref = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` })
   for (const [path, methods] of Object.entries(paths)) {
     const limited = path !== "/healthz" && path !== "/readyz"
     for (const operation of Object.values(methods)) {
-      const own = headersByOperation[operation.operationId ?? ""] ?? []
-      if (operation.operationId === "getTask") {
-        operation.parameters = [
-          ...(operation.parameters ?? []),
-          {
-            name: "if-none-match",
-            in: "header",
-            required: false,
-            description: "The ETag of the last read: an unchanged task is answered 304 with no body.",
-            schema: { type: "string" }
-          }
-        ]
-        operation.responses = {
-          ...operation.responses,
-          "304": { description: "Not Modified: the task is as the ETag named it." }
-        }
-      }
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const names: Array<HeaderName> = ["x-request-id"]
         if (limited) names.push("ratelimit-limit", "ratelimit-remaining", "ratelimit-reset")
         names.push(...(headersByStatus[status] ?? []))
-        if (status.startsWith("2") || status === "304") names.push(...own)
-        response.headers = Object.fromEntries(names.map((name) => [name, ref(name)]))
+        response.headers = { ...Object.fromEntries(names.map((name) => [name, ref(name)])), ...response.headers }
       }
     }
   }
@@ -200,12 +157,86 @@ const withTypedQueryParameters = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpe
   return { ...spec, paths: paths as OpenApi.OpenAPISpec["paths"] }
 }
 
+/** Every operation that names a task by the `reference` of the 201 that created it. */
+const taskLinks = {
+  getTask: {
+    operationId: "getTask",
+    parameters: { reference: "$response.body#/reference", "header.if-none-match": "$response.header.etag" },
+    description: "Read the task; with this ETag as If-None-Match it is answered 304 until it changes."
+  },
+  cancelTask: {
+    operationId: "cancelTask",
+    parameters: { reference: "$response.body#/reference" },
+    description: "Cancel it, with the task_token of this body as the taskToken bearer credential."
+  },
+  reviewTask: {
+    operationId: "reviewTask",
+    parameters: { reference: "$response.body#/reference" },
+    description: "Review its submitted result, with the task_token of this body as the taskToken bearer credential."
+  },
+  listDeliveries: {
+    operationId: "listDeliveries",
+    parameters: { reference: "$response.body#/reference" },
+    description: "Its webhook deliveries, with the task_token of this body as the taskToken bearer credential."
+  }
+} as const
+
+/** The 201 of POST /tasks links to the operations on the task it created (OpenAPI links). */
+const withTaskLinks = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const paths = structuredClone(spec.paths) as Record<string, Record<string, Operation>>
+  for (const operation of operationsOf(paths)) {
+    const created = operation.operationId === "createTask" ? operation.responses?.["201"] : undefined
+    if (created !== undefined) Object.assign(created, { links: taskLinks })
+  }
+  return { ...spec, paths: paths as OpenApi.OpenAPISpec["paths"] }
+}
+
+/**
+ * The participant's credential as what it is: an OAuth 2.1 access token, got by the authorization
+ * code flow with PKCE (S256) from the embedded authorization server at this address (HttpApi's
+ * security schemes are HTTP, API key or basic, with no OAuth flow). OpenAPI has no field for PKCE:
+ * the description says it, and `x-usePkce` asks tools that know it (Swagger UI) to use it.
+ */
+const participantOAuth = (publicBaseUrl: string) => ({
+  type: "oauth2",
+  description:
+    "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource, got by the authorization code flow with PKCE (S256 only). The operator links the token's subject to a participant.",
+  flows: {
+    authorizationCode: {
+      authorizationUrl: `${publicBaseUrl}/oauth/auth`,
+      tokenUrl: `${publicBaseUrl}/oauth/token`,
+      refreshUrl: `${publicBaseUrl}/oauth/token`,
+      scopes: {
+        openid: "Sign in: the token's subject is the participant's account.",
+        email: "The account's email address.",
+        profile: "The account's name."
+      }
+    }
+  },
+  "x-usePkce": "SHA-256"
+})
+
+/**
+ * The one transform of the derived document, for what HttpApi cannot say: query parameters by
+ * their decoded types, the OpenAPI links of a created task, the headers the global middleware adds,
+ * request bodies that are open, the error classes folded into one envelope, and the participant's
+ * credential as OAuth 2.0 (`withParticipantOAuth`, per address).
+ */
+const transform = (spec: OpenApi.OpenAPISpec) =>
+  withTaskLinks(withTypedQueryParameters(withMiddlewareHeaders(withOpenRequestBodies(foldErrorSchemas(spec)))))
+
 // Derived on first use, not at start-up (deriving it is ~8% of start-up; most processes serve it rarely).
 let document: OpenApi.OpenAPISpec | undefined
 
 export const openApiDocument = (publicBaseUrl: string): OpenApi.OpenAPISpec => {
-  document ??= withTypedQueryParameters(
-    withHeaders(withOpenRequestBodies(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi))))
-  )
-  return { ...document, servers: [{ url: publicBaseUrl, description: "This deployment" }] }
+  document ??= transform(OpenApi.fromApi(MarketplaceApi))
+  const securitySchemes = {
+    ...document.components.securitySchemes,
+    participantAccessToken: participantOAuth(publicBaseUrl)
+  } as unknown as OpenApi.OpenAPIComponents["securitySchemes"]
+  return {
+    ...document,
+    components: { ...document.components, securitySchemes },
+    servers: [{ url: publicBaseUrl, description: "This deployment" }]
+  }
 }

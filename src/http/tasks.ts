@@ -73,11 +73,11 @@ export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
           return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
         }, Effect.mapError(envelope))
       )
-      .handleRaw(
+      .handle(
         "getTask",
-        Effect.fnUntraced(function* ({ request, params, query }) {
+        Effect.fnUntraced(function* ({ params, query, headers }) {
           const reference = params.reference
-          const ifNoneMatch = request.headers["if-none-match"]
+          const ifNoneMatch = headers["if-none-match"]
           const wait = query.wait ?? 0
           if (wait > 0) {
             // A long poll holds until the task moves past the version the client has: the one its
