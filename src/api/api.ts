@@ -13,6 +13,7 @@ import { apiPrefix } from "../domain/addresses.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
 import { TaskDraft } from "../domain/task_draft/schema.ts"
+import { JsonBody, OptionalBody } from "./body.ts"
 import { apiDescription } from "./description.ts"
 import {
   BadRequest,
@@ -60,7 +61,13 @@ import {
   TaskList,
   UploadedFile
 } from "./resources.ts"
-import { AgentAuthentication, ParticipantAuthentication, TaskReaderAuthentication } from "./security.ts"
+import {
+  AgentAuthentication,
+  AgentOfTask,
+  HolderOfTask,
+  ParticipantAuthentication,
+  TaskReaderAuthentication
+} from "./security.ts"
 
 const summary = (text: string, description?: string) =>
   OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description })
@@ -134,12 +141,14 @@ export class DraftsApi extends HttpApiGroup.make("drafts", { topLevel: true })
       payload: SearchRequest,
       success: SearchResult,
       error: [...bodyErrors, ...commonErrors]
-    }).annotateMerge(
-      summary(
-        "Assess a task and find relevant humans",
-        "From a natural-language description: an assessment and ranked participants."
+    })
+      .middleware(JsonBody)
+      .annotateMerge(
+        summary(
+          "Assess a task and find relevant humans",
+          "From a natural-language description: an assessment and ranked participants."
+        )
       )
-    )
   )
   .annotateMerge(OpenApi.annotations({ title: "Drafts" })) {}
 
@@ -195,23 +204,30 @@ export class AgentApi extends HttpApiGroup.make("agent", { topLevel: true })
       payload: CancelRequest,
       success: Task,
       error: [...bodyErrors, Unauthorized, NotFound, Conflict, ...commonErrors]
-    }).annotateMerge(
-      summary(
-        "Cancel a task (agent)",
-        "Authorization: Bearer <task_token>. Allowed while the task is open, matching, awaiting_participant or accepted."
-      )
-    ),
+    })
+      .middleware(JsonBody)
+      .middleware(AgentOfTask)
+      .annotate(OptionalBody, true)
+      .annotateMerge(
+        summary(
+          "Cancel a task (agent)",
+          "Authorization: Bearer <task_token>. Allowed while the task is open, matching, awaiting_participant or accepted."
+        )
+      ),
     HttpApiEndpoint.post("reviewTask", `${apiPrefix}/tasks/:reference/review`, {
       params: { reference: Schema.String },
       payload: ReviewRequest,
       success: Task,
       error: [...bodyErrors, Unauthorized, NotFound, Conflict, ...commonErrors]
-    }).annotateMerge(
-      summary(
-        "Review a submitted result (agent)",
-        "Authorization: Bearer <task_token>. accept settles the task; revise (reason required, at most 3) sends it back; reject (reason required) declines it."
-      )
-    ),
+    })
+      .middleware(JsonBody)
+      .middleware(AgentOfTask)
+      .annotateMerge(
+        summary(
+          "Review a submitted result (agent)",
+          "Authorization: Bearer <task_token>. accept settles the task; revise (reason required, at most 3) sends it back; reject (reason required) declines it."
+        )
+      ),
     HttpApiEndpoint.get("listDeliveries", `${apiPrefix}/tasks/:reference/deliveries`, {
       params: { reference: Schema.String },
       success: DeliveryList,
@@ -243,19 +259,28 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
         params: { reference: Schema.String },
         success: Task,
         error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
-      }).annotateMerge(
-        summary(
-          action === "accept" ? "Accept an offer (participant)" : "Start work (participant)",
-          "Authorization: Bearer <OAuth 2.1 access token>."
+      })
+        // No body is declared; a JSON object sent anyway is read by the body's rules and ignored.
+        .middleware(JsonBody)
+        .middleware(HolderOfTask)
+        .annotate(OptionalBody, true)
+        .annotateMerge(
+          summary(
+            action === "accept" ? "Accept an offer (participant)" : "Start work (participant)",
+            "Authorization: Bearer <OAuth 2.1 access token>."
+          )
         )
-      )
     ),
     HttpApiEndpoint.post("declineTask", `${apiPrefix}/tasks/:reference/decline`, {
       params: { reference: Schema.String },
       payload: DeclineRequest,
       success: Task,
       error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
-    }).annotateMerge(summary("Decline an offer (participant)", "Authorization: Bearer <OAuth 2.1 access token>.")),
+    })
+      .middleware(JsonBody)
+      .middleware(HolderOfTask)
+      .annotate(OptionalBody, true)
+      .annotateMerge(summary("Decline an offer (participant)", "Authorization: Bearer <OAuth 2.1 access token>.")),
     HttpApiEndpoint.post("uploadArtifact", `${apiPrefix}/tasks/:reference/artifacts`, {
       params: { reference: Schema.String },
       query: {
@@ -280,23 +305,28 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
         Unprocessable,
         ...commonErrors
       ]
-    }).annotateMerge(
-      summary(
-        "Upload a file as evidence (participant)",
-        'Authorization: Bearer <OAuth 2.1 access token>. The task\'s holder, while it is accepted or in_flight. The body is the file (at most limits.files.max_file_bytes of GET /capabilities). Name the returned id in the result\'s artifacts ({"kind": "file", "id": …}); a file no submitted result names is removed after an hour.'
-      )
-    ),
+    })
+      .middleware(HolderOfTask)
+      .annotateMerge(
+        summary(
+          "Upload a file as evidence (participant)",
+          'Authorization: Bearer <OAuth 2.1 access token>. The task\'s holder, while it is accepted or in_flight. The body is the file (at most limits.files.max_file_bytes of GET /capabilities). Name the returned id in the result\'s artifacts ({"kind": "file", "id": …}); a file no submitted result names is removed after an hour.'
+        )
+      ),
     HttpApiEndpoint.post("submitTask", `${apiPrefix}/tasks/:reference/submit`, {
       params: { reference: Schema.String },
       payload: ResultSubmission,
       success: Task,
       error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, Unprocessable, ...commonErrors]
-    }).annotateMerge(
-      summary(
-        "Submit the result (participant)",
-        'Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task\'s brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field). An artifact {"kind": "file", "id": …} names a file uploaded to this task by this participant (else 422 artifact_invalid); at most limits.files.max_files_per_result of them.'
+    })
+      .middleware(JsonBody)
+      .middleware(HolderOfTask)
+      .annotateMerge(
+        summary(
+          "Submit the result (participant)",
+          'Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task\'s brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field). An artifact {"kind": "file", "id": …} names a file uploaded to this task by this participant (else 422 artifact_invalid); at most limits.files.max_files_per_result of them.'
+        )
       )
-    )
   )
   // Every endpoint of the group (added above) is the signed-in participant's.
   .middleware(ParticipantAuthentication)
@@ -344,6 +374,8 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .add(ParticipantAccountApi)
   .add(EvidenceApi)
   .add(HealthApi)
+  // A body refused by its schema names every member that fails, not only the first.
+  .annotate(HttpApi.PayloadParseOptions, { errors: "all" })
   .annotateMerge(
     OpenApi.annotations({
       title: "Task Marketplace API",

@@ -10,7 +10,7 @@ import * as Context from "effect/Context"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { Forbidden, ServiceUnavailable, Unauthorized } from "./envelope.ts"
+import { Conflict, Forbidden, NotFound, ServiceUnavailable, Unauthorized } from "./envelope.ts"
 
 /**
  * The agent, holding a task token. The token is per task, so the middleware knows only that one
@@ -88,3 +88,19 @@ export class TaskReaderAuthentication extends HttpApiMiddleware.Service<
   error: [Unauthorized, Forbidden, ServiceUnavailable],
   security: { taskToken, participantAccessToken }
 }) {}
+
+/**
+ * A move on a task is refused to the wrong party before its body is judged (a wrong token with a
+ * malformed body is 401, not 400): these run after the credential is read and before the body
+ * (api/body.ts). The agent's: the task token is this task's (the path's `reference`).
+ */
+export class AgentOfTask extends HttpApiMiddleware.Service<AgentOfTask, { requires: AgentCaller }>()(
+  "task-marketplace/api/AgentOfTask",
+  { error: [Unauthorized, NotFound, ServiceUnavailable] }
+) {}
+
+/** The participant's: the task the path names is offered to or held by them, in a state for the move. */
+export class HolderOfTask extends HttpApiMiddleware.Service<HolderOfTask, { requires: ParticipantCaller }>()(
+  "task-marketplace/api/HolderOfTask",
+  { error: [Forbidden, NotFound, Conflict, ServiceUnavailable] }
+) {}

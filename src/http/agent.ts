@@ -1,49 +1,44 @@
 /**
- * Handlers of the agent's moves on its task (cancel and review) and of its webhook deliveries. The security middleware has read
- * the task token (AgentCaller); it is checked against the task first, then the body is decoded by
- * the schema the OpenAPI document publishes, so a wrong token is refused (401) whatever the body.
+ * Handlers of the agent's moves on its task (cancel and review) and of its webhook deliveries.
+ * The security middleware has read the task token (AgentCaller) and AgentOfTask has checked it
+ * against the task before the body was read (a wrong token is 401 whatever the body); HttpApi has
+ * decoded the body by the schema the OpenAPI document publishes (after JsonBody's rules).
  */
 import * as Effect from "effect/Effect"
-import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import * as Layer from "effect/Layer"
 import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
-import { CancelRequest, ReviewRequest } from "../api/resources.ts"
+import type { ReviewRequest } from "../api/resources.ts"
 import { AgentCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
-import { group as handlerGroup } from "./handler_group.ts"
-import { jsonBodyDecoder } from "./json_body.ts"
+import { JsonBodyLayer } from "./json_body.ts"
+import { AgentOfTaskLayer } from "./task_parties.ts"
 
-export const AgentHandlers = handlerGroup(MarketplaceApi, "agent", (handlers) =>
+export const AgentHandlers = HttpApiBuilder.group(MarketplaceApi, "agent", (handlers) =>
   Effect.gen(function* () {
     const { docsUrl: docs } = yield* AppConfig
     const operations = yield* AgentOperations
-    const cancelBody = jsonBodyDecoder(CancelRequest, docs, { optional: true })
-    const reviewBody = jsonBodyDecoder(ReviewRequest, docs)
     const envelope = toEnvelope(docs)
 
     // Generators made once, not per request (docs/performance.md, "No generator function made per request").
-    const cancel = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
+    const cancel = Effect.fnUntraced(function* (reference: string, reason: string | null | undefined) {
       const { taskToken } = yield* AgentCaller
-      yield* operations.checkAgent(reference, taskToken)
-      const { reason } = yield* cancelBody(request)
       return yield* operations.cancel(reference, taskToken, reason ?? undefined)
     }, Effect.mapError(envelope))
-    const review = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, reference: string) {
+    const review = Effect.fnUntraced(function* (reference: string, decision: typeof ReviewRequest.Type) {
       const { taskToken } = yield* AgentCaller
-      yield* operations.checkAgent(reference, taskToken)
-      const decision = yield* reviewBody(request)
       return yield* operations.review(reference, taskToken, decision)
     }, Effect.mapError(envelope))
-
     const deliveries = Effect.fnUntraced(function* (reference: string) {
       const { taskToken } = yield* AgentCaller
       return yield* operations.deliveries(reference, taskToken)
     }, Effect.mapError(envelope))
 
     return handlers
-      .handleRaw("cancelTask", ({ request, params }) => cancel(request, params.reference))
-      .handleRaw("reviewTask", ({ request, params }) => review(request, params.reference))
+      .handle("cancelTask", ({ params, payload }) => cancel(params.reference, payload.reason))
+      .handle("reviewTask", ({ params, payload }) => review(params.reference, payload))
       .handle("listDeliveries", ({ params }) => deliveries(params.reference))
   })
-)
+).pipe(Layer.provide([JsonBodyLayer, AgentOfTaskLayer]))

@@ -5,6 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { participantMcpUrlOf, pathOnThisServer } from "../config/settings.ts"
@@ -16,9 +17,8 @@ import {
   protectedResourceMetadataPath,
   serviceIndex
 } from "../operations/discovery.ts"
-import { group as handlerGroup } from "./handler_group.ts"
 
-export const DiscoveryHandlers = handlerGroup(MarketplaceApi, "discovery", (handlers) =>
+export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const base = config.publicBaseUrl

@@ -6,6 +6,7 @@
  * party never learns whether it exists. The bytes are streamed from the blob store as they come.
  */
 import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { TaskReader } from "../api/security.ts"
@@ -15,9 +16,8 @@ import { mayReadFile } from "../domain/file_access.ts"
 import { downloadResponse } from "../pages/download.ts"
 import { Artifacts } from "../services/artifacts.ts"
 import { TaskActions } from "../services/task_actions.ts"
-import { group as handlerGroup } from "./handler_group.ts"
 
-export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handlers) =>
+export const EvidenceHandlers = HttpApiBuilder.group(MarketplaceApi, "evidence", (handlers) =>
   Effect.gen(function* () {
     const { docsUrl } = yield* AppConfig
     const artifacts = yield* Artifacts
@@ -36,6 +36,6 @@ export const EvidenceHandlers = handlerGroup(MarketplaceApi, "evidence", (handle
     const download = (reference: string, id: string) =>
       Effect.map(Effect.mapError(readable(reference, id), envelope), ({ file, body }) => downloadResponse(file, body))
 
-    return handlers.handleRaw("downloadArtifact", ({ params }) => download(params.reference, params.id))
+    return handlers.handle("downloadArtifact", ({ params }) => download(params.reference, params.id))
   })
 )

@@ -2,14 +2,14 @@
  * Handlers of the health group: liveness and readiness.
  */
 import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { retryAfterSeconds } from "../domain/errors.ts"
 import { Health } from "../services/health.ts"
-import { group as handlerGroup } from "./handler_group.ts"
 
-export const HealthHandlers = handlerGroup(MarketplaceApi, "health", (handlers) =>
+export const HealthHandlers = HttpApiBuilder.group(MarketplaceApi, "health", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const health = yield* Health

@@ -2,15 +2,19 @@
  * Reads a request's JSON body under the contract's rules, in the order a client can act on:
  * 413 when over 64 KiB, 415 when not application/json, 400 invalid_json when it does not parse,
  * 400 invalid_request when it is not a JSON object or nests deeper than `maxJsonDepth` (naming the
- * member), then (`jsonBodyDecoder`) 400 invalid_request naming each member its declared schema
- * refuses. Parsing is ours (not HttpApi's), so malformed
- * JSON and a schema failure are told apart reliably.
+ * member), then 400 invalid_request naming each member its declared schema refuses: HttpApi's
+ * decoding of the endpoint's payload after `JsonBodyLayer` (api/body.ts), or `jsonBodyDecoder`
+ * outside the HttpApi description (the sandbox's clock). Parsing is ours (not HttpApi's), so
+ * malformed JSON and a schema failure are told apart reliably.
  */
 import * as ByteSize from "effect/ByteSize"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
-import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import { JsonBody, OptionalBody } from "../api/body.ts"
 import {
   BadRequest,
   envelopeError,
@@ -19,6 +23,7 @@ import {
   type UnsupportedMediaType
 } from "../api/envelope.ts"
 import { maxBodyBytes } from "../api/parameters.ts"
+import { AppConfig } from "../config/app_config.ts"
 import { invalidRequest, tooDeep } from "../operations/invalid_request.ts"
 
 const maxBodySize = ByteSize.bytes(maxBodyBytes)
@@ -48,10 +53,16 @@ const unreadable =
     )
 
 /** The body of `request` as a JSON object, read under the body limit (a declared length over it is refused unread). */
-export const readJsonObject = Effect.fnUntraced(function* (
+export const readJsonObject = (
   request: HttpServerRequest.HttpServerRequest,
   docsUrl: string,
   options: { readonly optional?: boolean } = {}
+) => Effect.map(readJson(request, docsUrl, options), ({ value }) => value)
+
+const readJson = Effect.fnUntraced(function* (
+  request: HttpServerRequest.HttpServerRequest,
+  docsUrl: string,
+  options: { readonly optional?: boolean }
 ) {
   if (Number(request.headers["content-length"]) > maxBodyBytes) return yield* Effect.fail(tooLarge(docsUrl))
   const text = yield* request.text.pipe(
@@ -60,6 +71,43 @@ export const readJsonObject = Effect.fnUntraced(function* (
   )
   return yield* jsonObjectOf(text, request.headers["content-type"], docsUrl, options)
 })
+
+/**
+ * The request as HttpApi's payload decoding reads it, once the body has passed the rules above:
+ * JSON (a `+json` media type, or none for an absent optional body, is JSON too) whose text is the
+ * one read (`{}` for an absent optional body).
+ */
+const asJsonRequest = (
+  request: HttpServerRequest.HttpServerRequest,
+  text: string
+): HttpServerRequest.HttpServerRequest => {
+  const headers = { ...request.headers, "content-type": "application/json" }
+  const body = Effect.succeed(text)
+  return new Proxy(request, {
+    get: (target, key) => (key === "headers" ? headers : key === "text" ? body : Reflect.get(target, key, target))
+  })
+}
+
+/**
+ * JsonBody (api/body.ts): the body read by the rules above before HttpApi decodes it by the
+ * endpoint's payload schema. An endpoint annotated OptionalBody may send none.
+ */
+export const JsonBodyLayer = Layer.effect(
+  JsonBody,
+  Effect.gen(function* () {
+    const { docsUrl } = yield* AppConfig
+    const required = { optional: false }
+    const optional = { optional: true }
+    return JsonBody.of((httpEffect, { endpoint }) => {
+      const options = Context.get(endpoint.annotations, OptionalBody) ? optional : required
+      return HttpServerRequest.HttpServerRequest.use((request) =>
+        Effect.flatMap(readJson(request, docsUrl, options), ({ text }) =>
+          Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, asJsonRequest(request, text))
+        )
+      )
+    })
+  })
+)
 
 /**
  * Reads the body as `readJsonObject` does and decodes it by `schema` (the one the OpenAPI document
@@ -86,9 +134,9 @@ const jsonObjectOf = (
   contentType: string | undefined,
   docsUrl: string,
   options: { readonly optional?: boolean }
-): Effect.Effect<Record<string, unknown>, BodyError> => {
+): Effect.Effect<{ readonly value: Record<string, unknown>; readonly text: string }, BodyError> => {
   // Endpoints whose members are all optional (cancel, accept, …) accept no body at all.
-  if (options.optional === true && text.trim() === "") return Effect.succeed({})
+  if (options.optional === true && text.trim() === "") return Effect.succeed({ value: {}, text: "{}" })
   if (!isJsonContentType(contentType)) {
     if (contentType === undefined && text.trim() === "") {
       return Effect.fail(
@@ -128,7 +176,7 @@ const jsonObjectOf = (
   // Before anything that recurses over it (a schema, JSON.stringify when a row is written).
   const deep = tooDeep("Payload", value)
   if (deep !== undefined) return Effect.fail(new BadRequest({ error: refusalBody(docsUrl, deep) }))
-  return Effect.succeed(value as Record<string, unknown>)
+  return Effect.succeed({ value: value as Record<string, unknown>, text })
 }
 
 const truncate = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}…` : s)

@@ -3,6 +3,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
@@ -10,7 +11,6 @@ import type { ParticipantRecord } from "../domain/participant.ts"
 import { AgentOperations, encodeCursor, presentParticipant } from "../operations/agent.ts"
 import { cachedPerObject } from "../read_cache.ts"
 import type { ParticipantPage } from "../services/participant_directory.ts"
-import { group as handlerGroup } from "./handler_group.ts"
 
 /**
  * A participant's public JSON as UTF-8 bytes, made once per record: the directory's in-memory
@@ -50,17 +50,17 @@ const makeListBody = (participantJson: (record: ParticipantRecord) => Buffer) =>
     return Buffer.concat(parts)
   })
 
-export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants", (handlers) =>
+export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "participants", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const operations = yield* AgentOperations
     const listBody = makeListBody(makeParticipantJson(config.publicBaseUrl))
     const envelope = toEnvelope(config.docsUrl)
 
-    // Raw handlers answering JSON made here, in the shapes of ParticipantList and Participant (the
-    // HttpApi description, and so the OpenAPI document, still declares those schemas).
+    // A listing answers the bytes made here, in the shape of ParticipantList (kept per page, see
+    // makeListBody); a participant is encoded by its declared schema.
     return handlers
-      .handleRaw(
+      .handle(
         "listParticipants",
         Effect.fnUntraced(function* ({ query }) {
           const page = yield* operations.listParticipants({
@@ -71,11 +71,6 @@ export const ParticipantsHandlers = handlerGroup(MarketplaceApi, "participants",
           return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
         }, Effect.mapError(envelope))
       )
-      .handleRaw(
-        "getParticipant",
-        Effect.fnUntraced(function* ({ params }) {
-          return HttpServerResponse.jsonUnsafe(yield* operations.getParticipant(params.slug))
-        }, Effect.mapError(envelope))
-      )
+      .handle("getParticipant", ({ params }) => Effect.mapError(operations.getParticipant(params.slug), envelope))
   })
 )

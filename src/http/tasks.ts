@@ -6,12 +6,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations, type TaskAt } from "../operations/agent.ts"
 import { versionedCache } from "../read_cache.ts"
-import { group as handlerGroup } from "./handler_group.ts"
 import { readJsonObject } from "./json_body.ts"
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
@@ -24,7 +24,7 @@ const matchesEtag = (header: string | undefined, etag: string) =>
 /** The characters of task bodies a process keeps for the next poll. */
 const bodyBudget = 4_000_000
 
-export const TasksHandlers = handlerGroup(MarketplaceApi, "tasks", (handlers) =>
+export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (handlers) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
     const operations = yield* AgentOperations
