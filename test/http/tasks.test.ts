@@ -2,6 +2,8 @@
 // idempotency; DECISIONS §2, §3, §4, §7, §10).
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { NotFound } from "../../src/api/envelope.ts"
+import { apiClient, call, refusal } from "../support/api_client.ts"
 import { movableClock } from "../support/clock.ts"
 import { publishedTaskStates } from "../support/contract.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
@@ -32,6 +34,22 @@ const submitOk = async (draft: unknown, headers: Record<string, string> = {}, on
 
 const read = (reference: string, headers: Record<string, string> = {}, on: TestServer = server) =>
   fetch(on.api(`/tasks/${reference}`), { headers })
+
+/**
+ * A read through the typed client: the decoded answer (the task, or no body for a 304, with its
+ * ETag header) and the response's status.
+ */
+const readTyped = async (reference: string, ifNoneMatch?: string) => {
+  const [answer, response] = await call(
+    apiClient(server).getTask({
+      params: { reference },
+      query: {},
+      headers: ifNoneMatch === undefined ? {} : { "if-none-match": ifNoneMatch },
+      responseMode: "decoded-and-response"
+    })
+  )
+  return { status: response.status, task: answer.body, etag: answer.headers.etag }
+}
 
 const key = () => `test-${randomUUID()}`
 
@@ -206,33 +224,30 @@ describe("GET /tasks/{reference}", () => {
     expect(response.status).toBe(304)
     expect(await response.text()).toBe("")
     expect(response.headers.get("etag")).toBe(etag)
+    expect(await readTyped(created.reference, etag)).toEqual({ status: 304, task: undefined, etag })
   })
 
   it("answers 200 when If-None-Match carries another ETag", async () => {
-    const response = await read(created.reference, { "if-none-match": '"not-the-etag"' })
-    expect(response.status).toBe(200)
-    expect((await response.json()).reference).toBe(created.reference)
+    const answer = await readTyped(created.reference, '"not-the-etag"')
+    expect(answer.status).toBe(200)
+    expect(answer.task?.reference).toBe(created.reference)
+    expect(answer.etag).toBe(etag)
   })
 
   it("compares ETags weakly and reads lists", async () => {
-    const weak = await read(created.reference, { "if-none-match": `W/${etag}` })
-    expect(weak.status).toBe(304)
-    const list = await read(created.reference, { "if-none-match": `"a", ${etag}` })
-    expect(list.status).toBe(304)
-    const compactList = await read(created.reference, { "if-none-match": `"a",W/${etag}` })
-    expect(compactList.status).toBe(304)
-    const star = await read(created.reference, { "if-none-match": "*" })
-    expect(star.status).toBe(304)
-    const other = await read(created.reference, { "if-none-match": '"a", "b"' })
+    for (const ifNoneMatch of [`W/${etag}`, `"a", ${etag}`, `"a",W/${etag}`, "*"]) {
+      expect((await readTyped(created.reference, ifNoneMatch)).status, ifNoneMatch).toBe(304)
+    }
+    const other = await readTyped(created.reference, '"a", "b"')
     expect(other.status).toBe(200)
-    expect((await other.json()).reference).toBe(created.reference)
+    expect(other.task?.reference).toBe(created.reference)
   })
 
   it("gives different tasks different ETags", async () => {
     const another = (await submitOk(validDraft())).body
-    const response = await read(another.reference, { "if-none-match": etag })
-    expect(response.status).toBe(200)
-    expect(response.headers.get("etag")).not.toBe(etag)
+    const answer = await readTyped(another.reference, etag)
+    expect(answer.status).toBe(200)
+    expect(answer.etag).not.toBe(etag)
   })
 
   it("never serves a body older than the stored task, whichever server changed it", () =>
@@ -271,6 +286,11 @@ describe("GET /tasks/{reference}", () => {
   it("answers 404 task_not_found for an unknown reference", async () => {
     const error = await expectEnvelope(await read(`tsk_${"a".repeat(26)}`), 404, "task_not_found")
     expect(error.hint).toBeTypeOf("string")
+    const refused = await refusal(
+      apiClient(server).getTask({ params: { reference: `tsk_${"b".repeat(26)}` }, query: {}, headers: {} })
+    )
+    expect(refused).toBeInstanceOf(NotFound)
+    expect(refused instanceof NotFound && refused.error.code).toBe("task_not_found")
     await expectEnvelope(await read("not-a-reference"), 404, "task_not_found")
     await expectEnvelope(await read(created.reference.toUpperCase()), 404, "task_not_found")
   })
