@@ -10,6 +10,7 @@ import * as HttpApi from "effect/http-api/HttpApi"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as Schema from "effect/Schema"
 import { MarketplaceApi } from "../api/api.ts"
+import { type AppSettings, isEmbeddedIssuer, issuerOf } from "../config/settings.ts"
 
 const envelopeShape = JSON.stringify({
   type: "object",
@@ -193,34 +194,43 @@ const withTaskLinks = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
 
 /**
  * The participant's credential as what it is: an OAuth 2.1 access token, got by the authorization
- * code flow with PKCE (S256) from the embedded authorization server at this address (HttpApi's
- * security schemes are HTTP, API key or basic, with no OAuth flow). OpenAPI has no field for PKCE:
- * the description says it, and `x-usePkce` asks tools that know it (Swagger UI) to use it.
+ * code flow with PKCE (S256) (HttpApi's security schemes are HTTP, API key or basic, with no OAuth
+ * flow). From the embedded authorization server, at its addresses (as its metadata names them,
+ * operations/discovery.ts); from another issuer, found by its discovery document. OpenAPI has no
+ * field for PKCE: the description says it, and `x-usePkce` asks tools that know it (Swagger UI)
+ * to use it.
  */
-const participantOAuth = (publicBaseUrl: string) => ({
-  type: "oauth2",
-  description:
-    "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource, got by the authorization code flow with PKCE (S256 only). The operator links the token's subject to a participant.",
-  flows: {
-    authorizationCode: {
-      authorizationUrl: `${publicBaseUrl}/oauth/auth`,
-      tokenUrl: `${publicBaseUrl}/oauth/token`,
-      refreshUrl: `${publicBaseUrl}/oauth/token`,
-      scopes: {
-        openid: "Sign in: the token's subject is the participant's account.",
-        email: "The account's email address.",
-        profile: "The account's name."
+const participantCredential = (settings: Pick<AppSettings, "publicBaseUrl" | "oauthIssuer">) => {
+  const issuer = issuerOf(settings)
+  const description =
+    "An OAuth 2.1 access token of the authorization server named by /.well-known/oauth-protected-resource, got by the authorization code flow with PKCE (S256 only). The operator links the token's subject to a participant."
+  if (!isEmbeddedIssuer(settings)) {
+    return { type: "openIdConnect", description, openIdConnectUrl: `${issuer}/.well-known/openid-configuration` }
+  }
+  return {
+    type: "oauth2",
+    description,
+    flows: {
+      authorizationCode: {
+        authorizationUrl: `${issuer}/auth`,
+        tokenUrl: `${issuer}/token`,
+        refreshUrl: `${issuer}/token`,
+        scopes: {
+          openid: "Sign in: the token's subject is the participant's account.",
+          email: "The account's email address.",
+          profile: "The account's name."
+        }
       }
-    }
-  },
-  "x-usePkce": "SHA-256"
-})
+    },
+    "x-usePkce": "SHA-256"
+  }
+}
 
 /**
  * The one transform of the derived document, for what HttpApi cannot say: query parameters by
  * their decoded types, the OpenAPI links of a created task, the headers the global middleware adds,
  * request bodies that are open, the error classes folded into one envelope, and the participant's
- * credential as OAuth 2.0 (`withParticipantOAuth`, per address).
+ * credential as OAuth 2.0 (`participantCredential`, per deployment).
  */
 const transform = (spec: OpenApi.OpenAPISpec) =>
   withTaskLinks(withTypedQueryParameters(withMiddlewareHeaders(withOpenRequestBodies(foldErrorSchemas(spec)))))
@@ -228,15 +238,22 @@ const transform = (spec: OpenApi.OpenAPISpec) =>
 // Derived on first use, not at start-up (deriving it is ~8% of start-up; most processes serve it rarely).
 let document: OpenApi.OpenAPISpec | undefined
 
-export const openApiDocument = (publicBaseUrl: string): OpenApi.OpenAPISpec => {
+/**
+ * The document as this deployment serves it: its address, and its authorization server (given the
+ * address alone, the embedded one at that address).
+ */
+export const openApiDocument = (
+  deployment: string | Pick<AppSettings, "publicBaseUrl" | "oauthIssuer">
+): OpenApi.OpenAPISpec => {
+  const settings = typeof deployment === "string" ? { publicBaseUrl: deployment, oauthIssuer: undefined } : deployment
   document ??= transform(OpenApi.fromApi(MarketplaceApi))
   const securitySchemes = {
     ...document.components.securitySchemes,
-    participantAccessToken: participantOAuth(publicBaseUrl)
+    participantAccessToken: participantCredential(settings)
   } as unknown as OpenApi.OpenAPIComponents["securitySchemes"]
   return {
     ...document,
     components: { ...document.components, securitySchemes },
-    servers: [{ url: publicBaseUrl, description: "This deployment" }]
+    servers: [{ url: settings.publicBaseUrl, description: "This deployment" }]
   }
 }

@@ -192,6 +192,65 @@ describe("OpenAPI 3.1", () => {
     expect(doc.paths["/api/public/v1/tasks"].post.security ?? []).toEqual([])
   })
 
+  it("describes the participant's credential as OAuth 2.0, authorization code with PKCE, at the embedded server's addresses", async () => {
+    const doc = await get("/openapi.json")
+    const scheme = doc.components.securitySchemes.participantAccessToken
+    expect(scheme.type).toBe("oauth2")
+    expect(scheme.description).toContain("PKCE")
+    // The addresses are those the authorization server's own metadata names (RFC 8414).
+    const metadata = await get("/.well-known/oauth-authorization-server/oauth")
+    expect(metadata.code_challenge_methods_supported).toContain("S256")
+    expect(scheme.flows.authorizationCode.authorizationUrl).toBe(metadata.authorization_endpoint)
+    expect(scheme.flows.authorizationCode.tokenUrl).toBe(metadata.token_endpoint)
+    expect(Object.keys(scheme.flows.authorizationCode.scopes).sort()).toEqual(
+      [...metadata.scopes_supported].filter((scope: string) => ["openid", "email", "profile"].includes(scope)).sort()
+    )
+    // Another issuer is named by its discovery document.
+    const elsewhere = openApiDocument({ publicBaseUrl: server.url, oauthIssuer: "https://auth.example.com" })
+    expect(elsewhere.components.securitySchemes.participantAccessToken).toMatchObject({
+      type: "openIdConnect",
+      openIdConnectUrl: "https://auth.example.com/.well-known/openid-configuration"
+    })
+  })
+
+  it("links the 201 of POST /tasks to the operations on the task it created, by its reference", async () => {
+    const doc = await get("/openapi.json")
+    const created = doc.paths["/api/public/v1/tasks"].post.responses["201"]
+    expect(Object.keys(created.headers)).toEqual(expect.arrayContaining(["location", "etag", "idempotent-replayed"]))
+    const links: Record<string, { operationId: string; parameters: Record<string, string> }> = created.links
+    expect(Object.keys(links).sort()).toEqual(["cancelTask", "getTask", "listDeliveries", "reviewTask"])
+    const operations = Object.values<
+      Record<string, { operationId: string; parameters: Array<{ name: string; in: string }> }>
+    >(doc.paths).flatMap((methods) => Object.values(methods))
+    expect(doc.components.schemas.CreatedTask.required).toContain("reference")
+    for (const link of Object.values(links)) {
+      const target = operations.find((operation) => operation.operationId === link.operationId)
+      expect(target, link.operationId).toBeDefined()
+      expect(link.parameters.reference).toBe("$response.body#/reference")
+      for (const qualified of Object.keys(link.parameters)) {
+        const [where, name] = qualified.includes(".") ? qualified.split(".") : ["path", qualified]
+        expect(
+          target?.parameters.some((p) => p.name === name && p.in === where),
+          `${link.operationId} ${qualified}`
+        ).toBe(true)
+      }
+    }
+    expect(links.getTask?.parameters["header.if-none-match"]).toBe("$response.header.etag")
+  })
+
+  it("documents GET /tasks/{reference}'s conditional form from the endpoint: If-None-Match, the 304 and the ETag", async () => {
+    const doc = await get("/openapi.json")
+    const getTask = doc.paths["/api/public/v1/tasks/{reference}"].get
+    expect(getTask.parameters).toContainEqual(
+      expect.objectContaining({ name: "if-none-match", in: "header", required: false })
+    )
+    expect(getTask.parameters).toContainEqual(
+      expect.objectContaining({ name: "wait", in: "query", schema: expect.objectContaining({ type: "number" }) })
+    )
+    for (const status of ["200", "304"]) expect(Object.keys(getTask.responses[status].headers)).toContain("etag")
+    expect(getTask.responses["304"].content).toBeUndefined()
+  })
+
   it("matches the committed snapshot (a contract change is a deliberate snapshot update)", () => {
     const current = `${JSON.stringify(openApiDocument("http://127.0.0.1:8080"), null, 2)}\n`
     const committed = readFileSync(new URL("./__snapshots__/openapi.json", import.meta.url), "utf8")
