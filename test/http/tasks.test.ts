@@ -267,11 +267,13 @@ describe("GET /tasks/{reference}", () => {
           before = again
           text = againText
         }
-        const cancel = await fetch(
-          b.api(`/tasks/${task.reference}/cancel`),
-          json({ reason: "changed on the other server" }, { authorization: `Bearer ${task.task_token}` })
+        const cancelled = await call(
+          apiClient(b, { token: task.task_token }).cancelTask({
+            params: { reference: task.reference },
+            payload: { reason: "changed on the other server" }
+          })
         )
-        expect(cancel.status).toBe(200)
+        expect(cancelled.state).toBe("cancelled")
         const after = await read(task.reference, {}, a)
         expect((await after.json()).state).toBe("cancelled")
         expect(JSON.parse(text).state).not.toBe("cancelled")
