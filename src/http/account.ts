@@ -20,6 +20,7 @@ import { ParticipantOperations } from "../operations/participant.ts"
 import { JsonBodyLayer } from "./json_body.ts"
 import { rawEndpoint } from "./raw_endpoints.ts"
 import { HolderOfTaskLayer } from "./task_parties.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const AccountHandlers = HttpApiBuilder.group(MarketplaceApi, "account", (handlers) =>
   Effect.gen(function* () {
@@ -77,4 +78,4 @@ export const AccountHandlers = HttpApiBuilder.group(MarketplaceApi, "account", (
         upload(request, params.reference, query.name)
       )
   })
-).pipe(Layer.provide([JsonBodyLayer, HolderOfTaskLayer]))
+).pipe(Layer.provide([JsonBodyLayer, HolderOfTaskLayer]), builtWithoutRequestTracing)

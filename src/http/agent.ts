@@ -15,6 +15,7 @@ import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { JsonBodyLayer } from "./json_body.ts"
 import { AgentOfTaskLayer } from "./task_parties.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const AgentHandlers = HttpApiBuilder.group(MarketplaceApi, "agent", (handlers) =>
   Effect.gen(function* () {
@@ -41,4 +42,4 @@ export const AgentHandlers = HttpApiBuilder.group(MarketplaceApi, "agent", (hand
       .handle("reviewTask", ({ params, payload }) => review(params.reference, payload))
       .handle("listDeliveries", ({ params }) => deliveries(params.reference))
   })
-).pipe(Layer.provide([JsonBodyLayer, AgentOfTaskLayer]))
+).pipe(Layer.provide([JsonBodyLayer, AgentOfTaskLayer]), builtWithoutRequestTracing)

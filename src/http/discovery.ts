@@ -17,6 +17,7 @@ import {
   protectedResourceMetadataPath,
   serviceIndex
 } from "../operations/discovery.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery", (handlers) =>
   Effect.gen(function* () {
@@ -60,7 +61,7 @@ export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery
       .handle("apiCatalog", () => Effect.succeed(catalog))
       .handle("agentCard", () => Effect.succeed(card))
   })
-)
+).pipe(builtWithoutRequestTracing)
 
 /**
  * The protected-resource metadata of the participant's MCP endpoint (RFC 9728 §3.1: the well-known

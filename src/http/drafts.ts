@@ -14,6 +14,7 @@ import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { JsonBodyLayer, readJsonObject } from "./json_body.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (handlers) =>
   Effect.gen(function* () {
@@ -31,4 +32,4 @@ export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (ha
       )
       .handle("search", ({ payload }) => Effect.mapError(operations.search(payload), envelope))
   })
-).pipe(Layer.provide(JsonBodyLayer))
+).pipe(Layer.provide(JsonBodyLayer), builtWithoutRequestTracing)

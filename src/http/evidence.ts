@@ -16,6 +16,7 @@ import { mayReadFile } from "../domain/file_access.ts"
 import { downloadResponse } from "../pages/download.ts"
 import { Artifacts } from "../services/artifacts.ts"
 import { TaskActions } from "../services/task_actions.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const EvidenceHandlers = HttpApiBuilder.group(MarketplaceApi, "evidence", (handlers) =>
   Effect.gen(function* () {
@@ -38,4 +39,4 @@ export const EvidenceHandlers = HttpApiBuilder.group(MarketplaceApi, "evidence",
 
     return handlers.handle("downloadArtifact", ({ params }) => download(params.reference, params.id))
   })
-)
+).pipe(builtWithoutRequestTracing)

@@ -8,6 +8,7 @@ import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { retryAfterSeconds } from "../domain/errors.ts"
 import { Health } from "../services/health.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const HealthHandlers = HttpApiBuilder.group(MarketplaceApi, "health", (handlers) =>
   Effect.gen(function* () {
@@ -29,4 +30,4 @@ export const HealthHandlers = HttpApiBuilder.group(MarketplaceApi, "health", (ha
       .handle("healthz", () => Effect.succeed({ object: "health" as const, status: "ok" as const }))
       .handle("readyz", () => ready)
   })
-)
+).pipe(builtWithoutRequestTracing)

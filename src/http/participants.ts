@@ -11,6 +11,7 @@ import type { ParticipantRecord } from "../domain/participant.ts"
 import { AgentOperations, encodeCursor, presentParticipant } from "../operations/agent.ts"
 import { cachedPerObject } from "../read_cache.ts"
 import type { ParticipantPage } from "../services/participant_directory.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 /**
  * A participant's public JSON as UTF-8 bytes, made once per record: the directory's in-memory
@@ -73,4 +74,4 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
       )
       .handle("getParticipant", ({ params }) => Effect.mapError(operations.getParticipant(params.slug), envelope))
   })
-)
+).pipe(builtWithoutRequestTracing)

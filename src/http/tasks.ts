@@ -13,6 +13,7 @@ import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations, type TaskAt } from "../operations/agent.ts"
 import { versionedCache } from "../read_cache.ts"
 import { readJsonObject } from "./json_body.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
 
@@ -102,4 +103,4 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
         }, Effect.mapError(envelope))
       )
   })
-)
+).pipe(builtWithoutRequestTracing)
