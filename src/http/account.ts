@@ -17,10 +17,10 @@ import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { ArtifactTooLarge } from "../domain/errors.ts"
 import { ParticipantOperations } from "../operations/participant.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 import { JsonBodyLayer } from "./json_body.ts"
 import { rawEndpoint } from "./raw_endpoints.ts"
 import { HolderOfTaskLayer } from "./task_parties.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const AccountHandlers = HttpApiBuilder.group(MarketplaceApi, "account", (handlers) =>
   Effect.gen(function* () {

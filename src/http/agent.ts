@@ -13,9 +13,9 @@ import type { ReviewRequest } from "../api/resources.ts"
 import { AgentCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
+import { builtWithoutRequestTracing } from "./group_layer.ts"
 import { JsonBodyLayer } from "./json_body.ts"
 import { AgentOfTaskLayer } from "./task_parties.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
 
 export const AgentHandlers = HttpApiBuilder.group(MarketplaceApi, "agent", (handlers) =>
   Effect.gen(function* () {

@@ -13,8 +13,8 @@ import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
-import { JsonBodyLayer, readJsonObject } from "./json_body.ts"
 import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { JsonBodyLayer, readJsonObject } from "./json_body.ts"
 
 export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (handlers) =>
   Effect.gen(function* () {

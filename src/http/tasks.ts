@@ -12,8 +12,8 @@ import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations, type TaskAt } from "../operations/agent.ts"
 import { versionedCache } from "../read_cache.ts"
-import { readJsonObject } from "./json_body.ts"
 import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { readJsonObject } from "./json_body.ts"
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
 
