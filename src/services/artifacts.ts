@@ -324,17 +324,18 @@ export class Artifacts extends Context.Service<
         )
       })
 
-      const discard = (ids: ReadonlyArray<string>, scope?: { readonly reference: string; readonly slug: string }) =>
-        ids.length === 0
-          ? Effect.void
-          : Effect.asVoid(
-              removeUnattached(
-                sql.and([
-                  sql.in("id", ids),
-                  ...(scope === undefined ? [] : [sql`reference = ${scope.reference}`, sql`uploader = ${scope.slug}`])
-                ])
-              )
-            )
+      const discard = Effect.fn("Artifacts.discard")(function* (
+        ids: ReadonlyArray<string>,
+        scope?: { readonly reference: string; readonly slug: string }
+      ) {
+        if (ids.length === 0) return
+        yield* removeUnattached(
+          sql.and([
+            sql.in("id", ids),
+            ...(scope === undefined ? [] : [sql`reference = ${scope.reference}`, sql`uploader = ${scope.slug}`])
+          ])
+        )
+      })
 
       const open = Effect.fn("Artifacts.open")(function* (reference: string, id: string) {
         const file = artifactIdPattern.test(id) ? yield* findFile(reference, id) : undefined
@@ -351,10 +352,11 @@ export class Artifacts extends Context.Service<
         return { file, body }
       })
 
-      const find = (reference: string, id: string) =>
-        artifactIdPattern.test(id) ? findFile(reference, id) : Effect.succeed(undefined)
+      const find = Effect.fn("Artifacts.find")(function* (reference: string, id: string) {
+        return artifactIdPattern.test(id) ? yield* findFile(reference, id) : undefined
+      })
 
-      const staged = (reference: string, slug: string) =>
+      const staged = Effect.fn("Artifacts.staged")((reference: string, slug: string) =>
         sql`
           SELECT * FROM artifacts WHERE reference = ${reference} AND uploader = ${slug}
             AND attached_at IS NULL AND sha256 IS NOT NULL
@@ -364,6 +366,7 @@ export class Artifacts extends Context.Service<
           Effect.map((rows) => rows.flatMap((row) => fileOf(row) ?? [])),
           asStorageCall
         )
+      )
 
       const resolve = Effect.fn("Artifacts.resolve")(function* (
         reference: string,
@@ -409,29 +412,37 @@ export class Artifacts extends Context.Service<
       })
 
       // Its own transaction (a savepoint inside the submission's), so that a refusal marks nothing.
-      const attach = (reference: string, slug: string, ids: ReadonlyArray<string>) =>
-        ids.length === 0
-          ? Effect.void
-          : Effect.gen(function* () {
-              const attachedAt = yield* now
-              const marked = yield* sql<{ id: string }>`
-                UPDATE artifacts SET attached_at = COALESCE(attached_at, ${attachedAt})
-                WHERE reference = ${reference} AND uploader = ${slug} AND sha256 IS NOT NULL AND ${sql.in("id", ids)}
-                RETURNING id
-              `
-              if (marked.length !== new Set(ids).size) {
-                const found = new Set(marked.map((row) => row.id))
-                return yield* new ArtifactsUnusable({
-                  reference,
-                  problems: ids
-                    .filter((id) => !found.has(id))
-                    .map((id) => ({
-                      field: "artifacts",
-                      message: `file ${id} was removed before the result was recorded`
-                    }))
-                })
-              }
-            }).pipe(sql.withTransaction, asStorageCall)
+      const markAttached = Effect.fnUntraced(
+        function* (reference: string, slug: string, ids: ReadonlyArray<string>) {
+          const attachedAt = yield* now
+          const marked = yield* sql<{ id: string }>`
+            UPDATE artifacts SET attached_at = COALESCE(attached_at, ${attachedAt})
+            WHERE reference = ${reference} AND uploader = ${slug} AND sha256 IS NOT NULL AND ${sql.in("id", ids)}
+            RETURNING id
+          `
+          if (marked.length !== new Set(ids).size) {
+            const found = new Set(marked.map((row) => row.id))
+            return yield* new ArtifactsUnusable({
+              reference,
+              problems: ids
+                .filter((id) => !found.has(id))
+                .map((id) => ({
+                  field: "artifacts",
+                  message: `file ${id} was removed before the result was recorded`
+                }))
+            })
+          }
+        },
+        sql.withTransaction,
+        asStorageCall
+      )
+      const attach = Effect.fn("Artifacts.attach")(function* (
+        reference: string,
+        slug: string,
+        ids: ReadonlyArray<string>
+      ) {
+        if (ids.length > 0) yield* markAttached(reference, slug, ids)
+      })
 
       const sweep = Effect.gen(function* () {
         const nowMs = yield* Clock.currentTimeMillis
@@ -439,7 +450,7 @@ export class Artifacts extends Context.Service<
         const removed = yield* removeUnattached(sql`created_at < ${before}`)
         yield* blobs.sweepPartial(nowMs - stagedLifetimeMs)
         return removed
-      })
+      }).pipe(Effect.withSpan("Artifacts.sweep"))
 
       return Artifacts.of({ limits, stage, discard, open, find, staged, resolve, attach, sweep })
     })

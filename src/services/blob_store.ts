@@ -139,7 +139,7 @@ const makeFileStore = (fs: FileSystem.FileSystem, directory: string) =>
     // Keys are made by the service (`<reference>/<id>`), never by a client.
     const pathOf = (key: string) => join(directory, ...key.split("/"))
 
-    const put: Shape["put"] = (key, body) =>
+    const put: Shape["put"] = Effect.fn("BlobStore.put")(<E>(key: string, body: Stream.Stream<Uint8Array, E>) =>
       Effect.flatMap(temporaryName, (name) => {
         const temporary = join(partial, name)
         return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
@@ -151,8 +151,9 @@ const makeFileStore = (fs: FileSystem.FileSystem, directory: string) =>
           )
         )
       })
+    )
 
-    const get: Shape["get"] = (key) =>
+    const get: Shape["get"] = Effect.fn("BlobStore.get")((key: string) =>
       fs.stat(pathOf(key)).pipe(
         Effect.map(() => Stream.mapError(fs.stream(pathOf(key)), unavailable)),
         Effect.catch((error) =>
@@ -163,15 +164,18 @@ const makeFileStore = (fs: FileSystem.FileSystem, directory: string) =>
           )
         )
       )
+    )
 
-    const remove: Shape["delete"] = (key) => fs.remove(pathOf(key), { force: true }).pipe(Effect.mapError(unavailable))
+    const remove: Shape["delete"] = Effect.fn("BlobStore.delete")((key: string) =>
+      fs.remove(pathOf(key), { force: true }).pipe(Effect.mapError(unavailable))
+    )
 
     return BlobStore.of({
       location: `file:${directory}`,
       put,
       get,
       delete: remove,
-      sweepPartial: (before) => sweepDirectory(fs, partial, before)
+      sweepPartial: Effect.fn("BlobStore.sweepPartial")((before: number) => sweepDirectory(fs, partial, before))
     })
   })
 
@@ -217,7 +221,7 @@ const makeS3Store = (fs: FileSystem.FileSystem, store: Extract<ArtifactStore, { 
       return error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata?.httpStatusCode === 404
     }
 
-    const put: Shape["put"] = (key, body) =>
+    const put: Shape["put"] = Effect.fn("BlobStore.put")(<E>(key: string, body: Stream.Stream<Uint8Array, E>) =>
       Effect.flatMap(temporaryName, (name) => {
         const temporary = join(spool, name)
         return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
@@ -238,8 +242,9 @@ const makeS3Store = (fs: FileSystem.FileSystem, store: Extract<ArtifactStore, { 
           )
         )
       })
+    )
 
-    const get: Shape["get"] = (key) =>
+    const get: Shape["get"] = Effect.fn("BlobStore.get")((key: string) =>
       call((s3, client, abortSignal) =>
         client.send(new s3.GetObjectCommand({ Bucket: store.bucket, Key: keyOf(key) }), { abortSignal })
       ).pipe(
@@ -251,20 +256,22 @@ const makeS3Store = (fs: FileSystem.FileSystem, store: Extract<ArtifactStore, { 
           })
         )
       )
+    )
 
-    const remove: Shape["delete"] = (key) =>
+    const remove: Shape["delete"] = Effect.fn("BlobStore.delete")((key: string) =>
       call((s3, client, abortSignal) =>
         client.send(new s3.DeleteObjectCommand({ Bucket: store.bucket, Key: keyOf(key) }), { abortSignal })
       ).pipe(
         Effect.asVoid,
         Effect.catch((cause) => (isMissing(cause) ? Effect.void : Effect.fail(unavailable(cause))))
       )
+    )
 
     return BlobStore.of({
       location: `s3://${store.bucket}${store.prefix === "" ? "" : `/${store.prefix}`}`,
       put,
       get,
       delete: remove,
-      sweepPartial: (before) => sweepDirectory(fs, spool, before)
+      sweepPartial: Effect.fn("BlobStore.sweepPartial")((before: number) => sweepDirectory(fs, spool, before))
     })
   })
