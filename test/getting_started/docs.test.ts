@@ -1,4 +1,4 @@
-// The project's own docs stand on their own in a clone (docs/decisions.md, "Getting started"): the
+// The project's own docs stand on their own in a clone (docs/decisions/getting-started.md): the
 // README's first screen shows how to start the service and run the tests, every relative link in
 // the docs names a file of the project, and nothing cites the workspace outside it.
 import { existsSync, readdirSync, readFileSync } from "node:fs"

@@ -1,4 +1,4 @@
-// The per-request log line (docs/decisions.md, "Logs"): one JSON object per line with method, path,
+// The per-request log line (docs/decisions/logs.md): one JSON object per line with method, path,
 // status, duration, request id and time; lines are batched into one write per event-loop turn.
 import { describe, expect, it } from "@effect/vitest"
 import { makeRequestLog } from "../../src/http/request_log.ts"
