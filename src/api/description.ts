@@ -44,7 +44,7 @@ const limits = (settings: DescribedSettings) => {
   return [
     rateLimit === undefined
       ? "Requests are not rate limited on this server."
-      : `Each client address may make ${rateLimit.readsPerWindow} reads (GET) and ${rateLimit.writesPerWindow} writes (POST, DELETE) per ${window}, in bursts up to those numbers; past them the answer is 429 \`rate_limited\` with \`Retry-After\`, and API answers carry \`ratelimit-*\` headers.`,
+      : `Each client address may make ${rateLimit.readsPerWindow} reads and ${rateLimit.writesPerWindow} writes per ${window}, in bursts up to those numbers (GET and HEAD are reads, other methods writes; an MCP tool call counts as the REST operation it performs); past them the answer is 429 \`rate_limited\` with \`Retry-After\`, and API answers carry \`ratelimit-*\` headers.`,
     `A request's line and headers must arrive within ${durationInWords(httpTimeouts.headersMs)} and the whole request within ${durationInWords(httpTimeouts.requestMs)} (else 408 \`request_timeout\`); answering is not limited, so a long poll (\`?wait=60\`) is fine. A JSON body is at most ${bytesInWords(maxBodyBytes)}; an uploaded file at most ${bytesInWords(artifacts.maxFileBytes)}, and a result carries at most ${artifacts.maxFiles} files.`,
     `An offer not accepted within ${durationInWords(settings.offerTimeoutMs)} goes to the next participant (a task naming its participant is declined); a submitted result not reviewed within ${durationInWords(settings.reviewWindowMs)} is accepted.`
   ].join(" ")

@@ -249,7 +249,7 @@ describe("well-known documents and docs", () => {
       "valid up to 5 minutes",
       "Answer 2xx within 3 seconds",
       "retried after 1 s, 90 s and 2 h (each wait lengthened by up to a tenth at random: a little over 2 hours in all)",
-      "7 reads (GET) and 3 writes (POST, DELETE) per 30 seconds",
+      "7 reads and 3 writes per 30 seconds",
       "must arrive within 2 seconds and the whole request within 4 seconds",
       "an uploaded file at most 1 MiB, and a result carries at most 3 files",
       "An offer not accepted within 2 hours",
