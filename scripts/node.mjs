@@ -28,21 +28,25 @@ if (flagCount < 0 || script === undefined) {
   process.exit(2)
 }
 
+// V8's compile cache keeps compiled code of the modules between runs (start-up is mostly loading
+// Effect's modules); a cache that cannot be written is skipped by Node, never an error.
+const compileCache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "compile-cache")
+
 if (recentEnough && flagCount === 0) {
-  // V8's compile cache keeps compiled code of the modules between runs (start-up is mostly loading
-  // Effect's modules); a cache that cannot be written is skipped by Node, never an error.
   if (process.env.NODE_COMPILE_CACHE === undefined) {
     const { enableCompileCache } = await import("node:module")
-    enableCompileCache?.(
-      join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "compile-cache")
-    )
+    enableCompileCache?.(compileCache)
   }
   process.argv = [process.argv[0], resolve(script), ...args]
   await import(pathToFileURL(resolve(script)).href)
 } else {
   const node = recentEnough ? process.execPath : await installedNode24()
   // Flags given to this Node (e.g. heap sizes in `npm start`) apply to the Node that runs the script.
-  const child = spawn(node, [...process.execArgv, ...argv], { stdio: "inherit" })
+  // The script runs directly under that Node, so the compile cache is given to it by its variable.
+  const child = spawn(node, [...process.execArgv, ...argv], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? compileCache }
+  })
   // A signal sent to this process alone (npm forwards SIGINT and SIGTERM to its script's process
   // only) is passed on, so the script shuts down as if it had been signalled itself.
   const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"]

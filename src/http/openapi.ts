@@ -69,7 +69,7 @@ const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec =
 
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema })
 
-/** The response headers the service sends (middleware.ts and the task handlers set them). */
+/** The response headers the service sends (the middlewares in server.ts and the task handlers set them). */
 const responseHeaders = {
   "x-request-id": header(
     "The request's id (the caller's x-request-id when it is sane, else a new UUID); quote it in reports."

@@ -13,7 +13,7 @@
  * included, removes the bytes and the row. An upload cut short by a crash leaves a row without a
  * digest, which nothing reads and the sweep removes with its bytes after an hour.
  */
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -39,7 +39,6 @@ import {
 } from "../domain/errors.ts"
 import { makeTextDetector, plainText, safeFileName } from "../domain/evidence.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
-import { randomPool } from "../random_pool.ts"
 import { madeOnce } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { type BlobMissing, BlobStore } from "./blob_store.ts"
@@ -73,7 +72,6 @@ export const uploadStates: ReadonlyArray<TaskState> = ["accepted", "in_flight"]
 
 /** A file id is `art_` and 26 base32 characters (130 random bits): opaque and unguessable. */
 export const artifactIdPattern = /^art_[a-z2-7]{26}$/
-const idRandom = randomPool(17, 64)
 
 /** Why an upload can be refused (besides its body's own failure). */
 export type StageFailure =
@@ -276,7 +274,7 @@ export class Artifacts extends Context.Service<
         const name = safeFileName(input.name)
         if (name === undefined) return yield* new ArtifactRejected({ reason: "invalid_name" })
         yield* admit(input.reference, input.slug)
-        const id = `art_${base32(idRandom()).slice(0, 26)}`
+        const id = `art_${base32(randomBytes(17)).slice(0, 26)}`
         const key = `${input.reference}/${id}`
         const createdAt = yield* now
         yield* reserve({ id, reference: input.reference, slug: input.slug, name, key, createdAt })

@@ -12,6 +12,7 @@
  * Either way a write that fails or is interrupted leaves nothing under its key; what a crash
  * leaves in temporary space is removed by `sweepPartial`.
  */
+import { randomBytes } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -29,7 +30,6 @@ import * as Stream from "effect/Stream"
 import { AppConfig } from "../config/app_config.ts"
 import { type ArtifactStore, artifactStoreOf } from "../config/settings.ts"
 import { StorageUnavailable } from "../domain/errors.ts"
-import { randomPool } from "../random_pool.ts"
 
 /** The store has nothing under the key. */
 export class BlobMissing extends Data.TaggedError("BlobMissing")<{ readonly key: string }> {}
@@ -84,10 +84,8 @@ const orStopStart =
   <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>
     Effect.orDie(Effect.mapError(effect, (error) => new Error(`cannot prepare ${what}: ${error.message}`)))
 
-/** 16 random bytes: a temporary file's name. */
-const temporaryRandom = randomPool(16, 64)
 /** A fresh temporary name, stamped with the service's time (which the sweep of leftovers reads too). */
-const temporaryName = Effect.map(Clock.currentTimeMillis, (now) => `${now}-${temporaryRandom().toString("hex")}`)
+const temporaryName = Effect.map(Clock.currentTimeMillis, (now) => `${now}-${randomBytes(16).toString("hex")}`)
 
 /** The time a temporary name was made, from the name (`<ms>-<hex>`). */
 const madeAt = (name: string) => Number.parseInt(name.split("-", 1)[0] ?? "", 10)
