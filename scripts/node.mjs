@@ -10,7 +10,7 @@
  *
  * package.json's `start` and `dev` run it with `exec`, so that the signals npm forwards to its
  * script's process reach this one rather than the shell npm runs the script with
- * (docs/decisions.md, "Getting started").
+ * (docs/decisions/getting-started.md).
  */
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"

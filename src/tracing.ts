@@ -6,7 +6,7 @@
  * are exported to it over OTLP/HTTP as JSON, in batches. Without a collector the tracer stays
  * off: spans nobody receives would only cost time.
  *
- * The exporter and its HTTP client (`node:http`, not `fetch`: see docs/decisions.md, Tracing) are
+ * The exporter and its HTTP client (`node:http`, not `fetch`: see docs/decisions/tracing.md) are
  * loaded only when a collector is configured.
  */
 import * as Context from "effect/Context"

@@ -13,7 +13,6 @@ import { apiPrefix } from "../domain/addresses.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
 import { TaskDraft } from "../domain/task_draft/schema.ts"
-import { apiDescription } from "./description.ts"
 import {
   BadRequest,
   Conflict,
@@ -325,7 +324,6 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .annotateMerge(
     OpenApi.annotations({
       title: "Task Marketplace API",
-      version: "1.0.0",
-      description: apiDescription
+      version: "1.0.0"
     })
   ) {}

@@ -5,6 +5,7 @@
  */
 import * as OpenApi from "effect/http-api/OpenApi"
 import { MarketplaceApi } from "../api/api.ts"
+import { type DescribedSettings, describeApi } from "../api/description.ts"
 
 const envelopeShape = JSON.stringify({
   type: "object",
@@ -169,7 +170,17 @@ const withHeaders = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
 // Derived on first use, not at start-up (deriving it is ~8% of start-up; most processes serve it rarely).
 let document: OpenApi.OpenAPISpec | undefined
 
-export const openApiDocument = (publicBaseUrl: string): OpenApi.OpenAPISpec => {
+/**
+ * The document this deployment serves: its server address, and the description (the docs page's
+ * prose) stating its own timeouts and limits.
+ */
+export const openApiDocument = (
+  settings: DescribedSettings & { readonly publicBaseUrl: string }
+): OpenApi.OpenAPISpec => {
   document ??= withHeaders(withOpenRequestBodies(foldErrorSchemas(OpenApi.fromApi(MarketplaceApi))))
-  return { ...document, servers: [{ url: publicBaseUrl, description: "This deployment" }] }
+  return {
+    ...document,
+    info: { ...document.info, description: describeApi(settings) },
+    servers: [{ url: settings.publicBaseUrl, description: "This deployment" }]
+  }
 }

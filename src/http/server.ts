@@ -57,7 +57,7 @@ import { makeTurnBatching } from "./turn_batching.ts"
 const DocumentRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const config = yield* AppConfig
-    const document = () => openApiDocument(config.publicBaseUrl)
+    const document = () => openApiDocument(config)
     const serveDocument = staticDocument("application/json", async () => ({ text: JSON.stringify(document()) }))
     for (const path of openApiPaths) yield* router.add("GET", path, serveDocument)
     yield* router.add("GET", docsPath, docsPageHandler(document))

@@ -25,7 +25,7 @@ export interface ScryptParameters {
   readonly p: number
 }
 
-/** What new hashes are made with (docs/decisions.md, "Accounts", says why these). */
+/** What new hashes are made with (docs/decisions/accounts.md says why these). */
 export const currentParameters: ScryptParameters = { log2N: 15, r: 8, p: 1 }
 
 const saltBytes = 16
