@@ -117,7 +117,7 @@ export class DraftsApi extends HttpApiGroup.make("drafts", { topLevel: true })
       payload: Schema.Record(Schema.String, Schema.Unknown).annotate({
         identifier: "DraftToPreflight",
         description:
-          "Any JSON object: a draft to judge by the rules of TaskDraft (the body of task submission). Nothing in it is refused: every problem is named in the answer, as an issue or a warning."
+          "A TaskDraft, taken as any JSON object: it is judged by the rules of TaskDraft (the body of task submission), and nothing in it is refused: every problem is named in the answer, as an issue or a warning."
       }),
       success: PreflightResult,
       error: [...bodyErrors, ...commonErrors]
