@@ -43,7 +43,9 @@ export const requiredMessage = (f: DraftField): string => `${f.name} is required
 const rule = (
   run: (raw: string) => SchemaIssue.Issue | undefined,
   jsonSchema: Record<string, unknown>
-): SchemaAST.Filter<string> => Schema.makeFilter<string>((raw) => run(raw), { toJsonSchema: () => jsonSchema }, true)
+): SchemaAST.Filter<string> =>
+  // The JSON Schema compiler asks for a fresh fragment each time it documents the check.
+  Schema.makeFilter<string>((raw) => run(raw), { toJsonSchema: () => structuredClone(jsonSchema) }, true)
 
 /** A required member: not blank (a blank one is missing). */
 const nonBlank = (f: DraftField) =>
