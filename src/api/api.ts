@@ -113,7 +113,11 @@ export class ParticipantsApi extends HttpApiGroup.make("participants", { topLeve
 export class DraftsApi extends HttpApiGroup.make("drafts", { topLevel: true })
   .add(
     HttpApiEndpoint.post("preflight", `${apiPrefix}/preflight`, {
-      payload: TaskDraft,
+      payload: Schema.Record(Schema.String, Schema.Unknown).annotate({
+        identifier: "DraftToPreflight",
+        description:
+          "A TaskDraft, taken as any JSON object: it is judged by the rules of TaskDraft (the body of task submission), and nothing in it is refused: every problem is named in the answer, as an issue or a warning."
+      }),
       success: PreflightResult,
       error: [...bodyErrors, ...commonErrors]
     }).annotateMerge(

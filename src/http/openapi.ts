@@ -39,8 +39,8 @@ const operationsOf = (paths: Record<string, Record<string, Operation>>) =>
  * Request bodies are open: the service ignores members it does not know (a draft reports each as
  * an `unrecognized` warning), while Effect's OpenAPI derivation closes every object with
  * `additionalProperties: false`. Every schema a request body reaches — its members, items and
- * branches, and the components they refer to (a result's `Artifact`) — is opened, so the document
- * does not call invalid what the service accepts. A component shared with a response (`Artifact`)
+ * branches, and the components they refer to (a result's `Artifact`) — is opened, saying so
+ * (`additionalProperties: true`), so the document does not call invalid what the service accepts. A component shared with a response (`Artifact`)
  * is open there too, which stays true of every response.
  */
 const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
@@ -49,7 +49,7 @@ const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec =
   const open = (schema: Record<string, unknown> | undefined) => {
     if (schema === undefined || opened.has(schema)) return
     opened.add(schema)
-    if (schema.additionalProperties === false) delete schema.additionalProperties
+    if (schema.additionalProperties === false) schema.additionalProperties = true
     const ref = typeof schema.$ref === "string" ? schema.$ref.replace("#/components/schemas/", "") : undefined
     if (ref !== undefined) open(schemas[ref])
     const nested = [
