@@ -1,8 +1,7 @@
 /**
  * The benchmark's second reference: the stack's floor. The same recorded answers as the
  * `node:http` ceiling, served through what the service is built on — Effect's HttpApi, router and
- * Node server, with the service's router settings and its Node responses (batched at the end of the
- * event loop's turn, src/http/batched_response.ts) — and nothing of the service: no middleware, no
+ * Node server, with the service's router settings — and nothing of the service: no middleware, no
  * logging, no storage. Service ÷ floor is what the service's own code costs; floor ÷ ceiling is
  * what the stack costs before any of it runs.
  *
@@ -16,7 +15,6 @@ import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/h
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { BatchedResponse } from "../src/http/batched_response.ts"
 import { routerConfig } from "../src/http/routes.ts"
 
 interface Answer {
@@ -63,7 +61,7 @@ const Handlers = HttpApiBuilder.group(Api, "floor", (handlers) =>
 const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide(Handlers))
 const server = HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
   Layer.provide(
-    NodeHttpServer.layer(() => createServer({ ServerResponse: BatchedResponse }), {
+    NodeHttpServer.layer(() => createServer(), {
       port: Number(process.env.PORT),
       host: "127.0.0.1"
     })

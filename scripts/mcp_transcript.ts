@@ -1,13 +1,14 @@
 /**
- * Writes docs/mcp-session.md: a host's session with the MCP interface, call by call, as the
- * official SDK client sees it — against a running service (`npm start`, or MCP_URL).
+ * Writes the session at the end of docs/mcp.md (everything after its marker line): a host's session
+ * with the MCP interface, call by call, as the official SDK client sees it — against a running
+ * service (`npm start`, or MCP_URL).
  *
  *   node scripts/node.mjs scripts/mcp_transcript.ts [--write]
  *
  * Without --write it prints the Markdown. Long results are cut (marked …) to keep the page short.
  */
 import { randomUUID } from "node:crypto"
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 
@@ -34,12 +35,12 @@ const transport = new StreamableHTTPClientTransport(new URL(url))
 await client.connect(transport)
 
 say(
-  "# An MCP host's session, call by call",
+  "## An MCP host's session, call by call",
   "",
   `Recorded with \`node scripts/node.mjs scripts/mcp_transcript.ts --write\` against \`npm start\` (the`,
   "sample catalogue), through the official TypeScript SDK client. Long values are cut (…).",
   "",
-  "## Connect",
+  "### Connect",
   "",
   `The client posts \`initialize\` to \`${new URL(url).pathname}\`; the server answers with revision`,
   `\`${transport.protocolVersion}\`, a session id (\`Mcp-Session-Id\`) and its instructions:`,
@@ -51,7 +52,7 @@ say(
 )
 
 const { tools } = await client.listTools()
-say("## tools/list", "", "| tool | hints |", "|---|---|")
+say("### tools/list", "", "| tool | hints |", "|---|---|")
 for (const tool of tools) {
   const a = tool.annotations ?? {}
   const hints = Object.entries(a)
@@ -67,7 +68,7 @@ const callTool = async (title: string, name: string, args: Record<string, unknow
     onprogress: (p) => progress.push(p),
     timeout: 90_000
   })) as { structuredContent?: unknown; isError?: boolean; content: Array<{ text?: string }> }
-  say(`## ${title}`, "", ...(note === undefined ? [] : [note, ""]), `\`tools/call\` \`${name}\`:`, "", ...block(args))
+  say(`### ${title}`, "", ...(note === undefined ? [] : [note, ""]), `\`tools/call\` \`${name}\`:`, "", ...block(args))
   if (progress.length > 0) say("Progress notifications while it ran:", "", ...block(progress))
   say(
     result.isError ? "Refused (`isError: true`), `structuredContent`:" : "`structuredContent`:",
@@ -123,7 +124,7 @@ await callTool("Cancel", "cancel_task", {
 
 const { contents } = await client.readResource({ uri: `marketplace://tasks/${task.reference}` })
 say(
-  "## Read the task as a resource",
+  "### Read the task as a resource",
   "",
   `\`resources/read\` \`marketplace://tasks/${String(task.reference)}\`:`,
   "",
@@ -133,11 +134,18 @@ const prompt = await client.getPrompt({
   name: "hire_a_human",
   arguments: { goal: "check a flat's smoke alarms in Lyon" }
 })
-say("## The prompt hire_a_human", "", "```text", (prompt.messages[0]!.content as { text: string }).text, "```", "")
+say("### The prompt hire_a_human", "", "```text", (prompt.messages[0]!.content as { text: string }).text, "```", "")
 await transport.terminateSession()
 await client.close()
 say("The host ends the session (`DELETE` with its `Mcp-Session-Id`).", "")
 
 const markdown = out.join("\n")
-if (process.argv.includes("--write")) writeFileSync(new URL("../docs/mcp-session.md", import.meta.url), markdown)
-else process.stdout.write(markdown)
+/** docs/mcp.md up to and including this line is written by hand; the session follows it. */
+const marker = "<!-- The session below is written by scripts/mcp_transcript.ts --write. -->"
+if (process.argv.includes("--write")) {
+  const target = new URL("../docs/mcp.md", import.meta.url)
+  const page = readFileSync(target, "utf8")
+  const at = page.indexOf(marker)
+  if (at < 0) throw new Error(`docs/mcp.md has no marker line: ${marker}`)
+  writeFileSync(target, `${page.slice(0, at + marker.length)}\n\n${markdown}`)
+} else process.stdout.write(markdown)

@@ -10,7 +10,7 @@
  *
  * package.json's `start` and `dev` run it with `exec`, so that the signals npm forwards to its
  * script's process reach this one rather than the shell npm runs the script with
- * (docs/decisions.md, "Getting started").
+ * (docs/decisions/getting-started.md).
  */
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
@@ -28,21 +28,25 @@ if (flagCount < 0 || script === undefined) {
   process.exit(2)
 }
 
+// V8's compile cache keeps compiled code of the modules between runs (start-up is mostly loading
+// Effect's modules); a cache that cannot be written is skipped by Node, never an error.
+const compileCache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "compile-cache")
+
 if (recentEnough && flagCount === 0) {
-  // V8's compile cache keeps compiled code of the modules between runs (start-up is mostly loading
-  // Effect's modules); a cache that cannot be written is skipped by Node, never an error.
   if (process.env.NODE_COMPILE_CACHE === undefined) {
     const { enableCompileCache } = await import("node:module")
-    enableCompileCache?.(
-      join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "task-marketplace", "compile-cache")
-    )
+    enableCompileCache?.(compileCache)
   }
   process.argv = [process.argv[0], resolve(script), ...args]
   await import(pathToFileURL(resolve(script)).href)
 } else {
   const node = recentEnough ? process.execPath : await installedNode24()
   // Flags given to this Node (e.g. heap sizes in `npm start`) apply to the Node that runs the script.
-  const child = spawn(node, [...process.execArgv, ...argv], { stdio: "inherit" })
+  // The script runs directly under that Node, so the compile cache is given to it by its variable.
+  const child = spawn(node, [...process.execArgv, ...argv], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? compileCache }
+  })
   // A signal sent to this process alone (npm forwards SIGINT and SIGTERM to its script's process
   // only) is passed on, so the script shuts down as if it had been signalled itself.
   const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"]

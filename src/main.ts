@@ -6,13 +6,13 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
 import * as References from "effect/References"
 import * as Runtime from "effect/Runtime"
 import { serveOn } from "./app.ts"
 import { AppConfig } from "./config/app_config.ts"
 import { loadSettings } from "./config/load.ts"
 import { NodeServerLayer } from "./http/server.ts"
+import { LoggerLayer } from "./logging.ts"
 import { tracingLayer } from "./tracing.ts"
 
 const main = Effect.gen(function* () {
@@ -42,7 +42,7 @@ const main = Effect.gen(function* () {
       process.exitCode = 1
     })
   ),
-  Effect.provide(Logger.layer([Logger.consoleJson]))
+  Effect.provide(LoggerLayer)
 )
 
 // SIGTERM/SIGINT interrupt the program: the server stops accepting, drains in-flight requests and

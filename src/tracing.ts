@@ -1,12 +1,12 @@
 /**
  * Tracing: when an OpenTelemetry collector is configured (src/config/, the standard `OTEL_*`
- * variables), every sampled request's server span (made by the envelope middleware, continuing
+ * variables), every sampled request's server span (made by the server-span middleware, http/server_span.ts, continuing
  * the caller's W3C `traceparent`), the named operations and services it passes through
  * (`Effect.fn("Service.method")`) and every SQL statement under them
  * are exported to it over OTLP/HTTP as JSON, in batches. Without a collector the tracer stays
  * off: spans nobody receives would only cost time.
  *
- * The exporter and its HTTP client (`node:http`, not `fetch`: see docs/decisions.md, Tracing) are
+ * The exporter and its HTTP client (`node:http`, not `fetch`: see docs/decisions/tracing.md) are
  * loaded only when a collector is configured.
  */
 import * as Context from "effect/Context"
@@ -17,7 +17,6 @@ import type * as OtlpExporter from "effect/observability/OtlpExporter"
 import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
 import type { Sampler, TracingSettings } from "./config/settings.ts"
-import { randomPool } from "./random_pool.ts"
 
 /**
  * Whether a new span is recorded and exported. A span inside this process follows its parent (a
@@ -92,11 +91,6 @@ export const hotFn = (name: string): Effect.fn.Traced =>
       { value: body.length }
     )
   }) as Effect.fn.Traced
-
-const traceIdRandom = randomPool(16, 256)
-
-/** A new W3C trace id (16 random bytes, hex), for a request whose trace is not recorded. */
-export const newTraceId = (): string => traceIdRandom().toString("hex")
 
 /** The tracer (and its exporter) for the settings; nothing when no collector is configured. */
 export const tracingLayer = (

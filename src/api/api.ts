@@ -14,7 +14,6 @@ import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
 import { TaskDraft } from "../domain/task_draft/schema.ts"
 import { JsonBody, OptionalBody } from "./body.ts"
-import { apiDescription } from "./description.ts"
 import {
   BadRequest,
   Conflict,
@@ -128,7 +127,11 @@ export class ParticipantsApi extends HttpApiGroup.make("participants", { topLeve
 export class DraftsApi extends HttpApiGroup.make("drafts", { topLevel: true })
   .add(
     HttpApiEndpoint.post("preflight", `${apiPrefix}/preflight`, {
-      payload: TaskDraft,
+      payload: Schema.Record(Schema.String, Schema.Unknown).annotate({
+        identifier: "DraftToPreflight",
+        description:
+          "A TaskDraft, taken as any JSON object: it is judged by the rules of TaskDraft (the body of task submission), and nothing in it is refused: every problem is named in the answer, as an issue or a warning."
+      }),
       success: PreflightResult,
       error: [...bodyErrors, ...commonErrors]
     }).annotateMerge(
@@ -379,7 +382,6 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .annotateMerge(
     OpenApi.annotations({
       title: "Task Marketplace API",
-      version: "1.0.0",
-      description: apiDescription
+      version: "1.0.0"
     })
   ) {}

@@ -5,6 +5,7 @@
  */
 
 import type * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
@@ -186,3 +187,9 @@ const fromConfigError = (error: Config.ConfigError): InvalidConfig => {
   const name = typeof segment === "object" ? segment.key : segment
   return invalid(typeof name === "string" ? name : "environment", first?.message ?? "could not be read")
 }
+
+/** The settings with every variable unset: the defaults, whatever the environment says (the published snapshots). */
+export const defaultSettings = (): AppSettings =>
+  Effect.runSync(
+    loadSettings.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: {} })))
+  )

@@ -90,7 +90,7 @@ export interface AppSettings {
   readonly webhooks: WebhookSettings
   /**
    * SANDBOX: the service runs as a sandbox — simulated participants, a clock that can be moved
-   * forward — on a database that holds nothing else (docs/decisions.md, "The sandbox").
+   * forward — on a database that holds nothing else (docs/decisions/sandbox.md).
    */
   readonly sandbox: boolean
 }

@@ -42,11 +42,28 @@ const blankAsUnset = SchemaTransformation.transform<string | undefined, string>(
   encode: (text) => text ?? ""
 })
 
+/**
+ * What is declared of a variable besides how it is read: the schema its text is decoded with and
+ * its default (undefined: unset, or made from other settings). The configuration reference
+ * (docs/configuration.md, `npm run docs`) is rendered from it.
+ */
+export interface Declared {
+  readonly schema: Schema.Codec<unknown, string>
+  readonly fallback: unknown
+}
+
 /** One variable read through its schema; `fallback` when it is unset, empty or blank. */
-const variable = <A, const D>(name: string, schema: Schema.Codec<A, string>, fallback: D): Config.Config<A | D> =>
-  Config.schema(Schema.String.pipe(Schema.decodeTo(Schema.UndefinedOr(schema), blankAsUnset)), name).pipe(
-    Config.withDefault(undefined),
-    Config.map((value) => (value === undefined ? fallback : value))
+const variable = <A, const D>(
+  name: string,
+  schema: Schema.Codec<A, string>,
+  fallback: D
+): Config.Config<A | D> & { readonly declared: Declared } =>
+  Object.assign(
+    Config.schema(Schema.String.pipe(Schema.decodeTo(Schema.UndefinedOr(schema), blankAsUnset)), name).pipe(
+      Config.withDefault(undefined),
+      Config.map((value) => (value === undefined ? fallback : value))
+    ),
+    { declared: { schema: schema as Schema.Codec<unknown, string>, fallback } }
   )
 
 export const variables = {

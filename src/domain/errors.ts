@@ -5,6 +5,7 @@
  * the details. The one mapping to the error envelope (`toEnvelope`, api/envelope.ts) reads these
  * and adds the documentation's address; REST, MCP and the console answer with the same words.
  */
+import type * as Cause from "effect/Cause"
 import * as Schema from "effect/Schema"
 import { actors, describeAllowed, TaskState } from "./lifecycle.ts"
 import type { FieldFailure } from "./result_schema.ts"
@@ -28,81 +29,113 @@ export interface Refusal {
 /** Seconds a client should wait before retrying when storage is unavailable. */
 export const retryAfterSeconds = 2
 
+/** What a refusal says, written from its fields: its status, its envelope code, message, hint and details. */
+interface Words<Fields, Code extends string> {
+  readonly status: number
+  readonly code: Code
+  readonly message: (error: Fields) => string
+  readonly hint?: ((error: Fields) => string) | undefined
+  readonly details?: ((error: Fields) => ReadonlyArray<TaskIssue>) | undefined
+}
+
+/** A refusal's words as its instances carry them (the `Refusal` interface). */
+interface Worded<Code extends string> {
+  readonly code: Code
+  readonly hint: string | undefined
+  readonly details: ReadonlyArray<TaskIssue> | undefined
+}
+
+/**
+ * The base class of a refusal: `Schema.TaggedError<Self>()(tag, fields)` with its status as the
+ * `httpApiStatus` annotation, and its `code`, `message`, `hint` and `details` written by `words`
+ * from the error's fields. `class X extends RefusalError<X>()("X", fields, words) {}`.
+ */
+export const RefusalError =
+  <Self>() =>
+  <Tag extends string, const Fields extends Schema.Struct.Fields, const Code extends string>(
+    tag: Tag,
+    fields: Fields,
+    words: Words<Schema.Struct.Type<Fields>, Code>
+  ): Schema.Class<Self, Schema.TaggedStruct<Tag, Fields>, Cause.YieldableError & Worded<Code>> => {
+    type Own = Schema.Struct.Type<Fields>
+    const Base = Schema.TaggedError<Self>()(tag, fields, { httpApiStatus: words.status }) as unknown as new (
+      props: unknown
+    ) => Cause.YieldableError
+    class Refused extends Base {
+      get code() {
+        return words.code
+      }
+      override get message() {
+        return words.message(this as unknown as Own)
+      }
+      get hint() {
+        return words.hint?.(this as unknown as Own)
+      }
+      get details() {
+        return words.details?.(this as unknown as Own)
+      }
+    }
+    return Refused as unknown as Schema.Class<
+      Self,
+      Schema.TaggedStruct<Tag, Fields>,
+      Cause.YieldableError & Worded<Code>
+    >
+  }
+
 /** A value of a type the domain declares as an interface, carried as it is. */
 const carried = <A>() => Schema.declare((u: unknown): u is A => typeof u === "object" && u !== null)
 
 const quoted = (s: string) => JSON.stringify(s.slice(0, 80))
 
-export class TaskNotFound extends Schema.TaggedError<TaskNotFound>()(
+export class TaskNotFound extends RefusalError<TaskNotFound>()(
   "TaskNotFound",
   { reference: Schema.String },
-  { httpApiStatus: 404 }
-) {
-  get code() {
-    return "task_not_found" as const
+  {
+    status: 404,
+    code: "task_not_found",
+    message: (e) => `No task has the reference ${quoted(e.reference)}.`,
+    hint: () => "Use the reference from the 201 response of POST /api/public/v1/tasks, unchanged."
   }
-  override get message() {
-    return `No task has the reference ${quoted(this.reference)}.`
-  }
-  get hint() {
-    return "Use the reference from the 201 response of POST /api/public/v1/tasks, unchanged."
-  }
-}
+) {}
 
-export class ParticipantNotFound extends Schema.TaggedError<ParticipantNotFound>()(
+export class ParticipantNotFound extends RefusalError<ParticipantNotFound>()(
   "ParticipantNotFound",
   { slug: Schema.String },
-  { httpApiStatus: 404 }
-) {
-  get code() {
-    return "participant_not_found" as const
+  {
+    status: 404,
+    code: "participant_not_found",
+    message: (e) => `No participant has the slug ${quoted(e.slug)}.`,
+    hint: () => "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
   }
-  override get message() {
-    return `No participant has the slug ${quoted(this.slug)}.`
-  }
-  get hint() {
-    return "List participants with GET /api/public/v1/participants (filter with ?q=) and use a slug from it."
-  }
-}
+) {}
 
 /** The draft failed the shared rule set; nothing was stored. */
-export class DraftRejected extends Schema.TaggedError<DraftRejected>()(
+export class DraftRejected extends RefusalError<DraftRejected>()(
   "DraftRejected",
   { validation: carried<DraftValidation>() },
-  { httpApiStatus: 422 }
-) {
-  get code() {
-    return "preflight_failed" as const
+  {
+    status: 422,
+    code: "preflight_failed",
+    message: (e) => `The draft is incomplete or invalid: ${e.validation.issues.map((i) => i.field).join(", ")}.`,
+    hint: (e) =>
+      `Fix each field listed in details (${e.validation.issues
+        .map((i) => `${i.field}: ${i.message}`)
+        .join(" ")}) and validate the draft first with POST /api/public/v1/preflight.`,
+    details: (e) => e.validation.issues
   }
-  override get message() {
-    return `The draft is incomplete or invalid: ${this.validation.issues.map((i) => i.field).join(", ")}.`
-  }
-  get hint() {
-    return `Fix each field listed in details (${this.validation.issues
-      .map((i) => `${i.field}: ${i.message}`)
-      .join(" ")}) and validate the draft first with POST /api/public/v1/preflight.`
-  }
-  get details() {
-    return this.validation.issues
-  }
-}
+) {}
 
 /** The header and the body carry different idempotency keys. */
-export class IdempotencyKeyMismatch extends Schema.TaggedError<IdempotencyKeyMismatch>()(
+export class IdempotencyKeyMismatch extends RefusalError<IdempotencyKeyMismatch>()(
   "IdempotencyKeyMismatch",
   { header: Schema.String, body: Schema.String },
-  { httpApiStatus: 400 }
-) {
-  get code() {
-    return "idempotency_key_mismatch" as const
+  {
+    status: 400,
+    code: "idempotency_key_mismatch",
+    message: () => "The idempotency-key header and the body's idempotency_key differ.",
+    hint: () => "Send one key: the idempotency-key header (preferred) or idempotency_key, or the same value in both."
   }
-  override get message() {
-    return "The idempotency-key header and the body's idempotency_key differ."
-  }
-  get hint() {
-    return "Send one key: the idempotency-key header (preferred) or idempotency_key, or the same value in both."
-  }
-}
+) {}
 
 const keyPlaces = {
   header: { name: "The Idempotency-Key header", field: "idempotency-key" },
@@ -116,64 +149,49 @@ const keyPlaces = {
  * header; `argument`: MCP's argument, as the agent's operations name it) or the draft's own
  * `idempotency_key` member (`body`).
  */
-export class IdempotencyKeyTooShort extends Schema.TaggedError<IdempotencyKeyTooShort>()(
+export class IdempotencyKeyTooShort extends RefusalError<IdempotencyKeyTooShort>()(
   "IdempotencyKeyTooShort",
   { source: Schema.Literals(["header", "argument", "body"]), length: Schema.Number },
-  { httpApiStatus: 400 }
-) {
-  get code() {
-    return "invalid_request" as const
+  {
+    status: 400,
+    code: "invalid_request",
+    message: (e) =>
+      `${keyPlaces[e.source].name} is too short (${e.length} characters): an idempotency key is a secret and must be ${idempotencyKeyRule}.`,
+    hint: () =>
+      `Send a fresh random key of at least ${IDEMPOTENCY_KEY_MIN} characters per task, e.g. a UUID (crypto.randomUUID()): a replay returns the task's token, so anyone who knows the key and the draft could act as the task's agent. Nothing was created.`,
+    details: (e) => {
+      const field = keyPlaces[e.source].field
+      return [{ field, code: "invalid", message: `${field} must be ${idempotencyKeyRule}; got ${e.length} characters` }]
+    }
   }
-  override get message() {
-    return `${keyPlaces[this.source].name} is too short (${this.length} characters): an idempotency key is a secret and must be ${idempotencyKeyRule}.`
-  }
-  get hint() {
-    return `Send a fresh random key of at least ${IDEMPOTENCY_KEY_MIN} characters per task, e.g. a UUID (crypto.randomUUID()): a replay returns the task's token, so anyone who knows the key and the draft could act as the task's agent. Nothing was created.`
-  }
-  get details() {
-    const field = keyPlaces[this.source].field
-    return [
-      { field, code: "invalid", message: `${field} must be ${idempotencyKeyRule}; got ${this.length} characters` }
-    ]
-  }
-}
+) {}
 
 /** The key was already used for a different draft. */
-export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()(
+export class IdempotencyKeyReused extends RefusalError<IdempotencyKeyReused>()(
   "IdempotencyKeyReused",
   { key: Schema.String, reference: Schema.String },
-  { httpApiStatus: 422 }
-) {
-  get code() {
-    return "idempotency_key_reused" as const
+  {
+    status: 422,
+    code: "idempotency_key_reused",
+    message: () => "This idempotency key was already used to submit a different draft.",
+    hint: () => "Use a new key for a new task; reuse a key only to retry the exact same draft."
   }
-  override get message() {
-    return "This idempotency key was already used to submit a different draft."
-  }
-  get hint() {
-    return "Use a new key for a new task; reuse a key only to retry the exact same draft."
-  }
-}
+) {}
 
 /** Storage could not be reached; the operation changed nothing and may be retried. */
-export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()(
+export class StorageUnavailable extends RefusalError<StorageUnavailable>()(
   "StorageUnavailable",
   { cause: Schema.Unknown },
-  { httpApiStatus: 503 }
-) {
-  get code() {
-    return "storage_unavailable" as const
+  {
+    status: 503,
+    code: "storage_unavailable",
+    message: () => "Storage is unavailable right now; nothing was changed.",
+    hint: () => `Retry in ${retryAfterSeconds} seconds.`
   }
-  override get message() {
-    return "Storage is unavailable right now; nothing was changed."
-  }
-  get hint() {
-    return `Retry in ${retryAfterSeconds} seconds.`
-  }
-}
+) {}
 
 /** The current state does not allow the move (DECISIONS §5): 409 invalid_transition. */
-export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()(
+export class InvalidTransition extends RefusalError<InvalidTransition>()(
   "InvalidTransition",
   {
     reference: Schema.String,
@@ -183,22 +201,19 @@ export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()(
     /** Why, when it is not simply the table (e.g. the revision limit). */
     detail: Schema.optionalKey(Schema.String)
   },
-  { httpApiStatus: 409 }
-) {
-  get code() {
-    return "invalid_transition" as const
+  {
+    status: 409,
+    code: "invalid_transition",
+    message: (e) =>
+      e.detail === undefined
+        ? `The task is ${e.from}: the ${e.actor} cannot move it to ${e.to}.`
+        : `The task is ${e.from} and cannot move to ${e.to}: ${e.detail}.`,
+    hint: (e) =>
+      e.detail === undefined
+        ? `From ${e.from} the lifecycle allows: ${describeAllowed(e.from)}. Read the task for its current state.`
+        : `From ${e.from} the lifecycle allows: ${describeAllowed(e.from, e.to)}.`
   }
-  override get message() {
-    return this.detail === undefined
-      ? `The task is ${this.from}: the ${this.actor} cannot move it to ${this.to}.`
-      : `The task is ${this.from} and cannot move to ${this.to}: ${this.detail}.`
-  }
-  get hint() {
-    return this.detail === undefined
-      ? `From ${this.from} the lifecycle allows: ${describeAllowed(this.from)}. Read the task for its current state.`
-      : `From ${this.from} the lifecycle allows: ${describeAllowed(this.from, this.to)}.`
-  }
-}
+) {}
 
 const FieldFailureSchema = Schema.Struct({
   pointer: Schema.String,
@@ -207,58 +222,44 @@ const FieldFailureSchema = Schema.Struct({
 })
 
 /** A result whose fields fail the task's result_schema; nothing was changed: 422 result_invalid. */
-export class ResultRejected extends Schema.TaggedError<ResultRejected>()(
+export class ResultRejected extends RefusalError<ResultRejected>()(
   "ResultRejected",
   { reference: Schema.String, failures: Schema.Array(FieldFailureSchema) },
-  { httpApiStatus: 422 }
-) {
-  get code() {
-    return "result_invalid" as const
+  {
+    status: 422,
+    code: "result_invalid",
+    message: (e) =>
+      `The result's fields fail the task's result_schema: ${e.failures.map((f) => f.pointer).join(", ")}.`,
+    hint: () =>
+      "Fix each field named in details (a JSON Pointer into the result) and submit again; the schema is the task's brief.result_schema. Nothing was changed.",
+    details: (e) => e.failures.map((f: FieldFailure) => ({ field: f.pointer, code: f.code, message: f.message }))
   }
-  override get message() {
-    return `The result's fields fail the task's result_schema: ${this.failures.map((f) => f.pointer).join(", ")}.`
-  }
-  get hint() {
-    return "Fix each field named in details (a JSON Pointer into the result) and submit again; the schema is the task's brief.result_schema. Nothing was changed."
-  }
-  get details(): ReadonlyArray<TaskIssue> {
-    return this.failures.map((f: FieldFailure) => ({ field: f.pointer, code: f.code, message: f.message }))
-  }
-}
+) {}
 
 /** Missing or invalid credentials: 401 unauthorized. */
-export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()(
+export class Unauthenticated extends RefusalError<Unauthenticated>()(
   "Unauthenticated",
   { reason: Schema.String },
-  { httpApiStatus: 401 }
-) {
-  get code() {
-    return "unauthorized" as const
+  {
+    status: 401,
+    code: "unauthorized",
+    message: (e) => `Missing or invalid credentials: ${e.reason}.`,
+    hint: () =>
+      "Send Authorization: Bearer <task_token from the 201 response> for agent actions, or an OAuth access token for participant actions."
   }
-  override get message() {
-    return `Missing or invalid credentials: ${this.reason}.`
-  }
-  get hint() {
-    return "Send Authorization: Bearer <task_token from the 201 response> for agent actions, or an OAuth access token for participant actions."
-  }
-}
+) {}
 
 /** Valid credentials of the wrong party: 403 forbidden. */
-export class NotPermitted extends Schema.TaggedError<NotPermitted>()(
+export class NotPermitted extends RefusalError<NotPermitted>()(
   "NotPermitted",
   { reason: Schema.String },
-  { httpApiStatus: 403 }
-) {
-  get code() {
-    return "forbidden" as const
+  {
+    status: 403,
+    code: "forbidden",
+    message: (e) => `Not allowed: ${e.reason}.`,
+    hint: () => "Only the participant a task is offered to (or held by) can act on it."
   }
-  override get message() {
-    return `Not allowed: ${this.reason}.`
-  }
-  get hint() {
-    return "Only the participant a task is offered to (or held by) can act on it."
-  }
-}
+) {}
 
 // ---------------------------------------------------------------------------------------------------
 // Evidence files (services/artifacts.ts). Each message is a sentence a participant can act on.
@@ -268,74 +269,57 @@ export class NotPermitted extends Schema.TaggedError<NotPermitted>()(
 export type ArtifactRejectedReason = "empty" | "invalid_name"
 
 /** An upload refused as unusable: empty, or without a usable name. */
-export class ArtifactRejected extends Schema.TaggedError<ArtifactRejected>()(
+export class ArtifactRejected extends RefusalError<ArtifactRejected>()(
   "ArtifactRejected",
   { reason: Schema.Literals(["empty", "invalid_name"]) },
-  { httpApiStatus: 400 }
-) {
-  get code() {
-    return "invalid_request" as const
+  {
+    status: 400,
+    code: "invalid_request",
+    message: (e) =>
+      e.reason === "empty"
+        ? "The file is empty."
+        : "The file needs a name: a file name such as photo.jpg, without a path.",
+    hint: () => "Send the file's bytes as the body, and its name in the name query parameter (e.g. ?name=photo.jpg)."
   }
-  override get message() {
-    return this.reason === "empty"
-      ? "The file is empty."
-      : "The file needs a name: a file name such as photo.jpg, without a path."
-  }
-  get hint() {
-    return "Send the file's bytes as the body, and its name in the name query parameter (e.g. ?name=photo.jpg)."
-  }
-}
+) {}
 
 /** An upload larger than the most one file may have (`limit`, bytes); nothing of it was kept. */
-export class ArtifactTooLarge extends Schema.TaggedError<ArtifactTooLarge>()(
+export class ArtifactTooLarge extends RefusalError<ArtifactTooLarge>()(
   "ArtifactTooLarge",
   { limit: Schema.Number },
-  { httpApiStatus: 413 }
-) {
-  get code() {
-    return "payload_too_large" as const
+  {
+    status: 413,
+    code: "payload_too_large",
+    message: (e) => `The file is larger than ${formatBytes(e.limit)}, the most one file may have.`,
+    hint: (e) => `Send a file of at most ${formatBytes(e.limit)}; split or compress a larger one. Nothing was kept.`
   }
-  override get message() {
-    return `The file is larger than ${formatBytes(this.limit)}, the most one file may have.`
-  }
-  get hint() {
-    return `Send a file of at most ${formatBytes(this.limit)}; split or compress a larger one. Nothing was kept.`
-  }
-}
+) {}
 
 /** One upload too many waiting to be submitted with a result (`limit` files); nothing of it was kept. */
-export class TooManyStagedFiles extends Schema.TaggedError<TooManyStagedFiles>()(
+export class TooManyStagedFiles extends RefusalError<TooManyStagedFiles>()(
   "TooManyStagedFiles",
   { limit: Schema.Number },
-  { httpApiStatus: 422 }
-) {
-  get code() {
-    return "artifact_invalid" as const
+  {
+    status: 422,
+    code: "artifact_invalid",
+    message: (e) =>
+      `${e.limit} uploaded files are already waiting to be submitted with a result; submit or remove some first.`,
+    hint: () => "Submit the result naming the files uploaded (or wait an hour: files no result names are removed then)."
   }
-  override get message() {
-    return `${this.limit} uploaded files are already waiting to be submitted with a result; submit or remove some first.`
-  }
-  get hint() {
-    return "Submit the result naming the files uploaded (or wait an hour: files no result names are removed then)."
-  }
-}
+) {}
 
 /** No file with this id on this task that the caller may read (it may exist for someone else). */
-export class ArtifactNotFound extends Schema.TaggedError<ArtifactNotFound>()(
+export class ArtifactNotFound extends RefusalError<ArtifactNotFound>()(
   "ArtifactNotFound",
   { reference: Schema.String, id: Schema.String },
-  { httpApiStatus: 404 }
-) {
-  get code() {
-    return "artifact_not_found" as const
+  {
+    status: 404,
+    code: "artifact_not_found",
+    message: (e) => `No file ${quoted(e.id)} on this task is yours to read.`,
+    hint: () =>
+      "Use a file's url from the task's result.artifacts, with the task's token (agent) or the uploader's access token."
   }
-  override get message() {
-    return `No file ${quoted(this.id)} on this task is yours to read.`
-  }
-  get hint() {
-    return "Use a file's url from the task's result.artifacts, with the task's token (agent) or the uploader's access token."
-  }
-}
+) {}
 
 /** What is wrong with one file artifact of a result (`field` names it, e.g. `artifacts.2.id`). */
 export interface ArtifactProblem {
@@ -347,43 +331,33 @@ export interface ArtifactProblem {
  * A result naming files it cannot carry: not an upload of this participant on this task, the same
  * file twice, or more files than a result may have. Nothing was changed.
  */
-export class ArtifactsUnusable extends Schema.TaggedError<ArtifactsUnusable>()(
+export class ArtifactsUnusable extends RefusalError<ArtifactsUnusable>()(
   "ArtifactsUnusable",
   { reference: Schema.String, problems: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String })) },
-  { httpApiStatus: 422 }
-) {
-  get code() {
-    return "artifact_invalid" as const
+  {
+    status: 422,
+    code: "artifact_invalid",
+    message: (e) => `The result names files it cannot carry: ${e.problems.map((p) => p.field).join(", ")}.`,
+    hint: () =>
+      'Upload each file with POST /api/public/v1/tasks/{reference}/artifacts and name it by the id returned, {"kind": "file", "id": …}. Nothing was changed.',
+    details: (e) => e.problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
   }
-  override get message() {
-    return `The result names files it cannot carry: ${this.problems.map((p) => p.field).join(", ")}.`
-  }
-  get hint() {
-    return 'Upload each file with POST /api/public/v1/tasks/{reference}/artifacts and name it by the id returned, {"kind": "file", "id": …}. Nothing was changed.'
-  }
-  get details(): ReadonlyArray<TaskIssue> {
-    return this.problems.map((p) => ({ field: p.field, code: "invalid", message: p.message }))
-  }
-}
+) {}
 
 /** Files may be uploaded to a task only while its holder works on it (accepted or in_flight). */
-export class UploadNotAllowed extends Schema.TaggedError<UploadNotAllowed>()(
+export class UploadNotAllowed extends RefusalError<UploadNotAllowed>()(
   "UploadNotAllowed",
   { reference: Schema.String, state: TaskState },
-  { httpApiStatus: 409 }
-) {
-  get code() {
-    return "invalid_transition" as const
+  {
+    status: 409,
+    code: "invalid_transition",
+    message: (e) => `The task is ${e.state}: files can be uploaded only while it is accepted or in_flight.`,
+    hint: (e) =>
+      e.state === "awaiting_participant"
+        ? "Accept the offer first, then upload the files the result will name."
+        : "Files are uploaded while working on a task, before its result is submitted."
   }
-  override get message() {
-    return `The task is ${this.state}: files can be uploaded only while it is accepted or in_flight.`
-  }
-  get hint() {
-    return this.state === "awaiting_participant"
-      ? "Accept the offer first, then upload the files the result will name."
-      : "Files are uploaded while working on a task, before its result is submitted."
-  }
-}
+) {}
 
 /** 26214400 → "25 MiB", 1000 → "1000 bytes". */
 export const formatBytes = (bytes: number): string => {

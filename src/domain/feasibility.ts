@@ -8,7 +8,7 @@
  *
  * A participant may switch offers off (`Profiles.setAvailable`): matching skips them, so a task
  * nobody available can take is said to be one, and a task naming someone who is off is declined
- * at once (docs/decisions.md, "Sign-up and availability").
+ * at once (docs/decisions/sign-up-and-availability.md).
  */
 import * as Schema from "effect/Schema"
 import { nextStepFor, type OutcomeReason, type TaskState } from "./lifecycle.ts"

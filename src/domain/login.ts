@@ -1,8 +1,8 @@
 /**
  * Participant logins (email and password), the rules alone: what an email address and a password
  * must be, how long a one-time link lasts, how many failed sign-ins are tolerated. Pure: the
- * services (`services/logins/`, `services/passwords.ts`) apply them. docs/decisions.md,
- * "Accounts", says why each value is what it is. It imports nothing, so the operator's command line
+ * services (`services/logins/`, `services/passwords.ts`) apply them. docs/decisions/accounts.md says
+ * why each value is what it is. It imports nothing, so the operator's command line
  * can quote the lifetimes without loading Effect.
  */
 /** Longest address SMTP can deliver to (RFC 5321's path limit, less its brackets). */

@@ -4,7 +4,7 @@
  * (`directoryIndexOf`) so that a task costs what its words and its place match, not the
  * directory's size. Also reads a free-text task's mode and place, and explains a task nobody can
  * take. Pure: no external model, no I/O, the same answer on either database. Used by preflight
- * feasibility, POST /search and the dispatcher's offers (docs/decisions.md, "Relevance").
+ * feasibility, POST /search and the dispatcher's offers (docs/decisions/relevance.md).
  */
 import { cachedPerObject, immutableKey, type VersionedCache, versionedCache } from "../read_cache.ts"
 import {

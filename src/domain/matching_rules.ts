@@ -3,7 +3,7 @@
  * (their profile) and of a task (its terms), a term's weight, a participant's score and the order
  * of candidates, and who may take a task at all (mode, place, boundary). `matching.ts` applies
  * them over a whole directory through its index; tests hold it to the plain definition written
- * with them (test/support/matching_oracle.ts). Pure (docs/decisions.md, "Relevance").
+ * with them (test/support/matching_oracle.ts). Pure (docs/decisions/relevance.md).
  */
 
 import { cachedPerObject, memoized } from "../read_cache.ts"

@@ -3,7 +3,7 @@
  * result's `fields` must satisfy. Pure: the draft rules ask `resultSchemaProblem` whether a draft's
  * schema can be used, and a result submission asks `resultFieldFailures` what is wrong with its
  * fields. Both go through Ajv (its 2020-12 build), so a schema the draft rules accept is exactly
- * one the submission can check (docs/decisions.md, "Drafts").
+ * one the submission can check (docs/decisions/drafts.md).
  *
  * Ajv is configured to refuse rather than guess: strict mode (an unknown keyword or format is an
  * error, not silently ignored), no `loadSchema` (a `$ref` to anything outside the schema cannot be

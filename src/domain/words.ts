@@ -2,7 +2,7 @@
  * How matching reads a text: accents folded, lower-cased, split into words, stop words dropped,
  * each word reduced to a key — its Porter stem, then the field's synonym group — so that
  * "photographer", "photography" and "pictures" meet, as do "transcribed" and "transcription",
- * "Montréal" and "Montreal". Pure and English-only by design (docs/decisions.md, "Relevance").
+ * "Montréal" and "Montreal". Pure and English-only by design (docs/decisions/relevance.md).
  */
 import { memoized } from "../read_cache.ts"
 

@@ -13,7 +13,7 @@
  * (docs/decisions/canonical-paths.md).
  */
 import * as Effect from "effect/Effect"
-import * as HttpRouter from "effect/http/HttpRouter"
+import type * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { errorBody } from "../api/envelope.ts"
@@ -55,34 +55,32 @@ export const canonicalPathOf = (path: string): string | undefined => {
   return `/${segments.join("/")}`
 }
 
-export const CanonicalPathMiddleware = HttpRouter.middleware(
-  Effect.gen(function* () {
-    const config = yield* AppConfig
-    const noSuchPath = HttpServerResponse.jsonUnsafe(
-      {
-        error: errorBody(config.docsUrl, "not_found", "No endpoint has a path spelled this way.", {
-          hint: "Paths contain no ';' and only well-formed percent-escapes; start from the service index, GET /api/public/v1, which lists every endpoint."
-        })
-      },
-      { status: 404 }
-    )
-    return (httpEffect) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const url = request.url
-        const path = url.split("?", 1)[0]!
-        // The common case, a canonical path, costs one test (canonicalPathOf's first). A request in
-        // absolute form reaches here as its path: Node's request, and a fetch handler's, carry the
-        // path alone.
-        const canonical = canonicalPathOf(path)
-        if (canonical === path) return httpEffect
-        if (canonical === undefined) return Effect.succeed(noSuchPath)
-        return Effect.succeed(
-          HttpServerResponse.empty({
-            status: 308,
-            headers: { location: `${config.publicBaseUrl}${canonical}${url.slice(path.length)}` }
-          })
-        )
+export const canonicalPathMiddleware = Effect.gen(function* () {
+  const config = yield* AppConfig
+  const noSuchPath = HttpServerResponse.jsonUnsafe(
+    {
+      error: errorBody(config.docsUrl, "not_found", "No endpoint has a path spelled this way.", {
+        hint: "Paths contain no ';' and only well-formed percent-escapes; start from the service index, GET /api/public/v1, which lists every endpoint."
       })
-  }),
-  { global: true }
-)
+    },
+    { status: 404 }
+  )
+  const middleware: HttpMiddleware.HttpMiddleware = (httpEffect) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const url = request.url
+      const path = url.split("?", 1)[0]!
+      // The common case, a canonical path, costs one test (canonicalPathOf's first). A request in
+      // absolute form reaches here as its path: Node's request, and a fetch handler's, carry the
+      // path alone.
+      const canonical = canonicalPathOf(path)
+      if (canonical === path) return httpEffect
+      if (canonical === undefined) return Effect.succeed(noSuchPath)
+      return Effect.succeed(
+        HttpServerResponse.empty({
+          status: 308,
+          headers: { location: `${config.publicBaseUrl}${canonical}${url.slice(path.length)}` }
+        })
+      )
+    })
+  return middleware
+})

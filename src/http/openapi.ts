@@ -10,6 +10,7 @@ import * as HttpApi from "effect/http-api/HttpApi"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as Schema from "effect/Schema"
 import { MarketplaceApi } from "../api/api.ts"
+import { type DescribedSettings, describeApi } from "../api/description.ts"
 import { type AppSettings, isEmbeddedIssuer, issuerOf } from "../config/settings.ts"
 
 const envelopeShape = JSON.stringify({
@@ -44,8 +45,8 @@ const operationsOf = (paths: Record<string, Record<string, Operation>>) =>
  * Request bodies are open: the service ignores members it does not know (a draft reports each as
  * an `unrecognized` warning), while Effect's OpenAPI derivation closes every object with
  * `additionalProperties: false`. Every schema a request body reaches — its members, items and
- * branches, and the components they refer to (a result's `Artifact`) — is opened, so the document
- * does not call invalid what the service accepts. A component shared with a response (`Artifact`)
+ * branches, and the components they refer to (a result's `Artifact`) — is opened, saying so
+ * (`additionalProperties: true`), so the document does not call invalid what the service accepts. A component shared with a response (`Artifact`)
  * is open there too, which stays true of every response.
  */
 const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
@@ -54,7 +55,7 @@ const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec =
   const open = (schema: Record<string, unknown> | undefined) => {
     if (schema === undefined || opened.has(schema)) return
     opened.add(schema)
-    if (schema.additionalProperties === false) delete schema.additionalProperties
+    if (schema.additionalProperties === false) schema.additionalProperties = true
     const ref = typeof schema.$ref === "string" ? schema.$ref.replace("#/components/schemas/", "") : undefined
     if (ref !== undefined) open(schemas[ref])
     const nested = [
@@ -75,10 +76,9 @@ const withOpenRequestBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec =
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema })
 
 /**
- * The headers the service's global middleware (middleware.ts) and request limiter (rate_limit.ts)
- * add to responses no endpoint produces itself, which no endpoint can therefore declare. The
- * headers an operation's own answer carries (a task's ETag, a file's disposition) are declared by
- * its success schema (api/api.ts).
+ * The headers the service's middlewares (server.ts) add to responses no endpoint produces itself,
+ * which no endpoint can therefore declare. The headers an operation's own answer carries (a
+ * task's ETag, a file's disposition) are declared by its success schema (api/api.ts).
  */
 const responseHeaders = {
   "x-request-id": header(
@@ -239,13 +239,12 @@ const transform = (spec: OpenApi.OpenAPISpec) =>
 let document: OpenApi.OpenAPISpec | undefined
 
 /**
- * The document as this deployment serves it: its address, and its authorization server (given the
- * address alone, the embedded one at that address).
+ * The document this deployment serves: its server address, its authorization server, and the
+ * description (the docs page's prose) stating its own timeouts and limits.
  */
 export const openApiDocument = (
-  deployment: string | Pick<AppSettings, "publicBaseUrl" | "oauthIssuer">
+  settings: DescribedSettings & Pick<AppSettings, "publicBaseUrl" | "oauthIssuer">
 ): OpenApi.OpenAPISpec => {
-  const settings = typeof deployment === "string" ? { publicBaseUrl: deployment, oauthIssuer: undefined } : deployment
   document ??= transform(OpenApi.fromApi(MarketplaceApi))
   const securitySchemes = {
     ...document.components.securitySchemes,
@@ -253,6 +252,7 @@ export const openApiDocument = (
   } as unknown as OpenApi.OpenAPIComponents["securitySchemes"]
   return {
     ...document,
+    info: { ...document.info, description: describeApi(settings) },
     components: { ...document.components, securitySchemes },
     servers: [{ url: settings.publicBaseUrl, description: "This deployment" }]
   }

@@ -1,6 +1,6 @@
 /**
  * The request limiter (RATE_LIMIT), one for REST and MCP, attached to the routes it limits: the REST
- * API's routes through `RateLimitMiddleware` (a route middleware, server.ts), each MCP endpoint's
+ * API's routes through `rateLimitMiddleware` (server.ts), each MCP endpoint's
  * through `limiter` (mcp/endpoint.ts, which counts a tool call by its tool). The health endpoints are
  * never limited, nor the authorization server's and the console's pages (sign-in and registration
  * have limits of their own); a path no route serves is not counted.
@@ -11,6 +11,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpEffect from "effect/http/HttpEffect"
+import type * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -80,22 +81,18 @@ export const limiter = Effect.gen(function* () {
 const kindOf = (method: string): RequestKind =>
   method === "GET" || method === "HEAD" || method === "OPTIONS" ? "read" : "write"
 
-/** The limiter on the REST API's routes (server.ts provides it to them); nothing at all when RATE_LIMIT is off. */
-export const RateLimitMiddleware = HttpRouter.middleware(
-  Effect.gen(function* () {
-    const config = yield* AppConfig
-    const limit = yield* limiter
-    return (
-      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
-    ) =>
-      config.rateLimit === undefined
+/** The limiter on the REST API's routes (server.ts); none when RATE_LIMIT is off. */
+export const rateLimitMiddleware = Effect.gen(function* () {
+  const config = yield* AppConfig
+  const limit = yield* limiter
+  if (config.rateLimit === undefined) return undefined
+  const middleware: HttpMiddleware.HttpMiddleware = (httpEffect) =>
+    Effect.flatMap(HttpRouter.RouteContext, ({ route }) =>
+      unlimitedRoutes.has(route.path)
         ? httpEffect
-        : Effect.flatMap(HttpRouter.RouteContext, ({ route }) =>
-            unlimitedRoutes.has(route.path)
-              ? httpEffect
-              : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-                  limit(request, kindOf(request.method), httpEffect)
-                )
+        : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            limit(request, kindOf(request.method), httpEffect)
           )
-  })
-)
+    )
+  return middleware
+})

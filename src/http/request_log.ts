@@ -1,52 +1,48 @@
 /**
- * One structured JSON line per request, written in batches: a synchronous write per request costs
- * more than the request itself, so lines are buffered and flushed once per event-loop turn.
- * Only method, path (no query string), status, duration, request id and trace id are logged — never headers
- * or bodies, which may carry credentials.
+ * One log line per request, through the service's logger (src/logging.ts): `message: "request"`,
+ * method, path without its query string, status, duration, request id, and, where traces are
+ * collected, the trace id: the sampled server span's, else the caller's `traceparent`'s, else a
+ * fresh one (a request's line and its spans, and a caller's logs, can be matched). Never
+ * headers, bodies or query strings, which may carry credentials and personal data. Logged at Info:
+ * `LOG_LEVEL=Warn` and above log no requests.
  */
-export interface RequestLogLine {
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly durationMs: number
-  readonly requestId: string
-  /** The request's trace (hex), when tracing is on: the line and the exported spans share it. */
-  readonly traceId?: string | undefined
+import { randomBytes } from "node:crypto"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import type * as HttpMiddleware from "effect/http/HttpMiddleware"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpTraceContext from "effect/http/HttpTraceContext"
+import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
+import { AppConfig } from "../config/app_config.ts"
+import { RequestId } from "./request_id.ts"
+
+/** The trace a request belongs to: its server span's when sampled, else the caller's, if any. */
+const traceIdOf = (context: Context.Context<never>, request: HttpServerRequest.HttpServerRequest) => {
+  const span = Context.getOrUndefined(context, Tracer.ParentSpan)
+  if (span !== undefined) return span.traceId
+  if (request.headers.traceparent === undefined) return undefined
+  return Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers))?.traceId
 }
 
-export interface RequestLog {
-  readonly write: (line: RequestLogLine) => void
-  readonly flush: () => void
-}
+const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
 
-export const makeRequestLog = (sink: (chunk: string) => void = (chunk) => process.stdout.write(chunk)): RequestLog => {
-  let buffer = ""
-  let scheduled = false
-  // Many requests end within one millisecond under load: the timestamp is formatted once per ms.
-  let lastMs = Number.NaN
-  let lastTime = ""
-  const flush = () => {
-    scheduled = false
-    if (buffer === "") return
-    const chunk = buffer
-    buffer = ""
-    sink(chunk)
-  }
-  return {
-    write: (line) => {
-      const ms = Date.now()
-      if (ms !== lastMs) {
-        lastMs = ms
-        lastTime = new Date(ms).toISOString()
-      }
-      buffer += `{"level":"INFO","message":"request","time":"${lastTime}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.durationMs.toFixed(2)},"request_id":${JSON.stringify(line.requestId)}${line.traceId === undefined ? "" : `,"trace_id":${JSON.stringify(line.traceId)}`}}\n`
-      if (!scheduled) {
-        scheduled = true
-        setImmediate(flush)
-      }
-    },
-    flush
-  }
-}
-
-export const disabledRequestLog: RequestLog = { write: () => {}, flush: () => {} }
+export const requestLogMiddleware = Effect.gen(function* () {
+  const traced = (yield* AppConfig).tracing !== undefined
+  const middleware: HttpMiddleware.HttpMiddleware = (httpEffect) =>
+    Effect.withFiber((fiber) => {
+      const started = performance.now()
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      return Effect.tap(httpEffect, (response) =>
+        Effect.logInfo("request", {
+          method: request.method,
+          path: truncate(request.url.split("?", 1)[0] ?? "/"),
+          status: response.status,
+          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+          request_id: fiber.getRef(RequestId),
+          ...(traced ? { trace_id: traceIdOf(fiber.context, request) ?? randomBytes(16).toString("hex") } : {})
+        })
+      )
+    })
+  return middleware
+})

@@ -22,26 +22,31 @@ import { serviceIndex } from "../operations/discovery.ts"
 import { prefersHtml } from "../pages/accept.ts"
 import { AccountHandlers } from "./account.ts"
 import { AgentHandlers } from "./agent.ts"
+import { inOrder } from "./api_middleware.ts"
 import {
   AgentAuthenticationLayer,
   ParticipantAuthenticationLayer,
   TaskReaderAuthenticationLayer
 } from "./authentication.ts"
-import { BatchedResponse } from "./batched_response.ts"
-import { CanonicalPathMiddleware } from "./canonical_path.ts"
+import { canonicalPathMiddleware } from "./canonical_path.ts"
+import { corsMiddleware } from "./cors.ts"
 import { DiscoveryHandlers, ParticipantMcpMetadataRoute } from "./discovery.ts"
 import { docsPageHandler } from "./docs_page.ts"
 import { DraftsHandlers } from "./drafts.ts"
+import { apiEnvelopeMiddleware, envelopeMiddleware } from "./error_envelope.ts"
 import { EvidenceHandlers } from "./evidence.ts"
 import { HealthHandlers } from "./health.ts"
-import { EnvelopeMiddleware } from "./middleware.ts"
 import { staticDocument } from "./negotiation.ts"
 import { openApiDocument } from "./openapi.ts"
 import { ParticipantsHandlers } from "./participants.ts"
-import { RateLimitMiddleware } from "./rate_limit.ts"
+import { rateLimitMiddleware } from "./rate_limit.ts"
+import { requestIdMiddleware } from "./request_id.ts"
+import { requestLogMiddleware } from "./request_log.ts"
 import { docsPath, openApiPaths, rootPath, routerConfig } from "./routes.ts"
 import { SandboxRoutes } from "./sandbox.ts"
+import { serverSpanMiddleware } from "./server_span.ts"
 import { TasksHandlers } from "./tasks.ts"
+import { makeTurnBatching } from "./turn_batching.ts"
 
 /**
  * The OpenAPI document at its three addresses, and the docs page that renders it; both are made on
@@ -52,7 +57,7 @@ import { TasksHandlers } from "./tasks.ts"
 const DocumentRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const config = yield* AppConfig
-    const document = () => openApiDocument(config.publicBaseUrl)
+    const document = () => openApiDocument(config)
     const serveDocument = staticDocument("application/json", async () => ({ text: JSON.stringify(document()) }))
     for (const path of openApiPaths) yield* router.add("GET", path, serveDocument)
     yield* router.add("GET", docsPath, docsPageHandler(document))
@@ -67,9 +72,34 @@ const DocumentRoutes = HttpRouter.use(
 )
 
 /**
- * Every route of the service, with the services the handlers need still to be provided: the REST
- * routes under the request limiter, and the two global middlewares (the envelope around the
- * canonical spelling of paths).
+ * Around every request, outermost first: its id (request_id.ts), its trace (server_span.ts), its
+ * log line (request_log.ts), the envelope for whatever no route answered (error_envelope.ts), and
+ * the one spelling of each path (canonical_path.ts).
+ */
+export const GlobalMiddleware = HttpRouter.middleware(
+  Effect.gen(function* () {
+    return inOrder([
+      makeTurnBatching(),
+      requestIdMiddleware,
+      yield* serverSpanMiddleware,
+      yield* requestLogMiddleware,
+      yield* envelopeMiddleware,
+      yield* canonicalPathMiddleware
+    ])
+  }),
+  { global: true }
+)
+
+/** On the REST API's routes: the API's middleware, and the request limiter inside it. */
+const RestMiddleware = HttpRouter.middleware(
+  Effect.gen(function* () {
+    return inOrder([corsMiddleware, yield* rateLimitMiddleware, yield* apiEnvelopeMiddleware])
+  })
+)
+
+/**
+ * The REST API's routes, with the services the handlers need still to be provided, and the global
+ * middleware.
  */
 export const RestRoutes = Layer.mergeAll(
   Layer.mergeAll(
@@ -89,9 +119,8 @@ export const RestRoutes = Layer.mergeAll(
     DocumentRoutes,
     ParticipantMcpMetadataRoute,
     SandboxRoutes
-  ).pipe(Layer.provide(RateLimitMiddleware.layer)),
-  EnvelopeMiddleware,
-  CanonicalPathMiddleware
+  ).pipe(Layer.provide(RestMiddleware.layer)),
+  GlobalMiddleware
 )
 
 /**
@@ -110,8 +139,6 @@ export const RestRoutes = Layer.mergeAll(
  */
 export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = defaultHttpTimeouts) => {
   const server = createServer({
-    // Responses finished in one turn of the event loop leave together (batched_response.ts).
-    ServerResponse: BatchedResponse,
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,

@@ -11,7 +11,9 @@
  * - where the endpoint needs a caller (the participant's), the access token is verified (door.ts)
  *   and the caller provided to the request;
  * - the request is served under its session wherever the session began (sessions.ts);
- * - MCP's own empty refusals get a body that says why (refusals.ts).
+ * - MCP's own empty refusals get a body that says why (refusals.ts);
+ * - the API's middleware (CORS, the envelope: http/api_middleware.ts) is on this route alone, not
+ *   on the MCP server's own routes behind it, whose answers it sees as this route's.
  *
  * Any other spelling of the path never reaches this route unguarded: it is redirected to this one
  * or is no route at all (http/canonical_path.ts, http/routes.ts).
@@ -28,6 +30,7 @@ import { maxBodyBytes } from "../api/parameters.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { StorageUnavailable } from "../domain/errors.ts"
+import { ApiMiddleware } from "../http/api_middleware.ts"
 import { tooLarge } from "../http/json_body.ts"
 import { limiter } from "../http/rate_limit.ts"
 import { routerConfig } from "../http/routes.ts"
@@ -150,6 +153,9 @@ export const mcpEndpoint = <E, R, RD = never>(options: McpEndpointOptions<E, R, 
           })
         })
       )
-      return Layer.merge(route, Layer.provide(options.server, Layer.succeed(HttpRouter.HttpRouter, own)))
+      return Layer.merge(
+        route.pipe(Layer.provide(ApiMiddleware.layer)),
+        Layer.provide(options.server, Layer.succeed(HttpRouter.HttpRouter, own))
+      )
     })
   )

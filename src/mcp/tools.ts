@@ -200,8 +200,8 @@ export const tools: ReadonlyArray<ToolSpec> = [
     title: "Check a task draft",
     description:
       "Validates a task draft without submitting it: issues (what must be fixed), warnings (advice, including when nobody could take the task as drafted) and the normalised task. Nothing is stored. Next: fix every issue, then submit_task with the same draft.",
-    parameters: Schema.Struct({ draft: TaskDraft.annotate({ description: draftDescription }) }),
-    decodeWith: Schema.Struct({ draft: AnyDraft }),
+    // Any object, as REST's preflight takes: every problem is named in the answer, never refused.
+    parameters: Schema.Struct({ draft: AnyDraft.annotate({ description: draftDescription }) }),
     success: PreflightResult,
     hints: readOnly,
     kind: "write",

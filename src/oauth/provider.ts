@@ -3,7 +3,7 @@
  * configured for this marketplace. Its module is imported with the first request that needs it,
  * never at start-up (it costs a few hundred milliseconds and ~25 MiB).
  *
- * What it offers, and why (docs/decisions.md, "The embedded authorization server"):
+ * What it offers, and why (docs/decisions/authorization-server.md):
  * - the authorization code flow only, PKCE with S256 required (the library knows no `plain`);
  * - dynamic client registration (RFC 7591) and Client ID Metadata Documents (an https `client_id`
  *   whose document the library fetches through its SSRF-safe agent, 5 KiB at most);

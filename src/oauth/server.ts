@@ -51,14 +51,6 @@ const metadataPaths = ["/.well-known/oauth-authorization-server", "/.well-known/
   (metadata) => `${metadata}${oauthPath}`
 )
 
-/**
- * Whether a path is the authorization server's: its answers (pages, OAuth's own JSON, redirects)
- * leave as it wrote them, and the API's request limits do not apply (RATE_LIMIT is the API's
- * switch; sign-in and registration have their own limits, always on).
- */
-export const isOAuthPath = (path: string) =>
-  path === oauthPath || path.startsWith(`${oauthPath}/`) || metadataPaths.includes(path)
-
 /** The window dynamic registrations are counted over, per client address. */
 const registrationWindowMs = 3600_000
 

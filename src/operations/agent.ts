@@ -312,7 +312,7 @@ export class AgentOperations extends Context.Service<
         cancel,
         review,
         deliveries,
-        sandboxClock,
+        sandboxClock: Effect.withSpan(sandboxClock, "AgentOperations.sandboxClock"),
         advanceSandboxClock
       })
     })

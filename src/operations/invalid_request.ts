@@ -1,7 +1,7 @@
 /**
  * The one translation of a schema failure into a refusal: a 400 `invalid_request`
  * (`RequestInvalid`) naming each member that failed in `details`. HttpApi's own decoding of path parameters, query parameters and
- * headers (http/middleware.ts), the handlers' decoding of request bodies (http/json_body.ts) and
+ * headers (http/error_envelope.ts), the handlers' decoding of request bodies (http/json_body.ts) and
  * the MCP tools' decoding of their arguments (mcp/tools.ts) all use it. Also the one refusal of a
  * body or of tool arguments nested too deep (`tooDeep`), which comes before any schema.
  */

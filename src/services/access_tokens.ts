@@ -101,20 +101,20 @@ export class AccessTokens extends Context.Service<
       }
 
       // Expiry is judged at the service's instant (`Clock`), so a test can move time past it.
-      const verify = (token: string, audience: string) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.tryPromise({
-            try: async () => {
-              const { payload } = await check(token, audience, now)
-              if (typeof payload.sub !== "string" || payload.sub === "") throw new Error("the token has no subject")
-              return { subject: payload.sub }
-            },
-            catch: (error) =>
-              new Unauthenticated({
-                reason: error instanceof Error ? error.message.slice(0, 200) : "the access token is not valid"
-              })
-          })
-        ).pipe(Effect.withSpan("AccessTokens.verify"))
+      const verify = Effect.fn("AccessTokens.verify")(function* (token: string, audience: string) {
+        const now = yield* Clock.currentTimeMillis
+        return yield* Effect.tryPromise({
+          try: async (): Promise<VerifiedToken> => {
+            const { payload } = await check(token, audience, now)
+            if (typeof payload.sub !== "string" || payload.sub === "") throw new Error("the token has no subject")
+            return { subject: payload.sub }
+          },
+          catch: (error) =>
+            new Unauthenticated({
+              reason: error instanceof Error ? error.message.slice(0, 200) : "the access token is not valid"
+            })
+        })
+      })
 
       return AccessTokens.of({ verify })
     })

@@ -50,12 +50,13 @@ export class Accounts extends Context.Service<
         Result: Schema.Struct({ participant_slug: Schema.String }),
         execute: (subject) => sql`SELECT participant_slug FROM participant_accounts WHERE subject = ${subject}`
       })
-      const participantOf = (subject: string) =>
+      const participantOf = Effect.fn("Accounts.participantOf")((subject: string) =>
         slugOf(subject).pipe(
           Effect.map((row) => (row._tag === "Some" ? row.value.participant_slug : undefined)),
           Effect.catchTag("SchemaError", undecodableRow("participant_accounts", `subject ${subject}`)),
           asStorageCall
         )
+      )
 
       const standingOf = SqlSchema.findOneOption({
         Request: Schema.String,
@@ -66,7 +67,7 @@ export class Accounts extends Context.Service<
           WHERE a.subject = ${subject}
         `
       })
-      const linkOf = (subject: string) =>
+      const linkOf = Effect.fn("Accounts.linkOf")((subject: string) =>
         standingOf(subject).pipe(
           Effect.map((row) =>
             row._tag === "Some" ? { slug: row.value.participant_slug, pending: row.value.pending !== 0 } : undefined
@@ -74,6 +75,7 @@ export class Accounts extends Context.Service<
           Effect.catchTag("SchemaError", undecodableRow("participant_accounts", `subject ${subject}`)),
           asStorageCall
         )
+      )
 
       return Accounts.of({ link, participantOf, linkOf })
     })

@@ -13,7 +13,7 @@
  * included, removes the bytes and the row. An upload cut short by a crash leaves a row without a
  * digest, which nothing reads and the sweep removes with its bytes after an hour.
  */
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -39,7 +39,6 @@ import {
 } from "../domain/errors.ts"
 import { makeTextDetector, plainText, safeFileName } from "../domain/evidence.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
-import { randomPool } from "../random_pool.ts"
 import { madeOnce } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { type BlobMissing, BlobStore } from "./blob_store.ts"
@@ -73,7 +72,6 @@ export const uploadStates: ReadonlyArray<TaskState> = ["accepted", "in_flight"]
 
 /** A file id is `art_` and 26 base32 characters (130 random bits): opaque and unguessable. */
 export const artifactIdPattern = /^art_[a-z2-7]{26}$/
-const idRandom = randomPool(17, 64)
 
 /** Why an upload can be refused (besides its body's own failure). */
 export type StageFailure =
@@ -276,7 +274,7 @@ export class Artifacts extends Context.Service<
         const name = safeFileName(input.name)
         if (name === undefined) return yield* new ArtifactRejected({ reason: "invalid_name" })
         yield* admit(input.reference, input.slug)
-        const id = `art_${base32(idRandom()).slice(0, 26)}`
+        const id = `art_${base32(randomBytes(17)).slice(0, 26)}`
         const key = `${input.reference}/${id}`
         const createdAt = yield* now
         yield* reserve({ id, reference: input.reference, slug: input.slug, name, key, createdAt })
@@ -326,17 +324,18 @@ export class Artifacts extends Context.Service<
         )
       })
 
-      const discard = (ids: ReadonlyArray<string>, scope?: { readonly reference: string; readonly slug: string }) =>
-        ids.length === 0
-          ? Effect.void
-          : Effect.asVoid(
-              removeUnattached(
-                sql.and([
-                  sql.in("id", ids),
-                  ...(scope === undefined ? [] : [sql`reference = ${scope.reference}`, sql`uploader = ${scope.slug}`])
-                ])
-              )
-            )
+      const discard = Effect.fn("Artifacts.discard")(function* (
+        ids: ReadonlyArray<string>,
+        scope?: { readonly reference: string; readonly slug: string }
+      ) {
+        if (ids.length === 0) return
+        yield* removeUnattached(
+          sql.and([
+            sql.in("id", ids),
+            ...(scope === undefined ? [] : [sql`reference = ${scope.reference}`, sql`uploader = ${scope.slug}`])
+          ])
+        )
+      })
 
       const open = Effect.fn("Artifacts.open")(function* (reference: string, id: string) {
         const file = artifactIdPattern.test(id) ? yield* findFile(reference, id) : undefined
@@ -353,10 +352,11 @@ export class Artifacts extends Context.Service<
         return { file, body }
       })
 
-      const find = (reference: string, id: string) =>
-        artifactIdPattern.test(id) ? findFile(reference, id) : Effect.succeed(undefined)
+      const find = Effect.fn("Artifacts.find")(function* (reference: string, id: string) {
+        return artifactIdPattern.test(id) ? yield* findFile(reference, id) : undefined
+      })
 
-      const staged = (reference: string, slug: string) =>
+      const staged = Effect.fn("Artifacts.staged")((reference: string, slug: string) =>
         sql`
           SELECT * FROM artifacts WHERE reference = ${reference} AND uploader = ${slug}
             AND attached_at IS NULL AND sha256 IS NOT NULL
@@ -366,6 +366,7 @@ export class Artifacts extends Context.Service<
           Effect.map((rows) => rows.flatMap((row) => fileOf(row) ?? [])),
           asStorageCall
         )
+      )
 
       const resolve = Effect.fn("Artifacts.resolve")(function* (
         reference: string,
@@ -411,29 +412,37 @@ export class Artifacts extends Context.Service<
       })
 
       // Its own transaction (a savepoint inside the submission's), so that a refusal marks nothing.
-      const attach = (reference: string, slug: string, ids: ReadonlyArray<string>) =>
-        ids.length === 0
-          ? Effect.void
-          : Effect.gen(function* () {
-              const attachedAt = yield* now
-              const marked = yield* sql<{ id: string }>`
-                UPDATE artifacts SET attached_at = COALESCE(attached_at, ${attachedAt})
-                WHERE reference = ${reference} AND uploader = ${slug} AND sha256 IS NOT NULL AND ${sql.in("id", ids)}
-                RETURNING id
-              `
-              if (marked.length !== new Set(ids).size) {
-                const found = new Set(marked.map((row) => row.id))
-                return yield* new ArtifactsUnusable({
-                  reference,
-                  problems: ids
-                    .filter((id) => !found.has(id))
-                    .map((id) => ({
-                      field: "artifacts",
-                      message: `file ${id} was removed before the result was recorded`
-                    }))
-                })
-              }
-            }).pipe(sql.withTransaction, asStorageCall)
+      const markAttached = Effect.fnUntraced(
+        function* (reference: string, slug: string, ids: ReadonlyArray<string>) {
+          const attachedAt = yield* now
+          const marked = yield* sql<{ id: string }>`
+            UPDATE artifacts SET attached_at = COALESCE(attached_at, ${attachedAt})
+            WHERE reference = ${reference} AND uploader = ${slug} AND sha256 IS NOT NULL AND ${sql.in("id", ids)}
+            RETURNING id
+          `
+          if (marked.length !== new Set(ids).size) {
+            const found = new Set(marked.map((row) => row.id))
+            return yield* new ArtifactsUnusable({
+              reference,
+              problems: ids
+                .filter((id) => !found.has(id))
+                .map((id) => ({
+                  field: "artifacts",
+                  message: `file ${id} was removed before the result was recorded`
+                }))
+            })
+          }
+        },
+        sql.withTransaction,
+        asStorageCall
+      )
+      const attach = Effect.fn("Artifacts.attach")(function* (
+        reference: string,
+        slug: string,
+        ids: ReadonlyArray<string>
+      ) {
+        if (ids.length > 0) yield* markAttached(reference, slug, ids)
+      })
 
       const sweep = Effect.gen(function* () {
         const nowMs = yield* Clock.currentTimeMillis
@@ -441,7 +450,7 @@ export class Artifacts extends Context.Service<
         const removed = yield* removeUnattached(sql`created_at < ${before}`)
         yield* blobs.sweepPartial(nowMs - stagedLifetimeMs)
         return removed
-      })
+      }).pipe(Effect.withSpan("Artifacts.sweep"))
 
       return Artifacts.of({ limits, stage, discard, open, find, staged, resolve, attach, sweep })
     })

@@ -157,7 +157,9 @@ export class AttemptLimits extends Context.Service<
         `
       }, asStorageCall)
 
-      const clear = (key: string) => asStorageCall(Effect.asVoid(sql`DELETE FROM sign_in_attempts WHERE key = ${key}`))
+      const clear = Effect.fn("AttemptLimits.clear")(function* (key: string) {
+        yield* sql`DELETE FROM sign_in_attempts WHERE key = ${key}`
+      }, asStorageCall)
 
       const sweep = Effect.gen(function* () {
         const endedBy = new Date((yield* Clock.currentTimeMillis) - longestWindowMs).toISOString()
@@ -165,7 +167,7 @@ export class AttemptLimits extends Context.Service<
           DELETE FROM sign_in_attempts WHERE window_started_at <= ${endedBy} RETURNING key
         `
         return deleted.length
-      }).pipe(asStorageCall)
+      }).pipe(asStorageCall, Effect.withSpan("AttemptLimits.sweep"))
 
       return AttemptLimits.of({ check, take, fail, forgive, clear, sweep })
     })

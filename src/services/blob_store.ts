@@ -12,6 +12,7 @@
  * Either way a write that fails or is interrupted leaves nothing under its key; what a crash
  * leaves in temporary space is removed by `sweepPartial`.
  */
+import { randomBytes } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -29,7 +30,6 @@ import * as Stream from "effect/Stream"
 import { AppConfig } from "../config/app_config.ts"
 import { type ArtifactStore, artifactStoreOf } from "../config/settings.ts"
 import { StorageUnavailable } from "../domain/errors.ts"
-import { randomPool } from "../random_pool.ts"
 
 /** The store has nothing under the key. */
 export class BlobMissing extends Data.TaggedError("BlobMissing")<{ readonly key: string }> {}
@@ -84,10 +84,8 @@ const orStopStart =
   <A, R>(effect: Effect.Effect<A, { readonly message: string }, R>) =>
     Effect.orDie(Effect.mapError(effect, (error) => new Error(`cannot prepare ${what}: ${error.message}`)))
 
-/** 16 random bytes: a temporary file's name. */
-const temporaryRandom = randomPool(16, 64)
 /** A fresh temporary name, stamped with the service's time (which the sweep of leftovers reads too). */
-const temporaryName = Effect.map(Clock.currentTimeMillis, (now) => `${now}-${temporaryRandom().toString("hex")}`)
+const temporaryName = Effect.map(Clock.currentTimeMillis, (now) => `${now}-${randomBytes(16).toString("hex")}`)
 
 /** The time a temporary name was made, from the name (`<ms>-<hex>`). */
 const madeAt = (name: string) => Number.parseInt(name.split("-", 1)[0] ?? "", 10)
@@ -141,7 +139,7 @@ const makeFileStore = (fs: FileSystem.FileSystem, directory: string) =>
     // Keys are made by the service (`<reference>/<id>`), never by a client.
     const pathOf = (key: string) => join(directory, ...key.split("/"))
 
-    const put: Shape["put"] = (key, body) =>
+    const put: Shape["put"] = Effect.fn("BlobStore.put")(<E>(key: string, body: Stream.Stream<Uint8Array, E>) =>
       Effect.flatMap(temporaryName, (name) => {
         const temporary = join(partial, name)
         return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
@@ -153,8 +151,9 @@ const makeFileStore = (fs: FileSystem.FileSystem, directory: string) =>
           )
         )
       })
+    )
 
-    const get: Shape["get"] = (key) =>
+    const get: Shape["get"] = Effect.fn("BlobStore.get")((key: string) =>
       fs.stat(pathOf(key)).pipe(
         Effect.map(() => Stream.mapError(fs.stream(pathOf(key)), unavailable)),
         Effect.catch((error) =>
@@ -165,15 +164,18 @@ const makeFileStore = (fs: FileSystem.FileSystem, directory: string) =>
           )
         )
       )
+    )
 
-    const remove: Shape["delete"] = (key) => fs.remove(pathOf(key), { force: true }).pipe(Effect.mapError(unavailable))
+    const remove: Shape["delete"] = Effect.fn("BlobStore.delete")((key: string) =>
+      fs.remove(pathOf(key), { force: true }).pipe(Effect.mapError(unavailable))
+    )
 
     return BlobStore.of({
       location: `file:${directory}`,
       put,
       get,
       delete: remove,
-      sweepPartial: (before) => sweepDirectory(fs, partial, before)
+      sweepPartial: Effect.fn("BlobStore.sweepPartial")((before: number) => sweepDirectory(fs, partial, before))
     })
   })
 
@@ -219,7 +221,7 @@ const makeS3Store = (fs: FileSystem.FileSystem, store: Extract<ArtifactStore, { 
       return error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata?.httpStatusCode === 404
     }
 
-    const put: Shape["put"] = (key, body) =>
+    const put: Shape["put"] = Effect.fn("BlobStore.put")(<E>(key: string, body: Stream.Stream<Uint8Array, E>) =>
       Effect.flatMap(temporaryName, (name) => {
         const temporary = join(spool, name)
         return Effect.flatMap(writeWhole(fs, temporary, body), (size) =>
@@ -240,8 +242,9 @@ const makeS3Store = (fs: FileSystem.FileSystem, store: Extract<ArtifactStore, { 
           )
         )
       })
+    )
 
-    const get: Shape["get"] = (key) =>
+    const get: Shape["get"] = Effect.fn("BlobStore.get")((key: string) =>
       call((s3, client, abortSignal) =>
         client.send(new s3.GetObjectCommand({ Bucket: store.bucket, Key: keyOf(key) }), { abortSignal })
       ).pipe(
@@ -253,20 +256,22 @@ const makeS3Store = (fs: FileSystem.FileSystem, store: Extract<ArtifactStore, { 
           })
         )
       )
+    )
 
-    const remove: Shape["delete"] = (key) =>
+    const remove: Shape["delete"] = Effect.fn("BlobStore.delete")((key: string) =>
       call((s3, client, abortSignal) =>
         client.send(new s3.DeleteObjectCommand({ Bucket: store.bucket, Key: keyOf(key) }), { abortSignal })
       ).pipe(
         Effect.asVoid,
         Effect.catch((cause) => (isMissing(cause) ? Effect.void : Effect.fail(unavailable(cause))))
       )
+    )
 
     return BlobStore.of({
       location: `s3://${store.bucket}${store.prefix === "" ? "" : `/${store.prefix}`}`,
       put,
       get,
       delete: remove,
-      sweepPartial: (before) => sweepDirectory(fs, spool, before)
+      sweepPartial: Effect.fn("BlobStore.sweepPartial")((before: number) => sweepDirectory(fs, spool, before))
     })
   })

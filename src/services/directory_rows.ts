@@ -23,7 +23,7 @@ export const IndexedParticipant = Schema.Struct({ ...StoredParticipant.fields, s
 /**
  * A row of a listing page read by SQL, read without Schema: decoding costs ~3 µs a row (~0.3 ms
  * a page of 100) against ~0.4 µs here, on the listing of directories too large to list from
- * memory (docs/decisions.md, "Rows and time"). The stored text was written from a decoded record.
+ * memory (docs/decisions/rows-and-time.md). The stored text was written from a decoded record.
  */
 export interface ParticipantRow {
   readonly slug: string

@@ -1,6 +1,6 @@
 /**
  * Identifiers and secrets: task references (`tsk_` + 130 random bits, base32) drawn from the
- * platform's CSPRNG through a pool (`randomPool`, which trace ids share), and login ids (`acct_` +
+ * platform's CSPRNG, and login ids (`acct_` +
  * 132 random bits, base64url: the OAuth subject of a participant's login). A service so tests can
  * make them predictable.
  */
@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { randomPool } from "../random_pool.ts"
 
 const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
 
@@ -32,9 +31,6 @@ export const base32 = (bytes: Uint8Array): string => {
 /** A reference is `tsk_` and 26 base32 characters; anything else cannot name a task. */
 export const referencePattern = /^tsk_[a-z2-7]{26}$/
 
-/** 17 random bytes: the 130 bits of a reference (and 6 to spare). */
-const referenceRandom = randomPool(17, 128)
-
 /** A login id is `acct_` and 22 base64url characters. */
 export const loginIdPattern = /^acct_[A-Za-z0-9_-]{22}$/
 
@@ -45,7 +41,7 @@ export class Ids extends Context.Service<
   static readonly layer = Layer.succeed(
     Ids,
     Ids.of({
-      taskReference: Effect.sync(() => `tsk_${base32(referenceRandom()).slice(0, 26)}`),
+      taskReference: Effect.sync(() => `tsk_${base32(randomBytes(17)).slice(0, 26)}`),
       // Logins are made by hand, one at a time: no pool. 17 bytes give 22 characters of 6 random bits each.
       loginId: Effect.sync(() => `acct_${randomBytes(17).toString("base64url").slice(0, 22)}`)
     })

@@ -15,7 +15,6 @@ import { AppConfig } from "../config/app_config.ts"
 import { type Command, decide, evolve, type Policy, type RefusalOf } from "../domain/decider.ts"
 import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
 import { maxRevisions } from "../domain/lifecycle.ts"
-import type { MoveRequest } from "../domain/move_request.ts"
 import type { StoredTask } from "../domain/task_record.ts"
 import { referencePattern } from "./ids.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
@@ -41,34 +40,17 @@ export interface CommandRequest<C extends Command, E = never> {
   readonly alongside?: ((task: StoredTask) => Effect.Effect<void, E | StorageUnavailable>) | undefined
 }
 
-/** A move of the table as asked (the decider's `Move` command), on the task `reference`. */
-export interface TransitionRequest extends MoveRequest {
-  readonly reference: string
-  /** As in `CommandRequest`. */
-  readonly read?: StoredTask | undefined
-}
-
-/** A bare move request as the `Move` command. */
-const asMoveCommand = ({ reference, read, ...move }: TransitionRequest): CommandRequest<Command> => ({
-  reference,
-  read,
-  command: { _tag: "Move", ...move }
-})
-
 /** After this many lost compare-and-sets in a row a command is refused (see `transition`). */
 const attempts = 8
 
 /**
- * Applies a command (a bare move request is the decider's `Move` command): the task after its
- * moves (as it was when the command makes none), or the decider's refusal; TaskNotFound for a
- * reference no task has; InvalidTransition when the task kept changing concurrently.
+ * Applies a command: the task after its moves (as it was when the command makes none), or the
+ * decider's refusal; TaskNotFound for a reference no task has; InvalidTransition when the task kept
+ * changing concurrently.
  */
-interface LifecycleTransition {
-  <C extends Command, E = never>(
-    request: CommandRequest<C, E>
-  ): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | RefusalOf<C> | StorageUnavailable | E>
-  (request: TransitionRequest): Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | StorageUnavailable>
-}
+type LifecycleTransition = <C extends Command, E = never>(
+  request: CommandRequest<C, E>
+) => Effect.Effect<StoredTask, TaskNotFound | InvalidTransition | RefusalOf<C> | StorageUnavailable | E>
 
 export class Lifecycle extends Context.Service<Lifecycle, { readonly transition: LifecycleTransition }>()(
   "task-marketplace/services/Lifecycle"
@@ -113,10 +95,7 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
         )
       }
 
-      const transition = Effect.fn("Lifecycle.transition")(function* (
-        asked: CommandRequest<Command, unknown> | TransitionRequest
-      ) {
-        const request = "command" in asked ? asked : asMoveCommand(asked)
+      const transition = Effect.fn("Lifecycle.transition")(function* (request: CommandRequest<Command, unknown>) {
         const { reference } = request
         if (!referencePattern.test(reference)) return yield* new TaskNotFound({ reference })
         // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each

@@ -38,25 +38,28 @@ export class McpSessionStore extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const unavailable = Effect.mapError((cause: unknown) => new StorageUnavailable({ cause }))
       const cutoff = Effect.map(Clock.currentTimeMillis, (now) => new Date(now - sessionLifetimeMs).toISOString())
-      return McpSessionStore.of({
-        record: (id, initialize, subject) =>
-          Effect.gen(function* () {
-            const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-            yield* sql`
-              INSERT INTO mcp_sessions (id, initialize, created_at, subject)
-              VALUES (${id}, ${initialize}, ${now}, ${subject ?? null})`
-            // Each new session clears out the expired ones.
-            yield* sql`DELETE FROM mcp_sessions WHERE created_at < ${yield* cutoff}`
-          }).pipe(unavailable),
-        find: (id) =>
-          Effect.gen(function* () {
-            const rows = yield* sql<{ readonly initialize: string; readonly subject: string | null }>`
-              SELECT initialize, subject FROM mcp_sessions WHERE id = ${id} AND created_at >= ${yield* cutoff}`
-            const row = rows[0]
-            return row === undefined ? undefined : { initialize: row.initialize, subject: row.subject ?? undefined }
-          }).pipe(unavailable),
-        remove: (id) => sql`DELETE FROM mcp_sessions WHERE id = ${id}`.pipe(Effect.asVoid, unavailable)
-      })
+      const record = Effect.fn("McpSessionStore.record")(function* (
+        id: string,
+        initialize: string,
+        subject: string | undefined
+      ) {
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        yield* sql`
+          INSERT INTO mcp_sessions (id, initialize, created_at, subject)
+          VALUES (${id}, ${initialize}, ${now}, ${subject ?? null})`
+        // Each new session clears out the expired ones.
+        yield* sql`DELETE FROM mcp_sessions WHERE created_at < ${yield* cutoff}`
+      }, unavailable)
+      const find = Effect.fn("McpSessionStore.find")(function* (id: string) {
+        const rows = yield* sql<{ readonly initialize: string; readonly subject: string | null }>`
+          SELECT initialize, subject FROM mcp_sessions WHERE id = ${id} AND created_at >= ${yield* cutoff}`
+        const row = rows[0]
+        return row === undefined ? undefined : { initialize: row.initialize, subject: row.subject ?? undefined }
+      }, unavailable)
+      const remove = Effect.fn("McpSessionStore.remove")(function* (id: string) {
+        yield* sql`DELETE FROM mcp_sessions WHERE id = ${id}`
+      }, unavailable)
+      return McpSessionStore.of({ record, find, remove })
     })
   )
 }

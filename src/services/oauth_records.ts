@@ -111,7 +111,7 @@ export class OAuthRecords extends Context.Service<
         }
       }, asStorageCall)
 
-      const find = (model: string, id: string) =>
+      const find = Effect.fn("OAuthRecords.find")((model: string, id: string) =>
         findOne(
           `${model} ${id}`,
           (at) => sql`
@@ -119,7 +119,8 @@ export class OAuthRecords extends Context.Service<
             WHERE model = ${model} AND id = ${id} AND (expires_at IS NULL OR expires_at > ${at})
           `
         )
-      const findByUid = (model: string, uid: string) =>
+      )
+      const findByUid = Effect.fn("OAuthRecords.findByUid")((model: string, uid: string) =>
         findOne(
           `${model} uid ${uid}`,
           (at) => sql`
@@ -127,7 +128,8 @@ export class OAuthRecords extends Context.Service<
             WHERE model = ${model} AND uid = ${uid} AND (expires_at IS NULL OR expires_at > ${at})
           `
         )
-      const findByUserCode = (model: string, userCode: string) =>
+      )
+      const findByUserCode = Effect.fn("OAuthRecords.findByUserCode")((model: string, userCode: string) =>
         findOne(
           `${model} user code`,
           (at) => sql`
@@ -135,6 +137,7 @@ export class OAuthRecords extends Context.Service<
             WHERE model = ${model} AND user_code = ${userCode} AND (expires_at IS NULL OR expires_at > ${at})
           `
         )
+      )
 
       const consume = Effect.fn("OAuthRecords.consume")(function* (model: string, id: string) {
         const at = yield* now
@@ -176,7 +179,7 @@ export class OAuthRecords extends Context.Service<
           WHERE model = 'Client' AND used_at IS NULL AND created_at <= ${unusedSince} RETURNING id
         `
         return expired.length + unused.length
-      }).pipe(asStorageCall)
+      }).pipe(asStorageCall, Effect.withSpan("OAuthRecords.sweep"))
 
       return OAuthRecords.of({
         upsert,

@@ -25,7 +25,7 @@ export interface ScryptParameters {
   readonly p: number
 }
 
-/** What new hashes are made with (docs/decisions.md, "Accounts", says why these). */
+/** What new hashes are made with (docs/decisions/accounts.md says why these). */
 export const currentParameters: ScryptParameters = { log2N: 15, r: 8, p: 1 }
 
 const saltBytes = 16
@@ -115,7 +115,9 @@ export class Passwords extends Context.Service<
       // Random salt and random "hash", made once: nothing derives to it (2^-256), and checking
       // against it runs scrypt with the current parameters, as checking a real hash does.
       const nothing = format(parameters, randomBytes(saltBytes), randomBytes(keyBytes))
-      const verifyNothing = (password: string) => Effect.as(verify(password, nothing), false as const)
+      const verifyNothing = Effect.fn("Passwords.verifyNothing")((password: string) =>
+        Effect.as(verify(password, nothing), false as const)
+      )
 
       const needsRehash = (stored: string) => {
         const parsed = parse(stored)

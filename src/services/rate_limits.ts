@@ -60,7 +60,7 @@ export class RateLimits extends Context.Service<
         Effect.gen(function* () {
           const limiter = yield* RateLimiter.RateLimiter
           const seconds = (d: Duration.Duration) => Math.max(0, Math.ceil(Duration.toMillis(d) / 1000))
-          const consume = (client: string, kind: RequestKind) => {
+          const consume = Effect.fn("RateLimits.consume")((client: string, kind: RequestKind) => {
             const limit = kind === "read" ? settings.readsPerWindow : settings.writesPerWindow
             return limiter
               .consume({
@@ -93,7 +93,7 @@ export class RateLimits extends Context.Service<
                       )
                 )
               )
-          }
+          })
           return RateLimits.of({ consume })
         })
       ).pipe(Layer.provide(RateLimiter.layer), Layer.provide(store))

@@ -97,19 +97,18 @@ export class SandboxClock extends Context.Service<
         )
       }
 
-      const advance = (ms: number) =>
-        Effect.gen(function* () {
-          const rows = yield* asStorageCall(
-            sql<{ clock_offset_ms: number | bigint }>`
-              UPDATE service_mode SET clock_offset_ms = clock_offset_ms + ${ms} WHERE id = 1
-              RETURNING clock_offset_ms
-            `
-          )
-          yield* follow(Number(rows[0]?.clock_offset_ms ?? 0))
-          // What fell due with the move is made now (other processes follow within a second).
-          yield* events.dueNow
-          return yield* now
-        })
+      const advance = Effect.fn("SandboxClock.advance")(function* (ms: number) {
+        const rows = yield* asStorageCall(
+          sql<{ clock_offset_ms: number | bigint }>`
+            UPDATE service_mode SET clock_offset_ms = clock_offset_ms + ${ms} WHERE id = 1
+            RETURNING clock_offset_ms
+          `
+        )
+        yield* follow(Number(rows[0]?.clock_offset_ms ?? 0))
+        // What fell due with the move is made now (other processes follow within a second).
+        yield* events.dueNow
+        return yield* now
+      })
       const now = config.sandbox ? Effect.map(Clock.currentTimeMillis, (ms) => ms + offset.ms) : Clock.currentTimeMillis
 
       return SandboxClock.of({

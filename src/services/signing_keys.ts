@@ -149,7 +149,7 @@ export class SigningKeys extends Context.Service<
         )
         const keys = found.map((row) => row.private_jwk as PrivateJwk)
         return { keys, version: found.map((row) => `${row.kid}:${row.retired_at ?? ""}`).join(",") }
-      }).pipe(asStorageCall)
+      }).pipe(asStorageCall, Effect.withSpan("SigningKeys.current"))
 
       const list = Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
@@ -164,12 +164,12 @@ export class SigningKeys extends Context.Service<
             publishedUntil: row.retired_at === null ? null : iso(Date.parse(row.retired_at) + retiredKeyRetention)
           })
         )
-      }).pipe(asStorageCall)
+      }).pipe(asStorageCall, Effect.withSpan("SigningKeys.list"))
 
       const ensure = Effect.gen(function* () {
         const inUse = yield* sql<{ kid: string }>`SELECT kid FROM oauth_signing_keys WHERE retired_at IS NULL LIMIT 1`
         if (inUse.length === 0) yield* insert(yield* newKey())
-      }).pipe(asStorageCall)
+      }).pipe(asStorageCall, Effect.withSpan("SigningKeys.ensure"))
 
       const rotate = Effect.gen(function* () {
         const key = yield* newKey()
@@ -187,7 +187,7 @@ export class SigningKeys extends Context.Service<
             }
           })
         )
-      }).pipe(asStorageCall)
+      }).pipe(asStorageCall, Effect.withSpan("SigningKeys.rotate"))
 
       const sweep = Effect.gen(function* () {
         const cutoff = iso((yield* Clock.currentTimeMillis) - retiredKeyRetention)
@@ -195,7 +195,7 @@ export class SigningKeys extends Context.Service<
           DELETE FROM oauth_signing_keys WHERE retired_at IS NOT NULL AND retired_at <= ${cutoff} RETURNING kid
         `
         return deleted.length
-      }).pipe(asStorageCall)
+      }).pipe(asStorageCall, Effect.withSpan("SigningKeys.sweep"))
 
       return SigningKeys.of({ ensure, current, list, rotate, sweep })
     })

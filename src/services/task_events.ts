@@ -79,11 +79,10 @@ export class TaskEvents extends Context.Service<
         )
       }
 
-      const changed = (reference: string) =>
-        Effect.suspend(() => {
-          wakeLocal(reference)
-          return pg === undefined ? Effect.void : pg.notify(channel, reference).pipe(Effect.ignore)
-        })
+      const changed = Effect.fn("TaskEvents.changed")(function* (reference: string) {
+        wakeLocal(reference)
+        if (pg !== undefined) yield* pg.notify(channel, reference).pipe(Effect.ignore)
+      })
 
       /** One round of a wait: true or false when it is over, undefined to go on. */
       const round = Effect.fnUntraced(function* <E>(

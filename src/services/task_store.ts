@@ -243,8 +243,14 @@ export class TaskStore extends Context.Service<
         `
         return yield* decodeRows(rows)
       }, asStorageCall)
-      const heldBy = (slugs: ReadonlyArray<string>, states: ReadonlyArray<TaskState>, limit: number) =>
-        slugs.length === 0 || states.length === 0 ? Effect.succeed([]) : selectHeldBy(slugs, states, limit)
+      const heldBy = Effect.fn("TaskStore.heldBy")(function* (
+        slugs: ReadonlyArray<string>,
+        states: ReadonlyArray<TaskState>,
+        limit: number
+      ) {
+        if (slugs.length === 0 || states.length === 0) return []
+        return yield* selectHeldBy(slugs, states, limit)
+      })
 
       return TaskStore.of({
         insert,

@@ -107,36 +107,36 @@ export class WebhookOutbox extends Context.Service<
 
       // An event is due at once, by real time: the sender's clock (a sandbox's tasks may be in
       // next week; its receivers are not).
-      const record = (entered: ReadonlyArray<StoredTask>) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const rows = entered.flatMap((task) => {
-            if (task.webhookUrl === null) return []
-            const index = task.history.length - 1
-            const at = task.history[index]!.at
-            return [
-              {
-                id: eventId(),
-                reference: task.reference,
-                history_index: index,
-                url: task.webhookUrl,
-                body: JSON.stringify({ type: webhookEventType, timestamp: at, data: view(task) }),
-                created_at: at,
-                state: "pending",
-                next_attempt_at: new Date(now).toISOString(),
-                claim: null,
-                attempts: "[]"
-              }
-            ]
-          })
-          if (!Arr.isArrayNonEmpty(rows)) return Effect.void
-          return asStorageCall(Effect.asVoid(sql`INSERT INTO webhook_events ${sql.insert(rows)}`))
+      const record = Effect.fn("WebhookOutbox.record")(function* (entered: ReadonlyArray<StoredTask>) {
+        const now = yield* Clock.currentTimeMillis
+        const rows = entered.flatMap((task) => {
+          if (task.webhookUrl === null) return []
+          const index = task.history.length - 1
+          const at = task.history[index]!.at
+          return [
+            {
+              id: eventId(),
+              reference: task.reference,
+              history_index: index,
+              url: task.webhookUrl,
+              body: JSON.stringify({ type: webhookEventType, timestamp: at, data: view(task) }),
+              created_at: at,
+              state: "pending",
+              next_attempt_at: new Date(now).toISOString(),
+              claim: null,
+              attempts: "[]"
+            }
+          ]
         })
+        if (!Arr.isArrayNonEmpty(rows)) return
+        yield* asStorageCall(sql`INSERT INTO webhook_events ${sql.insert(rows)}`)
+      })
 
       // The earliest pending event of each task, due now. On Postgres rows another process is
       // claiming are skipped rather than waited for; the UPDATE checks the state and time again, so
       // a row claimed meanwhile is never claimed twice.
-      const claimDue = (now: string, leaseUntil: string, claim: string, limit: number) =>
-        asStorageCall(
+      const claimDue = Effect.fn("WebhookOutbox.claimDue")(
+        (now: string, leaseUntil: string, claim: string, limit: number) =>
           Effect.flatMap(
             sql`
               UPDATE webhook_events SET claim = ${claim}, next_attempt_at = ${leaseUntil}
@@ -156,11 +156,12 @@ export class WebhookOutbox extends Context.Service<
               RETURNING *
             `,
             decodeRows
-          )
-        )
+          ),
+        asStorageCall
+      )
 
-      const finish = (id: string, claim: string, outcome: AttemptOutcome) =>
-        asStorageCall(
+      const finish = Effect.fn("WebhookOutbox.finish")(
+        (id: string, claim: string, outcome: AttemptOutcome) =>
           Effect.map(
             sql<{ id: string }>`
               UPDATE webhook_events SET state = ${outcome.state}, next_attempt_at = ${outcome.nextAttemptAt},
@@ -169,16 +170,18 @@ export class WebhookOutbox extends Context.Service<
               RETURNING id
             `,
             (rows) => rows.length === 1
-          )
-        )
+          ),
+        asStorageCall
+      )
 
-      const forTask = (reference: string) =>
-        asStorageCall(
+      const forTask = Effect.fn("WebhookOutbox.forTask")(
+        (reference: string) =>
           Effect.flatMap(
             sql`SELECT * FROM webhook_events WHERE reference = ${reference} ORDER BY history_index`,
             decodeRows
-          )
-        )
+          ),
+        asStorageCall
+      )
 
       return WebhookOutbox.of({
         record,

@@ -92,7 +92,7 @@ const addLifecycle = Effect.gen(function* () {
 const addParticipantSearchIndex = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   // A substring index over participants.search_text, so `q` need not scan the directory
-  // (docs/decisions.md, "Participant search"). It only narrows: the LIKE on search_text still
+  // (docs/decisions/participant-search.md). It only narrows: the LIKE on search_text still
   // decides every match, and queries shorter than three characters (no trigram) scan as before.
   yield* sql.onDialectOrElse({
     // An FTS5 table of trigrams over the participants rows themselves (external content: no copy
@@ -152,8 +152,8 @@ const addDirectoryVersion = Effect.gen(function* () {
 /**
  * SQLite: a (slug, search_text) index, so that walking slug order and testing search_text reads
  * this index alone and a row only when it matches — about ten times faster than reading the wide
- * rows, and cheap enough to serve a q too short for trigrams by a walk (docs/decisions.md,
- * "Participant search at scale"). Not on Postgres: a B-tree entry there must stay under about
+ * rows, and cheap enough to serve a q too short for trigrams by a walk
+ * (docs/decisions/participant-search.md). Not on Postgres: a B-tree entry there must stay under about
  * 2.7 kB, and search_text has no length limit.
  */
 const addParticipantSlugSearchIndex = Effect.gen(function* () {
@@ -215,7 +215,7 @@ const createMcpSessions = Effect.gen(function* () {
 })
 
 /**
- * Participants' own sign-in (the embedded authorization server, docs/decisions.md "Accounts"):
+ * Participants' own sign-in (the embedded authorization server, docs/decisions/accounts.md):
  * - `participant_logins`: one per participant, the OAuth subject (`id`), an email unique whatever
  *   its case (`email_key`), a password hash once one is chosen;
  * - `login_links`: one-time links to choose a password (invitation, reset), kept as a hash;

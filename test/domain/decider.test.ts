@@ -12,12 +12,15 @@ import { mayReadFile } from "../../src/domain/file_access.ts"
 import {
   type Actor,
   actors,
+  allowedFrom,
   findTransition,
   isTerminal,
+  maxRevisions,
   type OutcomeReason,
   outcomeMessages,
   type TaskState,
-  taskStates
+  taskStates,
+  transitions
 } from "../../src/domain/lifecycle.ts"
 import { recordedResult } from "../../src/domain/moves.ts"
 import { asRecorded, lateRetryKey, retryVerdict } from "../../src/domain/replay.ts"
@@ -586,6 +589,75 @@ describe("replays and file reads", () => {
     assert.isTrue(mayReadFile({ _tag: "Participant", slug: "ada-photo" }, attached))
     assert.isFalse(mayReadFile({ _tag: "Participant", slug: "bea-photo" }, attached))
     assert.isFalse(mayReadFile({ _tag: "Agent" }, undefined))
+  })
+})
+
+describe("the table, exhaustively", () => {
+  it("is well-formed: eleven states, terminal states have no way out, every other resting state one", () => {
+    assert.strictEqual(taskStates.length, 11)
+    for (const state of taskStates) {
+      if (isTerminal(state)) assert.deepStrictEqual(allowedFrom(state), [])
+      else if (state !== "draft" && state !== "preflight_failed") assert.isAbove(allowedFrom(state).length, 0, state)
+    }
+    for (const row of transitions) {
+      if (row.reasons !== undefined) assert.isTrue(isTerminal(row.to), `${row.to} has reasons`)
+    }
+    assert.strictEqual(maxRevisions, 3)
+  })
+
+  it("every (from, to, actor) of every state: a bare move is made exactly when the table has the row; a terminal one without a reason records the row's reason and its sentence", () => {
+    let made = 0
+    let refused = 0
+    for (const from of taskStates) {
+      const task = storedTask({ state: from, participantSlug: "ada-photo" })
+      for (const to of taskStates) {
+        for (const actor of actors) {
+          const label = `${from} → ${to} by ${actor}`
+          const row = findTransition(from, to, actor)
+          const decided = decide(task, { _tag: "Move", to, actor }, T0, policy)
+          if (Result.isFailure(decided)) {
+            assert.isUndefined(row, `${label} is in the table but refused`)
+            assert.deepStrictEqual(
+              [decided.failure._tag, decided.failure.from, decided.failure.to, decided.failure.actor],
+              ["InvalidTransition", from, to, actor],
+              label
+            )
+            refused++
+            continue
+          }
+          assert.isDefined(row, `${label} is not in the table but made`)
+          made++
+          const after = decided.success.reduce(evolve, task)
+          if (!isTerminal(to)) continue
+          const outcome = after.outcome!
+          assert.include(row!.reasons ?? [], outcome.reason, label)
+          if (to === "cancelled") {
+            assert.strictEqual(outcome.reason, actor === "operator" ? "cancelled_by_operator" : "cancelled_by_agent")
+          }
+          assert.strictEqual(outcome.message, outcomeMessages[outcome.reason as OutcomeReason], label)
+        }
+      }
+    }
+    const rows = transitions.filter((t) => t.from !== null).reduce((n, t) => n + t.actors.length, 0)
+    assert.strictEqual(made, rows)
+    assert.strictEqual(refused, 11 * 11 * actors.length - rows)
+  })
+
+  it("two moves asked at once: the second is judged from the state between, and its refusal makes neither", () => {
+    const open = storedTask()
+    const decided = decide(
+      open,
+      { _tag: "Move", to: "matching", actor: "service", followedBy: { to: "accepted" } },
+      T0,
+      policy
+    )
+    assert.isTrue(Result.isFailure(decided))
+    if (Result.isFailure(decided)) {
+      assert.deepStrictEqual(
+        [decided.failure.from, decided.failure.to, decided.failure.actor],
+        ["matching", "accepted", "service"]
+      )
+    }
   })
 })
 

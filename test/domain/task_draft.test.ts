@@ -1,8 +1,10 @@
 // Unit and property tests for the shared task draft rule set (DECISIONS §3).
 import { assert, describe, it } from "@effect/vitest"
+import { Ajv2020 } from "ajv/dist/2020.js"
 import { Arbitrary, Schema } from "effect"
 import { ExecutionMode, executionModes } from "../../src/domain/task_draft/execution_mode.ts"
 import { draftFields, draftMembers, draftRules, participantSlugPattern } from "../../src/domain/task_draft/fields.ts"
+import { isIdempotencyKeyTooShort } from "../../src/domain/task_draft/idempotency.ts"
 import { IssueCode, issueSeverity, TaskIssue } from "../../src/domain/task_draft/issues.ts"
 import { NormalizedDraft, TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { deadlinePassed } from "../../src/domain/task_draft/timing.ts"
@@ -844,4 +846,96 @@ describe("properties", () => {
     },
     propOptions
   )
+})
+
+// ---------------------------------------------------------------------------------------------
+// The published schema is the rule set
+// ---------------------------------------------------------------------------------------------
+
+describe("TaskDraft's JSON Schema says what decoding enforces", () => {
+  const document = Schema.toJsonSchemaDocument(TaskDraft)
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  const accepts = ajv.compile({ ...document.schema, $defs: document.definitions })
+  // webhook_url's host and scheme policy and result_schema's content are judged beyond the
+  // document (422 with the member named); every other member's rule is stated exactly.
+  const stated = draftMembers.filter((m) => m !== "webhook_url" && m !== "result_schema")
+  const crafted = [
+    null,
+    "",
+    " \t\n",
+    "\u00a0x\u00a0",
+    "a\u0000b",
+    "DIGITAL",
+    " Hybrid ",
+    "physical",
+    "remote",
+    "jane-doe",
+    " jane-doe ",
+    "Jane Doe",
+    "jane--doe",
+    "a".repeat(64),
+    "a".repeat(65),
+    "ops@example.com",
+    " ops@example.com ",
+    "ops@example",
+    "a@b.c",
+    "a..b@x.io",
+    "Jane <jane@example.com>",
+    "k".repeat(15),
+    ` ${"k".repeat(16)} `,
+    "😀".repeat(500),
+    "😀".repeat(501),
+    `  ${"x".repeat(500)}  `,
+    "x".repeat(501),
+    "x".repeat(4000),
+    `\n${"x".repeat(4001)}`,
+    42,
+    true,
+    ["x"],
+    { x: 1 }
+  ]
+  // `complete` is valid: any issue comes from the member set (or from location, which a mode asks
+  // for). A short idempotency key is refused by the submission (400), not by the draft rules.
+  const issueOnMember = (member: string, value: unknown) =>
+    !validateDraft({ ...complete, [member]: value }).valid ||
+    (member === "idempotency_key" &&
+      typeof value === "string" &&
+      value.trim() !== "" &&
+      isIdempotencyKeyTooShort(value.trim()))
+
+  it("crafted values: valid by the schema exactly when decoding names no issue on the member", () => {
+    for (const member of stated) {
+      for (const value of crafted) {
+        const body = { ...complete, [member]: value }
+        assert.strictEqual(accepts(body), !issueOnMember(member, value), `${member}: ${JSON.stringify(value)}`)
+      }
+    }
+  })
+
+  it.prop(
+    "generated values: valid by the schema exactly when decoding names no issue on the member",
+    {
+      member: Schema.Literals(stated),
+      value: Schema.Union([Schema.String, Schema.Null, Schema.Number]),
+      before: Schema.Literals(["", " ", "\t\n"]),
+      after: Schema.Literals(["", " ", "\u00a0"])
+    },
+    ({ after, before, member, value }) => {
+      const padded = typeof value === "string" ? `${before}${value}${after}` : value
+      assert.strictEqual(accepts({ ...complete, [member]: padded }), !issueOnMember(member, padded))
+    },
+    propOptions
+  )
+
+  it("location: the schema requires it exactly when decoding does", () => {
+    for (const mode of ["digital", " Physical", "HYBRID", "remote", null]) {
+      for (const location of [undefined, null, "", " ", "Berlin"]) {
+        const body: Record<string, unknown> = { ...complete, execution_mode: mode }
+        if (location !== undefined) body.location = location
+        const located = validateDraft(body).issues.some((i) => i.field === "location")
+        const modeInvalid = validateDraft(body).issues.some((i) => i.field === "execution_mode")
+        assert.strictEqual(accepts(body), !located && !modeInvalid, JSON.stringify(body))
+      }
+    }
+  })
 })

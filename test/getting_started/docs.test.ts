@@ -1,7 +1,8 @@
-// The project's own docs stand on their own in a clone (docs/decisions.md, "Getting started"): the
+// The project's own docs stand on their own in a clone (docs/decisions/getting-started.md): the
 // README's first screen shows how to start the service and run the tests, every relative link in
-// the docs names a file of the project, and nothing cites the workspace outside it.
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+// the docs names a file of the project, nothing cites the workspace outside it, and each file stays
+// short enough to be kept true: the README at most 10 KiB, each file under docs/ at most 40 KB.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 
@@ -19,6 +20,28 @@ const filesUnder = (dir: string): ReadonlyArray<string> =>
 
 const markdown = ["README.md", ...filesUnder("docs").filter((path) => path.endsWith(".md"))]
 
+/** The docs by topic, which the README's "Where to read next" lists. */
+const topics = [
+  "docs/configuration.md",
+  "docs/architecture.md",
+  "docs/lifecycle.md",
+  "docs/mcp.md",
+  "docs/webhooks.md",
+  "docs/sandbox.md",
+  "docs/accounts.md",
+  "docs/console.md",
+  "docs/operator.md",
+  "docs/deployment.md",
+  "docs/testing.md",
+  "docs/performance.md"
+]
+
+/** The relative link targets of a Markdown file, without their fragments. */
+const relativeLinks = (file: string) =>
+  [...readFileSync(join(root, file), "utf8").matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1]!.split("#")[0]!)
+    .filter((target) => target !== "" && !/^[a-z]+:/.test(target))
+
 describe("the project's docs", () => {
   it("show `npm start` and `npm test` on the README's first screen", () => {
     const firstScreen = readFileSync(join(root, "README.md"), "utf8").split("\n").slice(0, 60).join("\n")
@@ -28,11 +51,9 @@ describe("the project's docs", () => {
   })
 
   it("link only to files that exist in the project", () => {
-    expect(markdown).toEqual(expect.arrayContaining(["docs/decisions.md", "docs/spec/DECISIONS.md"]))
+    expect(markdown).toEqual(expect.arrayContaining([...topics, "docs/decisions/README.md", "docs/spec/DECISIONS.md"]))
     const broken = markdown.flatMap((file) =>
-      [...readFileSync(join(root, file), "utf8").matchAll(/\]\(([^)\s]+)\)/g)]
-        .map((match) => match[1]!.split("#")[0]!)
-        .filter((target) => target !== "" && !/^[a-z]+:/.test(target))
+      relativeLinks(file)
         .filter((target) => !existsSync(join(root, dirname(file), target)))
         .map((target) => `${file}: ${target}`)
     )
@@ -40,6 +61,23 @@ describe("the project's docs", () => {
     for (const spec of ["docs/spec/marketplace-api-v1.txt", "docs/spec/DECISIONS.md"]) {
       expect(existsSync(join(root, spec)), spec).toBe(true)
     }
+  })
+
+  it("lead from the README to every topic, and from the records' index to every record", () => {
+    expect(relativeLinks("README.md")).toEqual(expect.arrayContaining(topics))
+    const records = readdirSync(join(root, "docs/decisions")).filter(
+      (name) => name.endsWith(".md") && name !== "README.md"
+    )
+    expect(records.length).toBeGreaterThan(0)
+    expect(relativeLinks("docs/decisions/README.md")).toEqual(expect.arrayContaining(records))
+  })
+
+  it("stay short: the README at most 10 KiB, each file under docs/ at most 40 KB", () => {
+    expect(statSync(join(root, "README.md")).size).toBeLessThanOrEqual(10_240)
+    const long = markdown
+      .filter((file) => file.startsWith("docs/"))
+      .filter((file) => statSync(join(root, file)).size > 40_000)
+    expect(long).toEqual([])
   })
 
   it("never cite the workspace outside the project, which a clone does not have", () => {

@@ -1,4 +1,4 @@
-// `npm start` and `npm run dev` stop when signalled (docs/decisions.md, "Getting started"): the
+// `npm start` and `npm run dev` stop when signalled (docs/decisions/getting-started.md): the
 // signal goes to the npm process alone, as `kill <pid>` or a supervisor sends it, or to the whole
 // process group, as Ctrl-C in a terminal sends it. Within a few seconds the port is closed, every
 // process of the tree has exited, and npm's exit status is 0 (the server drains and exits 0).

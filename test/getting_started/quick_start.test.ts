@@ -1,4 +1,4 @@
-// The README's quick start, run as pasted (docs/decisions.md, "Getting started"): the first ```sh
+// The README's quick start, run as pasted (docs/decisions/getting-started.md): the first ```sh
 // block under "## Quick start" is taken from README.md byte for byte and run by bash against the
 // service started with `npm start` on a fresh database. The only thing the test chooses is the
 // server's address, through the `BASE` variable the block itself reads.

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { endpoints } from "../../src/api/endpoints.ts"
 import { errorCodes } from "../../src/api/envelope.ts"
+import { defaultSettings } from "../../src/config/load.ts"
 import { taskStates, transitions } from "../../src/domain/lifecycle.ts"
 import { draftRules } from "../../src/domain/task_draft/fields.ts"
 import { openApiDocument } from "../../src/http/openapi.ts"
@@ -206,7 +207,11 @@ describe("OpenAPI 3.1", () => {
       [...metadata.scopes_supported].filter((scope: string) => ["openid", "email", "profile"].includes(scope)).sort()
     )
     // Another issuer is named by its discovery document.
-    const elsewhere = openApiDocument({ publicBaseUrl: server.url, oauthIssuer: "https://auth.example.com" })
+    const elsewhere = openApiDocument({
+      ...defaultSettings(),
+      publicBaseUrl: server.url,
+      oauthIssuer: "https://auth.example.com"
+    })
     expect(elsewhere.components.securitySchemes.participantAccessToken).toMatchObject({
       type: "openIdConnect",
       openIdConnectUrl: "https://auth.example.com/.well-known/openid-configuration"
@@ -252,7 +257,8 @@ describe("OpenAPI 3.1", () => {
   })
 
   it("matches the committed snapshot (a contract change is a deliberate snapshot update)", () => {
-    const current = `${JSON.stringify(openApiDocument("http://127.0.0.1:8080"), null, 2)}\n`
+    // With the default settings, as `npm run openapi -- --write` writes it.
+    const current = `${JSON.stringify(openApiDocument(defaultSettings()), null, 2)}\n`
     const committed = readFileSync(new URL("./__snapshots__/openapi.json", import.meta.url), "utf8")
     expect(current).toBe(committed)
   })
@@ -299,6 +305,45 @@ describe("well-known documents and docs", () => {
     expect(policy["script-src"]).toBe(
       scripts.map((text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`).join(" ")
     )
+  })
+
+  it("states this deployment's timeouts and limits on the docs page, read from its settings", async () => {
+    const statements = [
+      "valid up to 5 minutes",
+      "Answer 2xx within 3 seconds",
+      "retried after 1 s, 90 s and 2 h (each wait lengthened by up to a tenth at random: a little over 2 hours in all)",
+      "7 reads and 3 writes per 30 seconds",
+      "must arrive within 2 seconds and the whole request within 4 seconds",
+      "an uploaded file at most 1 MiB, and a result carries at most 3 files",
+      "An offer not accepted within 2 hours",
+      "not reviewed within 5 days",
+      '{\\"advance\\": \\"PT3H\\"}',
+      '\\"url\\": \\"https://agents.example.com/mcp\\"'
+    ]
+    const configured = await startServer({
+      settings: {
+        mcpUrl: "https://agents.example.com/mcp",
+        oauthAccessTokenTtlMs: 5 * 60_000,
+        offerTimeoutMs: 2 * 3600_000,
+        reviewWindowMs: 5 * 24 * 3600_000,
+        rateLimit: { readsPerWindow: 7, writesPerWindow: 3, windowMs: 30_000 },
+        httpTimeouts: { headersMs: 2000, requestMs: 4000, keepAliveMs: 5000 },
+        artifacts: { store: undefined, maxFileBytes: 1024 * 1024, maxFiles: 3 },
+        webhooks: { allowPrivate: false, retryScheduleMs: [1000, 90_000, 7_200_000], timeoutMs: 3000 }
+      }
+    })
+    try {
+      const described = JSON.stringify((await (await fetch(`${configured.url}/openapi.json`)).json()).info.description)
+      const page = await (await fetch(`${configured.url}/docs`)).text()
+      const byDefault = JSON.stringify((await get("/openapi.json")).info.description)
+      for (const statement of statements) {
+        expect(described, statement).toContain(statement)
+        expect(page, statement).toContain(statement)
+        expect(byDefault, statement).not.toContain(statement)
+      }
+    } finally {
+      await configured.close()
+    }
   })
 
   it("serves an RFC 9727 API catalog and an agent card", async () => {

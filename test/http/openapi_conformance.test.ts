@@ -207,12 +207,14 @@ describe("query parameters and headers: what the schema accepts is accepted, wha
     const header = parameter("createTask", "idempotency-key").schema
     expect(header.minLength).toBe(16)
     const draft = (document.components.schemas as Record<string, { properties: Record<string, unknown> }>).TaskDraft
+    // The body's key is trimmed and may be null or blank (absent): the minimum is stated on the
+    // trimmed value, so the member is judged by values, not by a minLength keyword.
     const member = draft!.properties.idempotency_key as Record<string, unknown>
-    expect(member.minLength).toBe(16)
     // Keys of their own: the header probe above has used "k".repeat(16).
     const fresh = crypto.randomUUID().replaceAll("-", "")
     for (const [value, valid] of [
       [fresh.slice(0, 15), false],
+      [`   ${fresh.slice(16, 31)}   `, false],
       [fresh.slice(0, 16), true]
     ] as const) {
       expect(accepts(member, value)).toBe(valid)
@@ -241,6 +243,48 @@ describe("query parameters and headers: what the schema accepts is accepted, wha
     }
   })
 })
+
+/**
+ * Drafts written from the document's create schema (TaskDraft), by hand: what it accepts (null and
+ * blank optional members, any letter case and surrounding blanks, a digital task without location,
+ * unknown members) and what it refuses, with the member the refusal must name.
+ */
+const documentedDrafts = {
+  valid: [
+    validDraft({ execution_mode: "HYBRID", location: "  Berlin  " }),
+    digitalDraft({ execution_mode: "DiGiTaL", location: null }),
+    digitalDraft({ location: "", timing: null, principal: "", agent: "   " }),
+    validDraft({
+      constraints: null,
+      participant_slug: "",
+      contact_email: "",
+      budget: null,
+      webhook_url: "",
+      idempotency_key: null,
+      result_schema: null
+    }),
+    validDraft({ contact_email: "  ops@example.com ", budget: " USD 250 ", participant_slug: null }),
+    validDraft({ action: `  ${"a".repeat(4000)}\n` }),
+    validDraft({ webhook_url: null, unknown_member: { any: "thing" } })
+  ],
+  invalid: [
+    ["action", validDraft({ action: undefined })],
+    ["action", validDraft({ action: null })],
+    ["action", validDraft({ action: "  " })],
+    ["action", validDraft({ action: "a".repeat(4001) })],
+    ["action", validDraft({ action: "a\u0000b" })],
+    ["execution_mode", validDraft({ execution_mode: "remote" })],
+    ["execution_mode", validDraft({ execution_mode: null })],
+    ["location", validDraft({ execution_mode: "Physical", location: null })],
+    ["location", validDraft({ execution_mode: "hybrid", location: " " })],
+    ["expected_result", validDraft({ expected_result: 3 })],
+    ["acceptance_test", validDraft({ acceptance_test: "" })],
+    ["contact_email", validDraft({ contact_email: "ops@example" })],
+    ["participant_slug", validDraft({ participant_slug: "Jane Doe" })],
+    ["timing", validDraft({ timing: ["soon"] })],
+    ["result_schema", validDraft({ result_schema: "an object" })]
+  ] as ReadonlyArray<readonly [string, Record<string, unknown>]>
+}
 
 describe("request bodies: what the schema accepts is not refused as malformed, what it refuses is a 4xx", () => {
   const bodyCheck = async (
@@ -406,7 +450,9 @@ describe("request bodies: what the schema accepts is not refused as malformed, w
         validDraft({ execution_mode: " Physical " }),
         validDraft({ execution_mode: "on site" }),
         validDraft({ action: 17 }),
-        validDraft({ budget: ["EUR", 40] })
+        validDraft({ budget: ["EUR", 40] }),
+        ...documentedDrafts.valid,
+        ...documentedDrafts.invalid.map(([, body]) => body)
       ],
       (body) =>
         fetch(
@@ -415,6 +461,52 @@ describe("request bodies: what the schema accepts is not refused as malformed, w
         ),
       (status) => status !== 201
     )
+  })
+})
+
+describe("POST /tasks: the document's create schema is the valid draft", () => {
+  const schema = () => operation("createTask").operation.requestBody!.content["application/json"].schema
+  let n = 0
+  const submit = (body: Record<string, unknown>) =>
+    fetch(
+      server.api("/tasks"),
+      json({ ...body, agent: body.agent ?? `schema-${n}` }, { "idempotency-key": `schema-draft-key-${n++}-0000` })
+    )
+
+  it("a draft the schema accepts is created (201)", async () => {
+    for (const body of documentedDrafts.valid) {
+      expect(accepts(schema(), body), JSON.stringify(body)).toBe(true)
+      const answer = await conforms("createTask", await submit(body))
+      expect(answer.status, `${JSON.stringify(body).slice(0, 200)}: ${JSON.stringify(answer.body)}`).toBe(201)
+    }
+  })
+
+  it("a draft the schema refuses is refused (422), naming the member", async () => {
+    for (const [field, body] of documentedDrafts.invalid) {
+      expect(accepts(schema(), body), JSON.stringify(body).slice(0, 200)).toBe(false)
+      const answer = await conforms("createTask", await submit(body))
+      expect(answer.status, JSON.stringify(body).slice(0, 200)).toBe(422)
+      const details = (answer.body as { error: { code: string; details: ReadonlyArray<{ field: string }> } }).error
+      expect(details.code).toBe("preflight_failed")
+      expect(
+        details.details.map((d) => d.field),
+        JSON.stringify(body).slice(0, 200)
+      ).toContain(field)
+    }
+  })
+
+  it("preflight's body is any JSON object: each of these drafts is answered 200, its problems named", async () => {
+    const preflight = operation("preflight").operation.requestBody!.content["application/json"].schema
+    for (const [field, body] of documentedDrafts.invalid) {
+      expect(accepts(preflight, body)).toBe(true)
+      const answer = await conforms("preflight", await fetch(server.api("/preflight"), json(body)))
+      expect(answer.status).toBe(200)
+      const result = answer.body as { valid: boolean; issues: ReadonlyArray<{ field: string }> }
+      expect(result.valid).toBe(false)
+      expect(result.issues.map((i) => i.field)).toContain(field)
+    }
+    expect(accepts(preflight, [])).toBe(false)
+    expect((await conforms("preflight", await fetch(server.api("/preflight"), json([])))).status).toBe(400)
   })
 })
 

@@ -1,4 +1,4 @@
-// What a running server logs (docs/decisions.md, "Logs"), read from a real process's stdout: every
+// What a running server logs (docs/decisions/logs.md), read from a real process's stdout: every
 // line is one JSON object; each request has its line (method, path without the query, status,
 // duration, request id); tokens, bodies and query strings never appear.
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"

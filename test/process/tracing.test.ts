@@ -1,4 +1,4 @@
-// Tracing (docs/decisions.md, "Tracing"): with an OpenTelemetry collector configured, a request's
+// Tracing (docs/decisions/tracing.md): with an OpenTelemetry collector configured, a request's
 // server span continues the caller's traceparent and reaches the collector with its SQL spans
 // under it, the request's log line carries the same trace id, the configured headers go to the
 // collector, and credentials never appear in what is exported. Sampling follows the caller's

@@ -1,30 +1,21 @@
-// The lifecycle service over the active test backend (SQLite or Postgres), against the transition
-// table as data (DECISIONS §5): random sequences of moves follow the table exactly (history,
-// outcome, version), concurrent moves from one state have exactly one winner (compare-and-set on
-// the row version), and entering a state arms exactly that state's timers.
+// The lifecycle service over the active test backend (SQLite or Postgres): what storage adds to the
+// decider. Concurrent commands on one task have exactly one winner per state (compare-and-set on
+// the row version), the losers judged again against the state they lost to; a task given as read
+// is used once, and a stale one loses its compare-and-set and is read again; the moves are written
+// with their webhook events and the caller's write alongside in one transaction; what a command
+// returns is what is stored. The rules themselves (the table, timers, outcomes, the revision
+// limit, who may move) are the decider's, tested as pure functions in test/domain/decider.test.ts.
 // No dispatcher runs here: tasks are inserted directly with `nextTimerAt: null`.
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer, Result, Schema } from "effect"
-import type { InvalidTransition } from "../../src/domain/errors.ts"
-import {
-  type Actor,
-  actors,
-  allowedFrom,
-  findTransition,
-  isTerminal,
-  maxRevisions,
-  type OutcomeReason,
-  outcomeMessages,
-  type TaskState,
-  TaskState as TaskStateSchema,
-  type Transition,
-  taskStates,
-  transitions
-} from "../../src/domain/lifecycle.ts"
+import { Effect, Layer, Result } from "effect"
+import type { Command } from "../../src/domain/decider.ts"
+import { type InvalidTransition, StorageUnavailable } from "../../src/domain/errors.ts"
+import { type Actor, findTransition, isTerminal, maxRevisions, type TaskState } from "../../src/domain/lifecycle.ts"
+import type { MoveRequest } from "../../src/domain/move_request.ts"
 import type { StoredTask } from "../../src/domain/task_record.ts"
 import { Artifacts } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
-import { Lifecycle, type TransitionRequest } from "../../src/services/lifecycle.ts"
+import { Lifecycle } from "../../src/services/lifecycle.ts"
 import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
@@ -86,18 +77,30 @@ const ServicesLive = TaskActions.layer.pipe(
 )
 
 const created = "2026-11-21T10:00:00.000Z"
+const holder = "lukas-schmidt"
+const webhookUrl = "https://hooks.example.com/tasks"
 
 /** A task already in `state`, with the members that state implies (participant, result). */
 const taskIn = (state: TaskState, overrides: Partial<StoredTask> = {}): StoredTask =>
   storedTask({
     state,
-    participantSlug: ["open", "matching"].includes(state) ? null : "lukas-schmidt",
+    participantSlug: ["open", "matching"].includes(state) ? null : holder,
     result: ["submitted", "settled"].includes(state)
       ? { summary: "done", fields: {}, artifacts: [], submitted_at: created }
       : null,
     version: 5,
     ...overrides
   })
+
+type MoveCommand = Extract<Command, { readonly _tag: "Move" }>
+
+/** The decider's `Move` command: a row of the table as asked, with no rule beyond it. */
+const move = (to: TaskState, actor: Actor, more: Omit<MoveRequest, "to" | "actor"> = {}): MoveCommand => ({
+  _tag: "Move",
+  to,
+  actor,
+  ...more
+})
 
 const insert = (task: StoredTask) =>
   Effect.gen(function* () {
@@ -113,390 +116,182 @@ const read = (reference: string) =>
     return task!
   })
 
-/** The outcome reason a caller passes for a terminal move (as TaskActions and the dispatcher do). */
-const reasonFor = (row: Transition, actor: Actor, pick: number): OutcomeReason | undefined => {
-  if (!isTerminal(row.to)) return undefined
-  if (row.to === "cancelled") return actor === "operator" ? "cancelled_by_operator" : "cancelled_by_agent"
-  const reasons = row.reasons ?? []
-  return reasons[pick % reasons.length]
-}
-
-interface Recorded {
-  readonly from: TaskState
-  readonly to: TaskState
-  readonly actor: Actor
-  readonly reason: OutcomeReason | undefined
-}
+/** The history entries the outbox holds an event of, for a task. */
+const eventsOf = (reference: string) =>
+  Effect.gen(function* () {
+    const events = yield* (yield* WebhookOutbox).forTask(reference)
+    return events.map((event) => event.historyIndex)
+  })
 
 const iso = (ms: number) => new Date(ms).toISOString()
-const late = () => iso(Date.now() + 48 * 3600_000)
-
-/** Timer invariants of a stored task without a deadline (DECISIONS §5, Lifecycle.schedule). */
-const assertTimersWithoutDeadline = (task: StoredTask) => {
-  const where = `${task.state} (${task.reference})`
-  if (task.state === "awaiting_participant") {
-    assert.isNotNull(task.offerExpiresAt, `offerExpiresAt in ${where}`)
-    assert.strictEqual(task.nextTimerAt, task.offerExpiresAt, `nextTimerAt in ${where}`)
-  } else {
-    assert.isNull(task.offerExpiresAt, `offerExpiresAt in ${where}`)
-  }
-  if (task.state === "submitted") {
-    assert.isNotNull(task.reviewDueAt, `reviewDueAt in ${where}`)
-    assert.strictEqual(task.nextTimerAt, task.reviewDueAt, `nextTimerAt in ${where}`)
-  } else {
-    assert.isNull(task.reviewDueAt, `reviewDueAt in ${where}`)
-  }
-  if (task.state === "open" || task.state === "matching") {
-    assert.strictEqual(task.nextTimerAt, task.updatedAt, `open/matching is due at once: ${where}`)
-  }
-  if (["accepted", "in_flight", "settled", "declined", "cancelled"].includes(task.state)) {
-    assert.isNull(task.nextTimerAt, `nextTimerAt in ${where}`)
-  }
-}
-
-/**
- * Applies one attempted move to the task and checks it against the table; returns the move when
- * it was applied.
- */
-const step = (reference: string, to: TaskState, actor: Actor, pick: number) =>
-  Effect.gen(function* () {
-    const lifecycle = yield* Lifecycle
-    const before = yield* read(reference)
-    const row = findTransition(before.state, to, actor)
-    const reason = row === undefined ? undefined : reasonFor(row, actor, pick)
-    const result = yield* Effect.result(lifecycle.transition({ reference, to, actor, reason }))
-    const after = yield* read(reference)
-    const label = `${before.state} → ${to} by ${actor}`
-    if (isTerminal(before.state)) assert.isUndefined(row, `the table has a move out of terminal ${before.state}`)
-    if (row === undefined) {
-      assert.isTrue(Result.isFailure(result), `${label} is not in the table but succeeded`)
-      if (Result.isFailure(result)) {
-        const error = result.failure as InvalidTransition
-        assert.strictEqual(error._tag, "InvalidTransition", label)
-        assert.strictEqual(error.from, before.state, label)
-        assert.strictEqual(error.to, to, label)
-        assert.strictEqual(error.actor, actor, label)
-        assert.strictEqual(error.reference, reference, label)
-      }
-      assert.deepStrictEqual(after, before, `a refused ${label} changed the stored task`)
-      return undefined
-    }
-    assert.isTrue(
-      Result.isSuccess(result),
-      `${label} is in the table but failed: ${Result.isFailure(result) ? JSON.stringify(result.failure) : ""}`
-    )
-    if (Result.isFailure(result)) return undefined
-    const returned = result.success
-    assert.deepStrictEqual(returned, after, "the returned task is what was stored")
-    assert.strictEqual(after.state, to, label)
-    assert.strictEqual(after.version, before.version + 1, `version after ${label}`)
-    assert.strictEqual(after.history.length, before.history.length + 1, `history after ${label}`)
-    assert.deepStrictEqual(after.history.slice(0, -1), before.history, `history is append-only (${label})`)
-    const entry = after.history.at(-1)!
-    assert.strictEqual(entry.from, before.state)
-    assert.strictEqual(entry.to, to)
-    assert.strictEqual(entry.actor, actor)
-    assert.strictEqual(entry.at, after.updatedAt)
-    assert.strictEqual(entry.reason, reason)
-    if (isTerminal(to)) {
-      assert.deepStrictEqual(after.outcome, {
-        state: to,
-        reason,
-        message: outcomeMessages[reason!],
-        decided_at: after.updatedAt
-      })
-    } else {
-      assert.isNull(after.outcome, `outcome after ${label}`)
-    }
-    assertTimersWithoutDeadline(after)
-    return { from: before.state, to, actor, reason } satisfies Recorded
-  })
-
-/** What must hold of the stored task after a whole sequence of attempts. */
-const assertFinal = (reference: string, applied: ReadonlyArray<Recorded>) =>
-  Effect.gen(function* () {
-    const task = yield* read(reference)
-    assert.strictEqual(task.history.length, 1 + applied.length)
-    assert.strictEqual(task.version, 1 + applied.length)
-    assert.deepStrictEqual(task.history[0], { from: null, to: "open", actor: "agent", at: created })
-    applied.forEach((move, i) => {
-      const entry = task.history[i + 1]!
-      assert.deepStrictEqual([entry.from, entry.to, entry.actor], [move.from, move.to, move.actor])
-      assert.isDefined(findTransition(move.from, move.to, move.actor))
-    })
-    // Each entry starts where the previous one ended, and times never go backwards.
-    for (let i = 1; i < task.history.length; i++) {
-      assert.strictEqual(task.history[i]!.from, task.history[i - 1]!.to)
-      assert.isTrue(task.history[i]!.at >= task.history[i - 1]!.at)
-    }
-    assert.strictEqual(task.state, applied.at(-1)?.to ?? "open")
-    if (isTerminal(task.state)) {
-      assert.isNotNull(task.outcome)
-      assert.strictEqual((task.outcome as { state: string }).state, task.state)
-    } else {
-      assert.isNull(task.outcome)
-    }
-    // Nothing but the terminal move may follow a terminal state.
-    const firstTerminal = applied.findIndex((m) => isTerminal(m.to))
-    if (firstTerminal !== -1) assert.strictEqual(firstTerminal, applied.length - 1)
-  })
-
-const Attempt = Schema.Struct({ to: TaskStateSchema, actor: Schema.Literals(actors) })
-const Attempts = Schema.Array(Attempt).check(Schema.isMaxLength(30))
-
-/**
- * A move that is either random (`to`, `actor`) or, when `guided`, the `pick`-th row allowed from
- * the current state: random moves alone seldom get past `open`, guided ones reach the review.
- */
-const Mixed = Schema.Struct({
-  to: TaskStateSchema,
-  actor: Schema.Literals(actors),
-  guided: Schema.Boolean,
-  pick: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1000 }))
-})
-const MixedAttempts = Schema.Array(Mixed).check(Schema.isMaxLength(30))
-
-const propertyOptions = { timeout: 90_000, arbitrary: { runs: 100, size: 30 } } as const
 
 layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifecycle", (it) => {
-  describe("the transition table", () => {
-    it("is well-formed: eleven states, terminal states have no way out, every non-terminal state one", () => {
-      assert.strictEqual(taskStates.length, 11)
-      for (const state of taskStates) {
-        if (isTerminal(state)) assert.deepStrictEqual(allowedFrom(state), [])
-        else if (state !== "draft" && state !== "preflight_failed") assert.isAbove(allowedFrom(state).length, 0, state)
-      }
-      for (const row of transitions) {
-        if (row.reasons !== undefined) assert.isTrue(isTerminal(row.to), `${row.to} has reasons`)
-      }
-      assert.strictEqual(maxRevisions, 3)
-    })
-  })
-
-  describe("random sequences of moves from open", () => {
-    it.effect.prop(
-      "random {to, actor} attempts: applied exactly when the table has the row, refused with InvalidTransition otherwise",
-      { attempts: Attempts },
-      ({ attempts }) =>
+  describe("reading, writing and storing", () => {
+    it.effect(
+      "what each command returns is what is stored: two moves in one write, the configured timers, every state to settled",
+      () =>
         Effect.gen(function* () {
-          assert.isAtMost(attempts.length, 30)
-          const task = yield* insert(storedTask())
-          const applied: Array<Recorded> = []
-          for (const attempt of attempts) {
-            const move = yield* step(task.reference, attempt.to, attempt.actor, 0)
-            if (move !== undefined) applied.push(move)
-          }
-          yield* assertFinal(task.reference, applied)
-        }),
-      propertyOptions
+          const lifecycle = yield* Lifecycle
+          const deadline = iso(Date.now() + 48 * 3600_000)
+          const task = yield* insert(storedTask({ deadlineAt: deadline }))
+          const reference = task.reference
+          const apply = (command: Command) =>
+            Effect.gen(function* () {
+              const before = yield* read(reference)
+              const after = yield* lifecycle.transition({ reference, command })
+              assert.deepStrictEqual(yield* read(reference), after, `${command._tag}: returned is stored`)
+              assert.deepStrictEqual(after.history.slice(0, before.history.length), before.history)
+              assert.strictEqual(after.version, after.history.length)
+              return after
+            })
+
+          const writes = storeWrites.count
+          const offered = yield* apply(
+            move("matching", "service", {
+              followedBy: { to: "awaiting_participant", change: () => ({ participantSlug: holder }) }
+            })
+          )
+          assert.strictEqual(storeWrites.count - writes, 1, "two moves, one write")
+          assert.deepStrictEqual(
+            offered.history.slice(1).map((h) => [h.from, h.to]),
+            [
+              ["open", "matching"],
+              ["matching", "awaiting_participant"]
+            ]
+          )
+          // The policy is the service's configuration.
+          assert.strictEqual(Date.parse(offered.offerExpiresAt!) - Date.parse(offered.updatedAt), offerTimeoutMs)
+          assert.strictEqual(offered.nextTimerAt, offered.offerExpiresAt)
+          assert.strictEqual(offered.deadlineAt, deadline)
+
+          yield* apply({ _tag: "Accept", participant: holder })
+          yield* apply({ _tag: "Start", participant: holder })
+          const result = { summary: "done", fields: { count: 3 }, artifacts: [], submitted_at: iso(Date.now()) }
+          const submitted = yield* apply({ _tag: "Submit", participant: holder, result })
+          assert.deepStrictEqual(submitted.result, result)
+          assert.strictEqual(Date.parse(submitted.reviewDueAt!) - Date.parse(submitted.updatedAt), reviewWindowMs)
+          const revising = yield* apply({ _tag: "Review", decision: { decision: "revise", reason: "sharper" } })
+          assert.strictEqual(revising.revisions, 1)
+          yield* apply({ _tag: "Submit", participant: holder, result })
+          const settled = yield* apply({ _tag: "Review", decision: { decision: "accept" } })
+          assert.strictEqual(settled.state, "settled")
+          assert.strictEqual(settled.outcome?.reason, "accepted")
+          assert.strictEqual(settled.history.length, 9)
+          assert.isNull(settled.nextTimerAt)
+        })
     )
 
-    it.effect.prop(
-      "random and guided attempts (reaching accepted, in_flight, submitted, revisions and settlement)",
-      { attempts: MixedAttempts },
-      ({ attempts }) =>
+    it.effect(
+      "a command given the task as read starts from it; given a stale copy, it loses the compare-and-set, writing nothing, and judges the stored row",
+      () =>
         Effect.gen(function* () {
-          const task = yield* insert(storedTask())
-          const applied: Array<Recorded> = []
-          for (const attempt of attempts) {
-            let { to, actor } = attempt
-            if (attempt.guided) {
-              // Mostly onward (non-terminal) rows, so that sequences get deep before they end.
-              const allowed = allowedFrom((yield* read(task.reference)).state)
-              const onward = allowed.filter((t) => !isTerminal(t.to))
-              const pool = attempt.pick % 5 === 0 || onward.length === 0 ? allowed : onward
-              const row = pool[attempt.pick % Math.max(1, pool.length)]
-              if (row !== undefined) {
-                to = row.to
-                actor = row.actors[attempt.pick % row.actors.length]!
-              }
-            }
-            const move = yield* step(task.reference, to, actor, attempt.pick)
-            if (move !== undefined) applied.push(move)
-          }
-          yield* assertFinal(task.reference, applied)
-        }),
-      propertyOptions
-    )
-
-    it.effect("every (from, to, actor) triple from every reachable state is judged by the table", () =>
-      Effect.gen(function* () {
-        const lifecycle = yield* Lifecycle
-        let successes = 0
-        let refusals = 0
-        for (const from of taskStates) {
-          for (const to of taskStates) {
-            for (const actor of actors) {
-              const task = yield* insert(taskIn(from))
-              const row = findTransition(from, to, actor)
-              const result = yield* Effect.result(
-                lifecycle.transition({ reference: task.reference, to, actor, reason: row && reasonFor(row, actor, 0) })
-              )
-              assert.strictEqual(Result.isSuccess(result), row !== undefined, `${from} → ${to} by ${actor}`)
-              if (Result.isFailure(result)) {
-                assert.strictEqual((result.failure as { _tag: string })._tag, "InvalidTransition")
-                refusals++
-              } else successes++
-            }
-          }
-        }
-        const rows = transitions.filter((t) => t.from !== null).reduce((n, t) => n + t.actors.length, 0)
-        assert.strictEqual(successes, rows)
-        assert.strictEqual(refusals, 11 * 11 * 4 - rows)
-      })
-    )
-
-    it.effect("a move given the task as read starts from it; given a stale copy, it judges the stored row", () =>
-      Effect.gen(function* () {
-        const lifecycle = yield* Lifecycle
-        // Current copy: used as is (the move applies on top of it).
-        const fresh = yield* insert(taskIn("open"))
-        const readsBefore = storeReads.count
-        const moved = yield* lifecycle.transition({
-          reference: fresh.reference,
-          to: "matching",
-          actor: "service",
-          read: fresh
+          const lifecycle = yield* Lifecycle
+          // Current copy: used as is (the move applies on top of it).
+          const fresh = yield* insert(taskIn("open", { webhookUrl }))
+          const readsBefore = storeReads.count
+          const moved = yield* lifecycle.transition({
+            reference: fresh.reference,
+            command: move("matching", "service"),
+            read: fresh
+          })
+          assert.strictEqual(storeReads.count, readsBefore, "the task given was not read again")
+          assert.strictEqual(moved.version, fresh.version + 1)
+          assert.deepStrictEqual(yield* read(fresh.reference), moved)
+          // Stale copy (the task has moved on to matching since): the compare-and-set loses, the row is
+          // read again and judged as it is — matching → awaiting_participant, not a second open → matching.
+          const lost = casLosses.count
+          const next = yield* lifecycle.transition({
+            reference: fresh.reference,
+            command: move("awaiting_participant", "service", { change: () => ({ participantSlug: holder }) }),
+            read: fresh
+          })
+          assert.strictEqual(casLosses.count - lost, 1)
+          assert.strictEqual(next.version, moved.version + 1)
+          assert.deepStrictEqual(
+            next.history.map((entry) => [entry.from, entry.to]),
+            [...moved.history.map((entry) => [entry.from, entry.to]), ["matching", "awaiting_participant"]]
+          )
+          assert.deepStrictEqual(yield* read(fresh.reference), next)
+          // One webhook event per move made: the attempt that lost wrote none.
+          assert.deepStrictEqual(yield* eventsOf(fresh.reference), [1, 2])
         })
-        assert.strictEqual(storeReads.count, readsBefore, "the task given was not read again")
-        assert.strictEqual(moved.version, fresh.version + 1)
-        assert.deepStrictEqual(yield* read(fresh.reference), moved)
-        // Stale copy (the task has moved on to matching since): the compare-and-set loses, the row is
-        // read again and judged as it is — matching → awaiting_participant, not a second open → matching.
-        const stale = fresh
-        const next = yield* lifecycle.transition({
-          reference: fresh.reference,
-          to: "awaiting_participant",
-          actor: "service",
-          change: () => ({ participantSlug: "lukas-schmidt" }),
-          read: stale
-        })
-        assert.strictEqual(next.version, moved.version + 1)
-        assert.deepStrictEqual(
-          next.history.map((entry) => [entry.from, entry.to]),
-          [...moved.history.map((entry) => [entry.from, entry.to]), ["matching", "awaiting_participant"]]
-        )
-        assert.deepStrictEqual(yield* read(fresh.reference), next)
-      })
     )
 
     it.effect("an unknown or malformed reference is TaskNotFound", () =>
       Effect.gen(function* () {
         const lifecycle = yield* Lifecycle
         for (const reference of [nextReference(), "tsk_short", "", "' OR '1'='1"]) {
-          const error = yield* Effect.flip(lifecycle.transition({ reference, to: "cancelled", actor: "agent" }))
+          const error = yield* Effect.flip(
+            lifecycle.transition({ reference, command: { _tag: "Cancel", actor: "agent", reason: undefined } })
+          )
           assert.strictEqual(error._tag, "TaskNotFound")
         }
       })
     )
-  })
 
-  describe("outcomes", () => {
-    it.effect("a terminal move without an explicit reason still records a coherent outcome", () =>
-      Effect.gen(function* () {
-        // TransitionRequest.reason is optional. Whatever the default, the outcome must name a
-        // reason the table allows for that move (and, for a cancel, the one of the actor who
-        // cancelled), and its message must be that reason's message.
-        const lifecycle = yield* Lifecycle
-        const problems: Array<string> = []
-        for (const row of transitions) {
-          if (row.from === null || !isTerminal(row.to)) continue
-          for (const actor of row.actors) {
-            const task = yield* insert(taskIn(row.from))
-            const ended = yield* lifecycle.transition({ reference: task.reference, to: row.to, actor })
-            const outcome = ended.outcome as { state: string; reason: OutcomeReason; message: string }
-            const label = `${row.from} → ${row.to} by ${actor} without a reason`
-            assert.strictEqual(outcome.state, row.to, label)
-            if (!(row.reasons ?? []).includes(outcome.reason)) {
-              problems.push(`${label}: outcome.reason ${outcome.reason} is not one of ${row.reasons?.join(", ")}`)
-            }
-            if (row.to === "cancelled" && outcome.reason !== reasonFor(row, actor, 0)) {
-              problems.push(`${label}: outcome.reason ${outcome.reason}, expected ${reasonFor(row, actor, 0)}`)
-            }
-            if (outcome.message !== outcomeMessages[outcome.reason]) {
-              problems.push(`${label}: message ${JSON.stringify(outcome.message)} is not that of ${outcome.reason}`)
-            }
-          }
-        }
-        assert.deepStrictEqual(problems, [])
-      })
-    )
-  })
-
-  describe("two moves in one write (`followedBy`)", () => {
-    it.effect("open → matching → awaiting_participant: one write, both moves in history, the offer armed", () =>
-      Effect.gen(function* () {
-        const lifecycle = yield* Lifecycle
-        const task = yield* insert(taskIn("open"))
-        const writes = storeWrites.count
-        const offered = yield* lifecycle.transition({
-          reference: task.reference,
-          to: "matching",
-          actor: "service",
-          followedBy: { to: "awaiting_participant", change: () => ({ participantSlug: "lukas-schmidt" }) }
-        })
-        assert.strictEqual(storeWrites.count - writes, 1)
-        assert.deepStrictEqual(yield* read(task.reference), offered)
-        assert.strictEqual(offered.state, "awaiting_participant")
-        assert.strictEqual(offered.participantSlug, "lukas-schmidt")
-        // One version per recorded move.
-        assert.strictEqual(offered.version, task.version + 2)
-        const [toMatching, toOffered] = offered.history.slice(-2)
-        assert.deepStrictEqual(
-          [toMatching, toOffered].map((h) => [h?.from, h?.to, h?.actor]),
-          [
-            ["open", "matching", "service"],
-            ["matching", "awaiting_participant", "service"]
-          ]
-        )
-        assert.strictEqual(toMatching?.at, toOffered?.at)
-        assert.strictEqual(offered.updatedAt, toOffered?.at)
-        assert.strictEqual(Date.parse(offered.offerExpiresAt!) - Date.parse(toOffered!.at), offerTimeoutMs)
-        assert.strictEqual(offered.nextTimerAt, offered.offerExpiresAt)
-      })
-    )
-
-    it.effect("a second move the table refuses from the state between: InvalidTransition, nothing written", () =>
-      Effect.gen(function* () {
-        const lifecycle = yield* Lifecycle
-        const task = yield* insert(taskIn("open"))
-        const writes = storeWrites.count
-        const refused = yield* Effect.flip(
-          lifecycle.transition({
-            reference: task.reference,
-            to: "matching",
-            actor: "service",
-            followedBy: { to: "accepted" }
+    it.effect(
+      "the webhook events of the states entered are written with the moves; a refusal or a failed write alongside writes neither",
+      () =>
+        Effect.gen(function* () {
+          const lifecycle = yield* Lifecycle
+          const task = yield* insert(taskIn("open", { version: 1, webhookUrl }))
+          const { reference } = task
+          const offered = yield* lifecycle.transition({
+            reference,
+            command: move("matching", "service", {
+              followedBy: { to: "awaiting_participant", change: () => ({ participantSlug: holder }) }
+            })
           })
-        )
-        assert.strictEqual(refused._tag, "InvalidTransition")
-        assert.deepStrictEqual(
-          [(refused as InvalidTransition).from, (refused as InvalidTransition).to],
-          ["matching", "accepted"]
-        )
-        assert.strictEqual(storeWrites.count, writes)
-        assert.deepStrictEqual(yield* read(task.reference), task)
-      })
+          assert.deepStrictEqual(yield* eventsOf(reference), [1, 2], "one event per state entered")
+
+          const refused = yield* Effect.flip(lifecycle.transition({ reference, command: move("settled", "agent") }))
+          assert.strictEqual(refused._tag, "InvalidTransition")
+          const stranger = yield* Effect.flip(
+            lifecycle.transition({ reference, command: { _tag: "Accept", participant: "someone-else" } })
+          )
+          assert.strictEqual(stranger._tag, "NotPermitted")
+
+          const failing = yield* Effect.flip(
+            lifecycle.transition({
+              reference,
+              command: { _tag: "Accept", participant: holder },
+              alongside: () => Effect.fail(new StorageUnavailable({ cause: "the write alongside failed" }))
+            })
+          )
+          assert.strictEqual(failing._tag, "StorageUnavailable")
+          assert.deepStrictEqual(yield* read(reference), offered, "the move was undone with the write alongside")
+          assert.deepStrictEqual(yield* eventsOf(reference), [1, 2])
+
+          const seen: Array<StoredTask> = []
+          const accepted = yield* lifecycle.transition({
+            reference,
+            command: { _tag: "Accept", participant: holder },
+            alongside: (next) => Effect.sync(() => seen.push(next))
+          })
+          assert.deepStrictEqual(seen, [accepted], "the write alongside is given the task after the moves")
+          assert.deepStrictEqual(yield* read(reference), accepted)
+          assert.deepStrictEqual(yield* eventsOf(reference), [1, 2, 3])
+        })
     )
   })
 
-  describe("concurrent moves from one state: exactly one wins", () => {
-    /**
-     * Runs the moves at once on a fresh task in `from`; asserts one success, every other refused
-     * with InvalidTransition from the winner's state, and one new history entry.
-     */
+  describe("concurrent commands on one task: exactly one wins each state", () => {
     /** At least one compare-and-set was lost over the rounds: the moves really ran side by side. */
     const assertRaced = (lostBefore: number) => {
       assert.isAbove(casLosses.count - lostBefore, 0, "no compare-and-set was ever lost: the moves did not race")
     }
 
-    const race = (from: TaskState, moves: ReadonlyArray<Omit<TransitionRequest, "reference">>) =>
+    /**
+     * Runs the moves at once on a fresh task in `from`; asserts one success, every other refused
+     * with InvalidTransition from the winner's state, and one new history entry.
+     */
+    const race = (from: TaskState, moves: ReadonlyArray<MoveCommand>) =>
       Effect.gen(function* () {
         const lifecycle = yield* Lifecycle
         const task = yield* insert(taskIn(from))
         const results = yield* Effect.forEach(
           moves,
-          (move) => Effect.result(lifecycle.transition({ ...move, reference: task.reference })),
+          (command) => Effect.result(lifecycle.transition({ reference: task.reference, command })),
           { concurrency: "unbounded" }
         )
         const winners = results.flatMap((r, i) => (Result.isSuccess(r) ? [{ ...moves[i]!, task: r.success }] : []))
@@ -525,8 +320,8 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
         const lostBefore = casLosses.count
         for (let round = 0; round < 20; round++) {
           yield* race("awaiting_participant", [
-            { to: "accepted", actor: "participant" },
-            { to: "declined", actor: "participant", reason: "participant_declined" }
+            move("accepted", "participant"),
+            move("declined", "participant", { reason: "participant_declined" })
           ])
         }
         assertRaced(lostBefore)
@@ -537,12 +332,10 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
       Effect.gen(function* () {
         const lostBefore = casLosses.count
         for (let round = 0; round < 20; round++) {
-          const stored = yield* race(
+          yield* race(
             "awaiting_participant",
-            Array.from({ length: 10 }, () => ({ to: "accepted", actor: "participant" }) as const)
+            Array.from({ length: 10 }, () => move("accepted", "participant"))
           )
-          assert.isNull(stored.nextTimerAt)
-          assert.isNull(stored.offerExpiresAt)
         }
         assertRaced(lostBefore)
       })
@@ -556,15 +349,16 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
             "matching",
             Array.from({ length: 10 }, (_, i) =>
               i % 2 === 0
-                ? ({ to: "cancelled", actor: "agent", reason: "cancelled_by_agent" } as const)
-                : ({ to: "cancelled", actor: "operator", reason: "cancelled_by_operator" } as const)
+                ? move("cancelled", "agent", { reason: "cancelled_by_agent" })
+                : move("cancelled", "operator", { reason: "cancelled_by_operator" })
             )
           )
-          const outcome = stored.outcome as { state: string; reason: string }
-          assert.strictEqual(outcome.state, "cancelled")
           const winner = stored.history.at(-1)!.actor
-          assert.strictEqual(outcome.reason, winner === "agent" ? "cancelled_by_agent" : "cancelled_by_operator")
-          assert.strictEqual(stored.history.filter((h) => h.to === "cancelled").length, 1)
+          assert.strictEqual(
+            stored.outcome?.reason,
+            winner === "agent" ? "cancelled_by_agent" : "cancelled_by_operator",
+            "the outcome is the winner's"
+          )
         }
         assertRaced(lostBefore)
       })
@@ -575,10 +369,10 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
         const lostBefore = casLosses.count
         for (let round = 0; round < 20; round++) {
           yield* race("submitted", [
-            { to: "settled", actor: "agent", reason: "accepted" },
-            { to: "declined", actor: "agent", reason: "result_rejected", note: "blurry" },
-            { to: "in_flight", actor: "agent", note: "revision requested: sharper" },
-            { to: "settled", actor: "service", reason: "auto_accepted" }
+            move("settled", "agent", { reason: "accepted" }),
+            move("declined", "agent", { reason: "result_rejected", note: "blurry" }),
+            move("in_flight", "agent", { note: "revision requested: sharper" }),
+            move("settled", "service", { reason: "auto_accepted" })
           ])
         }
         assertRaced(lostBefore)
@@ -591,22 +385,22 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
         const lostBefore = casLosses.count
         for (let round = 0; round < 20; round++) {
           const task = yield* insert(taskIn("open", { version: 1 }))
-          const moves: ReadonlyArray<Omit<TransitionRequest, "reference">> = [
-            { to: "matching", actor: "service" },
-            { to: "declined", actor: "service", reason: "deadline_passed" },
-            { to: "cancelled", actor: "agent", reason: "cancelled_by_agent" },
-            { to: "awaiting_participant", actor: "service" },
-            { to: "awaiting_participant", actor: "service" },
-            { to: "accepted", actor: "participant" }
+          const moves: ReadonlyArray<MoveCommand> = [
+            move("matching", "service"),
+            move("declined", "service", { reason: "deadline_passed" }),
+            move("cancelled", "agent", { reason: "cancelled_by_agent" }),
+            move("awaiting_participant", "service"),
+            move("awaiting_participant", "service"),
+            move("accepted", "participant")
           ]
           const results = yield* Effect.forEach(
             moves,
-            (move) => Effect.result(lifecycle.transition({ ...move, reference: task.reference })),
+            (command) => Effect.result(lifecycle.transition({ reference: task.reference, command })),
             { concurrency: "unbounded" }
           )
           const successes = results.filter(Result.isSuccess).map((r) => r.success)
           for (const r of results) {
-            if (Result.isFailure(r)) assert.strictEqual((r.failure as { _tag: string })._tag, "InvalidTransition")
+            if (Result.isFailure(r)) assert.strictEqual(r.failure._tag, "InvalidTransition")
           }
           assert.isAbove(successes.length, 0)
           // Every applied move got its own version, one after another, and its own history entry.
@@ -649,14 +443,15 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
             const [accept, cancel] = yield* Effect.all(
               [
                 Effect.result(
-                  lifecycle.transition({ reference: task.reference, to: "accepted", actor: "participant" })
+                  lifecycle.transition({
+                    reference: task.reference,
+                    command: { _tag: "Accept", participant: holder }
+                  })
                 ),
                 Effect.result(
                   lifecycle.transition({
                     reference: task.reference,
-                    to: "cancelled",
-                    actor: "agent",
-                    reason: "cancelled_by_agent"
+                    command: { _tag: "Cancel", actor: "agent", reason: undefined }
                   })
                 )
               ],
@@ -705,220 +500,6 @@ layer(ServicesLive, { excludeTestServices: true, timeout: "60 seconds" })("Lifec
           assert.strictEqual(stored.history.length, task.history.length + 1)
         }
         assertRaced(lostBefore)
-      })
-    )
-  })
-
-  describe("the revision limit (TaskActions over the lifecycle)", () => {
-    it.effect(`at most ${maxRevisions} revisions; then only accept or reject`, () =>
-      Effect.gen(function* () {
-        const actions = yield* TaskActions
-        const lifecycle = yield* Lifecycle
-        const tokens = yield* TaskTokens
-        const reference = nextReference()
-        const token = tokens.tokenFor(reference)
-        yield* insert(taskIn("submitted", { reference, tokenHash: tokens.hash(token) }))
-        for (let i = 1; i <= maxRevisions; i++) {
-          const revised = yield* actions.review(reference, token, { decision: "revise", reason: `round ${i}` })
-          assert.strictEqual(revised.state, "in_flight")
-          assert.strictEqual(revised.revisions, i)
-          assert.isNull(revised.reviewDueAt)
-          yield* lifecycle.transition({ reference, to: "submitted", actor: "participant" })
-        }
-        const error = yield* Effect.flip(actions.review(reference, token, { decision: "revise", reason: "once more" }))
-        assert.strictEqual(error._tag, "InvalidTransition")
-        assert.strictEqual((yield* read(reference)).state, "submitted")
-        const settled = yield* actions.review(reference, token, { decision: "accept" })
-        assert.strictEqual(settled.state, "settled")
-        assert.strictEqual((settled.outcome as { reason: string }).reason, "accepted")
-        assert.strictEqual(settled.history.filter((h) => h.to === "in_flight").length, maxRevisions)
-      })
-    )
-  })
-
-  describe("timers", () => {
-    /** Runs a move and returns the stored task with the wall-clock window it happened in. */
-    const timed = (request: TransitionRequest) =>
-      Effect.gen(function* () {
-        const lifecycle = yield* Lifecycle
-        const t0 = Date.now()
-        yield* lifecycle.transition(request)
-        const t1 = Date.now()
-        return { task: yield* read(request.reference), t0, t1 }
-      })
-
-    const assertAround = (value: string | null, t0: number, t1: number, offset: number, label: string) => {
-      assert.isNotNull(value, label)
-      const ms = Date.parse(value!)
-      assert.isTrue(
-        ms >= t0 + offset && ms <= t1 + offset,
-        `${label}: ${value} not in [${iso(t0 + offset)}, ${iso(t1 + offset)}]`
-      )
-    }
-
-    it.effect("entering awaiting_participant arms the offer timeout; nextTimerAt is it (no deadline)", () =>
-      Effect.gen(function* () {
-        const task = yield* insert(storedTask())
-        const {
-          task: offered,
-          t0,
-          t1
-        } = yield* timed({
-          reference: task.reference,
-          to: "awaiting_participant",
-          actor: "service",
-          change: () => ({ participantSlug: "lukas-schmidt" })
-        })
-        assert.strictEqual(offered.participantSlug, "lukas-schmidt")
-        assertAround(offered.offerExpiresAt, t0, t1, offerTimeoutMs, "offerExpiresAt")
-        assert.strictEqual(offered.nextTimerAt, offered.offerExpiresAt)
-        assert.isNull(offered.reviewDueAt)
-      })
-    )
-
-    it.effect("awaiting_participant with a deadline: nextTimerAt is the earlier of offer timeout and deadline", () =>
-      Effect.gen(function* () {
-        const soon = iso(Date.now() + 10 * 60_000)
-        const late = iso(Date.now() + 48 * 3600_000)
-        const early = yield* insert(storedTask({ deadlineAt: soon }))
-        const { task: a } = yield* timed({ reference: early.reference, to: "awaiting_participant", actor: "service" })
-        assert.strictEqual(a.nextTimerAt, soon)
-        assert.isNotNull(a.offerExpiresAt)
-        const far = yield* insert(storedTask({ deadlineAt: late }))
-        const { task: b } = yield* timed({ reference: far.reference, to: "awaiting_participant", actor: "service" })
-        assert.strictEqual(b.nextTimerAt, b.offerExpiresAt)
-      })
-    )
-
-    it.effect("open and matching are due at once (or at an earlier, passed deadline)", () =>
-      Effect.gen(function* () {
-        const task = yield* insert(storedTask())
-        const { task: matching, t0, t1 } = yield* timed({ reference: task.reference, to: "matching", actor: "service" })
-        assertAround(matching.nextTimerAt, t0, t1, 0, "matching nextTimerAt")
-        assert.strictEqual(matching.nextTimerAt, matching.updatedAt)
-        assert.isNull(matching.offerExpiresAt)
-        // Back to matching after an offer lapsed: the old offer timer does not survive.
-        const offered = yield* insert(
-          taskIn("awaiting_participant", { offerExpiresAt: "2000-01-01T00:00:00.000Z", deadlineAt: late() })
-        )
-        const {
-          task: rematching,
-          t0: u0,
-          t1: u1
-        } = yield* timed({
-          reference: offered.reference,
-          to: "matching",
-          actor: "service",
-          change: () => ({ participantSlug: null })
-        })
-        assert.isNull(rematching.offerExpiresAt)
-        assertAround(rematching.nextTimerAt, u0, u1, 0, "re-matching nextTimerAt")
-        // Offered again: a fresh offer timeout, not the lapsed one.
-        const {
-          task: reoffered,
-          t0: v0,
-          t1: v1
-        } = yield* timed({
-          reference: offered.reference,
-          to: "awaiting_participant",
-          actor: "service"
-        })
-        assertAround(reoffered.offerExpiresAt, v0, v1, offerTimeoutMs, "fresh offerExpiresAt")
-        // A deadline that already passed is earlier than "now".
-        const passed = "2001-01-01T00:00:00.000Z"
-        const overdue = yield* insert(storedTask({ deadlineAt: passed }))
-        const { task: overdueMatching } = yield* timed({
-          reference: overdue.reference,
-          to: "matching",
-          actor: "service"
-        })
-        assert.strictEqual(overdueMatching.nextTimerAt, passed)
-      })
-    )
-
-    it.effect("accepted and in_flight have no timer, even with a deadline (it no longer matters)", () =>
-      Effect.gen(function* () {
-        const offered = yield* insert(
-          taskIn("awaiting_participant", {
-            offerExpiresAt: iso(Date.now() + offerTimeoutMs),
-            deadlineAt: iso(Date.now() + 3600_000),
-            nextTimerAt: iso(Date.now() + 3600_000)
-          })
-        )
-        const { task: accepted } = yield* timed({ reference: offered.reference, to: "accepted", actor: "participant" })
-        assert.isNull(accepted.nextTimerAt)
-        assert.isNull(accepted.offerExpiresAt)
-        assert.isNull(accepted.reviewDueAt)
-        const { task: started } = yield* timed({ reference: offered.reference, to: "in_flight", actor: "participant" })
-        assert.isNull(started.nextTimerAt)
-        assert.isNull(started.offerExpiresAt)
-      })
-    )
-
-    it.effect("entering submitted arms the review window; a revision clears it; a resubmission re-arms it", () =>
-      Effect.gen(function* () {
-        const task = yield* insert(taskIn("in_flight", { deadlineAt: iso(Date.now() - 3600_000) }))
-        const {
-          task: submitted,
-          t0,
-          t1
-        } = yield* timed({
-          reference: task.reference,
-          to: "submitted",
-          actor: "participant"
-        })
-        assertAround(submitted.reviewDueAt, t0, t1, reviewWindowMs, "reviewDueAt")
-        // The passed deadline does not matter any more.
-        assert.strictEqual(submitted.nextTimerAt, submitted.reviewDueAt)
-        assert.isNull(submitted.offerExpiresAt)
-        const { task: revising } = yield* timed({ reference: task.reference, to: "in_flight", actor: "agent" })
-        assert.isNull(revising.reviewDueAt)
-        assert.isNull(revising.nextTimerAt)
-        const {
-          task: again,
-          t0: u0,
-          t1: u1
-        } = yield* timed({
-          reference: task.reference,
-          to: "submitted",
-          actor: "participant"
-        })
-        assertAround(again.reviewDueAt, u0, u1, reviewWindowMs, "fresh reviewDueAt")
-      })
-    )
-
-    it.effect("terminal states have no timer", () =>
-      Effect.gen(function* () {
-        const cases: ReadonlyArray<[TaskState, TaskState, Actor, OutcomeReason]> = [
-          ["awaiting_participant", "cancelled", "agent", "cancelled_by_agent"],
-          ["awaiting_participant", "declined", "service", "accept_timeout"],
-          ["matching", "declined", "service", "no_match"],
-          ["open", "declined", "service", "deadline_passed"],
-          ["accepted", "cancelled", "operator", "cancelled_by_operator"],
-          ["submitted", "settled", "service", "auto_accepted"],
-          ["submitted", "declined", "agent", "result_rejected"]
-        ]
-        for (const [from, to, actor, reason] of cases) {
-          const task = yield* insert(
-            taskIn(from, {
-              deadlineAt: iso(Date.now() + 3600_000),
-              offerExpiresAt: from === "awaiting_participant" ? iso(Date.now() + 60_000) : null,
-              reviewDueAt: from === "submitted" ? iso(Date.now() + 60_000) : null,
-              nextTimerAt: iso(Date.now() + 60_000)
-            })
-          )
-          const { task: ended } = yield* timed({ reference: task.reference, to, actor, reason })
-          assert.strictEqual(ended.state, to)
-          assert.isNull(ended.nextTimerAt, `${from} → ${to}`)
-          assert.isNull(ended.offerExpiresAt, `${from} → ${to}`)
-          assert.isNull(ended.reviewDueAt, `${from} → ${to}`)
-          assert.deepStrictEqual(ended.outcome, {
-            state: to,
-            reason,
-            message: outcomeMessages[reason],
-            decided_at: ended.updatedAt
-          })
-        }
       })
     )
   })

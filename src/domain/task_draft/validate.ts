@@ -3,9 +3,11 @@
  * and the marks that rules needing more than the draft add to its answer (`withUnknownParticipant`,
  * `withWarning`).
  *
- * `validateDraft` never throws and never decodes with a Schema: it inspects only the types of the
- * body's top-level members, so hostile bodies (huge strings, `__proto__` keys, deep nesting) cost
- * linear time and cannot pollute prototypes.
+ * The body is decoded by `TaskDraft` (schema.ts), the schema the OpenAPI document publishes: its
+ * failures, every one at once, become the issue list (`issuesOf`). What decoding cannot say comes
+ * after it, from the decoded members: the deadline read from timing and whether it has passed at
+ * the caller's `now`, the warnings (recommended members missing, ambiguous timing or budget) and
+ * the unknown members (`unrecognized`, with a suggestion).
  *
  * Decisions where the contract is silent (to be carried into the project docs):
  * - Lengths are counted in Unicode code points (what JSON Schema `maxLength` means), on the trimmed value.
@@ -24,24 +26,29 @@
  * - A body member `deadline` equal to the derived deadline is accepted silently, so echoing the
  *   preflight `task` back as a submission is warning-free; otherwise it is `unrecognized`.
  * - At most 20 `unrecognized` warnings are listed individually; the rest are summarised in one.
+ *
+ * Only the body's own members that the draft knows are decoded (unknown ones are only named), so
+ * hostile bodies (huge strings, `__proto__` keys, deep nesting) cost linear time and cannot
+ * pollute prototypes.
  */
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaParser from "effect/SchemaParser"
 import { type ResultSchema, resultSchemaProblem } from "../result_schema.ts"
-import { webhookUrlProblem } from "../webhooks.ts"
 import { budgetAmbiguity } from "./currency.ts"
-import { isEmail } from "./email.ts"
-import { type ExecutionMode, isExecutionMode } from "./execution_mode.ts"
+import { type DraftMember, draftFields, draftMembers, fieldOf } from "./fields.ts"
+import { IssueCode, issue, type TaskIssue } from "./issues.ts"
 import {
-  type DraftField,
-  type DraftMember,
-  draftFields,
-  draftMembers,
-  participantSlugPattern,
-  SLUG_MAX
-} from "./fields.ts"
-import { issue, type TaskIssue } from "./issues.ts"
-import { NormalizedDraft } from "./schema.ts"
+  draftCodeKey,
+  draftMembersOnly,
+  locationRule,
+  NormalizedDraft,
+  requiredMessage,
+  taskDraftSchema
+} from "./schema.ts"
 import { suggest } from "./suggestions.ts"
-import { exceeds, jsonType, show, showKey } from "./text.ts"
+import { jsonType, show, showKey } from "./text.ts"
 import { deadlinePassed, laterExample, readTiming } from "./timing.ts"
 
 /** What the rule set says about a draft: its issues and warnings and the draft as understood. */
@@ -72,36 +79,125 @@ export interface ValidateDraftOptions {
   readonly allowPrivateWebhooks?: boolean
 }
 
+/** The draft's members as decoded (before the deadline is read and idempotency_key set apart). */
+type Decoded = {
+  readonly [K in DraftMember]?: K extends "result_schema" ? ResultSchema : string
+}
+
+/**
+ * The decoders of one webhook policy, made once: the draft (first failure only, the fast path a
+ * valid draft takes; then every failure, with the inputs the messages quote), the members alone
+ * (what passed, when others failed) and the cross-member rule on the members it reads.
+ */
+const decodersFor = (allowPrivateWebhooks: boolean) => {
+  const draft = taskDraftSchema(allowPrivateWebhooks)
+  const placement = Schema.Struct({
+    execution_mode: draft.fields.execution_mode,
+    location: draft.fields.location
+  }).check(locationRule)
+  return {
+    first: SchemaParser.decodeUnknownResult(draft),
+    all: SchemaParser.decodeUnknownResult(draft, { errors: "all", reportInput: true }),
+    members: SchemaParser.decodeUnknownResult(draftMembersOnly(allowPrivateWebhooks)),
+    placement: SchemaParser.decodeUnknownResult(placement, { errors: "all", reportInput: true })
+  }
+}
+const strictDecoders = decodersFor(false)
+const lenientDecoders = decodersFor(true)
+
+// ---------------------------------------------------------------------------------------------
+// Failures to issues
+// ---------------------------------------------------------------------------------------------
+
+/** The issue for a member of the wrong JSON type (`null` for a required member: missing). */
+const wrongType = (name: DraftMember, input: unknown): TaskIssue => {
+  const f = fieldOf(name)
+  if (input === null && f.requirement === "required") return issue(name, "required", requiredMessage(f))
+  if (name === "result_schema") return issue(name, "invalid", resultSchemaProblem(input)!.message)
+  return issue(name, "invalid", `${name} must be a string; got ${jsonType(input)}.`)
+}
+
+const isIssueCode = (code: unknown): code is IssueCode => typeof code === "string" && Object.hasOwn(IssueCode, code)
+
+/** Every failure under `node` as issues, the member named by the first step of its path. */
+const collect = (node: SchemaIssue.Issue, field: DraftMember | undefined, out: Array<TaskIssue>): void => {
+  switch (node._tag) {
+    case "Composite":
+      for (const child of node.issues) collect(child, field, out)
+      return
+    case "Pointer":
+      collect(node.issue, field ?? (node.path[0] as DraftMember), out)
+      return
+    case "Filter":
+    case "Encoding":
+      collect(node.issue, field, out)
+      return
+    case "MissingKey":
+      if (field !== undefined) out.push(issue(field, "required", requiredMessage(fieldOf(field))))
+      return
+    case "InvalidValue": {
+      const code = node.annotations?.[draftCodeKey]
+      const message = node.annotations?.message
+      if (field !== undefined && isIssueCode(code) && typeof message === "string") out.push(issue(field, code, message))
+      return
+    }
+    case "AnyOf":
+      // A string or null: the string's own failures when it was a string, else the wrong type.
+      if (node.issues.length > 0) for (const child of node.issues) collect(child, field, out)
+      else if (field !== undefined) out.push(wrongType(field, node.input))
+      return
+    case "InvalidType":
+      if (field !== undefined) out.push(wrongType(field, node.input))
+      return
+    default:
+      // No other failure arises from the draft's schemas (no unions of objects, no unknown keys refused).
+      return
+  }
+}
+
+/** The issue list of a decoding failure: each failing member once, in the order of the members. */
+export const issuesOf = (failure: SchemaIssue.Issue): Array<TaskIssue> => {
+  const out: Array<TaskIssue> = []
+  collect(failure, undefined, out)
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rule set
+// ---------------------------------------------------------------------------------------------
+
 const knownMembers: ReadonlySet<string> = new Set(draftMembers)
 
 const MAX_UNRECOGNIZED_WARNINGS = 20
 
-type MutableTask = { -readonly [K in keyof NormalizedDraft]?: NormalizedDraft[K] }
+/** The body's own members that the draft knows (inherited and unknown ones are not read). */
+const knownOwnMembers = (body: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+  const own: Record<string, unknown> = {}
+  for (const name of draftMembers) if (Object.hasOwn(body, name)) own[name] = body[name]
+  return own
+}
 
-/**
- * Reads one member: `undefined` when missing (absent, null, blank), the trimmed string, or the
- * single issue that disqualifies it (wrong type, too long, NUL character).
- */
-const readMember = (body: Readonly<Record<string, unknown>>, field: DraftField): string | TaskIssue | undefined => {
-  const raw = Object.hasOwn(body, field.name) ? body[field.name] : undefined
-  if (raw === undefined || raw === null) return undefined
-  if (typeof raw !== "string") {
-    return issue(field.name, "invalid", `${field.name} must be a string; got ${jsonType(raw)}.`)
+/** Decodes the members: the draft and no issue, or the members that passed and every issue. */
+const decode = (
+  own: Record<string, unknown>,
+  decoders: ReturnType<typeof decodersFor>
+): { readonly members: Decoded; readonly issues: Array<TaskIssue> } => {
+  const valid = decoders.first(own)
+  if (Result.isSuccess(valid)) return { members: valid.success as Decoded, issues: [] }
+  const failed = decoders.all(own)
+  if (Result.isSuccess(failed)) return { members: failed.success as Decoded, issues: [] }
+  const issues = issuesOf(failed.failure)
+  const failing = new Set(issues.map((i) => i.field))
+  // The cross-member rule runs only on a draft whose members all passed: it is run here on the
+  // members it reads, so its issue is named beside the others.
+  const placement = decoders.placement(own)
+  if (Result.isFailure(placement) && !failing.has("execution_mode") && !failing.has("location")) {
+    for (const found of issuesOf(placement.failure)) insertInPlace(issues, found)
   }
-  const value = raw.trim()
-  if (value === "") return undefined
-  const length = exceeds(value, field.maxLength)
-  if (length !== undefined) {
-    return issue(
-      field.name,
-      "too_long",
-      `${field.name} is too long: at most ${field.maxLength} characters (Unicode code points) after trimming; got ${length}.`
-    )
-  }
-  if (value.includes("\u0000")) {
-    return issue(field.name, "invalid", `${field.name} must not contain the NUL character (U+0000).`)
-  }
-  return value
+  const passed: Record<string, unknown> = {}
+  for (const name of Object.keys(own)) if (!failing.has(name)) passed[name] = own[name]
+  const members = decoders.members(passed)
+  return { members: Result.isSuccess(members) ? (members.success as Decoded) : {}, issues }
 }
 
 /** Checks a draft body against every rule of the draft; never throws. */
@@ -109,39 +205,18 @@ export const validateDraft = (
   body: Readonly<Record<string, unknown>>,
   options: ValidateDraftOptions = {}
 ): DraftValidation => {
-  const issues: Array<TaskIssue> = []
+  const decoders = options.allowPrivateWebhooks === true ? lenientDecoders : strictDecoders
+  const { issues, members } = decode(knownOwnMembers(body), decoders)
+  const failing = new Set(issues.map((i) => i.field))
   const warnings: Array<TaskIssue> = []
-  const task: MutableTask = {}
-  let mode: ExecutionMode | undefined
-  let idempotencyKey: string | undefined
+  let deadline: string | undefined
 
-  // Fields are visited in definition order, so issues and warnings come out in that order.
+  // What decoding cannot say, in the order of the members: it reads the decoded values.
   for (const field of draftFields) {
     const name = field.name
-    if (field.kind === "json_schema") {
-      const raw = Object.hasOwn(body, name) ? body[name] : undefined
-      // null means absent, as for every member; the member is optional.
-      if (raw === undefined || raw === null) continue
-      const problem = resultSchemaProblem(raw)
-      if (problem === undefined) task.result_schema = raw as ResultSchema
-      else issues.push(issue(name, problem.kind === "too_large" ? "too_long" : "invalid", problem.message))
-      continue
-    }
-    const read = readMember(body, field)
-    if (typeof read === "object") {
-      issues.push(read)
-      continue
-    }
-    if (read === undefined) {
-      if (field.requirement === "required") {
-        issues.push(issue(name, "required", `${name} is required: ${field.description}.`))
-      } else if (field.requirement === "conditionally_required" && mode !== undefined) {
-        if (field.when?.execution_mode.includes(mode)) {
-          issues.push(
-            issue(name, "required", `${name} is required when execution_mode is ${mode}: ${field.description}.`)
-          )
-        }
-      } else if (field.requirement === "recommended") {
+    const value = members[name]
+    if (value === undefined) {
+      if (field.requirement === "recommended" && !failing.has(name)) {
         const fallback =
           name === "agent" && options.agentFallback !== false
             ? "; when absent the task records the request's User-Agent instead"
@@ -152,94 +227,23 @@ export const validateDraft = (
       }
       continue
     }
-    switch (name) {
-      case "execution_mode": {
-        const lower = read.toLowerCase()
-        if (!isExecutionMode(lower)) {
-          issues.push(
-            issue(name, "invalid", `execution_mode must be one of digital, physical, hybrid; got ${show(read)}.`)
+    if (name === "timing") {
+      const reading = readTiming(value as string)
+      deadline = reading.deadline
+      if (deadline !== undefined && options.now !== undefined && deadlinePassed(deadline, options.now)) {
+        insertInPlace(
+          issues,
+          issue(
+            name,
+            "deadline_passed",
+            `the deadline read from timing, ${deadline}, is not in the future (it is now ${options.now}): a task with it would be declined at once with deadline_passed. Put a later date or date-time in timing, e.g. "by ${laterExample(options.now)}".`
           )
-          continue
-        }
-        mode = lower
-        task.execution_mode = lower
-        continue
+        )
       }
-      case "timing": {
-        task.timing = read
-        const reading = readTiming(read)
-        if (reading.deadline !== undefined) {
-          task.deadline = reading.deadline
-          if (options.now !== undefined && deadlinePassed(reading.deadline, options.now)) {
-            issues.push(
-              issue(
-                name,
-                "deadline_passed",
-                `the deadline read from timing, ${reading.deadline}, is not in the future (it is now ${options.now}): a task with it would be declined at once with deadline_passed. Put a later date or date-time in timing, e.g. "by ${laterExample(options.now)}".`
-              )
-            )
-          }
-        }
-        for (const message of reading.warnings) warnings.push(issue(name, "ambiguous", message))
-        continue
-      }
-      case "participant_slug": {
-        if (read.length > SLUG_MAX || !participantSlugPattern.test(read)) {
-          const kebab = read
-            .toLowerCase()
-            .replace(/[\s_]+/g, "-")
-            .replace(/^-+|-+$/g, "")
-          const hint =
-            kebab.length <= SLUG_MAX && participantSlugPattern.test(kebab) ? `; did you mean ${show(kebab)}?` : "."
-          issues.push(
-            issue(
-              name,
-              "invalid",
-              `participant_slug must be a slug (lower-case letters and digits in hyphen-separated groups, at most ${SLUG_MAX} characters, e.g. "jane-doe"); got ${show(read)}${hint}`
-            )
-          )
-          continue
-        }
-        task.participant_slug = read
-        continue
-      }
-      case "contact_email": {
-        if (!isEmail(read)) {
-          issues.push(
-            issue(
-              name,
-              "invalid",
-              `contact_email must be an email address such as "ops@example.com"; got ${show(read)}.`
-            )
-          )
-          continue
-        }
-        task.contact_email = read
-        continue
-      }
-      case "budget": {
-        task.budget = read
-        const ambiguity = budgetAmbiguity(read)
-        if (ambiguity !== undefined) warnings.push(issue(name, "ambiguous", ambiguity))
-        continue
-      }
-      case "webhook_url": {
-        const problem = webhookUrlProblem(read, options.allowPrivateWebhooks === true)
-        if (problem !== undefined) {
-          issues.push(issue(name, "invalid", problem))
-          continue
-        }
-        task.webhook_url = read
-        continue
-      }
-      case "idempotency_key": {
-        idempotencyKey = read
-        continue
-      }
-      case "result_schema":
-        continue // read above: it is not text
-      default:
-        task[name] = read
+      for (const message of reading.warnings) warnings.push(issue(name, "ambiguous", message))
+    } else if (name === "budget") {
+      const ambiguity = budgetAmbiguity(value as string)
+      if (ambiguity !== undefined) warnings.push(issue(name, "ambiguous", ambiguity))
     }
   }
 
@@ -250,7 +254,7 @@ export const validateDraft = (
   for (const key of unknownKeys) {
     if (key === "deadline") {
       const raw = body.deadline
-      if (typeof raw === "string" && task.deadline !== undefined && raw.trim() === task.deadline) continue
+      if (typeof raw === "string" && deadline !== undefined && raw.trim() === deadline) continue
     }
     if (unrecognized === MAX_UNRECOGNIZED_WARNINGS) {
       const rest = unknownKeys.length - unknownKeys.indexOf(key)
@@ -284,19 +288,19 @@ export const validateDraft = (
     valid: issues.length === 0,
     issues,
     warnings,
-    task: orderTask(task),
-    idempotencyKey
+    task: taskOf(members, deadline),
+    idempotencyKey: members.idempotency_key
   }
 }
 
 // The schema declares the members in the order the task lists them.
 const taskOrder = Object.keys(NormalizedDraft.fields) as ReadonlyArray<keyof NormalizedDraft>
 
-/** Rebuilds the task with members in schema order, so equal drafts serialise identically. */
-const orderTask = (task: MutableTask): NormalizedDraft => {
+/** The normalised draft: members in schema order (equal drafts serialise identically), no idempotency_key. */
+const taskOf = (members: Decoded, deadline: string | undefined): NormalizedDraft => {
   const ordered: Record<string, unknown> = {}
   for (const key of taskOrder) {
-    const value = task[key]
+    const value = key === "deadline" ? deadline : members[key]
     if (value !== undefined) ordered[key] = value
   }
   return ordered as NormalizedDraft
@@ -332,3 +336,11 @@ export const withWarning = (v: DraftValidation, warning: TaskIssue): DraftValida
   ...v,
   warnings: insertByField(v.warnings, warning)
 })
+
+/** Inserts `entry` into `list` in place, as `insertByField` places it. */
+function insertInPlace(list: Array<TaskIssue>, entry: TaskIssue): void {
+  const rank = issueRank(entry.field)
+  const at = list.findIndex((i) => issueRank(i.field) > rank)
+  if (at === -1) list.push(entry)
+  else list.splice(at, 0, entry)
+}

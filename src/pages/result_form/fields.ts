@@ -13,7 +13,7 @@
  * again with the schema itself (src/domain/result_schema.ts), and its messages come back beside the
  * controls through `controlForPointer`. What the mapping cannot express becomes a JSON text box for
  * that property, so every schema the draft rules accept can still be answered from the page
- * (docs/decisions.md, "The result form").
+ * (docs/decisions/result-form.md).
  *
  * Control names: `fields`, then each property key after a `.` (a key's own `%`, `.` and `*`
  * percent-encoded, so a name reads one way only): `fields.address.city`. An object's box for
