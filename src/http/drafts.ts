@@ -15,6 +15,7 @@ import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { builtWithoutRequestTracing } from "./group_layer.ts"
 import { JsonBodyLayer, readJsonObject } from "./json_body.ts"
+import { rawEndpoint } from "./raw_endpoints.ts"
 
 export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (handlers) =>
   Effect.gen(function* () {
@@ -24,7 +25,7 @@ export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (ha
 
     return handlers
       .handleRaw(
-        "preflight",
+        rawEndpoint("preflight"),
         Effect.fnUntraced(function* ({ request }) {
           const body = yield* readJsonObject(request, config.docsUrl)
           return HttpServerResponse.jsonUnsafe(yield* operations.preflight(body))

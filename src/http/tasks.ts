@@ -14,6 +14,7 @@ import { AgentOperations, type TaskAt } from "../operations/agent.ts"
 import { versionedCache } from "../read_cache.ts"
 import { builtWithoutRequestTracing } from "./group_layer.ts"
 import { readJsonObject } from "./json_body.ts"
+import { rawEndpoint } from "./raw_endpoints.ts"
 
 const etagOf = (reference: string, version: number) => `"${reference.slice(4, 12)}-${version}"`
 
@@ -56,7 +57,7 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
 
     return handlers
       .handleRaw(
-        "createTask",
+        rawEndpoint("createTask"),
         Effect.fnUntraced(function* ({ request }) {
           const body = yield* readJsonObject(request, docs)
           const submission = yield* operations.submit({
