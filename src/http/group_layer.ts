@@ -1,7 +1,7 @@
 /**
  * HttpApi runs an endpoint's handler in the context its group's layer was built in, merged over
  * the request's own (`HttpApiBuilder.group` keeps the whole build context). What a request decides
- * for itself — whether its spans are made and under which parent (middleware.ts) — must stay the
+ * for itself — whether its spans are made and under which parent (server_span.ts) — must stay the
  * request's: a group is built without those two, so the build's values never override them.
  */
 import * as Context from "effect/Context"
