@@ -4,7 +4,7 @@
  * `JsonBody`, which reads the body first — 413 over 64 KiB, 415 when not JSON, 400 invalid_json
  * when it does not parse, 400 invalid_request when it is not an object or nests too deep — each
  * with its own message (http/json_body.ts). HttpApi then decodes what it read by the endpoint's
- * declared payload schema (a member it refuses: 400 invalid_request naming it, middleware.ts).
+ * declared payload schema (a member it refuses: 400 invalid_request naming it, http/error_envelope.ts).
  * HttpApi's own reading would answer those cases with one generic refusal, or none.
  */
 import * as Context from "effect/Context"
