@@ -72,9 +72,10 @@ const DocumentRoutes = HttpRouter.use(
 )
 
 /**
- * Around every request, outermost first: its id (request_id.ts), its trace (server_span.ts), its
- * log line (request_log.ts), the envelope for whatever no route answered (error_envelope.ts), and
- * the one spelling of each path (canonical_path.ts).
+ * Around every request, outermost first: its response's wait for the end of the turn
+ * (turn_batching.ts), its id (request_id.ts), its trace (server_span.ts), its log line
+ * (request_log.ts), the envelope for whatever no route answered (error_envelope.ts), and the one
+ * spelling of each path (canonical_path.ts).
  */
 export const GlobalMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
@@ -90,7 +91,7 @@ export const GlobalMiddleware = HttpRouter.middleware(
   { global: true }
 )
 
-/** On the REST API's routes: the API's middleware, and the request limiter inside it. */
+/** On the REST API's routes, outermost first: CORS, the request limiter, the envelope of their answers. */
 const RestMiddleware = HttpRouter.middleware(
   Effect.gen(function* () {
     return inOrder([corsMiddleware, yield* rateLimitMiddleware, yield* apiEnvelopeMiddleware])
