@@ -20,7 +20,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { type ErrorBody, type ErrorCode, errorBody, errorCodes, refusalBody } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { retryAfterSeconds } from "../domain/errors.ts"
-import { invalidRequest } from "../operations/invalid_request.ts"
+import { invalidRequest, truncate } from "../operations/invalid_request.ts"
 import { corsHeaders, preflightAnswer } from "./cors.ts"
 import { tooLarge } from "./json_body.ts"
 import { RequestId } from "./request_id.ts"
@@ -49,8 +49,6 @@ const codeForStatus = (status: number): ErrorCode =>
   [...genericCodes, ...(Object.keys(errorCodes) as Array<ErrorCode>)].find(
     (code) => errorCodes[code].status === status
   ) ?? (status < 500 ? "invalid_request" : "internal_error")
-
-const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
 
 const envelope = (body: ErrorBody, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })

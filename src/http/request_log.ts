@@ -15,6 +15,7 @@ import * as HttpTraceContext from "effect/http/HttpTraceContext"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
 import { AppConfig } from "../config/app_config.ts"
+import { truncate } from "../operations/invalid_request.ts"
 import { RequestId } from "./request_id.ts"
 
 /** The trace a request belongs to: its server span's when sampled, else the caller's, if any. */
@@ -24,8 +25,6 @@ const traceIdOf = (context: Context.Context<never>, request: HttpServerRequest.H
   if (request.headers.traceparent === undefined) return undefined
   return Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers))?.traceId
 }
-
-const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
 
 export const requestLogMiddleware = Effect.gen(function* () {
   const traced = (yield* AppConfig).tracing !== undefined

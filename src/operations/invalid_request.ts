@@ -66,7 +66,8 @@ export const invalidRequest = (part: RequestPart, cause: unknown): RequestInvali
   })
 }
 
-const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
+/** A client's text as a message or a log line repeats it: at most 200 characters. */
+export const truncate = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}…` : s)
 
 /**
  * The 400 `invalid_request` for a body (`Payload`) or tool arguments (`Arguments`) nested deeper
