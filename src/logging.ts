@@ -56,7 +56,7 @@ export const lineOf = (entry: {
     // A field the call gave wins over an annotation of the same name.
     if (fields === undefined || !(key in fields)) line += member(key, jsonValue(entry.annotations[key]))
   }
-  if (fields !== undefined) for (const key in fields) line += member(key, fields[key])
+  if (fields !== undefined) for (const key in fields) line += member(key, jsonValue(fields[key]))
   if (entry.cause !== undefined) line += member("cause", entry.cause)
   return `${line}}`
 }

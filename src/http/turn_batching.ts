@@ -18,15 +18,15 @@ import type * as HttpMiddleware from "effect/http/HttpMiddleware"
 
 /** A middleware whose requests' responses wait for the end of the turn they were made in. */
 export const makeTurnBatching = (): HttpMiddleware.HttpMiddleware => {
-  let waiting: Array<() => void> = []
+  let waiting: Array<(effect: Effect.Effect<void>) => void> = []
   const release = () => {
     const turn = waiting
     waiting = []
-    for (const resume of turn) resume()
+    for (const resume of turn) resume(Effect.void)
   }
   const endOfTurn = Effect.callback<void>((resume) => {
     if (waiting.length === 0) setImmediate(release)
-    waiting.push(() => resume(Effect.void))
+    waiting.push(resume)
   })
   return (httpEffect) => Effect.tap(httpEffect, () => endOfTurn)
 }
