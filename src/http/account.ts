@@ -8,21 +8,20 @@
  */
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
-import { MarketplaceApi } from "../api/api.ts"
 import { type EnvelopedRefusal, envelopeError, toEnvelope } from "../api/envelope.ts"
 import { ParticipantCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { ArtifactTooLarge } from "../domain/errors.ts"
 import { ParticipantOperations } from "../operations/participant.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 import { JsonBodyLayer } from "./json_body.ts"
 import { rawEndpoint } from "./raw_endpoints.ts"
 import { HolderOfTaskLayer } from "./task_parties.ts"
 
-export const AccountHandlers = HttpApiBuilder.group(MarketplaceApi, "account", (handlers) =>
+export const AccountHandlers = handlersLayer(
+  "account",
   Effect.gen(function* () {
     const {
       docsUrl: docs,
@@ -63,19 +62,20 @@ export const AccountHandlers = HttpApiBuilder.group(MarketplaceApi, "account", (
       return yield* operations.uploadFile(caller, reference, name, body)
     }, Effect.mapError(envelope))
 
-    return handlers
-      .handle("me", () => move(operations.me))
-      .handle("myTasks", () => move(operations.myTasks))
-      .handle("acceptTask", ({ params }) => move((caller) => operations.accept(caller, params.reference)))
-      .handle("startTask", ({ params }) => move((caller) => operations.start(caller, params.reference)))
-      .handle("declineTask", ({ params, payload }) =>
-        move((caller) => operations.decline(caller, params.reference, payload.reason))
-      )
-      .handle("submitTask", ({ params, payload }) =>
-        move((caller) => operations.submitResult(caller, params.reference, payload))
-      )
-      .handleRaw(rawEndpoint("uploadArtifact"), ({ request, params, query }) =>
-        upload(request, params.reference, query.name)
-      )
+    return (handlers) =>
+      handlers
+        .handle("me", () => move(operations.me))
+        .handle("myTasks", () => move(operations.myTasks))
+        .handle("acceptTask", ({ params }) => move((caller) => operations.accept(caller, params.reference)))
+        .handle("startTask", ({ params }) => move((caller) => operations.start(caller, params.reference)))
+        .handle("declineTask", ({ params, payload }) =>
+          move((caller) => operations.decline(caller, params.reference, payload.reason))
+        )
+        .handle("submitTask", ({ params, payload }) =>
+          move((caller) => operations.submitResult(caller, params.reference, payload))
+        )
+        .handleRaw(rawEndpoint("uploadArtifact"), ({ request, params, query }) =>
+          upload(request, params.reference, query.name)
+        )
   })
-).pipe(Layer.provide([JsonBodyLayer, HolderOfTaskLayer]), builtWithoutRequestTracing)
+).pipe(Layer.provide([JsonBodyLayer, HolderOfTaskLayer]))

@@ -5,19 +5,18 @@
  * decoded the body by the schema the OpenAPI document publishes (after JsonBody's rules).
  */
 import * as Effect from "effect/Effect"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Layer from "effect/Layer"
-import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import type { ReviewRequest } from "../api/resources.ts"
 import { AgentCaller } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 import { JsonBodyLayer } from "./json_body.ts"
 import { AgentOfTaskLayer } from "./task_parties.ts"
 
-export const AgentHandlers = HttpApiBuilder.group(MarketplaceApi, "agent", (handlers) =>
+export const AgentHandlers = handlersLayer(
+  "agent",
   Effect.gen(function* () {
     const { docsUrl: docs } = yield* AppConfig
     const operations = yield* AgentOperations
@@ -37,9 +36,10 @@ export const AgentHandlers = HttpApiBuilder.group(MarketplaceApi, "agent", (hand
       return yield* operations.deliveries(reference, taskToken)
     }, Effect.mapError(envelope))
 
-    return handlers
-      .handle("cancelTask", ({ params, payload }) => cancel(params.reference, payload.reason))
-      .handle("reviewTask", ({ params, payload }) => review(params.reference, payload))
-      .handle("listDeliveries", ({ params }) => deliveries(params.reference))
+    return (handlers) =>
+      handlers
+        .handle("cancelTask", ({ params, payload }) => cancel(params.reference, payload.reason))
+        .handle("reviewTask", ({ params, payload }) => review(params.reference, payload))
+        .handle("listDeliveries", ({ params }) => deliveries(params.reference))
   })
-).pipe(Layer.provide([JsonBodyLayer, AgentOfTaskLayer]), builtWithoutRequestTracing)
+).pipe(Layer.provide([JsonBodyLayer, AgentOfTaskLayer]))

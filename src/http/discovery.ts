@@ -5,8 +5,6 @@
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { MarketplaceApi } from "../api/api.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { participantMcpUrlOf, pathOnThisServer } from "../config/settings.ts"
 import { apiPrefix } from "../domain/addresses.ts"
@@ -17,9 +15,10 @@ import {
   protectedResourceMetadataPath,
   serviceIndex
 } from "../operations/discovery.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 
-export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery", (handlers) =>
+export const DiscoveryHandlers = handlersLayer(
+  "discovery",
   Effect.gen(function* () {
     const config = yield* AppConfig
     const base = config.publicBaseUrl
@@ -54,14 +53,15 @@ export const DiscoveryHandlers = HttpApiBuilder.group(MarketplaceApi, "discovery
         }
       ]
     }
-    return handlers
-      .handle("index", () => Effect.succeed(index))
-      .handle("capabilities", () => Effect.succeed(caps))
-      .handle("protectedResource", () => Effect.succeed(protectedResource))
-      .handle("apiCatalog", () => Effect.succeed(catalog))
-      .handle("agentCard", () => Effect.succeed(card))
+    return (handlers) =>
+      handlers
+        .handle("index", () => Effect.succeed(index))
+        .handle("capabilities", () => Effect.succeed(caps))
+        .handle("protectedResource", () => Effect.succeed(protectedResource))
+        .handle("apiCatalog", () => Effect.succeed(catalog))
+        .handle("agentCard", () => Effect.succeed(card))
   })
-).pipe(builtWithoutRequestTracing)
+)
 
 /**
  * The protected-resource metadata of the participant's MCP endpoint (RFC 9728 §3.1: the well-known

@@ -7,30 +7,30 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Layer from "effect/Layer"
-import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 import { JsonBodyLayer, readJsonObject } from "./json_body.ts"
 import { rawEndpoint } from "./raw_endpoints.ts"
 
-export const DraftsHandlers = HttpApiBuilder.group(MarketplaceApi, "drafts", (handlers) =>
+export const DraftsHandlers = handlersLayer(
+  "drafts",
   Effect.gen(function* () {
     const config = yield* AppConfig
     const operations = yield* AgentOperations
     const envelope = toEnvelope(config.docsUrl)
 
-    return handlers
-      .handleRaw(
-        rawEndpoint("preflight"),
-        Effect.fnUntraced(function* ({ request }) {
-          const body = yield* readJsonObject(request, config.docsUrl)
-          return HttpServerResponse.jsonUnsafe(yield* operations.preflight(body))
-        }, Effect.mapError(envelope))
-      )
-      .handle("search", ({ payload }) => Effect.mapError(operations.search(payload), envelope))
+    return (handlers) =>
+      handlers
+        .handleRaw(
+          rawEndpoint("preflight"),
+          Effect.fnUntraced(function* ({ request }) {
+            const body = yield* readJsonObject(request, config.docsUrl)
+            return HttpServerResponse.jsonUnsafe(yield* operations.preflight(body))
+          }, Effect.mapError(envelope))
+        )
+        .handle("search", ({ payload }) => Effect.mapError(operations.search(payload), envelope))
   })
-).pipe(Layer.provide(JsonBodyLayer), builtWithoutRequestTracing)
+).pipe(Layer.provide(JsonBodyLayer))

@@ -6,8 +6,6 @@
  * party never learns whether it exists. The bytes are streamed from the blob store as they come.
  */
 import * as Effect from "effect/Effect"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { TaskReader } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
@@ -16,9 +14,10 @@ import { mayReadFile } from "../domain/file_access.ts"
 import { downloadResponse } from "../pages/download.ts"
 import { Artifacts } from "../services/artifacts.ts"
 import { TaskActions } from "../services/task_actions.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 
-export const EvidenceHandlers = HttpApiBuilder.group(MarketplaceApi, "evidence", (handlers) =>
+export const EvidenceHandlers = handlersLayer(
+  "evidence",
   Effect.gen(function* () {
     const { docsUrl } = yield* AppConfig
     const artifacts = yield* Artifacts
@@ -37,6 +36,6 @@ export const EvidenceHandlers = HttpApiBuilder.group(MarketplaceApi, "evidence",
     const download = (reference: string, id: string) =>
       Effect.map(Effect.mapError(readable(reference, id), envelope), ({ file, body }) => downloadResponse(file, body))
 
-    return handlers.handle("downloadArtifact", ({ params }) => download(params.reference, params.id))
+    return (handlers) => handlers.handle("downloadArtifact", ({ params }) => download(params.reference, params.id))
   })
-).pipe(builtWithoutRequestTracing)
+)

@@ -2,15 +2,14 @@
  * Handlers of the health group: liveness and readiness.
  */
 import * as Effect from "effect/Effect"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { MarketplaceApi } from "../api/api.ts"
 import { envelopeError } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { retryAfterSeconds } from "../domain/errors.ts"
 import { Health } from "../services/health.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 
-export const HealthHandlers = HttpApiBuilder.group(MarketplaceApi, "health", (handlers) =>
+export const HealthHandlers = handlersLayer(
+  "health",
   Effect.gen(function* () {
     const config = yield* AppConfig
     const health = yield* Health
@@ -26,8 +25,9 @@ export const HealthHandlers = HttpApiBuilder.group(MarketplaceApi, "health", (ha
             )
           )
     )
-    return handlers
-      .handle("healthz", () => Effect.succeed({ object: "health" as const, status: "ok" as const }))
-      .handle("readyz", () => ready)
+    return (handlers) =>
+      handlers
+        .handle("healthz", () => Effect.succeed({ object: "health" as const, status: "ok" as const }))
+        .handle("readyz", () => ready)
   })
-).pipe(builtWithoutRequestTracing)
+)

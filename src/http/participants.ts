@@ -3,15 +3,13 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { AgentOperations, encodeCursor, presentParticipant } from "../operations/agent.ts"
 import { cachedPerObject } from "../read_cache.ts"
 import type { ParticipantPage } from "../services/participant_directory.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 
 /**
  * A participant's public JSON as UTF-8 bytes, made once per record: the directory's in-memory
@@ -51,7 +49,8 @@ const makeListBody = (participantJson: (record: ParticipantRecord) => Buffer) =>
     return Buffer.concat(parts)
   })
 
-export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "participants", (handlers) =>
+export const ParticipantsHandlers = handlersLayer(
+  "participants",
   Effect.gen(function* () {
     const config = yield* AppConfig
     const operations = yield* AgentOperations
@@ -60,18 +59,19 @@ export const ParticipantsHandlers = HttpApiBuilder.group(MarketplaceApi, "partic
 
     // A listing answers the bytes made here, in the shape of ParticipantList (kept per page, see
     // makeListBody); a participant is encoded by its declared schema.
-    return handlers
-      .handle(
-        "listParticipants",
-        Effect.fnUntraced(function* ({ query }) {
-          const page = yield* operations.listParticipants({
-            q: query.q,
-            limit: query.limit,
-            cursor: query.cursor
-          })
-          return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
-        }, Effect.mapError(envelope))
-      )
-      .handle("getParticipant", ({ params }) => Effect.mapError(operations.getParticipant(params.slug), envelope))
+    return (handlers) =>
+      handlers
+        .handle(
+          "listParticipants",
+          Effect.fnUntraced(function* ({ query }) {
+            const page = yield* operations.listParticipants({
+              q: query.q,
+              limit: query.limit,
+              cursor: query.cursor
+            })
+            return HttpServerResponse.uint8Array(listBody(page), { contentType: "application/json" })
+          }, Effect.mapError(envelope))
+        )
+        .handle("getParticipant", ({ params }) => Effect.mapError(operations.getParticipant(params.slug), envelope))
   })
-).pipe(builtWithoutRequestTracing)
+)

@@ -6,13 +6,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { MarketplaceApi } from "../api/api.ts"
 import { toEnvelope } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations, type TaskAt } from "../operations/agent.ts"
 import { versionedCache } from "../read_cache.ts"
-import { builtWithoutRequestTracing } from "./group_layer.ts"
+import { handlersLayer } from "./group_layer.ts"
 import { readJsonObject } from "./json_body.ts"
 import { rawEndpoint } from "./raw_endpoints.ts"
 
@@ -26,7 +24,8 @@ const matchesEtag = (header: string | undefined, etag: string) =>
 /** The characters of task bodies a process keeps for the next poll. */
 const bodyBudget = 4_000_000
 
-export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (handlers) =>
+export const TasksHandlers = handlersLayer(
+  "tasks",
   Effect.gen(function* () {
     const config = yield* AppConfig
     const operations = yield* AgentOperations
@@ -55,53 +54,54 @@ export const TasksHandlers = HttpApiBuilder.group(MarketplaceApi, "tasks", (hand
       return ok(body, etag)
     }
 
-    return handlers
-      .handleRaw(
-        rawEndpoint("createTask"),
-        Effect.fnUntraced(function* ({ request }) {
-          const body = yield* readJsonObject(request, docs)
-          const submission = yield* operations.submit({
-            body,
-            // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding
-            // blanks); the submission refuses one too short to be a secret.
-            headerKey: request.headers["idempotency-key"],
-            userAgent: request.headers["user-agent"]
-          })
-          const headers: Record<string, string> = {
-            location: submission.task.url,
-            etag: etagOf(submission.task.reference, submission.version)
-          }
-          if (submission.replayed) headers["idempotent-replayed"] = "true"
-          return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
-        }, Effect.mapError(envelope))
-      )
-      .handle(
-        "getTask",
-        Effect.fnUntraced(function* ({ params, query, headers }) {
-          const reference = params.reference
-          const ifNoneMatch = headers["if-none-match"]
-          const wait = query.wait ?? 0
-          if (wait > 0) {
-            // A long poll holds until the task moves past the version the client has: the one its
-            // If-None-Match names, else the one current now. An If-None-Match naming an older
-            // version is answered at once.
-            const answerNow = (first: TaskAt) =>
-              ifNoneMatch !== undefined && !matchesEtag(ifNoneMatch, etagOf(reference, first.version))
-            return answerWhole(
-              reference,
-              ifNoneMatch,
-              yield* operations.waitForChange(reference, answerNow, wait * 1000)
-            )
-          }
-          // A poll (the commonest request) first reads only the version: enough to answer 304,
-          // or with the body last served at this version; only otherwise the whole task.
-          const version = yield* operations.versionOf(reference)
-          const etag = etagOf(reference, version)
-          if (matchesEtag(ifNoneMatch, etag)) return notModified(etag)
-          const kept = bodies.get(reference, version)
-          if (kept !== undefined) return ok(kept, etag)
-          return answerWhole(reference, ifNoneMatch, yield* operations.read(reference))
-        }, Effect.mapError(envelope))
-      )
+    return (handlers) =>
+      handlers
+        .handleRaw(
+          rawEndpoint("createTask"),
+          Effect.fnUntraced(function* ({ request }) {
+            const body = yield* readJsonObject(request, docs)
+            const submission = yield* operations.submit({
+              body,
+              // IdempotencyKeyHeader has checked it: 1 to 255 characters (Node strips surrounding
+              // blanks); the submission refuses one too short to be a secret.
+              headerKey: request.headers["idempotency-key"],
+              userAgent: request.headers["user-agent"]
+            })
+            const headers: Record<string, string> = {
+              location: submission.task.url,
+              etag: etagOf(submission.task.reference, submission.version)
+            }
+            if (submission.replayed) headers["idempotent-replayed"] = "true"
+            return HttpServerResponse.jsonUnsafe(submission.task, { status: 201, headers })
+          }, Effect.mapError(envelope))
+        )
+        .handle(
+          "getTask",
+          Effect.fnUntraced(function* ({ params, query, headers }) {
+            const reference = params.reference
+            const ifNoneMatch = headers["if-none-match"]
+            const wait = query.wait ?? 0
+            if (wait > 0) {
+              // A long poll holds until the task moves past the version the client has: the one its
+              // If-None-Match names, else the one current now. An If-None-Match naming an older
+              // version is answered at once.
+              const answerNow = (first: TaskAt) =>
+                ifNoneMatch !== undefined && !matchesEtag(ifNoneMatch, etagOf(reference, first.version))
+              return answerWhole(
+                reference,
+                ifNoneMatch,
+                yield* operations.waitForChange(reference, answerNow, wait * 1000)
+              )
+            }
+            // A poll (the commonest request) first reads only the version: enough to answer 304,
+            // or with the body last served at this version; only otherwise the whole task.
+            const version = yield* operations.versionOf(reference)
+            const etag = etagOf(reference, version)
+            if (matchesEtag(ifNoneMatch, etag)) return notModified(etag)
+            const kept = bodies.get(reference, version)
+            if (kept !== undefined) return ok(kept, etag)
+            return answerWhole(reference, ifNoneMatch, yield* operations.read(reference))
+          }, Effect.mapError(envelope))
+        )
   })
-).pipe(builtWithoutRequestTracing)
+)
