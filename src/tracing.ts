@@ -61,14 +61,13 @@ export const sampledRoot =
 /**
  * `Effect.fn(name)` for the methods the hottest requests pass through (a poll, a 304, a preflight,
  * a directory page): the same named span on every call, tracer on or off, but without the
- * call-site stack Effect.fn captures on each call (a `new Error()`, about 2.5 µs of its ~4; Effect
+ * call-site stack Effect.fn captures on each call (a `new Error()`, most of its cost; Effect
  * skips it while `Error.stackTraceLimit` is 0, which this sets for the call's synchronous part
  * only, and restores). What is lost is the call site's line in a span's or a defect's frames; the
  * span's name and the definition's frame stay.
  *
- * The trick rescues issue 34's targets (docs/performance.md): with plain `Effect.fn` on the three
- * methods of a poll, GET task and its 304 measured 0.28–0.32 and 0.23–0.29 of the ceiling against
- * ≥ 0.30, preflight 0.20–0.21 against ≥ 0.20. Invariant (test/tracing.test.ts): the span is
+ * The trick rescues issue 34's targets for a task read, its 304 and preflight (the figures are in
+ * docs/performance.md, "The rules that matter"). Invariant (test/tracing.test.ts): the span is
  * named as given under the caller's, answers, failures and `this` are the body's, and
  * `Error.stackTraceLimit` is as it was after every call, even one that throws.
  */

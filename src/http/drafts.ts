@@ -1,8 +1,8 @@
 /**
  * Handlers of the drafts group: preflight and search. Preflight reads its JSON body itself (see
  * json_body.ts) and answers JSON made from the operation's value, typed as PreflightResult (plain
- * data: HttpApi's encoding through the schema makes the same JSON for ~5% more of a preflight's
- * server CPU). Search is handled through its declared schemas: its body read by JsonBody's rules
+ * data: HttpApi's encoding through the schema makes the same JSON for more of a preflight's
+ * server CPU; docs/performance.md). Search is handled through its declared schemas: its body read by JsonBody's rules
  * and decoded by SearchRequest, its answer encoded by SearchResult.
  */
 import * as Effect from "effect/Effect"

@@ -5,8 +5,9 @@
  * request's own (`HttpApiBuilder.group` keeps the whole build context). The request's own context
  * holds everything a handler may use at request time (by type, a handler needs only its endpoint's
  * middlewares and the request's services), so the build's context adds nothing there, and costs:
- * merged into every request, the ~50 services of the application took ~10 % of a poll's CPU, and
- * its tracing references overrode what the request decided for itself (server_span.ts).
+ * merged into every request, the application's services cost every poll a copy of them
+ * (docs/performance.md), and its tracing references overrode what the request decided for itself
+ * (server_span.ts).
  *
  * So `make` reads the services the handlers close over when the layer is built and returns the
  * group (`HttpApiBuilder.group`), and the group is built in a context holding only the API's

@@ -12,6 +12,7 @@ import * as Schema from "effect/Schema"
 import { MarketplaceApi } from "../api/api.ts"
 import { type DescribedSettings, describeApi } from "../api/description.ts"
 import { type AppSettings, isEmbeddedIssuer, issuerOf } from "../config/settings.ts"
+import { madeOnce } from "../read_cache.ts"
 
 const envelopeShape = JSON.stringify({
   type: "object",
@@ -235,8 +236,8 @@ const participantCredential = (settings: Pick<AppSettings, "publicBaseUrl" | "oa
 const transform = (spec: OpenApi.OpenAPISpec) =>
   withTaskLinks(withTypedQueryParameters(withMiddlewareHeaders(withOpenRequestBodies(foldErrorSchemas(spec)))))
 
-// Derived on first use, not at start-up (deriving it is ~8% of start-up; most processes serve it rarely).
-let document: OpenApi.OpenAPISpec | undefined
+/** Derived on first use, not at start-up: most processes serve it rarely (docs/performance.md). */
+const derived = madeOnce(() => transform(OpenApi.fromApi(MarketplaceApi)))
 
 /**
  * The document this deployment serves: its server address, its authorization server, and the
@@ -245,7 +246,7 @@ let document: OpenApi.OpenAPISpec | undefined
 export const openApiDocument = (
   settings: DescribedSettings & Pick<AppSettings, "publicBaseUrl" | "oauthIssuer">
 ): OpenApi.OpenAPISpec => {
-  document ??= transform(OpenApi.fromApi(MarketplaceApi))
+  const document = derived()
   const securitySchemes = {
     ...document.components.securitySchemes,
     participantAccessToken: participantCredential(settings)

@@ -21,9 +21,8 @@ export const StoredParticipant = Schema.Struct({
 export const IndexedParticipant = Schema.Struct({ ...StoredParticipant.fields, search_text: Schema.String })
 
 /**
- * A row of a listing page read by SQL, read without Schema: decoding costs ~3 µs a row (~0.3 ms
- * a page of 100) against ~0.4 µs here, on the listing of directories too large to list from
- * memory (docs/decisions/rows-and-time.md). The stored text was written from a decoded record.
+ * A row of a listing page read by SQL, read without Schema: decoding each row costs several times
+ * this, on the listing of directories too large to list from memory (docs/decisions/rows-and-time.md). The stored text was written from a decoded record.
  */
 export interface ParticipantRow {
   readonly slug: string

@@ -224,7 +224,7 @@ const walIndexHeaderBytes = 96
  * visible to any reader, and nothing but a commit, a WAL restart or a recovery rewrites it. So a mark equal to
  * an earlier one means no commit in between, by any process sharing the file; a mark read while a
  * commit writes the header only differs, which costs a needless read, never a stale one. One
- * `pread` of 96 bytes (~1 µs) instead of a statement. Memory, read-only and non-WAL databases (and
+ * `pread` of 96 bytes instead of a statement. Memory, read-only and non-WAL databases (and
  * exclusive locking mode, whose WAL index is not in the file) give no marks.
  */
 const makeCommitMarks = (filename: string, db: DatabaseSync, readOnly: boolean): CommitMarkReader => {

@@ -180,8 +180,8 @@ const orderSlugsByCodePoint = Effect.gen(function* () {
 
 /**
  * No query reads tasks by state alone (a participant's tasks use the (participant_slug, state)
- * index), so the index on state only cost every insert and state change a B-tree write (~3 µs per
- * update on SQLite, measured).
+ * index), so the index on state only cost every insert and state change a B-tree write
+ * (docs/performance.md).
  */
 const dropTaskStateIndex = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

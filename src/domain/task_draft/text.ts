@@ -41,8 +41,8 @@ export const exceeds = (s: string, max: number): number | undefined => {
 
 /**
  * The matches of a global regular expression in `text`, at most `limit`, in order: what
- * `text.matchAll(re)` gives, without the copy of `re` that matchAll makes on every call (~1 µs of
- * the ~3 µs a timing took to read, micro-benchmark). `re` is left as found (lastIndex 0); none of
+ * `text.matchAll(re)` gives, without the copy of `re` that matchAll makes on every call (a third
+ * of a timing's reading; docs/performance.md). `re` is left as found (lastIndex 0); none of
  * these expressions matches the empty string.
  */
 export const matchesOf = (re: RegExp, text: string, limit: number): Array<RegExpExecArray> => {
