@@ -15,6 +15,19 @@ import { NodeServerLayer } from "./http/server.ts"
 import { LoggerLayer } from "./logging.ts"
 import { tracingLayer } from "./tracing.ts"
 
+/** Why the server could not listen, in one line naming what to change (the port's variable). */
+export const listenFailure = (cause: unknown, host: string, port: number): string => {
+  const code = (cause as { code?: unknown } | undefined)?.code
+  const where = `${host}:${port}`
+  if (code === "EADDRINUSE")
+    return `Cannot listen on ${where}: the port is in use. Stop what listens there, or set PORT to a free port.`
+  if (code === "EACCES")
+    return `Cannot listen on ${where}: permission denied (ports below 1024 need privileges). Set PORT to 1024 or above.`
+  if (code === "EADDRNOTAVAIL")
+    return `Cannot listen on ${where}: the address is not one of this machine's. Set HOST to one of its addresses.`
+  return `Cannot listen on ${where}: ${cause instanceof Error ? cause.message : String(cause)}. Check PORT and HOST.`
+}
+
 const main = Effect.gen(function* () {
   const config = yield* loadSettings
   const announce = Effect.suspend(() =>
@@ -30,6 +43,12 @@ const main = Effect.gen(function* () {
   const server = serveOn(NodeServerLayer).pipe(Layer.provide(Layer.succeed(AppConfig, config)))
   // Announce only once everything is built: migrated, seeded and listening.
   return yield* Effect.scoped(Effect.andThen(Layer.build(server), Effect.andThen(announce, Effect.never))).pipe(
+    Effect.catchTag("ServeError", (error) =>
+      Effect.sync(() => {
+        process.stderr.write(`${listenFailure(error.cause, config.host, config.port)}\n`)
+        process.exitCode = 1
+      })
+    ),
     Effect.provideService(References.MinimumLogLevel, config.logLevel),
     // Spans are made only when a collector receives them (src/tracing.ts).
     Effect.provide(tracingLayer(config.tracing)),
