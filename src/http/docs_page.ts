@@ -12,6 +12,7 @@ import * as HttpApi from "effect/http-api/HttpApi"
 import type { ScalarConfig } from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { formActionSourceOf, htmlContentType, inlineScriptHashes } from "../pages/layout.ts"
+import { docsFallback } from "./docs_fallback.ts"
 import { staticDocument } from "./negotiation.ts"
 
 /**
@@ -84,11 +85,20 @@ const insert = (page: string, marker: string, occurrence: "first" | "last", addi
   return at === -1 ? page + addition : page.slice(0, at) + addition + page.slice(at)
 }
 
+/** `addition` placed right after the page's `<body …>` tag. */
+const openingBody = (page: string, addition: string) => {
+  const at = page.search(/<body[^>]*>/i)
+  if (at === -1) return addition + page
+  const end = page.indexOf(">", at) + 1
+  return page.slice(0, end) + addition + page.slice(end)
+}
+
 /**
  * The page: Scalar's, with the page's language, an empty icon (no request for `/favicon.ico`),
- * the mark of an anchor's target, and the anchor script.
+ * the mark of an anchor's target, the anchor script, and the page without JavaScript first in its
+ * body (docs_fallback.ts).
  */
-const render = (page: string) => {
+const render = (page: string, document: OpenApi.OpenAPISpec) => {
   const withLanguage = page.replace(/^<!doctype html>\s*<html>/i, '<!doctype html>\n<html lang="en">')
   const head = `<link rel="icon" href="data:," />
     <style>
@@ -97,7 +107,7 @@ const render = (page: string) => {
     </style>
   `
   return insert(
-    insert(withLanguage, "</head>", "first", head),
+    openingBody(insert(withLanguage, "</head>", "first", head), docsFallback(document)),
     "</body>",
     "last",
     `<script>${anchorScript}</script>\n  `
@@ -138,7 +148,7 @@ export const docsPagePolicy = (page: string, document: OpenApi.OpenAPISpec): str
 export const docsPageHandler = (document: () => OpenApi.OpenAPISpec) =>
   staticDocument(htmlContentType, async () => {
     const spec = document()
-    const page = render(await scalarPage(spec))
+    const page = render(await scalarPage(spec), spec)
     return {
       text: page,
       headers: {

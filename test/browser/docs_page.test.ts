@@ -238,3 +238,56 @@ describe("the docs page in a browser", () => {
     }
   }, 60_000)
 })
+
+describe("the docs page without JavaScript", () => {
+  /** A phone-sized page of a browser that runs no script. */
+  const openWithoutScripts = async (url: string) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })
+    const page = await context.newPage()
+    await page.goto(url)
+    return { page, close: () => context.close() }
+  }
+
+  it("shows the guidance and every endpoint as plain text, and the API's anchors land on their sections", async () => {
+    const { page, close } = await openWithoutScripts(`${server.url}/docs#error-task_not_found`)
+    try {
+      await page.screenshot({ path: `${screenshots}docs-without-javascript-error.png` })
+      expect(await page.locator("main.fallback h1").textContent()).toContain("Task Marketplace")
+      for (const anchor of ["agent-guidance", "authentication", "contact"]) {
+        expect(await page.locator(`main.fallback [id="${anchor}"]`).count(), anchor).toBe(1)
+      }
+      const guidance = await page.locator("main.fallback").textContent()
+      expect(guidance).toContain("Validate it with POST /api/public/v1/preflight")
+      for (const code of Object.keys(errorCodes)) {
+        expect(await page.locator(`main.fallback a[id="error-${code}"]`).count(), code).toBe(1)
+      }
+      const document = await (await fetch(`${server.url}/openapi.json`)).json()
+      const endpoints = await page.locator("main.fallback .endpoints > li").allTextContents()
+      let operations = 0
+      for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
+        for (const method of Object.keys(item).filter((key) => key !== "parameters")) {
+          operations++
+          expect(endpoints.some((text) => text.startsWith(`${method.toUpperCase()} ${path}`)), `${method} ${path}`).toBe(true)
+        }
+      }
+      expect(endpoints).toHaveLength(operations)
+      // The fragment's target is scrolled into view by the browser alone.
+      const box = await page.locator(`main.fallback a[id="error-task_not_found"]`).boundingBox()
+      expect(box?.y).toBeGreaterThanOrEqual(0)
+      expect(box?.y).toBeLessThan(844)
+      await page.goto(`${server.url}/docs`)
+      await page.screenshot({ path: `${screenshots}docs-without-javascript.png` })
+    } finally {
+      await close()
+    }
+  })
+
+  it("is not shown where JavaScript runs: one reference, Scalar's", async () => {
+    const page = await open(`${server.url}/docs`)
+    try {
+      expect(await page.locator("main.fallback").count()).toBe(0)
+    } finally {
+      await page.close()
+    }
+  })
+})
