@@ -417,11 +417,11 @@ export class LoginNotFound extends Schema.TaggedError<LoginNotFound>()("LoginNot
 }
 
 /** Why a one-time link cannot be used: no such link (or one replaced by a newer), used, expired. */
-export type LinkUnusableReason = "unknown" | "used" | "expired"
+export type LinkUnusableReason = "unknown" | "used" | "replaced" | "expired"
 
 /** A one-time link that cannot be used (reading it, or choosing a password with it). */
 export class LinkNotUsable extends Schema.TaggedError<LinkNotUsable>()("LinkNotUsable", {
-  reason: Schema.Literals(["unknown", "used", "expired"])
+  reason: Schema.Literals(["unknown", "used", "replaced", "expired"])
 }) {
   override get message() {
     return linkUnusableMessages[this.reason]
@@ -429,8 +429,9 @@ export class LinkNotUsable extends Schema.TaggedError<LinkNotUsable>()("LinkNotU
 }
 
 const linkUnusableMessages: Record<LinkUnusableReason, string> = {
-  unknown: "This link is not valid (a newer one may have replaced it). Ask for a new one.",
+  unknown: "This link is not valid. Ask for a new one.",
   used: "This link has already been used. Ask for a new one if you need to choose a password again.",
+  replaced: "A newer link replaced this one. Use the newest link you were sent, or ask for a new one.",
   expired: "This link has expired. Ask for a new one."
 }
 

@@ -32,6 +32,7 @@ import type { default as Provider } from "oidc-provider"
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>
 
 import type { AppSettings } from "../config/settings.ts"
+import type { LinkNotUsable } from "../domain/errors.ts"
 import {
   choosePasswordPath,
   consoleClient,
@@ -441,10 +442,11 @@ export const makeInteractions = (options: {
       return yield* finish(request, provider, { consent: { grantId } })
     })
 
-  const linkProblem = (error: { readonly _tag: string; readonly reason?: string }) =>
-    error._tag === "LinkNotUsable"
-      ? Effect.succeed(respond(linkProblemPage({ reason: error.reason as "unknown" | "used" | "expired" })))
-      : Effect.fail(error)
+  /** The console, where a person whose password is chosen signs in. */
+  const consoleUrl = `${basePath}${consoleClient.path}`
+
+  const linkProblem = (error: LinkNotUsable) =>
+    Effect.succeed(respond(linkProblemPage({ reason: error.reason, consoleUrl })))
 
   const passwordForm = (request: HttpServerRequest.HttpServerRequest) => {
     const token = new URL(request.url, "http://x").searchParams.get("token") ?? ""
@@ -478,7 +480,7 @@ export const makeInteractions = (options: {
       if (password !== (field("confirm") ?? "")) return again("The two passwords do not match.")
       return yield* logins.choosePassword(token, password).pipe(
         Effect.map((login) =>
-          respond(passwordChosenPage({ email: login.email, docsUrl: `${settings.docsUrl}#authentication` }))
+          respond(passwordChosenPage({ email: login.email, consoleUrl, docsUrl: `${settings.docsUrl}#authentication` }))
         ),
         Effect.catchTag("PasswordRejected", (rejected) => Effect.succeed(again(rejected.problem)))
       )

@@ -17,7 +17,7 @@
 import { minimumPasswordLength } from "../domain/login.ts"
 import { profileLimits } from "../domain/participant.ts"
 import { type Html, html, rawHtml, webUrlOf } from "../pages/html.ts"
-import { page, productName } from "../pages/layout.ts"
+import { page, productName, sourceHash } from "../pages/layout.ts"
 import type { RenderedPage } from "../pages/respond.ts"
 
 export { pageResponse, type RenderedPage } from "../pages/respond.ts"
@@ -388,25 +388,28 @@ ${formAlert(error)}
 
 export interface PasswordChosenPageInput {
   readonly email: string
+  /** The participant console's address, where the page leads. */
+  readonly consoleUrl: string
   /** The docs' authentication section, linked when given (e.g. `<base>/docs#authentication`). */
   readonly docsUrl?: string | undefined
 }
 
 /** After a password is saved: 200. */
-export const passwordChosenPage = ({ email, docsUrl }: PasswordChosenPageInput): RenderedPage => ({
+export const passwordChosenPage = ({ email, consoleUrl, docsUrl }: PasswordChosenPageInput): RenderedPage => ({
   status: 200,
   html: page({
     title: "Your password is saved",
     body: html`<h1>Your password is saved</h1>
-<p>You can now sign in as <strong>${email}</strong> from your assistant or app.</p>
-<p class="small">You can close this page.${docsUrl !== undefined && html` <a href="${docsUrl}">How signing in works</a>.`}</p>`
+<p>You can now sign in as <strong>${email}</strong>: in your console, where your offers and tasks are, or from your assistant or app.</p>
+${docsUrl !== undefined && html`<p class="small"><a href="${docsUrl}">How signing in works</a>.</p>`}
+<div class="actions"><a class="button primary" href="${consoleUrl}">Open your console</a></div>`
   })
 })
 
 // ---------------------------------------------------------------------------------------------
 // A one-time link that cannot be used
 
-export type LinkProblem = "unknown" | "used" | "expired"
+export type LinkProblem = "unknown" | "used" | "replaced" | "expired"
 
 const linkProblems: Record<LinkProblem, { readonly status: number; readonly title: string; readonly body: Html }> = {
   unknown: {
@@ -419,7 +422,13 @@ const linkProblems: Record<LinkProblem, { readonly status: number; readonly titl
     status: 410,
     title: "This link has already been used",
     body: html`<p>Each link works once, and this one has been used to choose a password.</p>
-<p>If you chose your password, sign in from your assistant or app. If you did not, ask the marketplace operator for a new link.</p>`
+<p>If you chose your password, sign in with it. If you did not, ask the marketplace operator for a new link.</p>`
+  },
+  replaced: {
+    status: 410,
+    title: "A newer link replaced this one",
+    body: html`<p>You were sent a newer link to choose your password, and only the newest one works.</p>
+<p>Open the link from your most recent message, or ask the marketplace operator for a new one.</p>`
   },
   expired: {
     status: 410,
@@ -429,12 +438,23 @@ const linkProblems: Record<LinkProblem, { readonly status: number; readonly titl
   }
 }
 
-/** An invitation or reset link that is unknown (404), already used or expired (410). */
-export const linkProblemPage = ({ reason }: { readonly reason: LinkProblem }): RenderedPage => {
+export interface LinkProblemPageInput {
+  readonly reason: LinkProblem
+  /** The participant console's address: a person whose password is chosen signs in there. */
+  readonly consoleUrl: string
+}
+
+/** An invitation or reset link that is unknown (404), already used, replaced or expired (410). */
+export const linkProblemPage = ({ reason, consoleUrl }: LinkProblemPageInput): RenderedPage => {
   const problem = linkProblems[reason]
   return {
     status: problem.status,
-    html: page({ title: problem.title, body: html`<h1>${problem.title}</h1>\n${problem.body}` })
+    html: page({
+      title: problem.title,
+      body: html`<h1>${problem.title}</h1>
+${problem.body}
+<div class="actions"><a class="button${reason === "used" ? " primary" : ""}" href="${consoleUrl}">Go to your console</a></div>`
+    })
   }
 }
 
@@ -453,6 +473,33 @@ export interface SignOutPageInput {
   /** The app that asked to sign the person out, when known. */
   readonly clientName?: string | undefined
 }
+
+/**
+ * Sends oidc-provider's sign-out form at once, as if its Sign out button was pressed: the page a
+ * person gets who chose "Sign out" in the console (`signingOutPage`).
+ */
+export const signOutScript = `document.getElementById(${JSON.stringify(logoutFormId)}).requestSubmit(document.getElementById("sign-out"))`
+/** The Content-Security-Policy hash of `signOutScript`, the one inline script of `signingOutPage`. */
+export const signOutScriptHash = sourceHash(signOutScript)
+
+/**
+ * Signing out a person who already chose to, in the console (a first-party client whose own
+ * sign-out is a checked form): no second question. The form is sent by `signOutScript`; without
+ * scripts, its one button (no "Stay signed in") does it: 200.
+ */
+export const signingOutPage = ({ formHtml }: { readonly formHtml: string }): RenderedPage => ({
+  status: 200,
+  html: page({
+    title: "Signing out",
+    body: html`<h1>Signing out</h1>
+<p class="lead">Signing you out of ${productName} on this device. If nothing happens, press Sign out.</p>
+${rawHtml(formHtml)}
+<div class="actions">
+<button type="submit" form="${logoutFormId}" name="logout" value="yes" class="primary" id="sign-out">Sign out</button>
+</div>
+<script>${rawHtml(signOutScript)}</script>`
+  })
+})
 
 /** The question before signing out, its buttons attached to oidc-provider's form: 200. */
 export const signOutPage = ({ formHtml, clientName }: SignOutPageInput): RenderedPage => ({

@@ -20,7 +20,15 @@ import { inlineScriptHashes, pageHeaders } from "../pages/layout.ts"
 import type { OAuthRecords } from "../services/oauth_records.ts"
 import type { KeySet } from "../services/signing_keys.ts"
 import { adapterFor } from "./adapter.ts"
-import { errorPage, errorPages, type RenderedPage, signedOutPage, signOutPage } from "./pages.ts"
+import {
+  errorPage,
+  errorPages,
+  type RenderedPage,
+  signedOutPage,
+  signingOutPage,
+  signOutPage,
+  signOutScriptHash
+} from "./pages.ts"
 
 /** Scopes, as the published contract names them. */
 export const oauthScopes = ["openid", "email", "profile"] as const
@@ -119,9 +127,14 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
   const accessTokenTTL = Math.floor(settings.oauthAccessTokenTtlMs / 1000)
 
   /** A page of ours, from the library's own routes; its forms may lead on to `formActionOrigins`. */
-  const render = (ctx: KoaContextWithOIDC, page: RenderedPage, formActionOrigins: ReadonlyArray<string> = []) => {
+  const render = (
+    ctx: KoaContextWithOIDC,
+    page: RenderedPage,
+    formActionOrigins: ReadonlyArray<string> = [],
+    scriptHashes: ReadonlyArray<string> = []
+  ) => {
     ctx.status = page.status
-    ctx.set(pageHeaders({ formActionOrigins }))
+    ctx.set(pageHeaders({ formActionOrigins, scriptHashes }))
     ctx.body = String(page.html)
   }
   /** Where the sign-out form sends the browser once done (the client's post-logout redirect URI). */
@@ -219,8 +232,12 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
+        // The console asks nothing twice: its Sign out is a checked form of its own, so the person has
+        // chosen already (docs/decisions/console.md). Any other client's person is asked.
         logoutSource: (ctx, form) =>
-          render(ctx, signOutPage({ formHtml: form, clientName: ctx.oidc.client?.clientName }), afterSignOut(ctx)),
+          ctx.oidc.client?.clientId === consoleClient.id
+            ? render(ctx, signingOutPage({ formHtml: form }), afterSignOut(ctx), [signOutScriptHash])
+            : render(ctx, signOutPage({ formHtml: form, clientName: ctx.oidc.client?.clientName }), afterSignOut(ctx)),
         postLogoutSuccessSource: (ctx) => render(ctx, signedOutPage({ clientName: ctx.oidc.client?.clientName }))
       },
       clientIdMetadataDocument: {

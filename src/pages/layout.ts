@@ -72,14 +72,15 @@ input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="
 .alert a { color: inherit; }
 .actions { display: grid; gap: 0.75rem; margin: 1.5rem 0 0; }
 @media (min-width: 30rem) { .actions.pair { grid-template-columns: 1fr 1fr; } }
-button {
+button, a.button {
   display: block; width: 100%; min-height: 48px; margin: 0; padding: 0.75rem 1rem;
   font: inherit; font-weight: 600; border-radius: 8px; border: 1px solid var(--field-border);
   background: transparent; color: var(--text); cursor: pointer;
 }
-button.primary { background: var(--accent); border-color: var(--accent); color: var(--on-accent); }
-button.primary:hover { background: var(--accent-hover); border-color: var(--accent-hover); }
-button:not(.primary):hover { background: var(--soft); }
+a.button { box-sizing: border-box; text-align: center; text-decoration: none; }
+button.primary, a.button.primary { background: var(--accent); border-color: var(--accent); color: var(--on-accent); }
+button.primary:hover, a.button.primary:hover { background: var(--accent-hover); border-color: var(--accent-hover); }
+button:not(.primary):hover, a.button:not(.primary):hover { background: var(--soft); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .box { margin: 0 0 1rem; padding: 0.75rem 1rem; background: var(--soft); border: 1px solid var(--border); border-radius: 8px; }
 .box p:last-child, .box ul:last-child { margin-bottom: 0; }

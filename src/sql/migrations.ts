@@ -406,6 +406,15 @@ const addServiceMode = Effect.gen(function* () {
   yield* sql`INSERT INTO service_mode (id, mode, clock_offset_ms) SELECT 1, 'live', 0 WHERE EXISTS (SELECT 1 FROM tasks)`
 })
 
+/**
+ * A one-time link replaced by a newer one for the same login is kept, marked, until it would have
+ * expired: opening it says it was replaced, not that it does not exist.
+ */
+const addLoginLinkReplaced = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE login_links ADD COLUMN replaced_at TEXT`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -423,7 +432,8 @@ const migrations = {
   "14_create_artifacts": createArtifacts,
   "15_participant_profiles": addParticipantProfiles,
   "16_add_webhooks": addWebhooks,
-  "17_add_service_mode": addServiceMode
+  "17_add_service_mode": addServiceMode,
+  "18_add_login_link_replaced": addLoginLinkReplaced
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

@@ -538,10 +538,14 @@ describe("the authorization server's pages in a browser, JavaScript off", () => 
   })
 
   it("password saved, link problems, signed out and errors: readable on a phone", async () => {
-    serve("/password-chosen", passwordChosenPage({ email: "ada@example.com", docsUrl: "/docs#authentication" }))
-    serve("/link-used", linkProblemPage({ reason: "used" }))
-    serve("/link-expired", linkProblemPage({ reason: "expired" }))
-    serve("/link-unknown", linkProblemPage({ reason: "unknown" }))
+    serve(
+      "/password-chosen",
+      passwordChosenPage({ email: "ada@example.com", consoleUrl: "/console", docsUrl: "/docs#authentication" })
+    )
+    serve("/link-used", linkProblemPage({ reason: "used", consoleUrl: "/console" }))
+    serve("/link-expired", linkProblemPage({ reason: "expired", consoleUrl: "/console" }))
+    serve("/link-unknown", linkProblemPage({ reason: "unknown", consoleUrl: "/console" }))
+    serve("/link-replaced", linkProblemPage({ reason: "replaced", consoleUrl: "/console" }))
     serve("/signed-out", signedOutPage({ clientName: "Claude" }))
     serve("/error-expired", errorPage(errorPages.signInExpired))
     serve("/error-redirect", errorPage(errorPages.unregisteredRedirect))
@@ -551,6 +555,7 @@ describe("the authorization server's pages in a browser, JavaScript off", () => 
       ["/link-used", "link-used", "This link has already been used"],
       ["/link-expired", "link-expired", "This link has expired"],
       ["/link-unknown", "link-unknown", "This link does not work"],
+      ["/link-replaced", "link-replaced", "A newer link replaced this one"],
       ["/signed-out", "signed-out", "You are signed out"],
       ["/error-expired", "error-expired", errorPages.signInExpired.title],
       ["/error-redirect", "error-redirect", errorPages.unregisteredRedirect.title],

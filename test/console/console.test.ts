@@ -158,22 +158,78 @@ describe("signing in", () => {
     expect(await typeOf("/docs")).toBe("text/html; charset=utf-8")
   })
 
-  it("signs out: the session ends in the database, not only in the browser", async () => {
-    const { context, page } = await signIn(emily)
+  it("signs out at once, no second question: the session ends in the database and at the authorization server", async () => {
+    const { context, page } = await signIn(emily, { ...phone, javaScriptEnabled: true })
     try {
       const cookie = (await context.cookies(`${server.url}/console`)).find((c) => c.name === "tm_console")!
-      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: /Sign out/ }).click()])
-      // The authorization server asks to confirm its own sign-out.
       await Promise.all([
         page.waitForURL(/\/console\/signed-out$/),
-        page.getByRole("button", { name: "Sign out" }).click()
+        page.getByRole("button", { name: /Sign out/ }).click()
       ])
+      await page.screenshot({ path: `${screenshots}console-signed-out.png` })
       await expect(page.locator("h1").textContent()).resolves.toBe("You are signed out")
       const stale = await fetch(`${server.url}/console`, {
         headers: { cookie: `tm_console=${cookie.value}` },
         redirect: "manual"
       })
       expect(stale.status).toBe(303)
+      // Signed out at the authorization server too: signing in again asks for the password.
+      await page.goto(`${server.url}/console`)
+      await expect(page.getByLabel("Password", { exact: true }).isVisible()).resolves.toBe(true)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("signs out without JavaScript too: one button, no \"Stay signed in\"", async () => {
+    const { context, page } = await signIn(emily)
+    try {
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: /Sign out/ }).click()])
+      await page.screenshot({ path: `${screenshots}console-signing-out-without-javascript.png` })
+      await expect(page.locator("h1").textContent()).resolves.toBe("Signing out")
+      await expect(page.getByRole("button").allTextContents()).resolves.toEqual(["Sign out"])
+      await Promise.all([
+        page.waitForURL(/\/console\/signed-out$/),
+        page.getByRole("button", { name: "Sign out" }).click()
+      ])
+      await expect(page.locator("h1").textContent()).resolves.toBe("You are signed out")
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe("a one-time link leads to the console", () => {
+  it("after choosing a password, and when the link was used already; a replaced link says so", async () => {
+    const first = linkOf(await operator(database, server.url, "participants", "reset", lukas.slug))
+    const link = linkOf(await operator(database, server.url, "participants", "reset", lukas.slug))
+    const context = await browser.newContext({ ...phone, javaScriptEnabled: false })
+    try {
+      const page = await context.newPage()
+      await page.goto(link)
+      await page.getByLabel("Password", { exact: true }).fill(lukas.password)
+      await page.getByLabel("Confirm password").fill(lukas.password)
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save password" }).click()])
+      await page.screenshot({ path: `${screenshots}password-saved-to-console.png` })
+      await expect(page.locator("h1").textContent()).resolves.toBe("Your password is saved")
+      await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Open your console" }).click()])
+      // The console's sign-in: the new password signs in.
+      await page.getByLabel("Email").fill(lukas.email)
+      await page.getByLabel("Password", { exact: true }).fill(lukas.password)
+      await Promise.all([page.waitForURL(`${server.url}/console`), page.getByRole("button", { name: "Sign in" }).click()])
+      await expect(page.locator("h1").textContent()).resolves.toBe("Your tasks")
+
+      const used = await page.goto(link)
+      expect(used?.status()).toBe(410)
+      await expect(page.locator("h1").textContent()).resolves.toBe("This link has already been used")
+      await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Go to your console" }).click()])
+      expect(page.url()).toBe(`${server.url}/console`)
+
+      const replaced = await page.goto(first)
+      expect(replaced?.status()).toBe(410)
+      await page.screenshot({ path: `${screenshots}link-replaced.png` })
+      await expect(page.locator("h1").textContent()).resolves.toBe("A newer link replaced this one")
+      await expect(page.locator("main").textContent()).resolves.not.toContain("copied only in part")
     } finally {
       await context.close()
     }

@@ -46,15 +46,15 @@ describe("the status each page is sent with", () => {
     expect(signUpPage(signUp).status).toBe(200)
     expect(signUpPage({ ...signUp, problems: { name: "Enter your name." } }).status).toBe(422)
     expect(signUpPage({ ...signUp, error: "Too many accounts were created from here lately." }).status).toBe(422)
-    expect(passwordChosenPage({ email: "ada@example.com" }).status).toBe(200)
+    expect(passwordChosenPage({ email: "ada@example.com", consoleUrl: "/console" }).status).toBe(200)
     expect(signOutPage({ formHtml: '<form id="op.logoutForm"></form>' }).status).toBe(200)
     expect(signedOutPage().status).toBe(200)
   })
 
   it("404 for an unknown link, 410 for a used or expired one", () => {
-    expect(linkProblemPage({ reason: "unknown" }).status).toBe(404)
-    expect(linkProblemPage({ reason: "used" }).status).toBe(410)
-    expect(linkProblemPage({ reason: "expired" }).status).toBe(410)
+    expect(linkProblemPage({ reason: "unknown", consoleUrl: "/console" }).status).toBe(404)
+    expect(linkProblemPage({ reason: "used", consoleUrl: "/console" }).status).toBe(410)
+    expect(linkProblemPage({ reason: "expired", consoleUrl: "/console" }).status).toBe(410)
   })
 
   it("an error page's own status, shown in small print", () => {
@@ -72,8 +72,8 @@ describe("every page", () => {
     signUp: signUpPage({ ...signUp, problems: { email: "x" } }),
     consent: consentPage(consent),
     choosePassword: choosePasswordPage(choose),
-    passwordChosen: passwordChosenPage({ email: "ada@example.com" }),
-    linkProblem: linkProblemPage({ reason: "expired" }),
+    passwordChosen: passwordChosenPage({ email: "ada@example.com", consoleUrl: "/console" }),
+    linkProblem: linkProblemPage({ reason: "expired", consoleUrl: "/console" }),
     signOut: signOutPage({ formHtml: '<form id="op.logoutForm"></form>' }),
     signedOut: signedOutPage(),
     error: errorPage(errorPages.serverError)
@@ -92,7 +92,7 @@ describe("every page", () => {
     expect(h1Of(markupOf(consentPage({ ...consent, clientName: "A & B" })))).toEqual(["Allow A &amp; B?"])
     expect(h1Of(markupOf(choosePasswordPage(choose)))).toEqual(["Choose your password"])
     expect(h1Of(markupOf(choosePasswordPage({ ...choose, purpose: "reset" })))).toEqual(["Choose a new password"])
-    expect(h1Of(markupOf(passwordChosenPage({ email: "a@example.com" })))).toEqual(["Your password is saved"])
+    expect(h1Of(markupOf(passwordChosenPage({ email: "a@example.com", consoleUrl: "/console" })))).toEqual(["Your password is saved"])
     expect(h1Of(markupOf(signedOutPage()))).toEqual(["You are signed out"])
   })
 })

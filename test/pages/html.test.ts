@@ -99,7 +99,7 @@ const everyPage = (text: string, url: string, customScheme: string): Record<stri
     accountEmail: text
   }),
   choosePassword: choosePasswordPage({ action: url, token: text, email: text, purpose: "invite", error: text }),
-  passwordChosen: passwordChosenPage({ email: text, docsUrl: url }),
+  passwordChosen: passwordChosenPage({ email: text, consoleUrl: url, docsUrl: url }),
   signOut: signOutPage({
     formHtml: `<form id="op.logoutForm" method="post" action="/x"><input type="hidden" name="xsrf" value="y"/></form>`,
     clientName: text
@@ -170,8 +170,8 @@ describe("every page, given hostile inputs", () => {
     expect(String(consent)).not.toContain("native code")
   })
 
-  it("link problems have no inputs but their reason", () => {
-    for (const reason of ["unknown", "used", "expired"] as const)
-      expect(skeletonOf(String(linkProblemPage({ reason }).html))).toContain("<h1>")
+  it("link problems have no inputs but their reason (and the console they lead to)", () => {
+    for (const reason of ["unknown", "used", "replaced", "expired"] as const)
+      expect(skeletonOf(String(linkProblemPage({ reason, consoleUrl: "/console" }).html))).toContain("<h1>")
   })
 })

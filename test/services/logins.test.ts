@@ -349,12 +349,17 @@ describe("Logins", () => {
         assert.strictEqual(taken.message, "ada@EXAMPLE.com is already the login of participant ada")
 
         // Ada has not chosen a password: inviting her again, at another address, readdresses the
-        // same login, and the first link stops working.
+        // same login, and the first link stops working, saying it was replaced.
         const again = yield* logins.invite("ada", "ada.lovelace@example.com")
         assert.strictEqual(again.login.id, first.login.id)
         assert.strictEqual(again.login.email, "ada.lovelace@example.com")
         const replaced = yield* failureOf(logins.linkFor(tokenOf(first.url)))
-        assert.deepStrictEqual([replaced._tag, replaced.reason], ["LinkNotUsable", "unknown"])
+        assert.deepStrictEqual([replaced._tag, replaced.reason], ["LinkNotUsable", "replaced"])
+        assert.strictEqual(
+          replaced.message,
+          "A newer link replaced this one. Use the newest link you were sent, or ask for a new one."
+        )
+        assert.strictEqual(reasonOf(yield* failureOf(logins.choosePassword(tokenOf(first.url), password))), "replaced")
         assert.strictEqual((yield* logins.linkFor(tokenOf(again.url))).email, "ada.lovelace@example.com")
 
         // The old address is free again.
@@ -370,7 +375,12 @@ describe("Logins", () => {
             { participant_slug: "bea", email_key: "ada@example.com" }
           ]
         )
-        assert.strictEqual((yield* rowsOf("SELECT token_hash FROM login_links")).length, 2)
+        // The replaced link is kept (until it would have expired), so that it can say so.
+        assert.strictEqual((yield* rowsOf("SELECT token_hash FROM login_links")).length, 3)
+        assert.strictEqual(
+          (yield* rowsOf("SELECT token_hash FROM login_links WHERE replaced_at IS NOT NULL")).length,
+          1
+        )
       })
     )
   )
@@ -386,7 +396,9 @@ describe("Logins", () => {
         assert.strictEqual(new Set(same.map((issued) => issued.login.id)).size, 1)
         const usable = yield* Effect.all(same.map((issued) => Effect.result(logins.linkFor(tokenOf(issued.url)))))
         assert.strictEqual(usable.filter(Result.isSuccess).length, 1)
-        assert.strictEqual((yield* rowsOf("SELECT login_id FROM login_links")).length, 1)
+        // One usable link; the four it replaced are kept, marked, to say so when opened.
+        assert.strictEqual((yield* rowsOf("SELECT login_id FROM login_links WHERE replaced_at IS NULL")).length, 1)
+        assert.strictEqual((yield* rowsOf("SELECT login_id FROM login_links WHERE replaced_at IS NOT NULL")).length, 4)
 
         const rivals = yield* Effect.all(
           ["dan", "eva", "fay"].map((slug) => Effect.result(logins.invite(slug, "shared@example.com"))),
@@ -787,7 +799,7 @@ describe("Logins", () => {
         // A reset link lasts an hour; a newer one replaces it.
         const late = yield* logins.reset("ada")
         const newer = yield* logins.reset("ada")
-        assert.strictEqual(reasonOf(yield* failureOf(logins.linkFor(tokenOf(late.url)))), "unknown")
+        assert.strictEqual(reasonOf(yield* failureOf(logins.linkFor(tokenOf(late.url)))), "replaced")
         yield* TestClock.adjust(resetLinkLifetimeMs)
         assert.strictEqual(reasonOf(yield* failureOf(logins.choosePassword(tokenOf(newer.url), password))), "expired")
       })

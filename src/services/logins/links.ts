@@ -19,4 +19,12 @@ export const linkUrlOf = (publicBaseUrl: string, token: string) =>
 
 /** Why a link cannot be used at `now`; undefined when it can. */
 export const unusable = (row: LinkRow | undefined, now: string): LinkUnusableReason | undefined =>
-  row === undefined ? "unknown" : row.used_at !== null ? "used" : row.expires_at <= now ? "expired" : undefined
+  row === undefined
+    ? "unknown"
+    : row.used_at !== null
+      ? "used"
+      : row.replaced_at !== null
+        ? "replaced"
+        : row.expires_at <= now
+          ? "expired"
+          : undefined

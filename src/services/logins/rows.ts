@@ -37,6 +37,7 @@ export const LinkRow = Schema.Struct({
   purpose: Schema.Literals(linkPurposes),
   expires_at: Schema.String,
   used_at: Schema.NullOr(Schema.String),
+  replaced_at: Schema.NullOr(Schema.String),
   login_id: Schema.String,
   email: Schema.String
 })
@@ -84,7 +85,7 @@ export const loginRows = (sql: SqlClient.SqlClient) => {
       Request: Schema.String,
       Result: LinkRow,
       execute: (hash) => sql`
-        SELECT l.purpose, l.expires_at, l.used_at, l.login_id, p.email
+        SELECT l.purpose, l.expires_at, l.used_at, l.replaced_at, l.login_id, p.email
         FROM login_links l JOIN participant_logins p ON p.id = l.login_id
         WHERE l.token_hash = ${hash}
       `
@@ -95,8 +96,9 @@ export const loginRows = (sql: SqlClient.SqlClient) => {
     )
 
   /**
-   * Stores a new link as the login's only unused one. Used links are kept until they expire, so
-   * a second use still reads as `used`; expired ones are dropped.
+   * Stores a new link as the login's only usable one. The links it replaces, and used ones, are
+   * kept until they expire, so opening one still says why it no longer works (`replaced`,
+   * `used`); expired ones are dropped.
    */
   const replaceLinks = Effect.fnUntraced(function* (
     loginId: string,
@@ -105,7 +107,11 @@ export const loginRows = (sql: SqlClient.SqlClient) => {
     now: string,
     expiresAt: string
   ) {
-    yield* sql`DELETE FROM login_links WHERE login_id = ${loginId} AND (used_at IS NULL OR expires_at <= ${now})`
+    yield* sql`DELETE FROM login_links WHERE login_id = ${loginId} AND expires_at <= ${now}`
+    yield* sql`
+      UPDATE login_links SET replaced_at = ${now}
+      WHERE login_id = ${loginId} AND used_at IS NULL AND replaced_at IS NULL
+    `
     yield* sql`
       INSERT INTO login_links (token_hash, login_id, purpose, expires_at, used_at, created_at)
       VALUES (${tokenHash}, ${loginId}, ${purpose}, ${expiresAt}, NULL, ${now})

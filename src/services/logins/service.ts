@@ -283,7 +283,7 @@ export class Logins extends Context.Service<
       ) {
         const [consumed] = yield* sql<{ readonly login_id: string }>`
           UPDATE login_links SET used_at = ${now}
-          WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > ${now}
+          WHERE token_hash = ${tokenHash} AND used_at IS NULL AND replaced_at IS NULL AND expires_at > ${now}
           RETURNING login_id
         `
         if (consumed === undefined) {
