@@ -18,6 +18,8 @@ import type { TaskOnBoard } from "../operations/participant.ts"
 import { type Html, html, webUrlOf } from "../pages/html.ts"
 import { page } from "../pages/layout.ts"
 import type { RenderedPage } from "../pages/respond.ts"
+import { formFieldsOf } from "../pages/result_form/schema_fields.ts"
+import { describeResultFields, showResultFields } from "../pages/result_form/show.ts"
 
 /** Where the console's pages live, under the service's base path. */
 export interface ConsolePaths {
@@ -253,23 +255,15 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1048576) * 10) / 10}
 const fileSize = (bytes: number) =>
   bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${Math.round(bytes / 102.4) / 10} KB` : megabytes(bytes)
 
-const fieldValue = (value: unknown) =>
-  typeof value === "string"
-    ? value
-    : typeof value === "number" || typeof value === "boolean"
-      ? String(value)
-      : JSON.stringify(value)
-
 /** A result as the participant sent it: summary, fields, evidence (their own files downloadable). */
 const resultView = (paths: ConsolePaths, task: Task) => {
   const result = task.result
   if (result === null) return undefined
-  const fields = Object.entries(result.fields)
   return html`<section aria-labelledby="result">
 <h2 id="result">Your result</h2>
 <p class="small">Submitted ${when(result.submitted_at)}</p>
 <p>${result.summary}</p>
-${fields.length > 0 && html`<dl class="brief">${fields.map(([key, value]) => html`<dt>${key}</dt><dd>${fieldValue(value)}</dd>`)}</dl>`}
+${showResultFields(formFieldsOf(task.brief.result_schema ?? undefined), result.fields)}
 ${
   result.artifacts.length > 0 &&
   html`<ul>${result.artifacts.map((artifact) => {
@@ -346,13 +340,24 @@ ${links.message}
 </section>`
 }
 
+/** Before a person accepts: what they will hand back (the result form's fields, read-only). */
+const handBackView = (task: Task) => {
+  const fields = describeResultFields(formFieldsOf(task.brief.result_schema ?? undefined))
+  return html`<section aria-labelledby="hand-back">
+<h2 id="hand-back">What you will hand back</h2>
+<p>A summary of what you did, with evidence (files or links) as the brief asks${fields === undefined ? "." : ", and:"}</p>
+${fields}
+</section>
+`
+}
+
 const movesOf = (input: TaskPageInput) => {
   const { frame, entry, now } = input
   const { task } = entry
   const path = frame.paths.task(task.reference)
   switch (task.state) {
     case "awaiting_participant":
-      return html`<section aria-labelledby="answer">
+      return html`${handBackView(task)}<section aria-labelledby="answer">
 <h2 id="answer">Your answer</h2>
 ${entry.offerExpiresAt !== null && html`<p><strong>Answer within ${timeLeft(entry.offerExpiresAt, now)}</strong> (by ${when(entry.offerExpiresAt)}); after that the offer lapses.</p>`}
 <form method="post" action="${path}/accept">${hidden(frame.csrf)}

@@ -208,7 +208,10 @@ const walk = (fields: ReadonlyArray<FormField>): ReadonlyArray<FormField> =>
   fields.flatMap((field) => (field.kind === "group" ? [field, ...walk(field.fields)] : [field]))
 
 /** Fills in the inspection form with a result the schema accepts. */
-const fillValid = async (page: Page) => {
+const fillValid = (page: Page) => fillValidExcept(page)
+
+/** The same, leaving the yes/no of repairs untouched when asked. */
+const fillValidExcept = async (page: Page, untouched?: "repairs") => {
   await page.getByLabel("Summary").fill("Counted the chairs in room 4.\nTwo wobble.")
   await page.getByLabel("Inspection date (required)").fill("2026-05-01")
   await page.getByLabel("Started at", { exact: true }).fill("2026-05-01T14:30")
@@ -216,7 +219,8 @@ const fillValid = async (page: Page) => {
   await page.getByLabel("Weight kg").fill("3.25")
   await page.getByRole("group", { name: "Condition (required)" }).getByLabel("worn").check()
   await page.getByLabel("Colour").selectOption("grey")
-  await page.getByLabel("Repairs needed").check()
+  if (untouched !== "repairs")
+    await page.getByRole("group", { name: "Repairs needed (required)" }).getByLabel("Yes").check()
   await page.getByLabel("I was on site (required)").check()
   await page.getByLabel("Rooms (required)").fill("Room 4\nHall")
   await page.getByRole("group", { name: "Tools" }).getByLabel("tape measure").check()
@@ -364,6 +368,17 @@ describe("the result form in a browser, JavaScript off", () => {
         await page.getByLabel("I was on site (required)").evaluate((e) => (e as HTMLInputElement).validationMessage)
       ).not.toBe("")
     })
+    // A required yes/no left untouched: neither Yes nor No is chosen, and the browser will not send it as "no".
+    await onPage("/work-required", async ({ page }) => {
+      const before = posts
+      await fillValid(page)
+      await page.reload()
+      await fillValidExcept(page, "repairs")
+      await submit(page)
+      expect(posts).toBe(before)
+      const yes = page.getByRole("group", { name: "Repairs needed (required)" }).getByLabel("Yes")
+      expect(await yes.evaluate((e) => (e as HTMLInputElement).validationMessage)).not.toBe("")
+    })
   })
 
   it("typed values arrive as the schema's types, and the service accepts them", async () => {
@@ -394,12 +409,13 @@ describe("the result form in a browser, JavaScript off", () => {
         }
       })
     })
-    // Optional ones left empty are left out; an unchecked box is false.
+    // Optional ones left empty are left out; No is an answer when chosen.
     await onPage("/work-typed", async ({ page }) => {
       await page.getByLabel("Summary").fill("Counted.")
       await page.getByLabel("Inspection date (required)").fill("2026-05-02")
       await page.getByLabel("Chairs (required)").fill("0")
       await page.getByRole("group", { name: "Condition (required)" }).getByLabel("good").check()
+      await page.getByRole("group", { name: "Repairs needed (required)" }).getByLabel("No").check()
       await page.getByLabel("I was on site (required)").check()
       await page.getByLabel("Rooms (required)").fill("Room 4")
       await page.getByLabel("Email (required)").fill("ada@example.com")
@@ -486,7 +502,7 @@ describe("the result form in a browser, JavaScript off", () => {
         "/work-looks",
         async ({ page, console }) => {
           await page.getByLabel("Reference (required)").fill("door 4")
-          await page.getByLabel("Repairs needed").check()
+          await page.getByRole("group", { name: "Repairs needed (required)" }).getByLabel("Yes").check()
           await fillValid(page)
           await page.getByLabel("Reference (required)").fill("door 4")
           await submit(page)

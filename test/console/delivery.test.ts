@@ -132,11 +132,32 @@ describe("a task from offer to settlement", () => {
       "Photograph the storefront"
     )
     await page.goto(`${server.url}/console/tasks/${reference}`)
+    // Before accepting: what will be handed back, read-only, under the schema's titles.
+    const handBack = await page.getByRole("region", { name: "What you will hand back" }).innerText()
+    expect(handBack).toContain("Photos taken (required): A whole number.")
+    expect(handBack).toContain("Opening-hours sign legible (required): One of: Yes, No.")
+    expect(handBack).toContain("Opening hours as shown (required): Text.")
+    expect(handBack).toContain("Weather: One of: sunny, cloudy, rain.")
+    await expect(page.getByRole("region", { name: "What you will hand back" }).locator("input").count()).resolves.toBe(
+      0
+    )
+    await shoot(page, "console-offer-phone")
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Accept" }).click()])
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Start work" }).click()])
-    for (const label of [/Photos taken/, /Opening-hours sign legible/, /Opening hours as shown/, /Summary/, /Files/]) {
+    for (const label of [/Photos taken/, /Opening hours as shown/, /Summary/, /Files/]) {
       await expect(page.getByLabel(label).count(), String(label)).resolves.toBe(1)
     }
+    // A required yes/no: Yes and No, neither chosen, nothing that an untouched page could send as "no".
+    const legible = page.getByRole("group", { name: /Opening-hours sign legible/ }).getByRole("radio")
+    await expect(legible.count()).resolves.toBe(2)
+    await expect(
+      legible.evaluateAll((radios) =>
+        radios.map((r) => [(r as HTMLInputElement).checked, (r as HTMLInputElement).required])
+      )
+    ).resolves.toEqual([
+      [false, true],
+      [false, true]
+    ])
     // Three choices: radio buttons (and "No answer", the property being optional) in a group named by it.
     await expect(
       page
@@ -179,7 +200,10 @@ describe("a task from offer to settlement", () => {
     await page.goto(`${server.url}/console/tasks/${reference}`)
     await page.getByLabel(/Summary/).fill("Five photos of the storefront; the sign is legible.")
     await page.getByLabel(/Photos taken/).fill("5")
-    await page.getByLabel(/Opening-hours sign legible/).check()
+    await page
+      .getByRole("group", { name: /Opening-hours sign legible/ })
+      .getByRole("radio", { name: "Yes" })
+      .check()
     await page.getByLabel(/Opening hours as shown/).fill("Mo–Fr 7:00–18:00, Sa 8:00–13:00")
     await page
       .getByRole("group", { name: /Weather/ })
@@ -193,6 +217,12 @@ describe("a task from offer to settlement", () => {
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Submit result" }).click()])
     await expect(page.getByRole("status").textContent()).resolves.toContain("Your result was submitted")
     await shoot(page, "console-submitted-phone")
+    // The result as sent, read back under the schema's titles and in words.
+    const shown = await page.getByRole("region", { name: "Your result" }).innerText()
+    for (const line of ["Photos taken\n5", "Opening-hours sign legible\nYes", "Weather\ncloudy"])
+      expect(shown).toContain(line)
+    expect(shown).not.toContain("sign_legible")
+    expect(shown).not.toContain("true")
     const task = await readTask(reference)
     expect(task.state).toBe("submitted")
     expect(task.result?.fields).toEqual({
@@ -279,7 +309,13 @@ describe("a task from offer to settlement", () => {
     await shoot(page, "console-revision-phone")
     await page.getByLabel(/Summary/).fill("Six photos now, the side entrance included.")
     await page.getByLabel(/Photos taken/).fill("6")
-    await page.getByLabel(/Opening-hours sign legible/).check()
+    // The revision's form holds the result sent before: Yes is still chosen.
+    await expect(
+      page
+        .getByRole("group", { name: /Opening-hours sign legible/ })
+        .getByRole("radio", { name: "Yes" })
+        .isChecked()
+    ).resolves.toBe(true)
     await page.getByLabel(/Opening hours as shown/).fill("Mo–Fr 7:00–18:00, Sa 8:00–13:00")
     await page.getByLabel(/Files/).setInputFiles([{ name: "side-entrance.png", mimeType: "image/png", buffer: png }])
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Submit result" }).click()])

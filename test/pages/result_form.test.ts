@@ -262,21 +262,33 @@ describe("numbers", () => {
 })
 
 describe("booleans", () => {
-  it("a checkbox, labelled beside it; checked is true and unchecked is false, required or not", () => {
+  it("Yes and No as radio buttons, neither chosen: a required one cannot be sent untouched, an optional one says No answer", () => {
     const schema = {
       type: "object",
       properties: { repaired: { type: "boolean" }, photographed: { type: "boolean" } },
       required: ["repaired"]
     }
     const fields = formFieldsOf(schema)
+    expect(fields.map((f) => f.kind)).toEqual(["choice", "choice"])
     const markup = render(fields)
-    const box = elementById(markup, "rf-fields.repaired")
-    expect(Object.fromEntries(box)).toMatchObject({ type: "checkbox", name: "fields.repaired", value: "true" })
-    // Required does not mean "must be checked": false is an answer.
-    expect(box.has("required")).toBe(false)
-    expect(markup).toContain('<div class="choice"><input type="checkbox" id="rf-fields.repaired"')
-    expect(roundTrip(schema, {})).toMatchObject({ fields: { repaired: false, photographed: false }, failures: [] })
-    expect(roundTrip(schema, { "fields.repaired": ["true"] }).fields).toEqual({ repaired: true, photographed: false })
+    const yes = elementById(markup, "rf-fields.repaired-0")
+    const no = elementById(markup, "rf-fields.repaired-1")
+    expect(Object.fromEntries(yes)).toMatchObject({ type: "radio", name: "fields.repaired", value: "true" })
+    expect(Object.fromEntries(no)).toMatchObject({ type: "radio", name: "fields.repaired", value: "false" })
+    // Required: the browser refuses to send the form until one is chosen; none is chosen at first.
+    expect([yes.has("required"), no.has("required"), yes.has("checked"), no.has("checked")]).toEqual([true, true, false, false])
+    expect(markup).toMatch(/<label[^>]*for="rf-fields.repaired-0"[^>]*>Yes<\/label>/)
+    // Optional: Yes, No and No answer (chosen at first), which sends nothing.
+    expect(elementById(markup, "rf-fields.photographed-none").has("checked")).toBe(true)
+    // Untouched, nothing is said: the required one is missing, and the service says so.
+    const untouched = roundTrip(schema, {})
+    expect(untouched.fields).toEqual({})
+    expect(untouched.failures.length).toBeGreaterThan(0)
+    expect(roundTrip(schema, { "fields.repaired": ["false"] })).toMatchObject({ fields: { repaired: false }, failures: [] })
+    expect(roundTrip(schema, { "fields.repaired": ["true"], "fields.photographed": ["false"] }).fields).toEqual({
+      repaired: true,
+      photographed: false
+    })
   })
 
   it("`const: true` (a confirmation) must be checked when required, and is left out unchecked when not", () => {
@@ -477,7 +489,7 @@ describe("nested objects", () => {
     expect(fields[1]!.hint).toBe("Optional; if you fill in any of it, Name and Vat are required.")
   })
 
-  it("read back: an optional object nobody filled in is left out (its unchecked box too), a required one is there", () => {
+  it("read back: an optional object nobody filled in is left out (its unanswered yes/no too), a required one is there", () => {
     expect(roundTrip(schema, { "fields.address.city": "Lyon" })).toMatchObject({
       fields: { address: { city: "Lyon" } },
       failures: []
@@ -489,7 +501,8 @@ describe("nested objects", () => {
         "fields.address.city": "Lyon",
         "fields.address.floor": "3",
         "fields.billing.name": "Ada",
-        "fields.billing.vat": "FR1"
+        "fields.billing.vat": "FR1",
+        "fields.billing.paid": "false"
       })
     ).toMatchObject({
       fields: { address: { city: "Lyon", floor: 3 }, billing: { name: "Ada", vat: "FR1", paid: false } },
@@ -759,6 +772,7 @@ describe("a whole form, both ways", () => {
       "fields.inspected_on": "2026-05-01",
       "fields.chairs": "42",
       "fields.condition": ["worn"],
+      "fields.broken": ["false"],
       "fields.rooms": "Room 4\nHall",
       "fields.tools": ["drill"],
       "fields.contact.email": "ada@example.com",
@@ -780,7 +794,8 @@ describe("a whole form, both ways", () => {
     const values = formValuesOf(fields, result)
     expect(values("fields.rooms")).toEqual(["Room 4\nHall"])
     expect(values("fields.condition")).toEqual(["worn"])
-    expect(values("fields.broken")).toEqual([])
+    // No is said again as No (the person said it): never left for an untouched control to imply.
+    expect(values("fields.broken")).toEqual(["false"])
     const read = readFormFields(fields, submit(render(fields, values)))
     expect(read).toEqual({ fields: result, problems: new Map() })
   })

@@ -37,7 +37,7 @@ interface FieldBase {
   /**
    * Required here and in every object around it: the page asks for it (`required`, "(required)").
    * A required member of an optional object is required only once that object is given at all; a
-   * checkbox is never asked for (unchecked is `false`, an answer), unless only `true` will do.
+   * confirmation's checkbox is asked for only where only `true` will do and it is required.
    */
   readonly enforced: boolean
 }
@@ -66,11 +66,13 @@ export interface NumberField extends FieldBase {
   readonly step: string
 }
 
-/** A checkbox: checked is `true`, unchecked `false` (unless the schema only accepts `true`). */
+/**
+ * A checkbox, for a value that can only be `true` (`const: true`, e.g. a confirmation): checked is
+ * `true`, unchecked is left out, and required means checked. Any other yes/no is a choice of Yes
+ * and No (`yesNo`, schema_fields.ts): an untouched control must never answer "no".
+ */
 export interface BooleanField extends FieldBase {
   readonly kind: "boolean"
-  /** The schema only accepts `true` (`const: true`): unchecked is left out, and required means checked. */
-  readonly onlyTrue: boolean
 }
 
 /** One value of an `enum` or `const`. */

@@ -2,7 +2,7 @@
 import type { FormField, FormValues } from "./fields.ts"
 import { isObject, type JsonObject } from "./schema_fields.ts"
 
-/** A value read from a control, and whether the person gave it (an unchecked box gives `false`, not an answer). */
+/** A value read from a control, and whether the person gave it. */
 interface Read {
   readonly value: unknown
   readonly given: boolean
@@ -61,11 +61,8 @@ const readField = (field: FormField, form: FormValues, problems: Problems): Read
       }
       return { value: n, given: true }
     }
-    case "boolean": {
-      const checked = form(field.name).includes("true")
-      if (checked) return { value: true, given: true }
-      return field.onlyTrue ? absent : { value: false, given: false }
-    }
+    case "boolean":
+      return form(field.name).includes("true") ? { value: true, given: true } : absent
     case "choice": {
       if (text === "") return absent
       const option = field.options.find((o) => o.value === first || o.value === text)
@@ -141,7 +138,7 @@ const clip = (text: string, max = 40) => (text.length > max ? `${text.slice(0, m
 
 /**
  * Puts what `field` read into its object: its member when given (or when it always has a value: a
- * required list, a checkbox), the members of a `members` box alongside the listed ones.
+ * required list, choices or group), the members of a `members` box alongside the listed ones.
  */
 const merge = (object: Record<string, unknown>, field: FormField, read: Read, problems: Problems) => {
   if (field.kind === "json" && field.holds === "members") {
@@ -167,16 +164,16 @@ const merge = (object: Record<string, unknown>, field: FormField, read: Read, pr
   const keep =
     read.given ||
     (read.value !== undefined &&
-      (field.kind === "boolean" ||
-        (field.required && (field.kind === "list" || field.kind === "choices" || field.kind === "group"))))
+      field.required &&
+      (field.kind === "list" || field.kind === "choices" || field.kind === "group"))
   if (keep) setMember(object, key, read.value)
 }
 
 /**
  * What a submitted form says, as the JSON `fields` object the schema describes, and problems (by
  * control name) for values that cannot even be read: a number that is not one, JSON that does not
- * parse, an option that was not offered. Empty controls are left out; an unchecked box is `false`
- * (left out when the schema accepts only `true`); an optional object nobody filled in is left out,
+ * parse, an option that was not offered. Empty controls are left out (a yes/no nobody answered, an
+ * unchecked box); an optional object nobody filled in is left out,
  * a required one is there (`{}` at least); an empty list is `[]` when required, else left out.
  * Everything else — required members, lengths, bounds, patterns, formats — is the service's to
  * judge with the schema itself.

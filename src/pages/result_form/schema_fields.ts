@@ -307,13 +307,11 @@ const numberField = (place: Place, schema: JsonObject, integer: boolean): FormFi
   }
 }
 
-/** A checkbox whose both states are answers: the page asks nothing of it, required or not. */
-const booleanField = (place: Place, schema: JsonObject): BooleanField => ({
-  ...baseOf(place, schema),
-  enforced: false,
-  kind: "boolean",
-  onlyTrue: false
-})
+/** Yes and No, posted as `true` and `false`. */
+const yesNo: ReadonlyArray<ChoiceOption> = [
+  { value: "true", label: "Yes", member: true },
+  { value: "false", label: "No", member: false }
+]
 
 const choiceField = (place: Place, schema: JsonObject, options: ReadonlyArray<ChoiceOption>): FormField => ({
   ...baseOf(place, schema),
@@ -413,10 +411,10 @@ const fieldOf = (place: Place, schema: JsonObject): FormField => {
   const members = membersOf(schema)
   if (members !== undefined) {
     if (members.length === 1 && members[0] === true && onlyKeywords(schema, keywordsOf.choice)) {
-      return { ...baseOf(place, schema), kind: "boolean", onlyTrue: true }
+      return { ...baseOf(place, schema), kind: "boolean" } satisfies BooleanField
     }
     const isBooleans = members.length === 2 && members.includes(true) && members.includes(false)
-    if (isBooleans && onlyKeywords(schema, keywordsOf.choice)) return booleanField(place, schema)
+    if (isBooleans && onlyKeywords(schema, keywordsOf.choice)) return choiceField(place, schema, yesNo)
     const options = optionsOf(members)
     return options !== undefined && onlyKeywords(schema, keywordsOf.choice)
       ? choiceField(place, schema, options)
@@ -431,7 +429,7 @@ const fieldOf = (place: Place, schema: JsonObject): FormField => {
         ? numberField(place, schema, type === "integer")
         : jsonField(place, schema)
     case "boolean":
-      return onlyKeywords(schema, keywordsOf.boolean) ? booleanField(place, schema) : jsonField(place, schema)
+      return onlyKeywords(schema, keywordsOf.boolean) ? choiceField(place, schema, yesNo) : jsonField(place, schema)
     case "array":
       return onlyKeywords(schema, keywordsOf.array) ? arrayField(place, schema) : jsonField(place, schema)
     case "object":
