@@ -267,7 +267,10 @@ describe("the docs page without JavaScript", () => {
       for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
         for (const method of Object.keys(item).filter((key) => key !== "parameters")) {
           operations++
-          expect(endpoints.some((text) => text.startsWith(`${method.toUpperCase()} ${path}`)), `${method} ${path}`).toBe(true)
+          expect(
+            endpoints.some((text) => text.startsWith(`${method.toUpperCase()} ${path}`)),
+            `${method} ${path}`
+          ).toBe(true)
         }
       }
       expect(endpoints).toHaveLength(operations)

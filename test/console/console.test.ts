@@ -181,7 +181,7 @@ describe("signing in", () => {
     }
   })
 
-  it("signs out without JavaScript too: one button, no \"Stay signed in\"", async () => {
+  it('signs out without JavaScript too: one button, no "Stay signed in"', async () => {
     const { context, page } = await signIn(emily)
     try {
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: /Sign out/ }).click()])
@@ -216,7 +216,10 @@ describe("a one-time link leads to the console", () => {
       // The console's sign-in: the new password signs in.
       await page.getByLabel("Email").fill(lukas.email)
       await page.getByLabel("Password", { exact: true }).fill(lukas.password)
-      await Promise.all([page.waitForURL(`${server.url}/console`), page.getByRole("button", { name: "Sign in" }).click()])
+      await Promise.all([
+        page.waitForURL(`${server.url}/console`),
+        page.getByRole("button", { name: "Sign in" }).click()
+      ])
       await expect(page.locator("h1").textContent()).resolves.toBe("Your tasks")
 
       const used = await page.goto(link)

@@ -92,7 +92,9 @@ describe("every page", () => {
     expect(h1Of(markupOf(consentPage({ ...consent, clientName: "A & B" })))).toEqual(["Allow A &amp; B?"])
     expect(h1Of(markupOf(choosePasswordPage(choose)))).toEqual(["Choose your password"])
     expect(h1Of(markupOf(choosePasswordPage({ ...choose, purpose: "reset" })))).toEqual(["Choose a new password"])
-    expect(h1Of(markupOf(passwordChosenPage({ email: "a@example.com", consoleUrl: "/console" })))).toEqual(["Your password is saved"])
+    expect(h1Of(markupOf(passwordChosenPage({ email: "a@example.com", consoleUrl: "/console" })))).toEqual([
+      "Your password is saved"
+    ])
     expect(h1Of(markupOf(signedOutPage()))).toEqual(["You are signed out"])
   })
 })

@@ -276,7 +276,12 @@ describe("booleans", () => {
     expect(Object.fromEntries(yes)).toMatchObject({ type: "radio", name: "fields.repaired", value: "true" })
     expect(Object.fromEntries(no)).toMatchObject({ type: "radio", name: "fields.repaired", value: "false" })
     // Required: the browser refuses to send the form until one is chosen; none is chosen at first.
-    expect([yes.has("required"), no.has("required"), yes.has("checked"), no.has("checked")]).toEqual([true, true, false, false])
+    expect([yes.has("required"), no.has("required"), yes.has("checked"), no.has("checked")]).toEqual([
+      true,
+      true,
+      false,
+      false
+    ])
     expect(markup).toMatch(/<label[^>]*for="rf-fields.repaired-0"[^>]*>Yes<\/label>/)
     // Optional: Yes, No and No answer (chosen at first), which sends nothing.
     expect(elementById(markup, "rf-fields.photographed-none").has("checked")).toBe(true)
@@ -284,7 +289,10 @@ describe("booleans", () => {
     const untouched = roundTrip(schema, {})
     expect(untouched.fields).toEqual({})
     expect(untouched.failures.length).toBeGreaterThan(0)
-    expect(roundTrip(schema, { "fields.repaired": ["false"] })).toMatchObject({ fields: { repaired: false }, failures: [] })
+    expect(roundTrip(schema, { "fields.repaired": ["false"] })).toMatchObject({
+      fields: { repaired: false },
+      failures: []
+    })
     expect(roundTrip(schema, { "fields.repaired": ["true"], "fields.photographed": ["false"] }).fields).toEqual({
       repaired: true,
       photographed: false

@@ -25,7 +25,7 @@ const plain = (value: unknown): Html | string =>
           ? "None"
           : json(value)
 
-const valueOf = (field: FormField, value: unknown): Html | string => {
+const shownValue = (field: FormField, value: unknown): Html | string => {
   switch (field.kind) {
     case "boolean":
       return value === true ? "Yes" : plain(value)
@@ -57,7 +57,7 @@ const terms = (fields: ReadonlyArray<FormField>, values: JsonObject): Html => {
   const rows = [
     ...named.flatMap((field) => {
       const key = field.path.at(-1)!
-      return key in values ? [html`<dt>${field.label}</dt><dd>${valueOf(field, values[key])}</dd>`] : []
+      return key in values ? [html`<dt>${field.label}</dt><dd>${shownValue(field, values[key])}</dd>`] : []
     }),
     ...Object.entries(values)
       .filter(([key]) => !keys.has(key))
