@@ -40,6 +40,7 @@ import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { Passwords } from "./services/passwords.ts"
 import { Profiles } from "./services/profiles.ts"
 import { RateLimits } from "./services/rate_limits.ts"
+import { PublicAddressSeed } from "./services/public_address.ts"
 import { SampleCatalogueSeed } from "./services/sample_catalogue.ts"
 import { SandboxClock } from "./services/sandbox_clock.ts"
 import { OAuthCookieSecret } from "./services/service_secrets.ts"
@@ -122,8 +123,8 @@ export const CommandServicesLayer = OperationsLayer.pipe(
   Layer.provideMerge(StorageLayer)
 )
 
-/** What a server runs: the operations and services, with the workers. */
-export const ServerServicesLayer = Layer.mergeAll(OperationsLayer, WorkersLayer).pipe(
+/** What a server runs: the operations and services, with the workers; it records its public address. */
+export const ServerServicesLayer = Layer.mergeAll(OperationsLayer, WorkersLayer, PublicAddressSeed).pipe(
   Layer.provideMerge(ServicesLayer),
   Layer.provideMerge(RepositoriesLayer),
   Layer.provideMerge(StorageLayer)

@@ -7,6 +7,7 @@
  */
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Console from "effect/Console"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -35,9 +36,11 @@ import { Accounts } from "../services/accounts.ts"
 import { type IssuedLink, Logins } from "../services/logins/service.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { Profiles } from "../services/profiles.ts"
+import { recordedPublicAddress } from "../services/public_address.ts"
 import { SigningKeys } from "../services/signing_keys.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { Tasks } from "../services/tasks.ts"
+import { DatabaseLayer } from "../sql/database.ts"
 import type { Command } from "./arguments.ts"
 import { type InvalidParticipantFile, readParticipantFile } from "./participant_file.ts"
 import { OperatorServicesLayer } from "./services.ts"
@@ -245,6 +248,26 @@ const execute = (invocation: Command, settings: AppSettings) =>
     ).pipe(Effect.provideService(AppConfig, settings))
   })
 
+/**
+ * The settings, with the public address the server recorded (services/public_address.ts) when
+ * PUBLIC_BASE_URL is not set here: links printed for a person must lead to the server, whatever
+ * this shell's HOST and PORT say.
+ */
+const atServersAddress = (settings: AppSettings) =>
+  Effect.gen(function* () {
+    if (Option.isSome(yield* Config.option(Config.String("PUBLIC_BASE_URL")))) return settings
+    const recorded = yield* Effect.scoped(
+      Effect.flatMap(Layer.build(DatabaseLayer), (storage) => Effect.provideContext(recordedPublicAddress, storage))
+    ).pipe(Effect.provideService(AppConfig, settings))
+    if (recorded === undefined || recorded === settings.publicBaseUrl) return settings
+    return yield* loadSettings.pipe(
+      Effect.provideService(
+        ConfigProvider.ConfigProvider,
+        ConfigProvider.fromEnv({ env: { ...process.env, PUBLIC_BASE_URL: recorded } })
+      )
+    )
+  })
+
 const databaseName = (settings: AppSettings) =>
   settings.database._tag === "Sqlite" ? `sqlite:${settings.database.filename}` : "postgres"
 
@@ -254,7 +277,7 @@ const databaseName = (settings: AppSettings) =>
  */
 export const runCommand = (command: Command): Effect.Effect<number> =>
   Effect.gen(function* () {
-    const settings = yield* loadSettings
+    const settings = yield* atServersAddress(yield* loadSettings)
     // Logs are noise for a one-shot command: off unless the operator asks for them.
     const logLevelSet = Option.isSome(yield* Config.option(Config.String("LOG_LEVEL")))
     const output = yield* execute(command, settings).pipe(

@@ -415,6 +415,15 @@ const addLoginLinkReplaced = Effect.gen(function* () {
   yield* sql`ALTER TABLE login_links ADD COLUMN replaced_at TEXT`
 })
 
+/**
+ * Facts a server records for the processes that share its database: its public address, for the
+ * operator tool's links (services/public_address.ts).
+ */
+const createServiceFacts = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE service_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL)`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -433,7 +442,8 @@ const migrations = {
   "15_participant_profiles": addParticipantProfiles,
   "16_add_webhooks": addWebhooks,
   "17_add_service_mode": addServiceMode,
-  "18_add_login_link_replaced": addLoginLinkReplaced
+  "18_add_login_link_replaced": addLoginLinkReplaced,
+  "19_create_service_facts": createServiceFacts
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

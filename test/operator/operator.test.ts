@@ -71,11 +71,13 @@ const offeredTask = async (): Promise<string> => {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url")
 
-/** The one-time links of a login, as stored. */
+/** The one-time links of a login that still work, as stored (a replaced one is kept, marked, to say so). */
 const linksOf = async (loginId: string) =>
-  (await database.rows(`SELECT token_hash, purpose FROM login_links WHERE login_id = '${loginId}'`)).map((r) => ({
-    ...r
-  }))
+  (
+    await database.rows(
+      `SELECT token_hash, purpose FROM login_links WHERE login_id = '${loginId}' AND replaced_at IS NULL`
+    )
+  ).map((r) => ({ ...r }))
 
 /** Changes rows behind the services' back (what no command can do yet: choose a password). */
 const write = (statement: string) => database.write(statement)
@@ -249,12 +251,34 @@ describe("operator tool", () => {
     const token = new URL(url ?? "").searchParams.get("token") ?? ""
     expect(await linksOf(String(login?.id))).toEqual([{ token_hash: sha256(token), purpose: "invite" }])
 
-    // Invited again before choosing a password: the same login, a new link, the first one gone.
+    // Invited again before choosing a password: the same login, a new link, the first one replaced.
     const again = await operator("participants", "invite", "akiko-tanaka", "--email=akiko@example.com")
     expect(again).toMatchObject({ code: 0, stderr: "" })
     const second = new URL(again.stdout.split("\n")[0] ?? "").searchParams.get("token") ?? ""
     expect(second).not.toBe(token)
     expect(await linksOf(String(login?.id))).toEqual([{ token_hash: sha256(second), purpose: "invite" }])
+  })
+
+  it("links lead to the address the server recorded when this shell sets no PUBLIC_BASE_URL", async ({ expect }) => {
+    // The server (started by this file with its own address) recorded it; this shell says nothing of it.
+    const run = await runOperator(
+      { DATABASE_URL: database.url, PORT: "1" },
+      "participants",
+      "invite",
+      "aroha-parata",
+      "--email",
+      "aroha@example.com"
+    )
+    expect(run).toMatchObject({ code: 0, stderr: "" })
+    expect(run.stdout.split("\n")[0]).toMatch(new RegExp(`^${server.url}/oauth/password\\?token=[A-Za-z0-9_-]{43}$`))
+    // Set here, it wins: the operator may mean another address on purpose.
+    const elsewhere = await runOperator(
+      { DATABASE_URL: database.url, PUBLIC_BASE_URL: "https://tasks.example.org" },
+      "participants",
+      "reset",
+      "aroha-parata"
+    )
+    expect(elsewhere.stdout).toMatch(/^https:\/\/tasks\.example\.org\/oauth\/password\?token=/)
   })
 
   it("participants invite refuses with one line: unknown participant, invalid or taken address, a chosen password", async ({

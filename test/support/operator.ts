@@ -15,7 +15,8 @@ export interface OperatorRun {
 /** Runs one command with `settings` (DATABASE_URL, PUBLIC_BASE_URL, …) on top of the test's environment. */
 export const runOperator = (settings: Record<string, string>, ...args: ReadonlyArray<string>) =>
   new Promise<OperatorRun>((resolve) => {
-    const { LOG_LEVEL: _, ...env } = process.env
+    // The tool's address and log level are what each test says, never this process's.
+    const { LOG_LEVEL: _, PUBLIC_BASE_URL: __, ...env } = process.env
     execFile(
       process.execPath,
       ["scripts/operator.ts", ...args],
