@@ -10,7 +10,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { maxJsonDepth } from "../../src/api/parameters.ts"
 import { maxFormTextBytes } from "../../src/console/submission.ts"
 import { launchBrowser, phone, screenshots } from "../support/browser.ts"
-import { type ConsolePerson, choosePassword, invitePeople, signInToConsole } from "../support/console.ts"
+import { type ConsolePerson, choosePassword, invitePeople, signInOnPage, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkOf, operator } from "../support/oauth.ts"
 import { digitalDraft, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
@@ -102,12 +102,7 @@ describe("signing in", () => {
       const page = await context.newPage()
       // The first sign-in asks for the password; the others pass through the authorization server's session.
       await page.goto(`${server.url}/console/sign-in?return=%0d%0aX-Evil:1`)
-      await page.getByLabel("Email").fill(lukas.email)
-      await page.getByLabel("Password", { exact: true }).fill(lukas.password)
-      await Promise.all([
-        page.waitForURL(`${server.url}/console`),
-        page.getByRole("button", { name: "Sign in" }).click()
-      ])
+      await signInOnPage(page, server.url, lukas)
       await expect(page.locator("h1").textContent()).resolves.toBe("Your tasks")
       for (const unsafe of [
         "/%0d%0a",
@@ -214,12 +209,7 @@ describe("a one-time link leads to the console", () => {
       await expect(page.locator("h1").textContent()).resolves.toBe("Your password is saved")
       await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "Open your console" }).click()])
       // The console's sign-in: the new password signs in.
-      await page.getByLabel("Email").fill(lukas.email)
-      await page.getByLabel("Password", { exact: true }).fill(lukas.password)
-      await Promise.all([
-        page.waitForURL(`${server.url}/console`),
-        page.getByRole("button", { name: "Sign in" }).click()
-      ])
+      await signInOnPage(page, server.url, lukas)
       await expect(page.locator("h1").textContent()).resolves.toBe("Your tasks")
 
       const used = await page.goto(link)

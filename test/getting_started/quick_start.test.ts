@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type NpmService, startWithNpm } from "../support/npm.ts"
-import { freePort } from "../support/process.ts"
+import { freePort, outputsOf } from "../support/process.ts"
 
 const root = new URL("../..", import.meta.url).pathname
 const readme = readFileSync(join(root, "README.md"), "utf8")
@@ -44,19 +44,12 @@ const runBlock = (block: string, base: string) => {
     env: { ...process.env, BASE: base, TMPDIR: dir },
     stdio: ["pipe", "pipe", "pipe"]
   })
-  let stdout = ""
-  let stderr = ""
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk
-  })
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk
-  })
+  const { stdout, stderr } = outputsOf(child)
   child.stdin.end(block)
   return new Promise<Run>((resolve) =>
     child.once("close", (status) => {
       rmSync(dir, { recursive: true, force: true })
-      resolve({ status, stdout, stderr })
+      resolve({ status, stdout: stdout(), stderr: stderr() })
     })
   )
 }

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { freePort } from "../support/process.ts"
+import { freePort, outputsOf } from "../support/process.ts"
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -26,18 +26,11 @@ describe("start-up on a busy port", () => {
         env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: database.url, LOG_LEVEL: "Warn" },
         stdio: ["ignore", "pipe", "pipe"]
       })
-      let stdout = ""
-      let stderr = ""
-      child.stdout.on("data", (chunk) => {
-        stdout += chunk
-      })
-      child.stderr.on("data", (chunk) => {
-        stderr += chunk
-      })
+      const { stdout, stderr } = outputsOf(child)
       const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
       expect(code).toBe(1)
-      expect(stdout).toBe("")
-      expect(stderr).toBe(
+      expect(stdout()).toBe("")
+      expect(stderr()).toBe(
         `Cannot listen on 127.0.0.1:${port}: the port is in use. Stop what listens there, or set PORT to a free port.\n`
       )
     } finally {

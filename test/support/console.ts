@@ -3,7 +3,7 @@
  * the operator's link, then signing in to `/console` (the console sends the browser to the
  * authorization server's sign-in page and back).
  */
-import type { Browser, BrowserContextOptions } from "playwright-core"
+import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { phone } from "./browser.ts"
 import type { TestDatabase } from "./database.ts"
 import { linkOf, operator } from "./oauth.ts"
@@ -38,10 +38,15 @@ export const signInToConsole = async (
   const context = await browser.newContext({ javaScriptEnabled: false, ...options })
   const page = await context.newPage()
   await page.goto(`${baseUrl}/console`)
+  await signInOnPage(page, baseUrl, person)
+  return { context, page }
+}
+
+/** On the authorization server's sign-in page the console led to: signs in as `person`, back on the tasks. */
+export const signInOnPage = async (page: Page, baseUrl: string, person: ConsolePerson) => {
   await page.getByLabel("Email").fill(person.email)
   await page.getByLabel("Password", { exact: true }).fill(person.password)
   await Promise.all([page.waitForURL(`${baseUrl}/console`), page.getByRole("button", { name: "Sign in" }).click()])
-  return { context, page }
 }
 
 /** Invites each person as the operator does (`participants invite`), and has them choose their password. */

@@ -2,7 +2,7 @@
  * The service as a separate OS process (`node src/main.ts`), for what only a real process shows:
  * several processes sharing one database, SIGTERM draining, SIGKILL under load, restarts.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { createServer } from "node:net"
 
 export interface ServiceProcess {
@@ -48,6 +48,19 @@ export const freePort = async (): Promise<number> => {
   const port = await listensOn(0)
   if (port === undefined) throw new Error("no free port")
   return port
+}
+
+/** What a child process wrote to its standard output and error so far. */
+export const outputsOf = (child: Pick<ChildProcessWithoutNullStreams, "stdout" | "stderr">) => {
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk
+  })
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk
+  })
+  return { stdout: () => stdout, stderr: () => stderr }
 }
 
 const root = new URL("../..", import.meta.url).pathname
