@@ -12,7 +12,9 @@ import {
   coverageOf,
   emphasis,
   idfOf,
+  isEvidence,
   placeFilterOf,
+  plausibleEvidence,
   profileOf,
   profileWith,
   queryOf,
@@ -84,7 +86,7 @@ export const rankTop = (
   const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
   const location = placeFilterOf(task)
   const placed = location === undefined ? undefined : participantsIn(index, location)
-  const { points, inPlace, coverageAt } = index.scratch
+  const { points, evidence, inPlace, coverageAt } = index.scratch
   if (placed !== undefined) for (const i of placed) inPlace[i] = 1
   // Only the few kept are scored in full, from their own profiles.
   const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf)
@@ -102,6 +104,7 @@ export const rankTop = (
     (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
     (unavailable === undefined || !unavailable.has(everyone[i]!.slug)) &&
     !refusedByBoundary(i)
+  const plausible = (i: number) => evidence[i]! >= plausibleEvidence
 
   const scoredIds: Array<number> = []
   try {
@@ -119,12 +122,14 @@ export const rankTop = (
       const posting = index.postings.get(query[at]!.key)
       if (posting === undefined) continue
       const weight = index.idf(query[at]!.key) * emphasis(at)
+      const counts = isEvidence(query[at]!.key)
       const { ids, weights } = posting
       for (let k = 0; k < ids.length; k++) {
         const i = ids[k]!
         if (serves[index.typeOf[i]!] === 0 || (placed !== undefined && inPlace[i] === 0)) continue
         if (points[i] === 0) scoredIds.push(i)
         points[i] = points[i]! + weight * weights[k]!
+        if (counts) evidence[i] = evidence[i]! + weights[k]!
       }
     }
 
@@ -148,7 +153,7 @@ export const rankTop = (
     let eligible = 0
     const top: Array<number> = []
     for (const i of scoredIds) {
-      if (!takes(i)) continue
+      if (!plausible(i) || !takes(i)) continue
       eligible++
       if (top.length === options.limit && (options.limit === 0 || !precedes(i, top[top.length - 1]!))) continue
       let lo = 0
@@ -165,6 +170,7 @@ export const rankTop = (
   } finally {
     for (const i of scoredIds) {
       points[i] = 0
+      evidence[i] = 0
       coverageAt[i] = 0
     }
     if (placed !== undefined) for (const i of placed) inPlace[i] = 0
@@ -239,6 +245,8 @@ interface DirectoryIndex {
    */
   readonly scratch: {
     readonly points: Float64Array
+    /** The evidence summed so far (`plausibleEvidence`); at most 64 terms of weight 3 fit a byte. */
+    readonly evidence: Uint8Array
     readonly inPlace: Uint8Array
     /** 1 + a participant's discipline coverage once worked out in this call, else 0. */
     readonly coverageAt: Float64Array
@@ -342,7 +350,10 @@ export const directoryIndexOf = cachedPerObject((everyone: ReadonlyArray<Partici
     typeOf,
     typeCounts,
     bySlug,
-    scratch: { points: new Float64Array(n), inPlace: new Uint8Array(n), coverageAt: new Float64Array(n) },
+    scratch: {
+      points: new Float64Array(n),
+      evidence: new Uint8Array(n),
+      inPlace: new Uint8Array(n), coverageAt: new Float64Array(n) },
     rank,
     boundaries,
     boundaryOf
