@@ -632,7 +632,8 @@ export const otherNames: Readonly<Record<string, string>> = {
   Brazil: "Brasilien|Brésil|Brasile|Brazylia|Brezilya|Бразилия|البرازيل|ブラジル|巴西|브라질",
   Egypt: "Ägypten|Égypte|Egipto|Egito|Egitto|Egipt|Mısır|Египет|مصر|エジプト|埃及|이집트",
   Greece: "Griechenland|Grèce|Grecia|Grécia|Griekenland|Grecja|Yunanistan|Греция|اليونان|ギリシャ|希腊|그리스|Ελλάδα",
-  Netherlands: "Niederlande|Pays-Bas|Países Bajos|Paesi Bassi|Nederland|Holandia|Hollanda|Нидерланды|هولندا|オランダ|荷兰|네덜란드",
+  Netherlands:
+    "Niederlande|Pays-Bas|Países Bajos|Paesi Bassi|Nederland|Holandia|Hollanda|Нидерланды|هولندا|オランダ|荷兰|네덜란드",
   Poland: "Polen|Pologne|Polonia|Polônia|Polska|Polonya|Польша|بولندا|ポーランド|波兰|폴란드",
   Norway: "Norwegen|Norvège|Noruega|Norvegia|Noorwegen|Norwegia|Norveç|Норвегия|النرويج|ノルウェー|挪威|노르웨이|Norge",
   Sweden: "Schweden|Suède|Suecia|Suécia|Svezia|Zweden|Szwecja|İsveç|Швеция|السويد|スウェーデン|瑞典|스웨덴|Sverige",

@@ -68,7 +68,9 @@ export const isContinuous = (word: string) => nonAscii.test(word) && continuous.
 /** A word split where it passes between a script written without spaces and any other ("台北usb"). */
 const scriptRuns = (word: string): ReadonlyArray<string> =>
   isContinuous(word)
-    ? (word.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{M}ー]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}ー]+/gu) ?? [word])
+    ? (word.match(
+        /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{M}ー]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}ー]+/gu
+      ) ?? [word])
     : [word]
 
 /** The folded words of a text, in order, with repeats. */

@@ -102,7 +102,6 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "writing",
     family: "language",
-    mode: "digital",
     en: "writing writer tutorial tutorials ghostwrite ghostwriting copywriting",
     stems: "schreib redact rédig escrib escrev scriv schrijv napisa написа كتابة लेखन 執筆 撰写 작성"
   },
@@ -110,15 +109,17 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "documentation",
     family: "software",
     mode: "digital",
-    en: "documentation docs manual manuals handbook",
-    stems: "dokumentation documentac documentaç documentazion handleiding instrukcj bedienungsanleitung anleitung manuel manuale документац توثيق दस्तावेजीकरण マニュアル 文档 문서화"
+    en: "docs manual manuals handbook",
+    stems:
+      "dokumentation documentac documentaç documentazion handleiding instrukcj bedienungsanleitung anleitung manuel manuale документац توثيق दस्तावेजीकरण マニュアル 文档 문서화"
   },
   {
     concept: "voice",
     family: "audio",
     mode: "digital",
     en: "voice voiceover voice-over narration narrator narrate dubbing",
-    stems: "sprecher sprachaufnahm vertoner locución locucion locutor doublage narrazion doppiagg seslendir озвуч تعليق-صوتي वॉयस ナレーション 配音 나레이션 성우"
+    stems:
+      "sprecher sprachaufnahm vertoner locución locucion locutor doublage narrazion doppiagg seslendir озвуч تعليق-صوتي वॉयस ナレーション 配音 나레이션 성우"
   },
   {
     concept: "language",
@@ -127,26 +128,53 @@ export const concepts: ReadonlyArray<Concept> = [
     stems: "sprach langue idioma lingua taal język jezyk dil$ язык لغة भाषा 言語 语言 언어"
   },
 
+  // Where the work happens, said in so many words, and files: what a task sends back as a file
+  // is digital work, unless the wording also sends someone somewhere (then hybrid).
+  {
+    concept: "on-site",
+    mode: "physical",
+    en: "on-site onsite in-person face-to-face",
+    stems:
+      "vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung"
+  },
+  {
+    concept: "online",
+    mode: "digital",
+    en: "online remote remotely virtual virtually digital",
+    stems:
+      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio videogesprek wideorozmow"
+  },
+  {
+    concept: "file",
+    mode: "digital",
+    en: "pdf pdfs json csv docx xlsx srt wav mp3 svg png jpeg jpg",
+    stems: "datei fichier archivo arquivo bestand plik dosya файл ملف फ़ाइल फाइल ファイル 檔案 파일"
+  },
+
   // Languages, by name: a translator's pair and an agent's language meet in any language.
   {
     concept: "lang-japanese",
     en: "japanese",
-    stems: "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어"
+    stems:
+      "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어"
   },
   {
     concept: "lang-english",
     en: "english british american",
-    stems: "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris"
+    stems:
+      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris"
   },
   {
     concept: "lang-spanish",
     en: "spanish castilian",
-    stems: "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어"
+    stems:
+      "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어"
   },
   {
     concept: "lang-french",
     en: "french",
-    stems: "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어"
+    stems:
+      "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어"
   },
   {
     concept: "lang-arabic",
@@ -156,12 +184,14 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-german",
     en: "german",
-    stems: "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어"
+    stems:
+      "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어"
   },
   {
     concept: "lang-portuguese",
     en: "portuguese brazilian",
-    stems: "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어"
+    stems:
+      "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어"
   },
   {
     concept: "lang-turkish",
@@ -171,7 +201,8 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-mandarin",
     en: "mandarin chinese",
-    stems: "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어"
+    stems:
+      "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어"
   },
   {
     concept: "lang-korean",
@@ -191,12 +222,14 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-dutch",
     en: "dutch",
-    stems: "niederländisch niederlandisch néerlandais neerlandais neerlandés neerlandes holandês holandes olandes nederlands niderlandzk hollandaca нидерландск هولند डच 荷兰语 オランダ語 네덜란드어"
+    stems:
+      "niederländisch niederlandisch néerlandais neerlandais neerlandés neerlandes holandês holandes olandes nederlands niderlandzk hollandaca нидерландск هولند डच 荷兰语 オランダ語 네덜란드어"
   },
   {
     concept: "lang-swedish",
     en: "swedish",
-    stems: "schwedisch suédois suedois sueco svedese zweeds szwedzk isveççe isvecce шведск سويد स्वीडिश 瑞典语 スウェーデン語 스웨덴어"
+    stems:
+      "schwedisch suédois suedois sueco svedese zweeds szwedzk isveççe isvecce шведск سويد स्वीडिश 瑞典语 スウェーデン語 스웨덴어"
   },
   {
     concept: "lang-te-reo-maori",
@@ -216,12 +249,14 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-vietnamese",
     en: "vietnamese",
-    stems: "vietnamesisch vietnamien vietnamita vietnamees wietnamsk vietnamca вьетнамск tiếng-việt tieng-viet 越南语 ベトナム語 베트남어"
+    stems:
+      "vietnamesisch vietnamien vietnamita vietnamees wietnamsk vietnamca вьетнамск tiếng-việt tieng-viet 越南语 ベトナム語 베트남어"
   },
   {
     concept: "lang-indonesian",
     en: "indonesian malay bahasa",
-    stems: "indonesisch indonésien indonesien indonesio indonésio indonesiano endonezce индонезийск bahasa-indonesia melayu"
+    stems:
+      "indonesisch indonésien indonesien indonesio indonésio indonesiano endonezce индонезийск bahasa-indonesia melayu"
   },
   {
     concept: "lang-greek",
@@ -267,14 +302,16 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "imaging",
     mode: "digital",
     en: "retouch retouching retouched retoucher background backgrounds cutout clipping",
-    stems: "retusch retouch retoque ritocc scontorn retus rötuş rotus hintergrund arrière-plan arriere-plan fondo fundo achtergrond tło tlo arka-plan ретуш фон خلفية रीटच 修图 修圖 レタッチ 背景 보정"
+    stems:
+      "retusch retouch retoque ritocc scontorn retus rötuş rotus hintergrund arrière-plan arriere-plan fondo fundo achtergrond tło tlo arka-plan ретуш фон خلفية रीटच 修图 修圖 レタッチ 背景 보정"
   },
   {
     concept: "illustration",
     family: "design",
     mode: "digital",
-    en: "illustration illustrations illustrate illustrator drawing drawings",
-    stems: "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트"
+    en: "illustration illustrations illustrate illustrator",
+    stems:
+      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트"
   },
   {
     concept: "icon",
@@ -303,7 +340,8 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "inspection",
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
-    stems: "inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검"
+    stems:
+      "inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검"
   },
   {
     concept: "audit",
@@ -315,7 +353,8 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "vehicle",
     family: "inspection",
     en: "vehicle vehicles car cars automobile truck trucks pickup-truck",
-    stems: "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차"
+    stems:
+      "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차"
   },
   {
     concept: "electrical",
@@ -352,20 +391,23 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "property",
     family: "inspection",
     en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
-    stems: "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트"
+    stems:
+      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트"
   },
   {
     concept: "meter",
     family: "inspection",
     mode: "physical",
     en: "meter meters reading readings",
-    stems: "zähler zahler compteur contador contatore medidor meterstand licznik sayaç sayac счётчик счетчик عداد मीटर メーター 电表 계량기"
+    stems:
+      "zähler zahler compteur contador contatore medidor meterstand licznik sayaç sayac счётчик счетчик عداد मीटर メーター 电表 계량기"
   },
   {
     concept: "accessibility",
     family: "inspection",
     en: "accessibility accessible a11y wheelchair step-free barrier barriers wcag",
-    stems: "barrierefrei rollstuhl accessib accesib acessib fauteuil-roulant silla-de-ruedas cadeira-de-rodas toegankelijk rolstoel dostępn dostepn erişileb erisileb доступн إمكانية-الوصول सुलभता アクセシビリティ 无障碍 無障礙 접근성"
+    stems:
+      "barrierefrei rollstuhl accessib accesib acessib fauteuil-roulant silla-de-ruedas cadeira-de-rodas toegankelijk rolstoel dostępn dostepn erişileb erisileb доступн إمكانية-الوصول सुलभता アクセシビリティ 无障碍 無障礙 접근성"
   },
   {
     concept: "screen-reader",
@@ -379,16 +421,17 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "events",
     mode: "physical",
     en: "venue venues restaurant restaurants hotel hotels theatre theater cinema",
-    stems: "veranstaltungsort restaurant restaurante ristorante salle sala$ theater théâtre teatro lokal mekan ресторан مطعم रेस्तरां レストラン 餐厅 餐廳 식당"
+    stems:
+      "veranstaltungsort restaurant restaurante ristorante salle sala$ theater théâtre teatro lokal mekan ресторан مطعم रेस्तरां レストラン 餐厅 餐廳 식당"
   },
 
   // Retail.
   {
     concept: "store",
     family: "retail",
-    mode: "physical",
     en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
-    stems: "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장"
+    stems:
+      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장"
   },
   {
     concept: "price",
@@ -401,14 +444,16 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "retail",
     mode: "physical",
     en: "shelf shelves shelf-share planogram planograms facings",
-    stems: "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열"
+    stems:
+      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열"
   },
   {
     concept: "mystery-shopping",
     family: "retail",
     mode: "physical",
     en: "mystery-shopping mystery-shopper mystery",
-    stems: "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리"
+    stems:
+      "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리"
   },
   {
     concept: "promotion",
@@ -420,7 +465,8 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "ecommerce",
     family: "retail",
     en: "e-commerce ecommerce online-shop marketplace marketplaces seller sellers storefront listing listings sku skus",
-    stems: "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자"
+    stems:
+      "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자"
   },
   {
     concept: "authenticity",
@@ -455,26 +501,43 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "errand",
     family: "errands",
     mode: "physical",
-    en: "errand errands queue queueing queuing line",
-    stems: "behördengang behordengang démarche demarche trámite tramite gestion file-d-attente fila$ schlange kolejk sıra sira очеред مشوار طابور कतार 行列 排队 排隊 줄서기 대기"
+    en: "errand errands",
+    stems:
+      "behördengang behordengang démarche demarche trámite tramite gestion file-d-attente fila$ schlange kolejk sıra sira очеред مشوار طابور कतार 行列 排队 排隊 줄서기 대기"
   },
   {
     concept: "government-office",
     family: "errands",
     mode: "physical",
     en: "government municipal rto registry ministry",
-    stems: "behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
+    stems:
+      "behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
   },
   {
     concept: "document",
     en: "document documents paper papers paperwork certificate certificates",
-    stems: "dokument unterlag urkunde document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류"
+    stems:
+      "dokument unterlag urkunde document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류"
   },
   {
     concept: "submission",
     family: "errands",
     en: "submit submission submitting lodge lodging",
-    stems: "einreich abgeb déposer deposer dépôt depot presentar entregar-document consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
+    stems:
+      "einreich abgeb déposer deposer dépôt depot presentar entregar-document consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
+  },
+  {
+    concept: "certified",
+    family: "legal",
+    en: "certified certify certification",
+    stems:
+      "beglaubig zertifiz certifi certific jurada juramentad giurat beëdigd przysięg przysieg uwierzyteln onaylı onayli заверен مصدق प्रमाणित 認証 认证 공인"
+  },
+  {
+    concept: "sworn",
+    family: "legal",
+    en: "sworn",
+    stems: "vereidigt assermenté assermente jurado juramentado giurato beëdigde yeminli присяжн محلف शपथ 宣誓 宣誓翻译"
   },
   {
     concept: "notary",
@@ -488,39 +551,46 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "research",
     family: "research",
+    mode: "digital",
     en: "research researcher researching",
-    stems: "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치"
+    stems:
+      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치"
   },
   {
     concept: "ux-research",
     family: "research",
     en: "ux user-research usability diary-study diary",
-    stems: "usability usabilid utilisabilit ergonomie nutzerforschung nutzertest nutzerinterview benutzer kullanılabilir kullanilabilir юзабилити قابلية-الاستخدام उपयोगिता ユーザビリティ 可用性 사용성"
+    stems:
+      "usability usabilid utilisabilit ergonomie nutzerforschung nutzertest nutzerinterview benutzer kullanılabilir kullanilabilir юзабилити قابلية-الاستخدام उपयोगिता ユーザビリティ 可用性 사용성"
   },
   {
     concept: "user",
     family: "research",
     en: "user users participant participants",
-    stems: "nutzer benutzer teilnehm utilisateur usuario usuari utent gebruiker użytkown uzytkown kullanıcı kullanici пользовател مستخدم उपयोगकर्ता ユーザー 用户 用戶 사용자"
+    stems:
+      "nutzer benutzer teilnehm utilisateur usuario usuari utent gebruiker użytkown uzytkown kullanıcı kullanici пользовател مستخدم उपयोगकर्ता ユーザー 用户 用戶 사용자"
   },
   {
     concept: "interview",
     family: "research",
     en: "interview interviews interviewing interviewer",
-    stems: "interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰"
+    stems:
+      "interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰"
   },
   {
     concept: "survey",
     family: "fieldwork",
     en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census household households",
-    stems: "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문"
+    stems:
+      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문"
   },
   {
     concept: "market-research",
     family: "research",
     mode: "digital",
     en: "market-sizing desk-research market-analysis",
-    stems: "marktanalys marktforsch marktgröß marktgroß étude-de-marché etude-de-marche estudio-de-mercado análisis-de-mercado pesquisa-de-mercado ricerca-di-mercato marktonderzoek analiza-rynku pazar-araştırma маркетинг анализ-рынка أبحاث-السوق बाजार 市場調査 市场调研 市场规模 시장조사"
+    stems:
+      "marktanalys marktforsch marktgröß marktgroß étude-de-marché etude-de-marche estudio-de-mercado análisis-de-mercado pesquisa-de-mercado ricerca-di-mercato marktonderzoek analiza-rynku pazar-araştırma маркетинг анализ-рынка أبحاث-السوق बाजार 市場調査 市场调研 市场规模 시장조사"
   },
   {
     concept: "market",
@@ -533,13 +603,15 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "research",
     mode: "digital",
     en: "fact-check fact-checking factcheck factchecking fact facts claim claims debunk",
-    stems: "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크"
+    stems:
+      "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크"
   },
   {
     concept: "news",
     family: "research",
     en: "news article articles press journalism",
-    stems: "nachricht artikel presse article artículo articulo artigo articol nieuws prasow haber новост стать خبر مقال समाचार लेख 記事 新闻 新聞 기사"
+    stems:
+      "nachricht artikel presse article artículo articulo artigo articol nieuws prasow haber новост стать خبر مقال समाचार लेख 記事 新闻 新聞 기사"
   },
   {
     concept: "reverse-image",
@@ -551,14 +623,17 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "legal-research",
     family: "legal",
+    mode: "digital",
     en: "legal law laws case-law caselaw jurisprudence statute statutes lawyer solicitor",
-    stems: "recht juristi juridi jurídic jurisprud jurisprudên direito derecho diritto droit$ legal prawn hukuk прав юрид قانون قانوني कानून 法律 判例 법률 판례"
+    stems:
+      "recht juristi juridi jurídic jurisprud jurisprudên direito derecho diritto droit$ legal prawn hukuk прав юрид قانون قانوني कानून 法律 判例 법률 판례"
   },
   {
     concept: "legal-advice",
     family: "legal",
     en: "advice counsel representation",
-    stems: "rechtsberat beratung conseil consejo asesor consulen advies porad danışman danisman консульт استشار सलाह 相談 咨询 자문"
+    stems:
+      "rechtsberat beratung conseil consejo asesor consulen advies porad danışman danisman консульт استشار सलाह 相談 咨询 자문"
   },
   {
     concept: "court",
@@ -570,14 +645,16 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "company-registry",
     family: "legal",
     en: "registration registry company companies",
-    stems: "handelsregister registre registro firm empresa société societe società bedrijf spółk spolk şirket sirket компан شركة कंपनी 会社 公司 회사"
+    stems:
+      "handelsregister registre registro firm empresa société societe società bedrijf spółk spolk şirket sirket компан شركة कंपनी 会社 公司 회사"
   },
   {
     concept: "search-rating",
     family: "data",
     mode: "digital",
     en: "relevance rating ratings rater search-results",
-    stems: "relevanz relevance relevancia relevância rilevanz relevantie trafno alaka uygun релевант ملاءمة प्रासंगिकता 関連性 相关性 관련성 suchergebnis résultats-de-recherche resultados-de-búsqueda"
+    stems:
+      "relevanz relevance relevancia relevância rilevanz relevantie trafno alaka uygun релевант ملاءمة प्रासंगिकता 関連性 相关性 관련성 suchergebnis résultats-de-recherche resultados-de-búsqueda"
   },
 
   // Data.
@@ -586,55 +663,63 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "data",
     mode: "digital",
     en: "data-entry typing type-up keying digitise digitize digitising digitizing digitisation digitization",
-    stems: "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력"
+    stems:
+      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력"
   },
   {
     concept: "spreadsheet",
     family: "data",
     mode: "digital",
     en: "spreadsheet spreadsheets excel sheets csv table",
-    stems: "tabelle excel tableur feuille-de-calcul hoja-de-cálculo hoja-de-calculo hojas-de-cálculo planilha foglio-di-calcolo spreadsheet arkusz elektronik-tablo таблиц جدول स्प्रेडशीट 表計算 电子表格 스프레드시트"
+    stems:
+      "tabelle excel tableur feuille-de-calcul hoja-de-cálculo hoja-de-calculo hojas-de-cálculo planilha foglio-di-calcolo spreadsheet arkusz elektronik-tablo таблиц جدول स्प्रेडशीट 表計算 电子表格 스프레드시트"
   },
   {
     concept: "deduplication",
     family: "data",
     mode: "digital",
     en: "deduplicate deduplication dedupe duplicates cleaning clean cleanup normalise normalize",
-    stems: "bereinig duplikat dédoublonn dedoublonn nettoy limpi limpez dedup pulizi opschon czyszcz temizle очистк дубл تنظيف सफाई 重複 去重 중복"
+    stems:
+      "bereinig duplikat dédoublonn dedoublonn nettoy limpi limpez dedup pulizi opschon czyszcz temizle очистк дубл تنظيف सफाई 重複 去重 중복"
   },
   {
     concept: "labelling",
     family: "data",
     mode: "digital",
     en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation",
-    stems: "annotier beschrift label annot etiquet etichett etiket oznacz işaretle isaretle размет аннотац توسيم تعليق-توضيحي एनोटेशन लेबल アノテーション ラベル付け 标注 標註 标记 边界框 라벨링 어노테이션"
+    stems:
+      "annotier beschrift label annot etiquet etichett etiket oznacz işaretle isaretle размет аннотац توسيم تعليق-توضيحي एनोटेशन लेबल アノテーション ラベル付け 标注 標註 标记 边界框 라벨링 어노테이션"
   },
   {
     concept: "moderation",
     family: "data",
     mode: "digital",
     en: "moderation moderate moderator moderating flagged guidelines",
-    stems: "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle"
+    stems:
+      "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle"
   },
   {
     concept: "content",
     family: "data",
     en: "content comment comments post posts",
-    stems: "inhalt kommentar contenu comentari conteúdo conteudo contenut commento inhoud reactie treść tresc komentarz içerik icerik yorum контент комментар محتوى تعليقات सामग्री टिप्पणी コンテンツ 内容 评论 콘텐츠 댓글"
+    stems:
+      "inhalt kommentar contenu comentari conteúdo conteudo contenut commento inhoud reactie treść tresc komentarz içerik icerik yorum контент комментар محتوى تعليقات सामग्री टिप्पणी コンテンツ 内容 评论 콘텐츠 댓글"
   },
   {
     concept: "bookkeeping",
     family: "finance",
     mode: "digital",
-    en: "bookkeeping bookkeeper accounting accountant ledger books accounts",
-    stems: "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부"
+    en: "bookkeeping bookkeeper accounting accountant ledger",
+    stems:
+      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부"
   },
   {
     concept: "reconciliation",
     family: "finance",
     mode: "digital",
     en: "reconcile reconciliation reconciling",
-    stems: "abstimm kontenabstimm abgleich rapprochement conciliac conciliaç riconcili afstemm uzgadnian mutabakat сверк تسوية मिलान 照合 对账 對帳 대사"
+    stems:
+      "abstimm kontenabstimm abgleich rapprochement conciliac conciliaç riconcili afstemm uzgadnian mutabakat сверк تسوية मिलान 照合 对账 對帳 대사"
   },
   {
     concept: "bank",
@@ -661,20 +746,23 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "software",
     mode: "digital",
     en: "qa regression bug bugs bug-report bug-reports defect defects",
-    stems: "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그"
+    stems:
+      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그"
   },
   {
     concept: "testing",
     family: "software",
     en: "testing test tests tester tested",
-    stems: "test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트"
+    stems:
+      "test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트"
   },
   {
     concept: "app",
     family: "software",
     mode: "digital",
     en: "app apps application android ios mobile-app software website websites web",
-    stems: "anwendung applikation application aplicación aplicacion aplicativo aplicação applicazion aplikac uygulama приложени تطبيق ऐप アプリ 应用 應用 앱 webseite website sitio-web site-web sito-web strona-intern web-sitesi сайт موقع वेबसाइट ウェブサイト 网站 網站 웹사이트"
+    stems:
+      "anwendung applikation application aplicación aplicacion aplicativo aplicação applicazion aplikac uygulama приложени تطبيق ऐप アプリ 应用 應用 앱 webseite website sitio-web site-web sito-web strona-intern web-sitesi сайт موقع वेबसाइट ウェブサイト 网站 網站 웹사이트"
   },
   {
     concept: "api",
@@ -687,45 +775,53 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "code",
     family: "software",
     mode: "digital",
-    en: "code coding programming programmer developer development compiler",
-    stems: "programmier entwickl programm développ develop desarroll programaç programación programacion sviluppo ontwikkel kod$ programowan yazılım yazilim код программ برمج तकनीकी कोड プログラ 编程 程序 开发 코딩 개발"
+    en: "coding programming programmer developer development compiler",
+    stems:
+      "programmier entwickl programm développ develop desarroll programaç programación programacion sviluppo ontwikkel kod$ programowan yazılım yazilim код программ برمج तकनीकी कोड プログラ 编程 程序 开发 코딩 개발"
   },
   {
     concept: "security",
     family: "software",
     en: "penetration pentest pentesting security exploit exploitation hacking",
-    stems: "penetrationstest sicherheit sécurité securite seguridad segurança sicurezza beveiliging bezpieczeń güvenlik guvenlik безопасн пентест أمن सुरक्षा セキュリティ 安全测试 보안"
+    stems:
+      "penetrationstest sicherheit sécurité securite seguridad segurança sicurezza beveiliging bezpieczeń güvenlik guvenlik безопасн пентест أمن सुरक्षा セキュリティ 安全测试 보안"
   },
   {
     concept: "it-support",
     family: "it",
     en: "it-support troubleshoot troubleshooting helpdesk tech-support",
-    stems: "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원"
+    stems:
+      "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원"
   },
   {
     concept: "network",
     family: "it",
     en: "network networks networking router routers wi-fi wifi lan connection connectivity internet",
-    stems: "netzwerk netz$ réseau reseau redes rede$ rete$ netwerk sieć siec ağ$ internet сеть сети شبكة नेटवर्क ネットワーク 网络 網路 네트워크 jaringan wi-fi wifi routeur enrutador роутер"
+    stems:
+      "netzwerk netz$ réseau reseau redes rede$ rete$ netwerk sieć siec ağ$ internet сеть сети شبكة नेटवर्क ネットワーク 网络 網路 네트워크 jaringan wi-fi wifi routeur enrutador роутер"
   },
   {
     concept: "computer",
     family: "it",
     en: "laptop laptops computer computers pc device devices printer",
-    stems: "rechner computer ordinateur ordenador computador portátil portatil bilgisayar компьютер ноутбук حاسوب كمبيوتر कंप्यूटर パソコン 电脑 電腦 컴퓨터 komputer laptop"
+    stems:
+      "rechner computer ordinateur ordenador computador portátil portatil bilgisayar компьютер ноутбук حاسوب كمبيوتر कंप्यूटर パソコン 电脑 電腦 컴퓨터 komputer laptop"
   },
   {
     concept: "mobile-network",
     family: "fieldwork",
+    mode: "physical",
     en: "4g 5g lte coverage signal drive-test drive-tests speed latency operator operators",
-    stems: "netzabdeck mobilfunk couverture-réseau couverture-reseau couverture cobertura copertura dekking zasięg zasieg kapsama покрыт تغطية कवरेज 電波 覆盖 커버리지"
+    stems:
+      "netzabdeck mobilfunk couverture-réseau couverture-reseau couverture cobertura copertura dekking zasięg zasieg kapsama покрыт تغطية कवरेज 電波 覆盖 커버리지"
   },
   {
     concept: "hardware",
     family: "software",
     mode: "physical",
     en: "hardware usb usb-c charger chargers oscilloscope bench prototype prototypes power-draw",
-    stems: "ladegerät ladegerat chargeur cargador carregador caricator oplader ładowark ladowark şarj sarj зарядн شاحن चार्जर 充電器 充电器 충전기 prototyp oszillos oscillos osciloscop"
+    stems:
+      "ladegerät ladegerat chargeur cargador carregador caricator oplader ładowark ladowark şarj sarj зарядн شاحن चार्जर 充電器 充电器 충전기 prototyp oszillos oscillos osciloscop"
   },
 
   // Field work.
@@ -733,19 +829,22 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "verification",
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence",
-    stems: "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa"
+    stems:
+      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa"
   },
   {
     concept: "address",
     family: "fieldwork",
     en: "address addresses signage signboard signboards sign-board",
-    stems: "adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna"
+    stems:
+      "adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna"
   },
   {
     concept: "geotag",
     family: "fieldwork",
     en: "gps geotagged geotag geotagging coordinates gpx",
-    stems: "gps geotag géolocalis geolocaliz coordonn coordenad coordinat współrzęd koordinat координат إحداثيات निर्देशांक 座標 坐标 좌표"
+    stems:
+      "gps geotag géolocalis geolocaliz coordonn coordenad coordinat współrzęd koordinat координат إحداثيات निर्देशांक 座標 坐标 좌표"
   },
   {
     concept: "water-sampling",
@@ -758,14 +857,16 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "sample",
     family: "fieldwork",
     en: "sample samples sampling",
-    stems: "probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove"
+    stems:
+      "probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove"
   },
   {
     concept: "household",
     family: "fieldwork",
     mode: "physical",
     en: "household households door-to-door",
-    stems: "haushalt ménage menage hogar hogares domicíli domicili famíli huishoud gospodarstw hane домохозяйств أسر घर-घर 世帯 家庭 가구"
+    stems:
+      "haushalt ménage menage hogar hogares domicíli domicili famíli huishoud gospodarstw hane домохозяйств أسر घर-घर 世帯 家庭 가구"
   },
   {
     concept: "repair",
@@ -778,7 +879,8 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "fieldwork",
     mode: "physical",
     en: "crop crops farm farms farmer farmers plot plots agriculture agricultural maize harvest smallholder",
-    stems: "landwirt ernte acker agricol agrícol agricult cultivo culture parcell parcel lavoura raccolt boerderij gewas rolnict uprawa tarla tarım tarim çiftç сельск урожа поле زراع محاصيل مزرع खेत फसल 農 农 作物 농업 작물"
+    stems:
+      "landwirt ernte acker agricol agrícol agricult cultivo culture parcell parcel lavoura raccolt boerderij gewas rolnict uprawa tarla tarım tarim çiftç сельск урожа поле زراع محاصيل مزرع खेत फसल 農 农 作物 농업 작물"
   },
   {
     concept: "pesticide",
@@ -790,7 +892,8 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "micromobility",
     family: "fieldwork",
     en: "scooter scooters e-scooter e-scooters escooter bike bikes bicycle bicycles e-bike micromobility fleet",
-    stems: "roller fahrrad leihrad trottinette vélo velo patinete bicicleta monopattino fiets deelfiets hulajnog rower scooter bisiklet самокат велосипед سكوتر دراجة स्कूटर साइकिल 自転車 キックボード 滑板车 自行车 킥보드 자전거"
+    stems:
+      "roller fahrrad leihrad trottinette vélo velo patinete bicicleta monopattino fiets deelfiets hulajnog rower scooter bisiklet самокат велосипед سكوتر دراجة स्कूटर साइकिल 自転車 キックボード 滑板车 自行车 킥보드 자전거"
   },
   {
     concept: "count",
@@ -801,28 +904,32 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "sourcing",
     family: "sourcing",
     en: "sourcing supplier suppliers vendor vendors vet vetting manufacturer manufacturers",
-    stems: "lieferant beschaff fournisseur proveedor fornecedor fornitor leverancier dostawc tedarik поставщик مورد आपूर्तिकर्ता サプライヤー 供应商 供應商 공급업체 nhà-cung-cấp nha-cung-cap cung-cap"
+    stems:
+      "lieferant beschaff fournisseur proveedor fornecedor fornitor leverancier dostawc tedarik поставщик مورد आपूर्तिकर्ता サプライヤー 供应商 供應商 공급업체 nhà-cung-cấp nha-cung-cap cung-cap"
   },
   {
     concept: "factory",
     family: "sourcing",
     mode: "physical",
-    en: "factory factories plant plants manufacturing",
-    stems: "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may"
+    en: "factory factories manufacturing",
+    stems:
+      "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may"
   },
   {
     concept: "handyman",
     family: "fieldwork",
     mode: "physical",
     en: "handyman assembly assemble assembled assembling mount mounting install installation furniture flat-pack shelf-mounting tv repair repairs",
-    stems: "montage montier aufbau zusammenbau möbel mobel meuble mueble móvel movel mobil$ mobili meubel mebl mobilya монтаж сборк мебел تركيب أثاث फर्नीचर 組み立て 家具 组装 조립"
+    stems:
+      "montage montier aufbau zusammenbau möbel mobel meuble mueble móvel movel mobil$ mobili meubel mebl mobilya монтаж сборк мебел تركيب أثاث फर्नीचर 組み立て 家具 组装 조립"
   },
   {
     concept: "event",
     family: "events",
     mode: "physical",
     en: "event events conference conferences trade-show expo expos booth booths fair fairs summit",
-    stems: "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회"
+    stems:
+      "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회"
   },
   {
     concept: "notes",
@@ -833,33 +940,39 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "meeting",
     family: "events",
+    mode: "physical",
     en: "meeting meetings appointment appointments",
-    stems: "treffen meeting besprechung termin réunion reunion rendez-vous reunión cita riunion incontro appuntament vergadering afspraak spotkan toplantı toplanti randevu встреч совещ اجتماع موعد बैठक 会議 打ち合わせ 会议 会面 회의 미팅"
+    stems:
+      "treffen meeting besprechung termin réunion reunion rendez-vous reunión cita riunion incontro appuntament vergadering afspraak spotkan toplantı toplanti randevu встреч совещ اجتماع موعد बैठक 会議 打ち合わせ 会议 会面 회의 미팅"
   },
   {
     concept: "visit",
     family: "fieldwork",
     mode: "physical",
     en: "visit visits visiting site-visit site-visits walk-around",
-    stems: "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$"
+    stems:
+      "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$"
   },
   {
     concept: "sign-language",
     family: "language",
     en: "asl sign-language signing deaf",
-    stems: "gebärdensprach gebardensprach langue-des-signes lengua-de-señas lengua-de-senas lingua-de-sinais lingua-dei-segni gebarentaal język-migowy jezyk-migowy işaret-dili isaret-dili жестов لغة-الإشارة सांकेतिक 手話 手语 수어 señas senas signes sinais"
+    stems:
+      "gebärdensprach gebardensprach langue-des-signes lengua-de-señas lengua-de-senas lingua-de-sinais lingua-dei-segni gebarentaal język-migowy jezyk-migowy işaret-dili isaret-dili жестов لغة-الإشارة सांकेतिक 手話 手语 수어 señas senas signes sinais"
   },
   {
     concept: "medical",
     family: "language",
     en: "medical clinical doctor doctors patient patients clinic hospital",
-    stems: "medizin ärztl arztl médic medic clínic clinic klinik medisch medyczn tıbbi tibbi медицин врач طبي طبيب चिकित्सा 医療 医学 医疗 醫療 의료"
+    stems:
+      "medizin ärztl arztl médic medic clínic clinic klinik medisch medyczn tıbbi tibbi медицин врач طبي طبيب चिकित्सा 医療 医学 医疗 醫療 의료"
   },
   {
     concept: "audio",
     family: "audio",
     en: "audio recording recordings recorded sound podcast",
-    stems: "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음"
+    stems:
+      "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음"
   },
   {
     concept: "video",
