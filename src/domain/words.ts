@@ -128,7 +128,8 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
   }
   for (let at = 0; at < words.length && out.length < maxTerms; at++) {
     const word = words[at]!
-    const phrase = lexicon.phrases.size > 0 && !stopWords.has(word) ? phraseAt(words, at) : undefined
+    // A phrase may begin with a word that alone is grammar ("sur place", "a distancia").
+    const phrase = phraseAt(words, at)
     if (phrase !== undefined) {
       add(phrase[1], words.slice(at, at + phrase[0]).join(" "))
       at += phrase[0] - 1

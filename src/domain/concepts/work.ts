@@ -140,7 +140,7 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "online",
     mode: "digital",
-    en: "online remote remotely virtual virtually digital",
+    en: "online virtual virtually",
     stems:
       "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio videogesprek wideorozmow"
   },
@@ -580,7 +580,7 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "survey",
     family: "fieldwork",
-    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census household households",
+    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census",
     stems:
       "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문"
   },
@@ -850,7 +850,7 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "water-sampling",
     family: "fieldwork",
     mode: "physical",
-    en: "water lake lakes river rivers tap",
+    en: "water",
     stems: "wasser eau$ agua$ água acqua water woda su-numune вода ماء مياه पानी 水样 水質 水质 vann"
   },
   {
@@ -877,7 +877,6 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "agriculture",
     family: "fieldwork",
-    mode: "physical",
     en: "crop crops farm farms farmer farmers plot plots agriculture agricultural maize harvest smallholder",
     stems:
       "landwirt ernte acker agricol agrícol agricult cultivo culture parcell parcel lavoura raccolt boerderij gewas rolnict uprawa tarla tarım tarim çiftç сельск урожа поле زراع محاصيل مزرع खेत फसल 農 农 作物 농업 작물"
