@@ -36,7 +36,16 @@ export const rankEligible = (
   const known = knownPlaces(everyone.flatMap((p) => profileOf(p).places))
   const query = queryOf(task.text, known)
   const keys = new Set(query.map((t) => t.key))
-  const idf = (key: string) => idfOf(everyone.length, everyone.filter((p) => profileOf(p).weights.has(key)).length)
+  // Each key's weight counted once per task (the definition; remembered only to keep the test fast).
+  const idfs = new Map<string, number>()
+  const idf = (key: string) => {
+    let weight = idfs.get(key)
+    if (weight === undefined) {
+      weight = idfOf(everyone.length, everyone.filter((p) => profileOf(p).weights.has(key)).length)
+      idfs.set(key, weight)
+    }
+    return weight
+  }
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
   const location = placeFilterOf(task)
   const confined =
