@@ -326,6 +326,8 @@ export const conceptKey = (concept: string) => `~${concept}`
 export const familyKey = (family: string) => `~~${family}`
 
 interface Lexicon {
+  /** English words as listed, first ("documentation" is not "document", though Porter makes them one stem). */
+  readonly englishWords: ReadonlyMap<string, string>
   /** English words by Porter stem. */
   readonly english: ReadonlyMap<string, string>
   /** Words of other languages, matched as a word's beginning (or part of a compound), folded. */
@@ -343,6 +345,7 @@ interface Lexicon {
 }
 
 const lexicon: Lexicon = (() => {
+  const englishWords = new Map<string, string>()
   const english = new Map<string, string>()
   const prefixes = new Map<string, string>()
   const whole = new Map<string, string>()
@@ -361,7 +364,10 @@ const lexicon: Lexicon = (() => {
     }
     for (const word of entry.en.split(" ")) {
       if (word.includes("-")) put(phrases, fold(word))
-      else put(english, stemOf(americanOf(fold(word))))
+      else {
+        put(englishWords, fold(word))
+        put(english, stemOf(americanOf(fold(word))))
+      }
     }
     for (const raw of (entry.stems ?? "").split(" ").filter(Boolean)) {
       const stem = fold(raw.replace(/\$$/, ""))
@@ -376,7 +382,7 @@ const lexicon: Lexicon = (() => {
   }
   // Longest first, so that a run's longer name wins ("内容审核" before "审核").
   inside.sort((a, b) => b[0].length - a[0].length)
-  return { english, prefixes, whole, phrases, inside, longest, family, mode }
+  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode }
 })()
 
 /** The family a concept key belongs to, if any. */
@@ -420,7 +426,7 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
     return found.length > 0 ? found : [word]
   }
   const stem = stemOf(word)
-  const named = lexicon.english.get(stem) ?? lexicon.whole.get(word)
+  const named = lexicon.englishWords.get(word) ?? lexicon.english.get(stem) ?? lexicon.whole.get(word)
   if (named !== undefined) return [named]
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
   const found: Array<string> = []

@@ -7,7 +7,9 @@
  * as soft evidence; its `mode` is where such work happens when the wording says no more.
  *
  * How each list is read (src/domain/words.ts):
- * - `en`: English words, each matched by its Porter stem ("translated" meets "translation").
+ * - `en`: English words, each matched as written and by its Porter stem ("translated" meets
+ *   "translation"); a word as written wins over a stem another concept lists ("documentation"
+ *   is documentation, "documents" paperwork).
  * - `stems`: the concept's words in other languages and scripts, folded (accents and case gone),
  *   each matched as the beginning of a word ("tradu" is "traducción", "traduire", "tradução",
  *   "traduzione") or, in a long word, as a part of it (German and Dutch compounds: "Regalpreise",
@@ -109,7 +111,7 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "documentation",
     family: "software",
     mode: "digital",
-    en: "docs manual manuals handbook",
+    en: "documentation docs manual manuals handbook",
     stems:
       "dokumentation documentac documentaç documentazion handleiding instrukcj bedienungsanleitung anleitung manuel manuale документац توثيق दस्तावेजीकरण マニュアル 文档 문서화"
   },
@@ -285,8 +287,18 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "lang-hausa",
-    en: "hausa igbo chichewa",
-    stems: "hausa igbo chichewa"
+    en: "hausa",
+    stems: "hausa"
+  },
+  {
+    concept: "lang-igbo",
+    en: "igbo",
+    stems: "igbo"
+  },
+  {
+    concept: "lang-chichewa",
+    en: "chichewa nyanja",
+    stems: "chichewa"
   },
 
   // Imaging.
