@@ -406,8 +406,13 @@ const prefixAt = (word: string, from: number): readonly [number, string] | undef
 /** Arabic's article and one-letter clitics ("والترجمة" is "ترجمة"): read the word without them too. */
 const arabicClitics = /^(?:[وفبكل]?ال|لل|[وفب])(?=[\u0600-\u06FF]{3})/
 
-/** Words this long are read part by part when whole they name no concept (German and Dutch compounds). */
+/**
+ * Words this long are read part by part when whole they name no concept (German and Dutch
+ * compounds); past the longest a compound is written, a word is no compound, and reading it part
+ * by part would cost its length times the lexicon's longest entry.
+ */
 const compoundLength = 8
+const longestCompound = 40
 
 /**
  * A folded word's keys: the concepts it names — as an English word by its stem, as a whole word,
@@ -432,7 +437,7 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   const found: Array<string> = []
   const first = prefixAt(plain, 0)
   if (first !== undefined) found.push(first[1])
-  if (plain.length >= compoundLength) {
+  if (plain.length >= compoundLength && plain.length <= longestCompound) {
     let from = first === undefined ? 1 : first[0]
     while (from <= plain.length - 4) {
       const part = prefixAt(plain, from)
