@@ -12,7 +12,9 @@ import {
   coverageOf,
   emphasis,
   idfOf,
+  isEvidence,
   placeFilterOf,
+  plausibleEvidence,
   profileOf,
   profileWith,
   queryOf,
@@ -35,7 +37,7 @@ import {
   worldDisplay
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, keyOf, skillLessVerbs, type Term } from "./words.ts"
+import { fold, modeOfKey, skillLessVerbs, type Term, termsOf } from "./words.ts"
 
 // Ranking -----------------------------------------------------------------------------------------
 
@@ -44,6 +46,12 @@ export interface Ranking {
   readonly eligible: number
   /** The first `limit` of them, best first (`before`). */
   readonly best: ReadonlyArray<RankedParticipant>
+  /**
+   * The most relevant participant who would be eligible but for their boundary, when that
+   * participant ranks above every eligible one (or nobody is eligible): the reason a search
+   * gives when the one who fits refuses the work.
+   */
+  readonly refused?: RankedParticipant | undefined
 }
 
 export interface RankOptions {
@@ -84,7 +92,7 @@ export const rankTop = (
   const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
   const location = placeFilterOf(task)
   const placed = location === undefined ? undefined : participantsIn(index, location)
-  const { points, inPlace, coverageAt } = index.scratch
+  const { points, evidence, inPlace, coverageAt } = index.scratch
   if (placed !== undefined) for (const i of placed) inPlace[i] = 1
   // Only the few kept are scored in full, from their own profiles.
   const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf)
@@ -96,12 +104,13 @@ export const rankTop = (
     if (refusing[b] === 0) refusing[b] = refuses(index.boundaries[b]!, keys) ? 1 : 2
     return refusing[b] === 1
   }
-  const takes = (i: number) =>
+  const takesBut = (i: number) =>
     serves[index.typeOf[i]!] === 1 &&
     (placed === undefined || inPlace[i] === 1) &&
     (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
-    (unavailable === undefined || !unavailable.has(everyone[i]!.slug)) &&
-    !refusedByBoundary(i)
+    (unavailable === undefined || !unavailable.has(everyone[i]!.slug))
+  const takes = (i: number) => takesBut(i) && !refusedByBoundary(i)
+  const plausible = (i: number) => evidence[i]! >= plausibleEvidence
 
   const scoredIds: Array<number> = []
   try {
@@ -119,12 +128,14 @@ export const rankTop = (
       const posting = index.postings.get(query[at]!.key)
       if (posting === undefined) continue
       const weight = index.idf(query[at]!.key) * emphasis(at)
+      const counts = isEvidence(query[at]!.key)
       const { ids, weights } = posting
       for (let k = 0; k < ids.length; k++) {
         const i = ids[k]!
         if (serves[index.typeOf[i]!] === 0 || (placed !== undefined && inPlace[i] === 0)) continue
         if (points[i] === 0) scoredIds.push(i)
         points[i] = points[i]! + weight * weights[k]!
+        if (counts) evidence[i] = evidence[i]! + weights[k]!
       }
     }
 
@@ -147,8 +158,13 @@ export const rankTop = (
     }
     let eligible = 0
     const top: Array<number> = []
+    let refused = -1
     for (const i of scoredIds) {
-      if (!takes(i)) continue
+      if (!plausible(i)) continue
+      if (!takes(i)) {
+        if (takesBut(i) && (refused < 0 || precedes(i, refused))) refused = i
+        continue
+      }
       eligible++
       if (top.length === options.limit && (options.limit === 0 || !precedes(i, top[top.length - 1]!))) continue
       let lo = 0
@@ -161,10 +177,16 @@ export const rankTop = (
       top.splice(lo, 0, i)
       if (top.length > options.limit) top.pop()
     }
-    return { eligible, best: top.map((i) => ranked(scoreAt(i))) }
+    const outranks = refused >= 0 && (top.length === 0 || precedes(refused, top[0]!))
+    return {
+      eligible,
+      best: top.map((i) => ranked(scoreAt(i))),
+      ...(outranks ? { refused: ranked(scoreAt(refused)) } : {})
+    }
   } finally {
     for (const i of scoredIds) {
       points[i] = 0
+      evidence[i] = 0
       coverageAt[i] = 0
     }
     if (placed !== undefined) for (const i of placed) inPlace[i] = 0
@@ -239,6 +261,8 @@ interface DirectoryIndex {
    */
   readonly scratch: {
     readonly points: Float64Array
+    /** The evidence summed so far (`plausibleEvidence`); at most 64 terms of weight 3 fit a byte. */
+    readonly evidence: Uint8Array
     readonly inPlace: Uint8Array
     /** 1 + a participant's discipline coverage once worked out in this call, else 0. */
     readonly coverageAt: Float64Array
@@ -342,7 +366,12 @@ export const directoryIndexOf = cachedPerObject((everyone: ReadonlyArray<Partici
     typeOf,
     typeCounts,
     bySlug,
-    scratch: { points: new Float64Array(n), inPlace: new Uint8Array(n), coverageAt: new Float64Array(n) },
+    scratch: {
+      points: new Float64Array(n),
+      evidence: new Uint8Array(n),
+      inPlace: new Uint8Array(n),
+      coverageAt: new Float64Array(n)
+    },
     rank,
     boundaries,
     boundaryOf
@@ -407,7 +436,9 @@ const physicalCues = new RegExp(
     "assembl(?:e|y|ing)",
     "mount(?:ing)?",
     "set up (?:the |a |our )?(?:wi-?fi|router|network|printer)",
-    "queue(?:ing)?",
+    "queu(?:e|ing) (?:at|in|outside|for)",
+    "queueing",
+    "stand in line",
     "notar(?:y|i[sz]e|i[sz]ed|i[sz]ation)",
     "mystery shop(?:per|ping)?",
     "scout(?:ing)?",
@@ -453,6 +484,8 @@ const digitalCues = new RegExp(
     "video call",
     "zoom",
     "websites?",
+    "phone interviews?",
+    "video calls?",
     "web",
     "apps?",
     "android",
@@ -508,17 +541,25 @@ const onlinePremises = /\b(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|
  * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
  * "remote or on site") → hybrid; only on-site cues → physical; only online cues → digital; none
  * → null, and then search filters by no mode at all (a wrong guess would hide the only fitting
- * person).
+ * person). Cues are English phrases (above) and, in any language, the concepts the text names
+ * (src/domain/concepts/work.ts): work done on site (a visit, an inspection, an errand, a
+ * delivery) or online (translation, data entry, a file sent back). A task with no cue either way
+ * that names a place (`namesPlace`) is done there: physical.
  */
-export const inferExecutionMode = (text: string): ExecutionMode | null => {
+export const inferExecutionMode = (text: string, namesPlace = false): ExecutionMode | null => {
   const folded = fold(text)
   if (bothCues.test(folded)) return "hybrid"
-  const onSite = physical.test(folded.replace(onlinePremises, " online "))
-  const online = digital.test(folded)
+  let onSite = physical.test(folded.replace(onlinePremises, " online "))
+  let online = digital.test(folded)
+  for (const { key } of termsOf(text)) {
+    const mode = modeOfKey(key)
+    if (mode === "physical") onSite = true
+    else if (mode === "digital") online = true
+  }
   if (onSite && online) return "hybrid"
   if (onSite) return "physical"
   if (online) return "digital"
-  return null
+  return namesPlace ? "physical" : null
 }
 
 // Search ------------------------------------------------------------------------------------------
@@ -543,47 +584,77 @@ export const searchDirectory = (
   limit: number,
   unavailable?: ReadonlySet<string>
 ): DirectorySearch => {
-  const executionMode = inferExecutionMode(query)
-  const location = executionMode === "digital" ? null : inferLocationIn(query, everyone)
-  const { best: matches } = rankTop(
+  const named = inferLocationIn(query, everyone)
+  const executionMode = inferExecutionMode(query, named !== null)
+  const location = executionMode === "digital" ? null : named
+  const { best: matches, refused } = rankTop(
     { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
     everyone,
     { limit, unavailable }
   )
   const best = matches[0]
+  const terms = queryIn(directoryIndexOf(everyone), query)
   return {
     executionMode,
     location,
     matches,
     hint:
-      best === undefined
-        ? unavailable !== undefined &&
-          unavailable.size > 0 &&
-          rankTop(
-            { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
-            everyone,
-            {
-              limit: 0
-            }
-          ).eligible > 0
-          ? "Nobody who could take this task is taking offers right now (participants can switch offers off for a while). Try again later, or describe the task so that others can take it."
-          : noMatchHint(executionMode, location, everyone)
-        : onlyInReturns(best)
-          ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
-          : onlyByVerb(best)
-            ? `Weak matches only: those listed share nothing with this task but the verb (${best.matched.join(", ")}), which says what is done, not the skill it takes; nobody's work was shown to match the rest. Check them before offering the task, or describe the skill it needs in other words.`
-            : undefined
+      refused !== undefined
+        ? refusedHint(refused, best)
+        : best === undefined
+          ? unavailable !== undefined &&
+            unavailable.size > 0 &&
+            rankTop(
+              { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
+              everyone,
+              {
+                limit: 0
+              }
+            ).eligible > 0
+            ? "Nobody who could take this task is taking offers right now (participants can switch offers off for a while). Try again later, or describe the task so that others can take it."
+            : noMatchHint(executionMode, location, everyone)
+          : onlyInReturns(best, terms)
+            ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
+            : onlyByVerb(best, terms)
+              ? `Weak matches only: those listed share nothing with this task but the verb (${best.matched.join(", ")}), which says what is done, not the skill it takes; nobody's work was shown to match the rest. Check them before offering the task, or describe the skill it needs in other words.`
+              : offDiscipline(best, terms)
+                ? `Weak matches only: the best share a word or two of this task (${best.matched.join(", ")}) but not their discipline, and nobody's discipline matches most of it; likely nobody here does this work. Check them before offering the task, or describe the skill it needs in other words.`
+                : undefined
   }
 }
 
+/** Why the one whose work fits best is not listed: their own boundary rules the task out. */
+const refusedHint = (refused: RankedParticipant, best: RankedParticipant | undefined) =>
+  `${refused.participant.name} (${refused.participant.slug}), whose work fits this task best, rules it out: "${refused.participant.boundary}". ` +
+  (best === undefined
+    ? "Nobody else in the catalogue can take it. Change what the task asks if their boundary allows another form of it."
+    : "Those listed match it less well: check them before offering the task.")
+
+/** The weights, in a participant's profile, of the task's keys their work has. */
+const sharedWeights = (match: RankedParticipant, query: ReadonlyArray<Term>) => {
+  const { weights } = profileOf(match.participant)
+  return query.flatMap(({ key }) => {
+    const weight = weights.get(key)
+    return weight === undefined ? [] : [{ key, weight }]
+  })
+}
+
+/**
+ * Whether the best match is off its discipline: none of the task's keys is in their discipline
+ * or tags, and they share under half of its keys (the task is mostly work they do not do).
+ */
+const offDiscipline = (match: RankedParticipant, query: ReadonlyArray<Term>) => {
+  const shared = sharedWeights(match, query)
+  return shared.every(({ weight }) => weight < 3) && 2 * shared.length < query.length
+}
+
 /** Whether the best match shares only skill-less verbs with the task ("file", "write", "fix"). */
-const onlyByVerb = (match: RankedParticipant) => match.matched.every((word) => skillLessVerbs.has(keyOf(word)))
+const onlyByVerb = (match: RankedParticipant, query: ReadonlyArray<Term>) =>
+  sharedWeights(match, query).every(({ key }) => skillLessVerbs.has(key))
 
 /** Whether a participant matched only through what they deliver (`returns`), not their work. */
-const onlyInReturns = (match: RankedParticipant) => {
-  const { weights } = profileOf(match.participant)
-  return match.matched.every((word) => (weights.get(keyOf(word)) ?? 0) <= 1)
-}
+const onlyInReturns = (match: RankedParticipant, query: ReadonlyArray<Term>) =>
+  sharedWeights(match, query).every(({ weight }) => weight <= 1)
 
 /** Why a search found nobody: nobody works in the place it names, or nobody's work matches it. */
 const noMatchHint = (

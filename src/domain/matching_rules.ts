@@ -10,7 +10,7 @@ import { cachedPerObject, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, keysOf, readWords, type Term, termsOfWords } from "./words.ts"
+import { fold, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -151,12 +151,28 @@ export const refuses = (exclusions: Profile["exclusions"], keys: ReadonlySet<str
 export const idfOf = (n: number, df: number) =>
   Math.max(1, Math.round(1000 * Math.log(1 + (n - df + 0.5) / (df + 0.5))))
 
+/**
+ * The one threshold between a plausible candidate and an unrelated one, shared by POST /search,
+ * preflight's feasibility and the dispatcher (all rank through `rankTop`, and its plain
+ * definition in test/support/matching_oracle.ts): a participant is plausible for a task when the
+ * field weights of the task's keys found in their work — each key not a skill-less verb
+ * ("file", "fix") — sum to at least 3. One key of their discipline or tags is
+ * enough; a capability needs a second key; words that only their returns mention need three.
+ * Below it a participant shares words with the task, not work, and is not eligible.
+ */
+export const plausibleEvidence = 3
+
+/** Whether a key counts toward `plausibleEvidence`: not a skill-less verb. */
+export const isEvidence = (key: string) => !skillLessVerbs.has(key)
+
 /** A participant's relevance to a task, as `before` orders it. */
 export interface Scored {
   readonly participant: ParticipantRecord
   /** Summed over the task's terms: the term's weight times the weight of its field. */
   readonly points: number
   readonly matched: ReadonlyArray<string>
+  /** The field weights of the task's evidence keys found in the participant's work (`plausibleEvidence`). */
+  readonly evidence: number
   /** How many of the participant's discipline keys the task has, and how many there are. */
   readonly covered: number
   readonly disciplineSize: number
@@ -181,14 +197,16 @@ export const scoredWith = (
   idf: (key: string) => number
 ): Scored => {
   let points = 0
+  let evidence = 0
   const matched: Array<string> = []
   query.forEach(({ key, word }, at) => {
     const weight = profile.weights.get(key)
     if (weight === undefined) return
     points += idf(key) * weight * emphasis(at)
-    matched.push(word)
+    if (isEvidence(key)) evidence += weight
+    if (!matched.includes(word)) matched.push(word)
   })
-  return { participant, points, matched, ...coverageOf(profile.discipline, keys) }
+  return { participant, points, matched, evidence, ...coverageOf(profile.discipline, keys) }
 }
 
 /** How many of a participant's discipline keys a task has, out of how many (at least 1): `before`'s tie-break. */

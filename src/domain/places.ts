@@ -3,8 +3,8 @@
  * "City, Region, Country" locations) and the world's (the gazetteer), read with accents folded
  * and other names resolved ("Montreal" is Montréal, "Bombay" is Mumbai, "USA" is United States).
  */
-import { cities, countries } from "./gazetteer.ts"
-import { readWords, type TextWords } from "./words.ts"
+import { cities, countries, otherNames } from "./gazetteer.ts"
+import { isContinuous, readWords, type TextWords } from "./words.ts"
 
 /** A place as matching compares it: folded words joined by single spaces ("sao paulo"). */
 export type Place = string
@@ -25,6 +25,8 @@ interface Gazetteer {
   readonly byName: ReadonlyMap<Place, GazetteerEntry>
   /** Names that count only written exactly so (words joined by a space): "Chad", "US". */
   readonly cased: ReadonlyMap<Place, string>
+  /** Names in scripts written without spaces, found inside a run of such a script ("東京の工場"). */
+  readonly inside: ReadonlyArray<Place>
 }
 
 const gazetteer: Gazetteer = (() => {
@@ -49,7 +51,18 @@ const gazetteer: Gazetteer = (() => {
     const name = first!.replace(/^\^/, "")
     add([first!, ...others], { place: placeOf(name), display: `${name}, ${country}`, isCity: true })
   }
-  return { byName, cased }
+  for (const [name, others] of Object.entries(otherNames)) {
+    const entry = byName.get(placeOf(name))
+    // Only names of the lists above: a name of its own would be no place at all.
+    if (entry === undefined) throw new Error(`gazetteer: other names of an unlisted place, ${name}`)
+    for (const other of others.split("|")) {
+      const place = placeOf(other)
+      // A listed name keeps its own entry (a country's name that is also a city's).
+      if (!byName.has(place)) byName.set(place, entry)
+    }
+  }
+  const inside = [...byName.keys()].filter(isContinuous).sort((a, b) => b.length - a.length)
+  return { byName, cased, inside }
 })()
 
 /** The place a name of the catalogue or of the world stands for: its gazetteer entry's, or itself. */
@@ -115,10 +128,25 @@ export const placeWordsIn = (text: TextWords, known: KnownPlaces): ReadonlySet<s
   return words
 }
 
+/** Characters that, after a place's name, make it a language, a people or a script (語, 人, 文…). */
+const notPlaceAfter = "語语人文字"
+
 const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
   const runs: Array<{ place: Place; from: number; end: number }> = []
   let from = 0
   while (from < folded.length) {
+    // A run of a script written without spaces: the names inside it, its words left to the task.
+    if (isContinuous(folded[from]!)) {
+      let rest = folded[from]!
+      for (const name of gazetteer.inside) {
+        // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place.
+        if (!new RegExp(`${name}(?![${notPlaceAfter}])`, "u").test(rest)) continue
+        runs.push({ place: gazetteer.byName.get(name)!.place, from, end: from })
+        rest = rest.replaceAll(name, " ")
+      }
+      from++
+      continue
+    }
     let longest: { place: Place; from: number; end: number } | undefined
     let run = ""
     for (let to = from; to < folded.length; to++) {

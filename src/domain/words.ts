@@ -1,10 +1,13 @@
 /**
- * How matching reads a text: accents folded, lower-cased, split into words, stop words dropped,
- * each word reduced to a key — its Porter stem, then the field's synonym group — so that
- * "photographer", "photography" and "pictures" meet, as do "transcribed" and "transcription",
- * "Montréal" and "Montreal". Pure and English-only by design (docs/decisions/relevance.md).
+ * How matching reads a text, in any language: accents folded, lower-cased, split into words (runs
+ * of a script written without spaces kept apart from the rest), stop words of the languages
+ * agents write in dropped, each word — or phrase — read as the concept it names (the concept
+ * layer, src/domain/concepts/work.ts: "Übersetzung", "traduction" and "translation" are one key;
+ * compounds read part by part), and otherwise reduced to its Porter stem, so that "transcribed"
+ * and "transcription" meet, as do "Montréal" and "Montreal". Pure (docs/decisions/relevance.md).
  */
 import { memoized } from "../read_cache.ts"
+import { type Concept, concepts } from "./concepts/work.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
 export const fold = (text: string): string =>
@@ -46,7 +49,7 @@ export interface TextWords {
 export const readWords = (text: string): TextWords => {
   const written: Array<string> = []
   const folded: Array<string> = []
-  for (const word of splitWords(text)) {
+  for (const word of splitWords(text).flatMap(scriptRuns)) {
     const plain = stripMarks(word)
     // A word of marks alone is no word.
     if (plain === "") continue
@@ -55,6 +58,20 @@ export const readWords = (text: string): TextWords => {
   }
   return { written, folded }
 }
+
+/** Letters of scripts written without spaces between words: Han, kana, Hangul, Thai. */
+const continuous = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u
+
+/** Whether a word is in a script written without spaces (it is then read by its parts). */
+export const isContinuous = (word: string) => nonAscii.test(word) && continuous.test(word)
+
+/** A word split where it passes between a script written without spaces and any other ("台北usb"). */
+const scriptRuns = (word: string): ReadonlyArray<string> =>
+  isContinuous(word)
+    ? (word.match(
+        /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{M}ー]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}ー]+/gu
+      ) ?? [word])
+    : [word]
 
 /** The folded words of a text, in order, with repeats. */
 export const wordsOf = (text: string): ReadonlyArray<string> => readWords(text).folded
@@ -69,7 +86,22 @@ export const stopWords: ReadonlySet<string> = new Set(
     "our please some someone somebody anyone anybody that the their them then there these this those to up us we who " +
     "will with would you your want wanted task tasks person people human humans hire find able should must one two " +
     "looking look help do does done make sure just also very via per each every all than more most about over " +
-    "here what which when where while how why whether it's its let lets"
+    "here what which when where while how why whether it's its let lets " +
+    // German, French, Spanish, Portuguese, Italian, Dutch, Polish, Turkish, Indonesian and
+    // Malay: grammar and the words of asking, never the work.
+    "der die das den dem des ein eine einer einen einem und oder fur mit von vom zu zum zur auf aus im ins bei nach " +
+    "unser unsere unserem unseren unserer ich wir ihr sie es ist sind bitte noch heute brauche brauchen suche gesucht " +
+    "le la les un une des du de et ou pour avec sur dans au aux en par notre nos vos votre je nous il elle est qu que qui bien " +
+    "el los las una unos del al con por para sobre nuestro nuestra nuestros nuestras necesito busco hoy mismo antes " +
+    "um uma umas uns do da dos das com em no na nos nas pelo pela preciso " +
+    "il lo gli di della delle dello dei degli per con una uno nel nella ai alla alle su tra fra cerco serve " +
+    "het een van en met voor naar op aan bij nodig ons onze " +
+    "w z na do od dla ze oraz lub potrzebuje " +
+    "ve bir ile için icin ve bu su " +
+    "dan di ke dari untuk yang dengan " +
+    "в на с по для из от и или мне нам нужен нужна нужно " +
+    "في من إلى الى على مع عن و " +
+    "में का की के को से और एक है चाहिए करना"
   ).split(" ")
 )
 
@@ -85,17 +117,26 @@ const maxTerms = 64
 /** The distinct keys of a text, in order of first appearance, without stop words. */
 export const termsOf = (text: string): ReadonlyArray<Term> => termsOfWords(wordsOf(text))
 
-/** `termsOf` over a text's folded words, read already. */
+/** `termsOf` over a text's folded words, read already: phrases first, then each word's keys. */
 export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> => {
   const out: Array<Term> = []
   const seen = new Set<string>()
-  for (const word of words) {
-    if (word.length < 2 || stopWords.has(word)) continue
-    const key = keyOf(word)
-    if (seen.has(key)) continue
+  const add = (key: string, word: string) => {
+    if (seen.has(key) || out.length >= maxTerms) return
     seen.add(key)
     out.push({ key, word })
-    if (out.length >= maxTerms) break
+  }
+  for (let at = 0; at < words.length && out.length < maxTerms; at++) {
+    const word = words[at]!
+    // A phrase may begin with a word that alone is grammar ("sur place", "a distancia").
+    const phrase = phraseAt(words, at)
+    if (phrase !== undefined) {
+      add(phrase[1], words.slice(at, at + phrase[0]).join(" "))
+      at += phrase[0] - 1
+      continue
+    }
+    if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word)) continue
+    for (const key of keysOfWord(word)) add(key, word)
   }
   return out
 }
@@ -103,11 +144,8 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
 /** Just the keys of `termsOf`. */
 export const keysOf = (text: string): ReadonlyArray<string> => termsOf(text).map((t) => t.key)
 
-/** A folded word's key: its stem, or its synonym group's when it has one. */
-export const keyOf = (word: string): string => {
-  const stem = stemOf(word)
-  return synonymOf.get(stem) ?? stem
-}
+/** A folded word's key: the concept it names, or its stem (see `keysOfWord`). */
+export const keyOf = (word: string): string => keysOfWord(word)[0] ?? word
 
 /**
  * British spellings as American before stemming (notarise/notarize, digitise, localisation,
@@ -124,83 +162,6 @@ export const stemOf = memoized(
   (word: string): string => (/^[a-z]+$/.test(word) ? porter(americanOf(word)) : word),
   100_000
 )
-
-/**
- * The field's synonyms: each group's words share the key of its first. Groups are of words
- * agents and participants use for the same work; related but distinct work (translation and
- * interpretation, transcription and captioning) stays apart.
- */
-const synonymGroups: ReadonlyArray<ReadonlyArray<string>> = [
-  [
-    "photo",
-    "photos",
-    "photograph",
-    "photographs",
-    "photographer",
-    "photographers",
-    "photography",
-    "photographing",
-    "photographic",
-    "picture",
-    "pictures",
-    "pic",
-    "pics",
-    "snapshot",
-    "shoot",
-    "shoots",
-    "shot",
-    "shots"
-  ],
-  ["transcription", "transcribe", "transcribed", "transcribing", "transcriber", "transcript", "transcripts"],
-  ["translation", "translate", "translated", "translating", "translator", "translators"],
-  ["interpretation", "interpret", "interpreter", "interpreters", "interpreting", "interpreted"],
-  [
-    "courier",
-    "couriers",
-    "couriered",
-    "delivery",
-    "deliveries",
-    "deliver",
-    "delivered",
-    "delivering",
-    "pickup",
-    "pick",
-    "messenger",
-    "carriage",
-    "carry",
-    "dropoff"
-  ],
-  ["notary", "notarize", "notarized", "notarization", "notarial", "notarizing"],
-  ["repair", "repairs", "fix", "fixes", "fixing", "mend"],
-  ["assembly", "assemble", "assembled", "assembling"],
-  ["inspection", "inspect", "inspector", "inspectors", "inspecting"],
-  ["survey", "surveys", "surveyor", "surveying", "enumeration", "enumerator", "poll", "questionnaire"],
-  ["caption", "captions", "captioning", "subtitle", "subtitles", "subtitling", "subtitled"],
-  ["proofread", "proofreading", "proofreader", "copyedit", "copyediting", "copyeditor"],
-  ["edit", "editing", "edited", "editor"],
-  ["label", "labelling", "labeling", "annotation", "annotate", "annotating", "annotator", "tagging"],
-  ["bookkeeping", "bookkeeper", "accounting", "accountant", "ledger"],
-  ["illustration", "illustrate", "illustrator", "drawing"],
-  ["icon", "icons", "iconography"],
-  ["voice", "voiceover", "narration", "narrator", "narrate"],
-  ["localization", "localize", "localized", "l10n"],
-  ["moderation", "moderate", "moderator", "moderating"],
-  ["accessibility", "accessible", "a11y"],
-  ["verification", "verify", "verified", "verifying"],
-  ["vehicle", "vehicles", "car", "cars", "automobile"],
-  ["scooter", "scooters", "escooter", "bike", "bikes", "bicycle", "micromobility"],
-  ["apartment", "flat", "house", "property", "properties", "rental", "rentals"],
-  ["store", "stores", "shop", "shops", "supermarket", "supermarkets", "retail", "retailer"],
-  ["sample", "samples", "sampling"],
-  ["interview", "interviews", "interviewing", "interviewer"],
-  ["research", "researcher", "researching"],
-  ["fact", "facts", "factcheck", "factchecking"],
-  ["testing", "test", "tests", "tester", "tested"],
-  ["audit", "audits", "auditing", "auditor"],
-  ["documentation", "docs"],
-  ["spreadsheet", "spreadsheets", "excel", "sheets"],
-  ["event", "events", "conference", "conferences", "trade", "expo"]
-]
 
 // Porter's algorithm (M.F. Porter, 1980), as published: five steps of suffix rules, each guarded
 // by the measure of what remains. Written out here rather than taken from a package: it is short,
@@ -356,15 +317,152 @@ const porter = (word: string): string => {
   return w
 }
 
-// Built last: it stems its words, so Porter's tables above must exist first.
-const synonymOf: ReadonlyMap<string, string> = (() => {
-  const map = new Map<string, string>()
-  for (const group of synonymGroups) {
-    const key = stemOf(group[0]!)
-    for (const word of group) map.set(stemOf(americanOf(word)), key)
+// The concept layer, read into tables. Built last: it stems its words, so Porter's tables above
+// must exist first.
+
+/** A concept's key: apart from every stem (stems have no "~"). */
+export const conceptKey = (concept: string) => `~${concept}`
+/** A concept family's key. */
+export const familyKey = (family: string) => `~~${family}`
+
+interface Lexicon {
+  /** English words as listed, first ("documentation" is not "document", though Porter makes them one stem). */
+  readonly englishWords: ReadonlyMap<string, string>
+  /** English words by Porter stem. */
+  readonly english: ReadonlyMap<string, string>
+  /** Words of other languages, matched as a word's beginning (or part of a compound), folded. */
+  readonly prefixes: ReadonlyMap<string, string>
+  /** Words matched only whole ("$" in the data). */
+  readonly whole: ReadonlyMap<string, string>
+  /** Phrases ("data-entry", "client-myster"): words joined by "-", the last matched as a beginning. */
+  readonly phrases: ReadonlyMap<string, string>
+  /** Entries in scripts written without spaces, matched anywhere in such a run. */
+  readonly inside: ReadonlyArray<readonly [string, string]>
+  readonly longest: number
+  /** By concept key: its family's key and its mode. */
+  readonly family: ReadonlyMap<string, string>
+  readonly mode: ReadonlyMap<string, Concept["mode"]>
+}
+
+const lexicon: Lexicon = (() => {
+  const englishWords = new Map<string, string>()
+  const english = new Map<string, string>()
+  const prefixes = new Map<string, string>()
+  const whole = new Map<string, string>()
+  const phrases = new Map<string, string>()
+  const inside: Array<readonly [string, string]> = []
+  const family = new Map<string, string>()
+  const mode = new Map<string, Concept["mode"]>()
+  let longest = 0
+  for (const entry of concepts) {
+    const key = conceptKey(entry.concept)
+    if (entry.family !== undefined) family.set(key, familyKey(entry.family))
+    if (entry.mode !== undefined) mode.set(key, entry.mode)
+    // The first concept to list a word keeps it.
+    const put = (map: Map<string, string>, word: string) => {
+      if (!map.has(word)) map.set(word, key)
+    }
+    for (const word of entry.en.split(" ")) {
+      if (word.includes("-")) put(phrases, fold(word))
+      else {
+        put(englishWords, fold(word))
+        put(english, stemOf(americanOf(fold(word))))
+      }
+    }
+    for (const raw of (entry.stems ?? "").split(" ").filter(Boolean)) {
+      const stem = fold(raw.replace(/\$$/, ""))
+      if (isContinuous(stem)) inside.push([stem, key])
+      else if (stem.includes("-")) put(phrases, stem)
+      else if (raw.endsWith("$")) put(whole, stem)
+      else {
+        put(prefixes, stem)
+        longest = Math.max(longest, stem.length)
+      }
+    }
   }
-  return map
+  // Longest first, so that a run's longer name wins ("内容审核" before "审核").
+  inside.sort((a, b) => b[0].length - a[0].length)
+  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode }
 })()
+
+/** The family a concept key belongs to, if any. */
+export const familyOfKey = (key: string): string | undefined => lexicon.family.get(key)
+
+/** Where the work a concept key names happens, if the concept says. */
+export const modeOfKey = (key: string): Concept["mode"] => lexicon.mode.get(key)
+
+/** The shortest beginning of a word that may name a concept: shorter ones match too much. */
+const shortest = (word: string) => (/^[a-z]/.test(word) ? 4 : 3)
+
+/** The longest entry of `prefixes` that `word` begins with at `from`, as [length, key]. */
+const prefixAt = (word: string, from: number): readonly [number, string] | undefined => {
+  for (let length = Math.min(lexicon.longest, word.length - from); length >= shortest(word); length--) {
+    const key = lexicon.prefixes.get(word.slice(from, from + length))
+    if (key !== undefined) return [length, key]
+  }
+  return undefined
+}
+
+/** Arabic's article and one-letter clitics ("والترجمة" is "ترجمة"): read the word without them too. */
+const arabicClitics = /^(?:[وفبكل]?ال|لل|[وفب])(?=[\u0600-\u06FF]{3})/
+
+/**
+ * Words this long are read part by part when whole they name no concept (German and Dutch
+ * compounds); past the longest a compound is written, a word is no compound, and reading it part
+ * by part would cost its length times the lexicon's longest entry.
+ */
+const compoundLength = 8
+const longestCompound = 40
+
+/**
+ * A folded word's keys: the concepts it names — as an English word by its stem, as a whole word,
+ * as a word's beginning, or part by part in a compound or in a run of a script written without
+ * spaces — or else its stem alone.
+ */
+export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
+  if (isContinuous(word)) {
+    const found: Array<string> = []
+    let rest = word
+    for (const [entry, key] of lexicon.inside) {
+      if (!rest.includes(entry)) continue
+      if (!found.includes(key)) found.push(key)
+      rest = rest.replaceAll(entry, " ")
+    }
+    return found.length > 0 ? found : [word]
+  }
+  const stem = stemOf(word)
+  const named = lexicon.englishWords.get(word) ?? lexicon.english.get(stem) ?? lexicon.whole.get(word)
+  if (named !== undefined) return [named]
+  const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
+  const found: Array<string> = []
+  const first = prefixAt(plain, 0)
+  if (first !== undefined) found.push(first[1])
+  if (plain.length >= compoundLength && plain.length <= longestCompound) {
+    let from = first === undefined ? 1 : first[0]
+    while (from <= plain.length - 4) {
+      const part = prefixAt(plain, from)
+      if (part === undefined) from++
+      else {
+        if (!found.includes(part[1])) found.push(part[1])
+        from += part[0]
+      }
+    }
+  }
+  return found.length > 0 ? found : [stem]
+}, 100_000)
+
+/** The concept a phrase starting at `words[at]` names, and how many words it takes (2 or 3). */
+const phraseAt = (words: ReadonlyArray<string>, at: number): readonly [number, string] | undefined => {
+  for (let count = Math.min(3, words.length - at); count >= 2; count--) {
+    const joined = words.slice(at, at + count).join("-")
+    const before = words.slice(at, at + count - 1).join("-").length + 1
+    for (let length = joined.length; length > before + 1; length--) {
+      const key = lexicon.phrases.get(joined.slice(0, length))
+      if (key !== undefined) return [count, key]
+    }
+  }
+  return undefined
+}
 
 /**
  * Verbs that say what is done to something, not what skill it takes: "file my tax return", "write

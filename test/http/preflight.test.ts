@@ -587,6 +587,32 @@ describe("POST /search: who can take it", () => {
     expect(madrid.assessment.preflight.feasibility).toEqual({ eligible_participants: 0, sample: [] })
   })
 
+  it("finds the specialist for a request in another language and script, and reports mode and place", async () => {
+    const german = await search("Übersetzung einer Bedienungsanleitung aus dem Japanischen ins Englische")
+    expect(german.assessment).toMatchObject({ execution_mode: "digital", location: null })
+    expect(german.data[0].participant.slug).toBe("akiko-tanaka")
+    const japanese = await search("東京での商談に通訳が必要です")
+    expect(japanese.assessment).toMatchObject({ execution_mode: "physical", location: "Tokyo, Japan" })
+    expect(japanese.data[0].participant.slug).toBe("hiroshi-sato")
+  })
+
+  it("search and feasibility share one threshold: below it nobody is listed nor counted", async () => {
+    // Only a skill-less verb ("write") is shared with anyone's work: unrelated, not plausible.
+    const cobol = await search("Write a COBOL batch job")
+    expect(cobol.data).toEqual([])
+    expect(cobol.hint).toMatch(/^Nobody in the catalogue can take this task/)
+    expect(cobol.assessment.preflight.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+    const api = await search("Write API documentation for our REST endpoints")
+    expect(api.data[0].participant.slug).toBe("ingrid-johansson")
+    expect(api.assessment.preflight.feasibility.sample[0]).toBe("ingrid-johansson")
+  })
+
+  it("names the specialist whose boundary rules the task out", async () => {
+    const valuation = await search("Valuation opinion on a house in Nairobi")
+    expect(valuation.data).toEqual([])
+    expect(valuation.hint).toMatch(/^Grace Wanjiku \(grace-wanjiku\), whose work fits this task best, rules it out/)
+  })
+
   it("leaves out a participant whose boundary refuses the task", async () => {
     const gas = await search("Read the gas meter at a house in Denver")
     expect(gas.data).toEqual([])

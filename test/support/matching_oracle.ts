@@ -8,6 +8,7 @@ import {
   confiningPlaces,
   idfOf,
   placeFilterOf,
+  plausibleEvidence,
   profileOf,
   queryOf,
   type RankedParticipant,
@@ -24,7 +25,7 @@ import { knownPlaces } from "../../src/domain/places.ts"
  * The participants who can take a task, best first: the definition, written the plain way over a
  * whole directory (term weights are the directory's). Eligible: not in `excluding`; of a task
  * type that serves the mode; in the task's place (unless digital); not ruled out by their
- * boundary; and matching the task's text at all — unless the task names them, when the agent has
+ * boundary; and plausible (`plausibleEvidence`) — unless the task names them, when the agent has
  * chosen and relevance is not asked. `rankTop` gives the same answer without scoring everyone.
  */
 export const rankEligible = (
@@ -35,7 +36,16 @@ export const rankEligible = (
   const known = knownPlaces(everyone.flatMap((p) => profileOf(p).places))
   const query = queryOf(task.text, known)
   const keys = new Set(query.map((t) => t.key))
-  const idf = (key: string) => idfOf(everyone.length, everyone.filter((p) => profileOf(p).weights.has(key)).length)
+  // Each key's weight counted once per task (the definition; remembered only to keep the test fast).
+  const idfs = new Map<string, number>()
+  const idf = (key: string) => {
+    let weight = idfs.get(key)
+    if (weight === undefined) {
+      weight = idfOf(everyone.length, everyone.filter((p) => profileOf(p).weights.has(key)).length)
+      idfs.set(key, weight)
+    }
+    return weight
+  }
   const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
   const location = placeFilterOf(task)
   const confined =
@@ -54,7 +64,7 @@ export const rankEligible = (
       )
     })
     .map((p) => scoredWith(p, profileOf(p), query, keys, idf))
-    .filter((s) => task.participantSlug !== undefined || s.points > 0)
+    .filter((s) => task.participantSlug !== undefined || s.evidence >= plausibleEvidence)
     .sort(before)
     .map(ranked)
 }

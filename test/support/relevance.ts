@@ -1,19 +1,27 @@
 /**
  * The project's judged set (test/fixtures/relevance.json) measured against search as POST /search
- * runs it (`searchDirectory` over the sample catalogue): nDCG@5, precision@1, mode accuracy and
- * no-answer handling. Used by `npm run bench -- --relevance` and by the test that holds the
- * thresholds.
+ * runs it (`searchDirectory` over the sample catalogue): nDCG@5, precision@1, mode and location
+ * accuracy, no-answer handling and answerable requests answered empty — for each part of the
+ * set's one split (tuning, held-out; the rule is in the fixture's "about") and for a word-overlap
+ * baseline. Used by `npm run bench -- --relevance` and by the test that holds the thresholds.
  */
 import { readFileSync } from "node:fs"
 import { searchDirectory } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { canonicalPlace, placeOf } from "../../src/domain/places.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft/execution_mode.ts"
+import { stopWords, wordsOf } from "../../src/domain/words.ts"
+
+export type Part = "tuning" | "held-out"
 
 export interface Judged {
   readonly query: string
   readonly mode: ExecutionMode | null
+  /** The place the request confines the work to, as commonly written; absent when not judged. */
+  readonly location?: string | null
   /** Slug → grade (1–3); empty when nobody in the catalogue can take the task. */
   readonly relevant: Readonly<Record<string, number>>
+  readonly part: Part
 }
 
 export const judgedSet: ReadonlyArray<Judged> = JSON.parse(
@@ -26,15 +34,20 @@ export const sampleCatalogue: ReadonlyArray<ParticipantRecord> = JSON.parse(
 
 export interface QueryOutcome {
   readonly query: string
+  readonly part: Part
   readonly expectedMode: ExecutionMode | null
   readonly mode: ExecutionMode | null
+  readonly expectedLocation: string | null | undefined
   readonly location: string | null
+  /** Whether the location was read right; undefined when it is not judged. */
+  readonly locationRight: boolean | undefined
   readonly top: ReadonlyArray<string>
   /** Undefined for a no-answer query. */
   readonly ndcg5: number | undefined
   readonly p1: number | undefined
   /** For a no-answer query: whether it was answered empty, or flagged as weak, with a hint. */
   readonly noAnswerHandled: boolean | undefined
+  readonly hint: string | undefined
 }
 
 export interface RelevanceReport {
@@ -43,7 +56,11 @@ export interface RelevanceReport {
   readonly ndcg5: number
   readonly p1: number
   readonly modeAccuracy: number
+  /** Over the queries whose location is judged. */
+  readonly locationAccuracy: number
   readonly noAnswer: { readonly total: number; readonly handled: number }
+  /** Answerable requests answered with nobody: the costliest mistake (the dispatcher declines). */
+  readonly answerableEmpty: number
   readonly outcomes: ReadonlyArray<QueryOutcome>
 }
 
@@ -52,39 +69,93 @@ const cut = 5
 /** DCG of grades in rank order, with gains 2^grade − 1. */
 const dcg = (grades: ReadonlyArray<number>) => grades.reduce((sum, g, i) => sum + (2 ** g - 1) / Math.log2(i + 2), 0)
 
+/** The place a location names first ("Montréal, Canada" → montreal), as matching compares places. */
+const firstPlace = (location: string) => canonicalPlace(placeOf(location.split(",")[0]!))
+
+/** What a search answers, as far as the measures need it. */
+export interface Answer {
+  readonly executionMode: ExecutionMode | null
+  readonly location: string | null
+  readonly top: ReadonlyArray<string>
+  readonly hint: string | undefined
+}
+
+export type Searcher = (query: string, everyone: ReadonlyArray<ParticipantRecord>) => Answer
+
+export const search: Searcher = (query, everyone) => {
+  const found = searchDirectory(query, everyone, 10)
+  return { ...found, top: found.matches.map((m) => m.participant.slug) }
+}
+
 export const evaluate = (
   set: ReadonlyArray<Judged> = judgedSet,
-  everyone: ReadonlyArray<ParticipantRecord> = sampleCatalogue
+  everyone: ReadonlyArray<ParticipantRecord> = sampleCatalogue,
+  searcher: Searcher = search
 ): RelevanceReport => {
   const outcomes = set.map((judged): QueryOutcome => {
-    const found = searchDirectory(judged.query, everyone, 10)
-    const top = found.matches.map((m) => m.participant.slug)
+    const found = searcher(judged.query, everyone)
+    const top = found.top
     const gradeOf = (slug: string) => judged.relevant[slug] ?? 0
     const ideal = Object.values(judged.relevant)
       .sort((a, b) => b - a)
       .slice(0, cut)
     const answerable = ideal.length > 0
+    const expectedLocation = judged.location
     return {
       query: judged.query,
+      part: judged.part,
       expectedMode: judged.mode,
       mode: found.executionMode,
+      expectedLocation,
       location: found.location,
+      locationRight:
+        expectedLocation === undefined
+          ? undefined
+          : expectedLocation === null || found.location === null
+            ? expectedLocation === found.location
+            : firstPlace(expectedLocation) === firstPlace(found.location),
       top,
       ndcg5: answerable ? dcg(top.slice(0, cut).map(gradeOf)) / dcg(ideal) : undefined,
       p1: answerable ? (top[0] !== undefined && gradeOf(top[0]) > 0 ? 1 : 0) : undefined,
-      noAnswerHandled: answerable ? undefined : found.hint !== undefined
+      noAnswerHandled: answerable ? undefined : top.length === 0 || found.hint !== undefined,
+      hint: found.hint
     }
   })
   const answerable = outcomes.filter((o) => o.ndcg5 !== undefined)
   const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)
   const noAnswer = outcomes.filter((o) => o.noAnswerHandled !== undefined)
+  const placed = outcomes.filter((o) => o.locationRight !== undefined)
   return {
     queries: outcomes.length,
     answerable: answerable.length,
     ndcg5: mean(answerable.map((o) => o.ndcg5!)),
     p1: mean(answerable.map((o) => o.p1!)),
     modeAccuracy: mean(outcomes.map((o) => (o.mode === o.expectedMode ? 1 : 0))),
+    locationAccuracy: mean(placed.map((o) => (o.locationRight ? 1 : 0))),
     noAnswer: { total: noAnswer.length, handled: noAnswer.filter((o) => o.noAnswerHandled).length },
+    answerableEmpty: answerable.filter((o) => o.top.length === 0).length,
     outcomes
   }
+}
+
+/** One part of the judged set. */
+export const partOf = (part: Part) => judgedSet.filter((j) => j.part === part)
+
+/**
+ * The word-overlap baseline the ranking is compared with: participants ranked by how many of the
+ * request's distinct words (folded, no stop words) appear anywhere in their discipline, tags,
+ * capabilities and returns; nobody when nobody shares a word. No mode, no place, no stemming.
+ */
+export const wordOverlap: Searcher = (query, everyone) => {
+  const words = new Set(wordsOf(query).filter((w) => w.length > 1 && !stopWords.has(w)))
+  const scored = everyone
+    .map((p) => {
+      const own = new Set(wordsOf([p.discipline, ...p.tags, ...p.capabilities, p.returns].join(" ")))
+      let score = 0
+      for (const w of words) if (own.has(w)) score++
+      return { slug: p.slug, score }
+    })
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || (a.slug < b.slug ? -1 : 1))
+  return { executionMode: null, location: null, top: scored.slice(0, 10).map((s) => s.slug), hint: undefined }
 }

@@ -1,0 +1,175 @@
+// The rules issue 36 added to the one ranking: a threshold between plausible and unrelated that
+// search, preflight's feasibility and the dispatcher share; the execution mode read from wording
+// and deliverables in any language; boundaries that rule a specialist out; requests in other
+// languages and scripts finding the specialist; and "nobody" said with its reason.
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "@effect/vitest"
+import { dueMove } from "../../src/domain/dispatch.ts"
+import { eligibilityOf, inferExecutionMode, rankTop, searchDirectory } from "../../src/domain/matching.ts"
+import { plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
+import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { keyOf, termsOf } from "../../src/domain/words.ts"
+import { storedTask } from "../support/tasks.ts"
+
+const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
+  readFileSync(new URL("../../data/sample-participants.json", import.meta.url), "utf8")
+)
+
+/** A water sampler, alone in their city, whose capabilities mention rivers and whose returns mention photos. */
+const sampler: ParticipantRecord = {
+  slug: "ola-nord",
+  name: "Ola Nord",
+  discipline: "Water sampling",
+  location: "Bergen, Norway",
+  task_type: "physical",
+  tags: ["environment"],
+  capabilities: ["River and lake sampling"],
+  returns: "Photos of each sample point",
+  boundary: null
+}
+const directory = [sampler, ...sample]
+
+/** The three users of the ranking, each asked about the same task. */
+const answers = (task: TaskProfile) => {
+  const search = searchDirectory(task.text, directory, 10).matches.map((m) => m.participant.slug)
+  // Preflight's feasibility is rankTop's count and sample (src/services/tasks.ts).
+  const feasibility = rankTop(task, directory, { limit: 5 })
+  const open = storedTask({
+    executionMode: task.executionMode ?? "physical",
+    brief: { ...storedTask().brief, action: task.text, expected_result: "", location: task.location ?? null }
+  })
+  const move = dueMove(open, "2026-11-21T10:00:00.000Z", directory)
+  const offered =
+    move?.followedBy?.to === "awaiting_participant"
+      ? (move.followedBy.change?.(open) as { participantSlug?: string } | undefined)?.participantSlug
+      : undefined
+  return {
+    search,
+    eligible: feasibility.best.map((r) => r.participant.slug),
+    offered,
+    declined: move?.followedBy?.to === "declined"
+  }
+}
+
+describe("one threshold between plausible and unrelated, shared by search, feasibility and the dispatcher", () => {
+  it("is stated once: a discipline or tag key, or a capability and one more, or three words of returns", () => {
+    expect(plausibleEvidence).toBe(3)
+  })
+
+  it("below it (a word of their returns, one word of their capabilities), nobody: no listing, no count, no offer", () => {
+    for (const text of ["Take photos of the harbour in Bergen", "Book a river cruise in Bergen"]) {
+      const task = { executionMode: "physical" as const, location: "Bergen, Norway", text }
+      expect(answers(task), text).toEqual({ search: [], eligible: [], offered: undefined, declined: true })
+    }
+  })
+
+  it("at it, the same participant for all three", () => {
+    for (const text of ["Water samples from the harbour in Bergen", "River sampling for a lab in Bergen"]) {
+      const task = { executionMode: "physical" as const, location: "Bergen, Norway", text }
+      const found = answers(task)
+      expect(found.search[0], text).toBe("ola-nord")
+      expect(found.eligible[0], text).toBe("ola-nord")
+      expect(found.offered, text).toBe("ola-nord")
+    }
+  })
+})
+
+describe("the execution mode, read from wording and deliverables in any language", () => {
+  it.each([
+    // Files and online work → digital.
+    ["Send the cleaned list back as a CSV file", "digital"],
+    ["Übersetzen Sie unsere Website ins Französische", "digital"],
+    ["Relecture et correction d'un rapport annuel", "digital"],
+    ["Sous-titrer une vidéo, fichier SRT", "digital"],
+    ["图像标注：为数据集画边界框", "digital"],
+    // Visits, inspections, errands, deliveries → physical.
+    ["Inspect a rental flat before the tenants move in", "physical"],
+    ["Vérifier sur place l'état d'un appartement", "physical"],
+    ["Entregar un paquete hoy", "physical"],
+    ["東京の工場を訪問してほしい", "physical"],
+    // Both → hybrid.
+    ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
+    // Neither: unknown, so that no one is filtered out by a guess.
+    ["Looking for a photographer", null]
+  ])("%s → %s", (text, mode) => {
+    expect(inferExecutionMode(text)).toBe(mode)
+  })
+
+  it("a request naming a place and no online cue is done there, and search reports mode and place", () => {
+    expect(inferExecutionMode("Fotograf für eine Wohnung in Athen")).toBe(null)
+    expect(inferExecutionMode("Fotograf für eine Wohnung in Athen", true)).toBe("physical")
+    const found = searchDirectory("Fotograf für eine Wohnung in Athen", sample, 10)
+    expect(found).toMatchObject({ executionMode: "physical", location: "Athens, Greece" })
+  })
+})
+
+describe("boundaries: a person whose boundary rules the work out is not a match", () => {
+  it("in any language: a certified translation is refused by the translator who takes no certified ones", () => {
+    const akiko = sample.find((p) => p.slug === "akiko-tanaka")!
+    const refused = (text: string) => eligibilityOf({ executionMode: "digital", text }, akiko, sample).refusedByBoundary
+    expect(refused("Certified translation of a Japanese birth certificate")).toBe(true)
+    expect(refused("Beglaubigte Übersetzung einer japanischen Geburtsurkunde")).toBe(true)
+    expect(refused("Übersetzung einer japanischen Bedienungsanleitung")).toBe(false)
+  })
+
+  it("search names the specialist who refuses, and the dispatcher offers to someone else or nobody", () => {
+    const text = "Beglaubigte Übersetzung einer japanischen Geburtsurkunde"
+    const found = searchDirectory(text, sample, 10)
+    expect(found.matches.map((m) => m.participant.slug)).not.toContain("akiko-tanaka")
+    expect(found.hint).toMatch(
+      /^Akiko Tanaka \(akiko-tanaka\), whose work fits this task best, rules it out: "No certified or sworn translations\."/
+    )
+    const ranking = rankTop({ executionMode: "digital", text }, sample, { limit: 5 })
+    expect(ranking.refused?.participant.slug).toBe("akiko-tanaka")
+    expect(ranking.best.map((r) => r.participant.slug)).not.toContain("akiko-tanaka")
+  })
+})
+
+describe("requests in other words, languages and scripts find the specialist", () => {
+  it.each([
+    ["Übersetzung eines technischen Handbuchs aus dem Japanischen", "akiko-tanaka", null],
+    ["Traducir un contrato del árabe al francés", "fatima-zahra-bennani", null],
+    ["東京での商談に通訳が必要です", "hiroshi-sato", "Tokyo, Japan"],
+    ["Нужен курьер в Лиссабоне", "joao-pereira", "Lisbon, Portugal"],
+    ["Inspektion von Solaranlagen mit einer Drohne in Perth", "liam-obrien", "Perth, Australia"],
+    ["Regalpreise im Supermarkt in Bukarest erfassen", "ana-popescu", "Bucharest, Romania"],
+    ["Someone to snap pictures of a flat for rent in Santiago", "valentina-morales", "Santiago, Chile"]
+  ])("%s → %s", (text, slug, location) => {
+    const found = searchDirectory(text, sample, 10)
+    expect(found.matches[0]?.participant.slug).toBe(slug)
+    expect(found.location).toBe(location)
+  })
+
+  it("one concept whatever the language: the analyser folds accents, reads compounds and unspaced scripts", () => {
+    expect(keyOf("ubersetzung")).toBe(keyOf("translation"))
+    expect(keyOf("traduccion")).toBe(keyOf("translated"))
+    expect(termsOf("Produktfotos").map((t) => t.key)).toEqual([keyOf("product"), keyOf("photos")])
+    expect(termsOf("技術マニュアルを翻訳").map((t) => t.key)).toContain(keyOf("translation"))
+    // Related but distinct work stays apart in every language.
+    expect(keyOf("dolmetscher")).toBe(keyOf("interpreter"))
+    expect(keyOf("dolmetscher")).not.toBe(keyOf("ubersetzer"))
+  })
+})
+
+describe("nobody, only when nobody plausibly can, with the reason", () => {
+  it("a place nobody works in", () => {
+    const found = searchDirectory("Wohnung fotografieren in München", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(/^Nobody in the catalogue works in Munich, Germany/)
+  })
+
+  it("work nobody does, where people are", () => {
+    const found = searchDirectory("Klavier stimmen in Berlin", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(/^Nobody in the catalogue can take this task \(physical, in Berlin, Germany\)/)
+  })
+
+  it("the only one who does it refuses it by their boundary", () => {
+    const found = searchDirectory("Valuation opinion on a house in Nairobi", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(
+      /^Grace Wanjiku \(grace-wanjiku\), whose work fits this task best, rules it out: "No valuation opinions/
+    )
+    expect(found.hint).toMatch(/Nobody else in the catalogue can take it/)
+  })
+})
