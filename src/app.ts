@@ -39,8 +39,8 @@ import { OAuthRecords } from "./services/oauth_records.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { Passwords } from "./services/passwords.ts"
 import { Profiles } from "./services/profiles.ts"
-import { RateLimits } from "./services/rate_limits.ts"
 import { PublicAddressSeed } from "./services/public_address.ts"
+import { RateLimits } from "./services/rate_limits.ts"
 import { SampleCatalogueSeed } from "./services/sample_catalogue.ts"
 import { SandboxClock } from "./services/sandbox_clock.ts"
 import { OAuthCookieSecret } from "./services/service_secrets.ts"
@@ -48,6 +48,7 @@ import { SigningKeys, SigningKeyWorker } from "./services/signing_keys.ts"
 import { SimulatorWorker } from "./services/simulator.ts"
 import { TaskActions } from "./services/task_actions.ts"
 import { TaskEvents } from "./services/task_events.ts"
+import { TaskMessages } from "./services/task_messages.ts"
 import { TaskStore } from "./services/task_store.ts"
 import { TaskTokens } from "./services/task_tokens.ts"
 import { Tasks } from "./services/tasks.ts"
@@ -88,7 +89,7 @@ export const RepositoriesLayer = Layer.mergeAll(
  * after it, uploaded files and their blob store, the lifecycle, the tasks and their moves, logins
  * and profiles.
  */
-export const ServicesLayer = Layer.mergeAll(TaskActions.layer, Tasks.layer, Profiles.layer).pipe(
+export const ServicesLayer = Layer.mergeAll(TaskActions.layer, Tasks.layer, Profiles.layer, TaskMessages.layer).pipe(
   Layer.provideMerge(Logins.layer),
   Layer.provideMerge(Lifecycle.layer),
   // The blob store makes its directories when built: after the sandbox check, as the seed is.

@@ -10,6 +10,7 @@ import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as Schema from "effect/Schema"
 import { apiPrefix } from "../domain/addresses.ts"
+import { Message, MessageList, MessageRequest } from "../domain/messages.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
 import { TaskDraft } from "../domain/task_draft/schema.ts"
@@ -65,6 +66,7 @@ import {
   AgentOfTask,
   HolderOfTask,
   ParticipantAuthentication,
+  PartyOfTask,
   TaskReaderAuthentication
 } from "./security.ts"
 
@@ -357,6 +359,38 @@ export class EvidenceApi extends HttpApiGroup.make("evidence", { topLevel: true 
   .middleware(TaskReaderAuthentication)
   .annotateMerge(OpenApi.annotations({ title: "Evidence" })) {}
 
+export class MessagesApi extends HttpApiGroup.make("messages", { topLevel: true })
+  .add(
+    HttpApiEndpoint.post("postMessage", `${apiPrefix}/tasks/:reference/messages`, {
+      params: { reference: Schema.String },
+      payload: MessageRequest,
+      success: Message.annotate({ httpApiStatus: 201 }),
+      error: [...bodyErrors, Unauthorized, Forbidden, NotFound, Conflict, ...commonErrors]
+    })
+      .middleware(JsonBody)
+      .middleware(PartyOfTask)
+      .annotateMerge(
+        summary(
+          "Write a message on a task",
+          "Authorization: Bearer <task_token> (the agent, to the participant the task is offered to or held by) or Bearer <OAuth 2.1 access token> (that participant, to the agent). From the first offer until the task ends (then 409). A message changes nothing of the task, nor its ETag."
+        )
+      ),
+    HttpApiEndpoint.get("listMessages", `${apiPrefix}/tasks/:reference/messages`, {
+      params: { reference: Schema.String },
+      success: MessageList,
+      error: [Unauthorized, Forbidden, NotFound, ...commonErrors]
+    })
+      .middleware(PartyOfTask)
+      .annotateMerge(
+        summary(
+          "Read a task's messages",
+          "Oldest first. The agent reads every thread; a participant the thread with them, while the task is offered to or held by them."
+        )
+      )
+  )
+  .middleware(TaskReaderAuthentication)
+  .annotateMerge(OpenApi.annotations({ title: "Messages" })) {}
+
 export class HealthApi extends HttpApiGroup.make("health", { topLevel: true })
   .add(
     HttpApiEndpoint.get("healthz", "/healthz", { success: HealthStatus, error: commonErrors }).annotateMerge(
@@ -376,6 +410,7 @@ export class MarketplaceApi extends HttpApi.make("task-marketplace")
   .add(AgentApi)
   .add(ParticipantAccountApi)
   .add(EvidenceApi)
+  .add(MessagesApi)
   .add(HealthApi)
   // A body refused by its schema names every member that fails, not only the first.
   .annotate(HttpApi.PayloadParseOptions, { errors: "all" })

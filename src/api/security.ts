@@ -99,6 +99,15 @@ export class AgentOfTask extends HttpApiMiddleware.Service<AgentOfTask, { requir
   { error: [Unauthorized, NotFound, ServiceUnavailable] }
 ) {}
 
+/**
+ * Either party's, on the endpoints both use (a task's conversation): the agent's task token is this
+ * task's, or the task is offered to or held by the participant.
+ */
+export class PartyOfTask extends HttpApiMiddleware.Service<PartyOfTask, { requires: TaskReader }>()(
+  "task-marketplace/api/PartyOfTask",
+  { error: [Unauthorized, Forbidden, NotFound, ServiceUnavailable] }
+) {}
+
 /** The participant's: the task the path names is offered to or held by them, in a state for the move. */
 export class HolderOfTask extends HttpApiMiddleware.Service<HolderOfTask, { requires: ParticipantCaller }>()(
   "task-marketplace/api/HolderOfTask",

@@ -36,6 +36,7 @@ import { DraftsHandlers } from "./drafts.ts"
 import { apiEnvelopeMiddleware, envelopeMiddleware } from "./error_envelope.ts"
 import { EvidenceHandlers } from "./evidence.ts"
 import { HealthHandlers } from "./health.ts"
+import { MessagesHandlers } from "./messages.ts"
 import { staticDocument } from "./negotiation.ts"
 import { openApiDocument } from "./openapi.ts"
 import { ParticipantsHandlers } from "./participants.ts"
@@ -113,6 +114,7 @@ export const RestRoutes = Layer.mergeAll(
         AgentHandlers,
         AccountHandlers,
         EvidenceHandlers,
+        MessagesHandlers,
         HealthHandlers
       ]),
       Layer.provide([AgentAuthenticationLayer, ParticipantAuthenticationLayer, TaskReaderAuthenticationLayer])

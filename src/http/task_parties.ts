@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as Layer from "effect/Layer"
 import { toEnvelope } from "../api/envelope.ts"
-import { AgentCaller, AgentOfTask, HolderOfTask, ParticipantCaller } from "../api/security.ts"
+import { AgentCaller, AgentOfTask, HolderOfTask, ParticipantCaller, PartyOfTask, TaskReader } from "../api/security.ts"
 import { AppConfig } from "../config/app_config.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { ParticipantOperations } from "../operations/participant.ts"
@@ -34,6 +34,25 @@ export const AgentOfTaskLayer = Layer.effect(
       Effect.mapError(toEnvelope(docsUrl))
     )
     return AgentOfTask.of((httpEffect) => Effect.andThen(check(), httpEffect))
+  })
+)
+
+export const PartyOfTaskLayer = Layer.effect(
+  PartyOfTask,
+  Effect.gen(function* () {
+    const { docsUrl } = yield* AppConfig
+    const agent = yield* AgentOperations
+    const participant = yield* ParticipantOperations
+    const check = Effect.fnUntraced(
+      function* () {
+        const reader = yield* TaskReader
+        const task = yield* reference
+        if (reader._tag === "Agent") yield* agent.checkAgent(task, reader.taskToken)
+        else yield* participant.checkHolder(reader, task)
+      },
+      Effect.mapError(toEnvelope(docsUrl))
+    )
+    return PartyOfTask.of((httpEffect) => Effect.andThen(check(), httpEffect))
   })
 )
 

@@ -24,11 +24,13 @@ import {
   type IdempotencyKeyReused,
   IdempotencyKeyTooShort,
   type InvalidTransition,
+  type NotPermitted,
   ParticipantNotFound,
   type StorageUnavailable,
   type TaskNotFound,
   type Unauthenticated
 } from "../domain/errors.ts"
+import type { ConversationClosed, Message, MessageList, MessageRequest, Speaker } from "../domain/messages.ts"
 import type { ReviewDecision } from "../domain/moves.ts"
 import type { Participant, ParticipantRecord } from "../domain/participant.ts"
 import { isoDurationOf, parseAdvance } from "../domain/sandbox.ts"
@@ -39,6 +41,7 @@ import { ParticipantDirectory, type ParticipantPage } from "../services/particip
 import { SandboxClock } from "../services/sandbox_clock.ts"
 import { TaskActions } from "../services/task_actions.ts"
 import { TaskEvents } from "../services/task_events.ts"
+import { messageListOf, messageOf, TaskMessages } from "../services/task_messages.ts"
 import { type PreflightOutcome, type Submission, type SubmitInput, Tasks } from "../services/tasks.ts"
 import { hotFn } from "../tracing.ts"
 import { RequestInvalid, TaskNotCreated } from "./errors.ts"
@@ -105,6 +108,14 @@ export type SubmitFailure =
   | IdempotencyKeyReused
   | TaskNotCreated
 
+/** The agent in a task's conversation: it reads and writes every thread. */
+const agent: Speaker = { _tag: "Agent" }
+/** What the conversation refuses only to a participant (another's thread) never reaches the agent. */
+const asAgent = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
+  Effect.catchTag(effect as Effect.Effect<A, E | NotPermitted>, "NotPermitted", (refused) =>
+    Effect.die(refused)
+  ) as Effect.Effect<A, Exclude<E, NotPermitted>>
+
 export class AgentOperations extends Context.Service<
   AgentOperations,
   {
@@ -134,6 +145,14 @@ export class AgentOperations extends Context.Service<
     review(reference: string, taskToken: string, decision: ReviewDecision): Effect.Effect<Task, AgentMoveFailure>
     /** The task's webhook events and their attempts, for its agent (the task token). */
     deliveries(reference: string, taskToken: string): Effect.Effect<DeliveryList, AgentMoveFailure>
+    /** Writes a message to the participant the task is offered to or held by (domain/messages.ts). */
+    postMessage(
+      reference: string,
+      taskToken: string,
+      request: MessageRequest
+    ): Effect.Effect<Message, AgentMoveFailure | ConversationClosed>
+    /** Every thread of the task's conversation, oldest first. */
+    messages(reference: string, taskToken: string): Effect.Effect<MessageList, AgentMoveFailure>
     /** A sandbox's clock (served in a sandbox only). */
     readonly sandboxClock: Effect.Effect<SandboxClockState>
     /** Moves a sandbox's clock forward by `advance`, an ISO 8601 duration (served in a sandbox only). */
@@ -148,6 +167,7 @@ export class AgentOperations extends Context.Service<
       const directory = yield* ParticipantDirectory
       const tasks = yield* Tasks
       const actions = yield* TaskActions
+      const conversation = yield* TaskMessages
       const events = yield* TaskEvents
       const clock = yield* SandboxClock
 
@@ -312,6 +332,18 @@ export class AgentOperations extends Context.Service<
         cancel,
         review,
         deliveries,
+        postMessage: Effect.fn("AgentOperations.postMessage")(function* (
+          reference: string,
+          taskToken: string,
+          request: MessageRequest
+        ) {
+          yield* actions.checkAgent(reference, taskToken)
+          return messageOf(yield* asAgent(conversation.post(reference, agent, request.body)))
+        }),
+        messages: Effect.fn("AgentOperations.messages")(function* (reference: string, taskToken: string) {
+          yield* actions.checkAgent(reference, taskToken)
+          return messageListOf(yield* asAgent(conversation.list(reference, agent)))
+        }),
         sandboxClock: Effect.withSpan(sandboxClock, "AgentOperations.sandboxClock"),
         advanceSandboxClock
       })
@@ -325,6 +357,7 @@ export class AgentOperations extends Context.Service<
       SandboxClock.layerWithDependencies,
       TaskActions.layerWithDependencies,
       TaskEvents.layer,
+      TaskMessages.layerWithDependencies,
       Tasks.layerWithDependencies
     ])
   )

@@ -26,6 +26,7 @@ import {
   type Unauthenticated
 } from "../domain/errors.ts"
 import { mayReadFile } from "../domain/file_access.ts"
+import type { ConversationClosed, Message, MessageList, MessageRequest } from "../domain/messages.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
 import type { ProfileEdit } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
@@ -36,6 +37,7 @@ import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { type Profile, Profiles } from "../services/profiles.ts"
 import { SandboxClock } from "../services/sandbox_clock.ts"
 import { TaskActions } from "../services/task_actions.ts"
+import { messageListOf, messageOf, TaskMessages } from "../services/task_messages.ts"
 import { TaskStore } from "../services/task_store.ts"
 import { Tasks } from "../services/tasks.ts"
 import { presentParticipant } from "./agent.ts"
@@ -90,6 +92,14 @@ export class ParticipantOperations extends Context.Service<
      * judged: an adapter runs it, then decodes what came with the move, then makes the move.
      */
     checkHolder(caller: Caller, reference: string): Effect.Effect<void, MoveFailure>
+    /** Writes a message to the task's agent, on a task offered to or held by the caller (domain/messages.ts). */
+    postMessage(
+      caller: Caller,
+      reference: string,
+      request: MessageRequest
+    ): Effect.Effect<Message, MoveFailure | ConversationClosed>
+    /** The caller's own thread of the task's conversation, oldest first. */
+    messages(caller: Caller, reference: string): Effect.Effect<MessageList, MoveFailure>
     accept(caller: Caller, reference: string): Effect.Effect<Task, MoveFailure>
     /** `reason` as decoded by DeclineRequest (null or absent: none). */
     decline(caller: Caller, reference: string, reason: string | null | undefined): Effect.Effect<Task, MoveFailure>
@@ -119,6 +129,7 @@ export class ParticipantOperations extends Context.Service<
       const accounts = yield* Accounts
       const directory = yield* ParticipantDirectory
       const actions = yield* TaskActions
+      const conversation = yield* TaskMessages
       const artifacts = yield* Artifacts
       const tasks = yield* Tasks
       const store = yield* TaskStore
@@ -183,6 +194,16 @@ export class ParticipantOperations extends Context.Service<
         checkHolder: Effect.fn("ParticipantOperations.checkHolder")(({ slug }: Caller, reference: string) =>
           actions.checkHolder(reference, slug)
         ),
+        postMessage: Effect.fn("ParticipantOperations.postMessage")(function* (
+          { slug }: Caller,
+          reference: string,
+          request: MessageRequest
+        ) {
+          return messageOf(yield* conversation.post(reference, { _tag: "Participant", slug }, request.body))
+        }),
+        messages: Effect.fn("ParticipantOperations.messages")(function* ({ slug }: Caller, reference: string) {
+          return messageListOf(yield* conversation.list(reference, { _tag: "Participant", slug }))
+        }),
         accept: Effect.fn("ParticipantOperations.accept")(function* ({ slug }: Caller, reference: string) {
           return tasks.view(yield* actions.accept(reference, slug))
         }),
@@ -218,6 +239,7 @@ export class ParticipantOperations extends Context.Service<
       Profiles.layerWithDependencies,
       SandboxClock.layerWithDependencies,
       TaskActions.layerWithDependencies,
+      TaskMessages.layerWithDependencies,
       TaskStore.layer,
       Tasks.layerWithDependencies
     ])

@@ -424,6 +424,25 @@ const createServiceFacts = Effect.gen(function* () {
   yield* sql`CREATE TABLE service_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL)`
 })
 
+/**
+ * The conversation on each task (services/task_messages.ts): one thread per participant the agent
+ * talks with, read oldest first.
+ */
+const createTaskMessages = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE task_messages (
+      id TEXT PRIMARY KEY,
+      reference TEXT NOT NULL,
+      participant_slug TEXT NOT NULL,
+      author TEXT NOT NULL,
+      body TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )
+  `
+  yield* sql`CREATE INDEX task_messages_reference_idx ON task_messages (reference, participant_slug, created_at)`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -443,7 +462,8 @@ const migrations = {
   "16_add_webhooks": addWebhooks,
   "17_add_service_mode": addServiceMode,
   "18_add_login_link_replaced": addLoginLinkReplaced,
-  "19_create_service_facts": createServiceFacts
+  "19_create_service_facts": createServiceFacts,
+  "20_create_task_messages": createTaskMessages
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

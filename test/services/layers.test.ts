@@ -16,6 +16,7 @@ import { Profiles } from "../../src/services/profiles.ts"
 import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { Simulator } from "../../src/services/simulator.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
+import { TaskMessages } from "../../src/services/task_messages.ts"
 import { Tasks } from "../../src/services/tasks.ts"
 import { TestSqlLayer } from "../support/database.ts"
 import { commandServicesWith } from "../support/services.ts"
@@ -83,6 +84,13 @@ describe("layerWithDependencies", () => {
       over(
         TaskActions.layerWithDependencies,
         TaskActions.useSync((service) => service)
+      )
+    ],
+    [
+      "TaskMessages",
+      over(
+        TaskMessages.layerWithDependencies,
+        TaskMessages.useSync((service) => service)
       )
     ],
     [
