@@ -34,6 +34,9 @@ import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
 import { Lifecycle } from "./services/lifecycle.ts"
 import { Logins } from "./services/logins/service.ts"
+import { MailOutbox } from "./services/mail_outbox.ts"
+import { MailPreferences } from "./services/mail_preferences.ts"
+import { MailSenderWorker } from "./services/mail_sender.ts"
 import { McpSessionStore } from "./services/mcp_session_store.ts"
 import { OAuthRecords } from "./services/oauth_records.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
@@ -73,6 +76,8 @@ export const RepositoriesLayer = Layer.mergeAll(
   SigningKeys.layer,
   TaskEvents.layer,
   WebhookOutbox.layer,
+  MailOutbox.layer,
+  MailPreferences.layer,
   RateLimits.layer,
   McpSessionStore.layer,
   OAuthRecords.layer,
@@ -104,13 +109,14 @@ export const OperationsLayer = Layer.mergeAll(AgentOperations.layer, Participant
 
 /**
  * The service's own moves, made in the background by every server process: offers and timers,
- * the sandbox's simulated participants, webhook deliveries, the sweep of staged files, and the
+ * the sandbox's simulated participants, webhook deliveries, mail, the sweep of staged files, and the
  * embedded issuer's first signing key. A one-shot command (the operator tool) runs none.
  */
 export const WorkersLayer = Layer.mergeAll(
   DispatcherWorker,
   SimulatorWorker,
   WebhookDeliveryWorker,
+  MailSenderWorker,
   SigningKeyWorker,
   ArtifactSweepWorker
 )

@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import { AppConfig } from "../config/app_config.ts"
 import {
   AlreadyListed,
   type EmailTaken,
@@ -33,6 +34,7 @@ import { ParticipantRecord, type ProfileEdit, recordOf, slugStemOf, slugWithSuff
 import { Accounts } from "./accounts.ts"
 import { AttemptLimits } from "./attempt_limits.ts"
 import { Logins } from "./logins/service.ts"
+import { MailOutbox } from "./mail_outbox.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { Passwords } from "./passwords.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
@@ -103,6 +105,8 @@ export class Profiles extends Context.Service<
       const accounts = yield* Accounts
       const passwords = yield* Passwords
       const limits = yield* AttemptLimits
+      const mail = yield* MailOutbox
+      const config = yield* AppConfig
 
       // -- pending rows ---------------------------------------------------------------------------
 
@@ -235,9 +239,15 @@ export class Profiles extends Context.Service<
           return yield* new SignUpThrottled({ retryAfterSeconds: admitted.retryAfterSeconds })
         const passwordHash = yield* passwords.hash(request.password)
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        const { login, record } = yield* sql
-          .withTransaction(signUpInTransaction(request, passwordHash, now))
-          .pipe(Effect.retry({ times: 5, while: isDuplicate }), asStorageCall)
+        const { login, record } = yield* sql.withTransaction(signUpInTransaction(request, passwordHash, now)).pipe(
+          Effect.retry({ times: 5, while: isDuplicate }),
+          asStorageCall,
+          // The address has an account: its holder is told so, with a reset link (the caller's
+          // page answers as for a new address).
+          Effect.tapError((error) =>
+            error._tag === "EmailTaken" ? logins.remindOfAccount(error.participantSlug) : Effect.void
+          )
+        )
         // No one has switched a new slug off: participants are never deleted, and a pending slug
         // leaves that table only for the directory.
         return { login, profile: { record, available: true, listed: false } } satisfies SignedUp
@@ -280,11 +290,25 @@ export class Profiles extends Context.Service<
         // The directory's own write path: its version moves, so every process lists it at once.
         yield* directory.upsertMany([record])
         yield* sql`DELETE FROM pending_participants WHERE slug = ${slug}`
+        // The person hears of it (a sign-up always has a login; a pending row without one has no address).
+        const [login] = yield* sql<{ readonly email: string }>`
+          SELECT email FROM participant_logins WHERE participant_slug = ${slug}
+        `
+        if (login !== undefined) {
+          yield* mail.queue([
+            {
+              to: login.email,
+              participantSlug: slug,
+              content: { kind: "sign_up_approved", name: record.name, url: `${config.publicBaseUrl}/console` }
+            }
+          ])
+        }
         return record
       })
 
       const approve = Effect.fn("Profiles.approve")(function* (slug: string) {
         const record = yield* asStorageCall(sql.withTransaction(approveInTransaction(slug)))
+        yield* mail.wake
         // The sign-up linked its login already; linked again, in case that link was changed by hand.
         const login = yield* logins.findByParticipant(slug)
         if (login !== undefined) yield* accounts.link(login.id, slug)
@@ -299,6 +323,7 @@ export class Profiles extends Context.Service<
   static readonly layerWithDependencies = Profiles.layer.pipe(
     Layer.provide([
       Logins.layerWithDependencies,
+      MailOutbox.layer,
       Accounts.layer,
       AttemptLimits.layer,
       ParticipantDirectory.layer,

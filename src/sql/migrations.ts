@@ -406,6 +406,48 @@ const addServiceMode = Effect.gen(function* () {
   yield* sql`INSERT INTO service_mode (id, mode, clock_offset_ms) SELECT 1, 'live', 0 WHERE EXISTS (SELECT 1 FROM tasks)`
 })
 
+/**
+ * Mail (issue 38): the outbox of mails, a row written in the transaction of the change that causes
+ * it (an invitation, an offer…), so none is lost to a crash. `message_id` is the mail's
+ * `Message-ID`, the same on every attempt; `content` what it says (domain/mail.ts), erased once it
+ * is sent or given up (it may hold a one-time link); `participant_slug` whom a notification is
+ * for. `state`, `next_attempt_at` and `claim` as in `webhook_events`; `attempts` counts them and
+ * `last_error` says why the last one failed. `gather_key` groups the mails of a gathered kind
+ * (none yet: a task's messages will be). `mail_preferences` holds the notifications each
+ * participant turned off.
+ */
+const createMailOutbox = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE mail_outbox (
+      id TEXT PRIMARY KEY,
+      message_id TEXT NOT NULL UNIQUE,
+      kind TEXT NOT NULL,
+      recipient TEXT NOT NULL,
+      participant_slug TEXT,
+      gather_key TEXT,
+      content TEXT,
+      created_at TEXT NOT NULL,
+      state TEXT NOT NULL,
+      next_attempt_at TEXT,
+      claim TEXT,
+      attempts INTEGER NOT NULL,
+      last_error TEXT,
+      sent_at TEXT
+    )
+  `
+  yield* sql`CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE state = 'pending'`
+  // The notifications a participant turned off: one row per kind (domain/mail.ts), none when all are on.
+  yield* sql`
+    CREATE TABLE mail_preferences (
+      participant_slug TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      off_at TEXT NOT NULL,
+      PRIMARY KEY (participant_slug, kind)
+    )
+  `
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -423,7 +465,8 @@ const migrations = {
   "14_create_artifacts": createArtifacts,
   "15_participant_profiles": addParticipantProfiles,
   "16_add_webhooks": addWebhooks,
-  "17_add_service_mode": addServiceMode
+  "17_add_service_mode": addServiceMode,
+  "18_create_mail_outbox": createMailOutbox
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */
