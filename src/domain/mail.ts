@@ -231,3 +231,99 @@ export const messageIdDomainOf = (from: string): string => {
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from
   return address.slice(address.lastIndexOf("@") + 1).trim() || "localhost"
 }
+
+/** A notification a task's move causes: for whom, what, and when it is due (null: at once). */
+export interface WorkMail {
+  readonly participantSlug: string
+  readonly content: MailContent
+  readonly dueAt: string | null
+}
+
+/** What a task's mails need of it (a StoredTask has it all). */
+export interface MailedTask {
+  readonly reference: string
+  readonly state: string
+  readonly participantSlug: string | null
+  readonly offerExpiresAt: string | null
+  readonly brief: { readonly action: string; readonly location: string | null }
+  readonly history: ReadonlyArray<{
+    readonly from: string | null
+    readonly to: string
+    readonly actor: string
+    readonly reason?: string | undefined
+  }>
+}
+
+/**
+ * How long before an offer lapses its reminder goes: a quarter of the time given to answer, at
+ * most two hours (so 22 hours into the default day).
+ */
+export const reminderLeadMs = (offerTimeoutMs: number): number => Math.min(2 * 3600_000, offerTimeoutMs / 4)
+
+const titleOf = (task: MailedTask) => {
+  const action = task.brief.action.replace(/\s+/g, " ").trim()
+  return action.length > 80 ? `${action.slice(0, 79)}…` : action
+}
+
+const afterPrefix = (reason: string | undefined, prefix: string): string | null => {
+  if (reason === undefined) return null
+  const rest = reason.startsWith(prefix) ? reason.slice(prefix.length) : reason
+  return rest.trim() === "" ? null : rest.trim()
+}
+
+/**
+ * The notifications of the states a write made the task enter (`entered`, in order, each the task
+ * as it entered that state): an offer (and its reminder, due `reminderLeadMs` before it lapses), a
+ * revision request, a result accepted or rejected. `taskUrl` is the task's console page.
+ */
+export const workMailsOf = (
+  entered: ReadonlyArray<MailedTask>,
+  offerTimeoutMs: number,
+  taskUrl: (reference: string) => string
+): Array<WorkMail> =>
+  entered.flatMap((task): Array<WorkMail> => {
+    const move = task.history[task.history.length - 1]
+    const slug = task.participantSlug
+    if (move === undefined || slug === null) return []
+    const named = { reference: task.reference, title: titleOf(task), url: taskUrl(task.reference) }
+    if (move.to === "awaiting_participant" && task.offerExpiresAt !== null) {
+      const offer = { ...named, where: task.brief.location ?? "not tied to a place", respondBy: task.offerExpiresAt }
+      const remindAt = new Date(new Date(task.offerExpiresAt).getTime() - reminderLeadMs(offerTimeoutMs)).toISOString()
+      return [
+        { participantSlug: slug, content: { kind: "offer", ...offer }, dueAt: null },
+        { participantSlug: slug, content: { kind: "offer_reminder", ...offer }, dueAt: remindAt }
+      ]
+    }
+    if (move.from === "submitted" && move.to === "in_flight" && move.actor === "agent") {
+      const reason = afterPrefix(move.reason, "revision requested: ") ?? "(no reason given)"
+      return [{ participantSlug: slug, content: { kind: "revision_requested", ...named, reason }, dueAt: null }]
+    }
+    if (move.from === "submitted" && move.to === "settled") {
+      return [{ participantSlug: slug, content: { kind: "result_accepted", ...named }, dueAt: null }]
+    }
+    if (move.from === "submitted" && move.to === "declined") {
+      const reason = afterPrefix(move.reason, "result_rejected: ")
+      return [
+        {
+          participantSlug: slug,
+          content: { kind: "result_rejected", ...named, reason: reason === "result_rejected" ? null : reason },
+          dueAt: null
+        }
+      ]
+    }
+    return []
+  })
+
+/**
+ * Whether a reminder of the offer in `content` is still worth sending: the task still awaits the
+ * same participant's answer to the same offer.
+ */
+export const reminderStillDue = (
+  content: { readonly respondBy: string },
+  participantSlug: string,
+  task: Pick<MailedTask, "state" | "participantSlug" | "offerExpiresAt"> | undefined
+): boolean =>
+  task !== undefined &&
+  task.state === "awaiting_participant" &&
+  task.participantSlug === participantSlug &&
+  task.offerExpiresAt === content.respondBy

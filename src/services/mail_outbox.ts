@@ -26,11 +26,15 @@ import { isNotificationKind, MailContent, messageIdDomainOf } from "../domain/ma
 import { IntegerColumn } from "../sql/columns.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
 
-/** A mail to queue: to whom, for which participant (a notification's), and what it says. */
+/**
+ * A mail to queue: to whom (absent: the participant's login address; a participant without a
+ * login gets none), for which participant, what it says, and when it is due (absent: at once).
+ */
 export interface MailRequest {
-  readonly to: string
+  readonly to?: string
   readonly participantSlug: string | null
   readonly content: MailContent
+  readonly dueAt?: string | null
 }
 
 /** A mail as the outbox keeps it. */
@@ -43,7 +47,8 @@ export const StoredMail = Schema.Struct({
   /** Null once sent or given up. */
   content: Schema.NullOr(MailContent),
   createdAt: Schema.String,
-  state: Schema.Literals(["pending", "sent", "failed"]),
+  /** `skipped`: no longer worth sending when it fell due (a reminder of an offer answered). */
+  state: Schema.Literals(["pending", "sent", "failed", "skipped"]),
   nextAttemptAt: Schema.NullOr(Schema.String),
   claim: Schema.NullOr(Schema.String),
   attempts: Schema.Number,
@@ -67,7 +72,7 @@ const MailRow = Schema.Struct({
 
 /** What an attempt decided: sent, failed for good, or pending again until `nextAttemptAt`. */
 export interface MailOutcome {
-  readonly state: "sent" | "failed" | "pending"
+  readonly state: "sent" | "failed" | "skipped" | "pending"
   readonly nextAttemptAt: string | null
   readonly error: string | null
   readonly at: string
@@ -115,7 +120,7 @@ export class MailOutbox extends Context.Service<
       const queue = Effect.fn("MailOutbox.queue")(function* (mails: ReadonlyArray<MailRequest>) {
         if (transport === undefined || mails.length === 0) return
         // A notification its participant turned off is not queued (account mails always are).
-        const wanted: Array<MailRequest> = []
+        const wanted: Array<MailRequest & { readonly to: string }> = []
         for (const mail of mails) {
           if (mail.participantSlug !== null && isNotificationKind(mail.content.kind)) {
             const off = yield* sql`
@@ -123,7 +128,14 @@ export class MailOutbox extends Context.Service<
             `
             if (off.length > 0) continue
           }
-          wanted.push(mail)
+          let to = mail.to
+          if (to === undefined && mail.participantSlug !== null) {
+            const [login] = yield* sql<{ readonly email: string }>`
+              SELECT email FROM participant_logins WHERE participant_slug = ${mail.participantSlug}
+            `
+            to = login?.email
+          }
+          if (to !== undefined) wanted.push({ ...mail, to })
         }
         if (wanted.length === 0) return
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -137,7 +149,7 @@ export class MailOutbox extends Context.Service<
           content: encodeContent(mail.content),
           created_at: now,
           state: "pending",
-          next_attempt_at: now,
+          next_attempt_at: mail.dueAt ?? now,
           claim: null,
           attempts: 0,
           last_error: null,
@@ -179,7 +191,8 @@ export class MailOutbox extends Context.Service<
                   RETURNING id
                 `
               : sql<{ id: string }>`
-                  UPDATE mail_outbox SET state = ${outcome.state}, next_attempt_at = NULL, attempts = attempts + 1,
+                  UPDATE mail_outbox SET state = ${outcome.state}, next_attempt_at = NULL,
+                    attempts = attempts + ${outcome.state === "skipped" ? 0 : 1},
                     last_error = ${outcome.error}, claim = NULL, content = NULL,
                     sent_at = ${outcome.state === "sent" ? outcome.at : null}
                   WHERE id = ${id} AND claim = ${claim}

@@ -22,10 +22,11 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { createTransport } from "nodemailer"
 import { AppConfig } from "../config/app_config.ts"
-import { isNotificationKind, renderMail } from "../domain/mail.ts"
+import { isNotificationKind, reminderStillDue, renderMail } from "../domain/mail.ts"
 import { MailOutbox, type StoredMail } from "./mail_outbox.ts"
 import { MailPreferences } from "./mail_preferences.ts"
 import { loggedOncePerMinute } from "./storage.ts"
+import { TaskStore } from "./task_store.ts"
 
 /** How many mails one process sends at once. */
 const maxInFlight = 4
@@ -57,6 +58,7 @@ export const MailSenderWorker = Layer.effectDiscard(
     const config = yield* AppConfig
     const outbox = yield* MailOutbox
     const preferences = yield* MailPreferences
+    const tasks = yield* TaskStore
     const transport = config.mail.transport
     if (transport === undefined) {
       yield* Effect.logInfo("mail is off (SMTP_URL is unset): no mail is sent or queued")
@@ -105,7 +107,19 @@ export const MailSenderWorker = Layer.effectDiscard(
       })
     })
 
+    /** A reminder whose offer was answered, withdrawn or has lapsed meanwhile is not sent. */
+    const stillWanted = Effect.fnUntraced(function* (mail: StoredMail) {
+      const content = mail.content
+      if (content?.kind !== "offer_reminder" || mail.participantSlug === null) return true
+      return reminderStillDue(content, mail.participantSlug, yield* tasks.findByReference(content.reference))
+    })
+
     const attempt = Effect.fnUntraced(function* (mail: StoredMail, claim: string) {
+      if (!(yield* stillWanted(mail))) {
+        const at = iso(yield* Clock.currentTimeMillis)
+        yield* outbox.finish(mail.id, claim, { state: "skipped", nextAttemptAt: null, error: null, at })
+        return
+      }
       const result = yield* Effect.result(send(mail))
       const ended = yield* Clock.currentTimeMillis
       if (result._tag === "Success") {

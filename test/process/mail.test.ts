@@ -186,10 +186,11 @@ describe("mail across processes, through a real SMTP server", { timeout: 90_000 
   })
 
   it("a server killed with SIGKILL while mails wait loses none: the next server sends each once", async () => {
-    const setup = await setUp()
+    // Retries spread over about 40 s: the operator's runs take seconds each on a busy machine.
+    const setup = await setUp({ MAIL_RETRY_SCHEDULE: ["200ms", "500ms", "1s", ...Array(17).fill("2s")].join(",") })
     await setup.sink.down()
     const first = await start(setup)
-    for (const slug of slugs.slice(0, 4)) await invite(setup, slug)
+    for (const slug of slugs.slice(0, 3)) await invite(setup, slug)
     // Each tried and failed at least once, none held by a claim: the mails are the database's alone.
     await until("attempted, released", async () =>
       (await outbox(setup.database)).every((row) => row.attempts >= 1 && row.claim === null)
@@ -199,11 +200,11 @@ describe("mail across processes, through a real SMTP server", { timeout: 90_000 
     expect((await first.stop("SIGKILL")).signal).toBe("SIGKILL")
     await setup.sink.up()
     await start(setup)
-    const mails = await mailsArrived(setup.sink, 4, 20_000)
-    oncePerRecipient(mails, slugs.slice(0, 4).map(addressOf))
+    const mails = await mailsArrived(setup.sink, 3, 20_000)
+    oncePerRecipient(mails, slugs.slice(0, 3).map(addressOf))
     expect(mails.map((mail) => mail.parsed.messageId).sort()).toEqual(pending.map((row) => row.messageId).sort())
     await sleep(600)
-    expect(setup.sink.mails).toHaveLength(4)
+    expect(setup.sink.mails).toHaveLength(3)
   })
 
   it("two servers on one outbox send each mail once", async () => {
