@@ -18,6 +18,7 @@ import type { AppSettings } from "./config/settings.ts"
 import { ConsoleRoutes } from "./console/routes.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RestRoutes, serveRoutes } from "./http/server.ts"
+import { UnsubscribeRoutes } from "./http/unsubscribe.ts"
 import { ParticipantMcpRoutes } from "./mcp/participant_server.ts"
 import { McpRoutes } from "./mcp/server.ts"
 import { OAuthRoutes } from "./oauth/server.ts"
@@ -140,9 +141,16 @@ export type AppServices = Layer.Success<typeof ServerServicesLayer>
 
 /**
  * Every route: the REST API with its documents, the two MCP endpoints, the embedded authorization
- * server with its pages, and the participant's console, on one router; the services still to give.
+ * server with its pages, the participant's console, and mail's one-click unsubscribe, on one router; the services still to give.
  */
-export const RoutesLayer = Layer.mergeAll(RestRoutes, McpRoutes, ParticipantMcpRoutes, OAuthRoutes, ConsoleRoutes)
+export const RoutesLayer = Layer.mergeAll(
+  RestRoutes,
+  McpRoutes,
+  ParticipantMcpRoutes,
+  OAuthRoutes,
+  ConsoleRoutes,
+  UnsubscribeRoutes
+)
 
 /**
  * The routes served by an HTTP server. The services (database connected, migrated, seeded) are

@@ -26,12 +26,14 @@ import {
   type Unauthenticated
 } from "../domain/errors.ts"
 import { mayReadFile } from "../domain/file_access.ts"
+import type { NotificationKind } from "../domain/mail.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
 import type { ProfileEdit } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
 import { Artifacts, type StageFailure, type StoredFile } from "../services/artifacts.ts"
+import { MailPreferences, type Unsubscription } from "../services/mail_preferences.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { type Profile, Profiles } from "../services/profiles.ts"
 import { SandboxClock } from "../services/sandbox_clock.ts"
@@ -214,6 +216,7 @@ export class ParticipantOperations extends Context.Service<
       AccessTokens.layerWithDependencies,
       Accounts.layer,
       Artifacts.layerWithDependencies,
+      MailPreferences.layer,
       ParticipantDirectory.layer,
       Profiles.layerWithDependencies,
       SandboxClock.layerWithDependencies,
@@ -240,6 +243,18 @@ export interface ConsoleOperations {
   updateProfile(caller: Caller, edit: ProfileEdit): Effect.Effect<Profile, ProfileNotFound | StorageUnavailable>
   /** Switches the caller's offers on or off. */
   setAvailable(caller: Caller, available: boolean): Effect.Effect<Profile, ProfileNotFound | StorageUnavailable>
+  /** The notifications the caller turned off (every other kind is mailed). */
+  mailOff(caller: Caller): Effect.Effect<ReadonlyArray<NotificationKind>, StorageUnavailable>
+  /** Turns the kinds given off and every other kind on. */
+  setMailOff(caller: Caller, off: ReadonlyArray<NotificationKind>): Effect.Effect<void, StorageUnavailable>
+  /**
+   * A one-click unsubscribe (RFC 8058): turns off the kind its token names, for its participant;
+   * undefined when the token is not one of ours (nothing changes). Needs no sign-in: the token is
+   * the mail's.
+   */
+  unsubscribe(token: string): Effect.Effect<Unsubscription | undefined, StorageUnavailable>
+  /** What an unsubscribe token names, without acting on it (the page that asks first). */
+  readUnsubscribe(token: string): Unsubscription | undefined
   /** The most bytes a file may have and the most files a result may carry. */
   readonly uploadLimits: { readonly maxFileBytes: number; readonly maxFiles: number }
   /** Stages a file of the caller's for a result (`Artifacts.stage`), with the store's own refusals. */
@@ -264,6 +279,7 @@ export interface ConsoleOperations {
 
 const makeConsoleOperations = Effect.gen(function* () {
   const profiles = yield* Profiles
+  const preferences = yield* MailPreferences
   const artifacts = yield* Artifacts
   const time = yield* SandboxClock
 
@@ -307,11 +323,21 @@ const makeConsoleOperations = Effect.gen(function* () {
     return yield* artifacts.open(reference, id).pipe(Effect.catchTag("ArtifactNotFound", () => Effect.undefined))
   })
 
+  const unsubscribe = Effect.fn("ParticipantOperations.unsubscribe")(function* (token: string) {
+    const named = preferences.readToken(token)
+    if (named !== undefined) yield* preferences.turnOff(named.participantSlug, named.kind)
+    return named
+  })
+
   return {
     tasksNow: time.now,
     profile,
     updateProfile,
     setAvailable,
+    mailOff: ({ slug }) => preferences.offFor(slug),
+    setMailOff: ({ slug }, off) => preferences.set(slug, off),
+    unsubscribe,
+    readUnsubscribe: preferences.readToken,
     uploadLimits: artifacts.limits,
     stageFile,
     discardFiles,
