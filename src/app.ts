@@ -16,9 +16,9 @@ import * as Layer from "effect/Layer"
 import { AppConfig } from "./config/app_config.ts"
 import type { AppSettings } from "./config/settings.ts"
 import { ConsoleRoutes } from "./console/routes.ts"
+import { MailLinkRoutes } from "./http/mail_links.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RestRoutes, serveRoutes } from "./http/server.ts"
-import { UnsubscribeRoutes } from "./http/unsubscribe.ts"
 import { ParticipantMcpRoutes } from "./mcp/participant_server.ts"
 import { McpRoutes } from "./mcp/server.ts"
 import { OAuthRoutes } from "./oauth/server.ts"
@@ -141,7 +141,7 @@ export type AppServices = Layer.Success<typeof ServerServicesLayer>
 
 /**
  * Every route: the REST API with its documents, the two MCP endpoints, the embedded authorization
- * server with its pages, the participant's console, and mail's one-click unsubscribe, on one router; the services still to give.
+ * server with its pages, the participant's console, and the pages mails link to (address confirmation, one-click unsubscribe), on one router; the services still to give.
  */
 export const RoutesLayer = Layer.mergeAll(
   RestRoutes,
@@ -149,7 +149,7 @@ export const RoutesLayer = Layer.mergeAll(
   ParticipantMcpRoutes,
   OAuthRoutes,
   ConsoleRoutes,
-  UnsubscribeRoutes
+  MailLinkRoutes
 )
 
 /**

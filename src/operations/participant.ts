@@ -8,6 +8,7 @@
  * participant it is linked to) is here too: REST and MCP verify the same way, each for its own
  * resource (the token's audience).
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -33,6 +34,7 @@ import type { Task } from "../domain/task.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
 import { Artifacts, type StageFailure, type StoredFile } from "../services/artifacts.ts"
+import { Logins } from "../services/logins/service.ts"
 import { MailPreferences, type Unsubscription } from "../services/mail_preferences.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { type Profile, Profiles } from "../services/profiles.ts"
@@ -216,6 +218,7 @@ export class ParticipantOperations extends Context.Service<
       AccessTokens.layerWithDependencies,
       Accounts.layer,
       Artifacts.layerWithDependencies,
+      Logins.layerWithDependencies,
       MailPreferences.layer,
       ParticipantDirectory.layer,
       Profiles.layerWithDependencies,
@@ -255,6 +258,17 @@ export interface ConsoleOperations {
   unsubscribe(token: string): Effect.Effect<Unsubscription | undefined, StorageUnavailable>
   /** What an unsubscribe token names, without acting on it (the page that asks first). */
   readUnsubscribe(token: string): Unsubscription | undefined
+  /**
+   * Whether a sign-up's confirmation token can be used at `now`: `usable`, `expired`, or `unknown`
+   * (not one of ours). Reading it changes nothing.
+   */
+  readonly confirmationState: (token: string) => Effect.Effect<"usable" | "expired" | "unknown">
+  /**
+   * Confirms the address a sign-up's token names: `confirmed` (again: still confirmed), `expired`,
+   * `unknown` (not one of ours), or `changed` (the login has another address now). Needs no
+   * sign-in: the token is the mail's.
+   */
+  confirmAddress(token: string): Effect.Effect<"confirmed" | "expired" | "unknown" | "changed", StorageUnavailable>
   /** The most bytes a file may have and the most files a result may carry. */
   readonly uploadLimits: { readonly maxFileBytes: number; readonly maxFiles: number }
   /** Stages a file of the caller's for a result (`Artifacts.stage`), with the store's own refusals. */
@@ -280,6 +294,7 @@ export interface ConsoleOperations {
 const makeConsoleOperations = Effect.gen(function* () {
   const profiles = yield* Profiles
   const preferences = yield* MailPreferences
+  const logins = yield* Logins
   const artifacts = yield* Artifacts
   const time = yield* SandboxClock
 
@@ -323,6 +338,19 @@ const makeConsoleOperations = Effect.gen(function* () {
     return yield* artifacts.open(reference, id).pipe(Effect.catchTag("ArtifactNotFound", () => Effect.undefined))
   })
 
+  const confirmationState = (token: string) =>
+    Effect.map(Clock.currentTimeMillis, (now) => {
+      const named = preferences.readConfirmation(token)
+      if (named === undefined) return "unknown" as const
+      return new Date(named.expiresAt).getTime() > now ? ("usable" as const) : ("expired" as const)
+    })
+  const confirmAddress = Effect.fn("ParticipantOperations.confirmAddress")(function* (token: string) {
+    const state = yield* confirmationState(token)
+    const named = preferences.readConfirmation(token)
+    if (state !== "usable" || named === undefined) return state === "usable" ? "unknown" : state
+    return (yield* logins.confirmAddress(named.loginId, named.email)) ? "confirmed" : "changed"
+  })
+
   const unsubscribe = Effect.fn("ParticipantOperations.unsubscribe")(function* (token: string) {
     const named = preferences.readToken(token)
     if (named !== undefined) yield* preferences.turnOff(named.participantSlug, named.kind)
@@ -338,6 +366,8 @@ const makeConsoleOperations = Effect.gen(function* () {
     setMailOff: ({ slug }, off) => preferences.set(slug, off),
     unsubscribe,
     readUnsubscribe: preferences.readToken,
+    confirmationState,
+    confirmAddress,
     uploadLimits: artifacts.limits,
     stageFile,
     discardFiles,

@@ -98,8 +98,8 @@ export const listPendingSignUps = Effect.fn("Operator.listPendingSignUps")(funct
   if (pending.length === 0) return "no sign-up awaits approval"
   return pending
     .map(
-      ({ slug, name, email, createdAt }) =>
-        `${slug}  ${JSON.stringify(name)}  ${email ?? "(no login)"}  signed up ${createdAt}`
+      ({ slug, name, email, createdAt, addressConfirmed }) =>
+        `${slug}  ${JSON.stringify(name)}  ${email ?? "(no login)"}  signed up ${createdAt}${addressConfirmed ? "  address confirmed" : ""}`
     )
     .join("\n")
 })

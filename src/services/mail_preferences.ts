@@ -4,6 +4,10 @@
  * `<PUBLIC_BASE_URL>/mail/unsubscribe/<token>`, the token naming the participant and the kind,
  * signed with a secret kept in the database (`mail_unsubscribe`), so it needs no row and works in
  * every process. It grants nothing but turning that one kind off.
+ *
+ * The same secret signs the address confirmation a sign-up is mailed
+ * (`<PUBLIC_BASE_URL>/mail/confirm/<token>`): the token names the login, its address and when it
+ * expires, and grants nothing but marking that address confirmed.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as Arr from "effect/Array"
@@ -20,6 +24,16 @@ import { storageCallFor } from "./storage.ts"
 
 /** Where a one-click unsubscribe is answered. */
 export const unsubscribePath = "/mail/unsubscribe"
+
+/** Where a sign-up's address is confirmed. */
+export const confirmPath = "/mail/confirm"
+
+/** What a confirmation token names. */
+export interface Confirmation {
+  readonly loginId: string
+  readonly email: string
+  readonly expiresAt: string
+}
 
 /** What an unsubscribe token names. */
 export interface Unsubscription {
@@ -40,6 +54,10 @@ export class MailPreferences extends Context.Service<
     unsubscribeUrl(participantSlug: string, kind: NotificationKind): Effect.Effect<string>
     /** What an unsubscribe token names, when it is one of ours; undefined otherwise. */
     readToken(token: string): Unsubscription | undefined
+    /** The address where a sign-up confirms its address, until `expiresAt`. */
+    confirmationUrl(confirmation: Confirmation): string
+    /** What a confirmation token names, when it is one of ours (expired or not); undefined otherwise. */
+    readConfirmation(token: string): Confirmation | undefined
   }
 >()("task-marketplace/services/MailPreferences") {
   static readonly layer = Layer.effect(
@@ -62,10 +80,29 @@ export class MailPreferences extends Context.Service<
         const payload = Buffer.from(match[1]!, "base64url").toString()
         const given = Buffer.from(match[2]!, "base64url")
         if (given.length !== 18 || !timingSafeEqual(given, sign(payload))) return undefined
+        if (payload.includes("\n")) return undefined
         const slash = payload.lastIndexOf("/")
         const kind = payload.slice(slash + 1)
         if (slash <= 0 || !isNotificationKind(kind)) return undefined
         return { participantSlug: payload.slice(0, slash), kind }
+      }
+
+      // A confirmation's payload starts with `confirm\n`: no unsubscribe payload does (a slug has no
+      // line break), so neither token passes for the other.
+      const confirmationTokenOf = ({ loginId, email, expiresAt }: Confirmation) => {
+        const payload = `confirm\n${loginId}\n${email}\n${expiresAt}`
+        return `${Buffer.from(payload).toString("base64url")}.${sign(payload).toString("base64url")}`
+      }
+
+      const readConfirmation = (token: string): Confirmation | undefined => {
+        const match = /^([A-Za-z0-9_-]{1,1000})\.([A-Za-z0-9_-]{24})$/.exec(token)
+        if (match === null) return undefined
+        const payload = Buffer.from(match[1]!, "base64url").toString()
+        const given = Buffer.from(match[2]!, "base64url")
+        if (given.length !== 18 || !timingSafeEqual(given, sign(payload))) return undefined
+        const [tag, loginId, email, expiresAt, ...rest] = payload.split("\n")
+        if (tag !== "confirm" || rest.length > 0 || !loginId || !email || !expiresAt) return undefined
+        return { loginId, email, expiresAt }
       }
 
       const offFor = Effect.fn("MailPreferences.offFor")(
@@ -113,7 +150,9 @@ export class MailPreferences extends Context.Service<
         turnOff: (participantSlug, kind) => Effect.asVoid(turnOff(participantSlug, kind)),
         unsubscribeUrl: (participantSlug, kind) =>
           Effect.succeed(`${config.publicBaseUrl}${unsubscribePath}/${tokenOf(participantSlug, kind)}`),
-        readToken
+        readToken,
+        confirmationUrl: (confirmation) => `${config.publicBaseUrl}${confirmPath}/${confirmationTokenOf(confirmation)}`,
+        readConfirmation
       })
     })
   )

@@ -414,7 +414,8 @@ const addServiceMode = Effect.gen(function* () {
  * for. `state`, `next_attempt_at` and `claim` as in `webhook_events`; `attempts` counts them and
  * `last_error` says why the last one failed. `gather_key` groups the mails of a gathered kind
  * (none yet: a task's messages will be). `mail_preferences` holds the notifications each
- * participant turned off.
+ * participant turned off; `participant_logins.email_confirmed_at` when a sign-up's address was
+ * confirmed.
  */
 const createMailOutbox = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -437,6 +438,8 @@ const createMailOutbox = Effect.gen(function* () {
     )
   `
   yield* sql`CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE state = 'pending'`
+  // When a sign-up's address was confirmed by the link mailed to it (null: not yet, or not a sign-up).
+  yield* sql`ALTER TABLE participant_logins ADD COLUMN email_confirmed_at TEXT`
   // The notifications a participant turned off: one row per kind (domain/mail.ts), none when all are on.
   yield* sql`
     CREATE TABLE mail_preferences (

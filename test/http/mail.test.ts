@@ -7,12 +7,14 @@
  * made by another process's services on the same database (no mail of theirs is expected); the
  * agent's through REST.
  */
-import { Effect } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import * as Redacted from "effect/Redacted"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CommandServicesLayer } from "../../src/app.ts"
 import { ParticipantOperations } from "../../src/operations/participant.ts"
 import { Logins } from "../../src/services/logins/service.ts"
 import { MailPreferences } from "../../src/services/mail_preferences.ts"
+import { Profiles } from "../../src/services/profiles.ts"
 import type { TestDatabase } from "../support/database.ts"
 import {
   digitalDraft,
@@ -23,6 +25,7 @@ import {
   type TestServer
 } from "../support/server.ts"
 import { otherProcessOn } from "../support/services.ts"
+import { testConfig } from "../support/settings.ts"
 import { linksOf, mailsArrived, type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp.ts"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -31,6 +34,10 @@ const slug = "akiko-tanaka"
 const address = "akiko@example.org"
 const caller = { subject: "unused", slug }
 const offerTimeoutMs = 8000
+const mailSettings = () => ({
+  transport: { smtpUrl: Redacted.make(sink.url), from: "Task marketplace <noreply@market.example>" },
+  retryScheduleMs: [200, 200, 500, 1000]
+})
 
 let sink: SmtpSink
 let env: ServerOnDatabase
@@ -42,10 +49,7 @@ beforeAll(async () => {
   sink = await startSmtpSink()
   env = await startOnFreshDatabase({
     settings: {
-      mail: {
-        transport: { smtpUrl: Redacted.make(sink.url), from: "Task marketplace <noreply@market.example>" },
-        retryScheduleMs: [200, 200, 500, 1000]
-      },
+      mail: mailSettings(),
       offerTimeoutMs,
       timerSweepMs: 100
     }
@@ -223,5 +227,106 @@ describe("notifications by mail", { timeout: 90_000 }, () => {
     expect(sink.mails.slice(before).map((mail) => mail.parsed.subject)).toEqual([
       'Reminder: the offer "Photograph the station clock" lapses soon'
     ])
+  })
+})
+
+describe("account mails of an open sign-up", { timeout: 90_000 }, () => {
+  /** Another process on the database with mail on (it queues; the server sends). */
+  const mailing = () =>
+    ManagedRuntime.make(
+      CommandServicesLayer.pipe(
+        Layer.provide(
+          testConfig({
+            database: database.config,
+            seedSampleCatalogue: false,
+            publicBaseUrl: server.url,
+            participantSignup: "open",
+            mail: mailSettings()
+          })
+        )
+      )
+    )
+  const profile = {
+    name: "Kofi Mensah",
+    discipline: "Photography",
+    location: "Accra, Ghana",
+    task_type: "physical",
+    tags: [],
+    capabilities: [],
+    returns: "",
+    boundary: null
+  } as const
+
+  it("confirms the address by the link mailed (GET asks, POST confirms), mails the approval, and tells a second sign-up's address it has an account", async () => {
+    const runtime = mailing()
+    try {
+      const from = sink.mails.length
+      const signUp = (email: string) =>
+        runtime.runPromise(
+          Effect.gen(function* () {
+            return yield* (yield* Profiles).signUp(
+              { email, password: "correct horse battery staple", profile },
+              "10.0.0.1"
+            )
+          }).pipe(Effect.result)
+        )
+      const made = await signUp("kofi@example.org")
+      expect(made._tag).toBe("Success")
+      const [confirmation] = await next(from, 1, "the confirmation")
+      expect(confirmation!.to).toEqual(["kofi@example.org"])
+      expect(confirmation!.parsed.subject).toBe("Confirm your address")
+      const [link] = linksOf(confirmation!)
+      expect(link).toMatch(new RegExp(`^${server.url}/mail/confirm/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{24}$`))
+      const confirmed = async () =>
+        (await database.rows("SELECT email_confirmed_at FROM participant_logins WHERE email = 'kofi@example.org'"))[0]
+          ?.email_confirmed_at
+      const asked = await fetch(link!)
+      expect(asked.status).toBe(200)
+      expect(await asked.text()).toContain("Confirm my address")
+      expect(await confirmed()).toBeNull()
+      // A forged token is refused and confirms nothing.
+      const forged = await fetch(`${link!.slice(0, -2)}AA`, { method: "POST" })
+      expect(forged.status).toBe(404)
+      expect(await confirmed()).toBeNull()
+      const done = await fetch(link!, { method: "POST" })
+      expect(done.status).toBe(200)
+      expect(await done.text()).toContain("Your address is confirmed")
+      expect(await confirmed()).toMatch(/^\d{4}-/)
+
+      const slug = made._tag === "Success" ? made.success.profile.record.slug : ""
+      const pending = await runtime.runPromise(
+        Effect.gen(function* () {
+          return yield* (yield* Profiles).pending
+        })
+      )
+      expect(pending.find((p) => p.slug === slug)?.addressConfirmed).toBe(true)
+      await runtime.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* Profiles).approve(slug)
+        })
+      )
+      const [approved] = await next(from + 1, 1, "the approval")
+      expect(approved!.parsed.subject).toBe("Your profile is approved")
+      expect(linksOf(approved!)).toEqual([`${server.url}/console`])
+
+      // The same address again (in another case): refused as taken, and its holder is told, with a
+      // reset link that works.
+      const again = await signUp("Kofi@Example.org")
+      expect(again._tag === "Failure" && again.failure._tag).toBe("EmailTaken")
+      const [taken] = await next(from + 2, 1, "the address-has-an-account mail")
+      expect(taken!.to).toEqual(["kofi@example.org"])
+      expect(taken!.parsed.subject).toBe("You already have an account")
+      const [reset] = linksOf(taken!)
+      expect(reset).toMatch(new RegExp(`^${server.url}/oauth/password\\?token=[A-Za-z0-9_-]{43}$`))
+      expect((await fetch(reset!)).status).toBe(200)
+      // Account mails carry no unsubscribe.
+      for (const mail of [confirmation!, approved!, taken!]) {
+        expect(mail.parsed.headerLines.some((line) => line.key === "list-unsubscribe")).toBe(false)
+      }
+      await sleep(500)
+      expect(sink.mails).toHaveLength(from + 3)
+    } finally {
+      await runtime.dispose()
+    }
   })
 })

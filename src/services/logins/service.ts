@@ -109,6 +109,12 @@ export class Logins extends Context.Service<
      * the link is issued and nobody learns it). The sign-up's page says nothing of it.
      */
     remindOfAccount(participantSlug: string): Effect.Effect<void, StorageUnavailable>
+    /**
+     * Marks the login's address confirmed (a sign-up followed the link mailed to it), if the login
+     * still has that address; false when it has another (or none is that login). Doing it again
+     * changes nothing and answers true.
+     */
+    confirmAddress(loginId: string, email: string): Effect.Effect<boolean, StorageUnavailable>
     /** What a link is for, while it can be used; reading it does not use it. */
     linkFor(token: string): Effect.Effect<LinkDetails, LinkNotUsable | StorageUnavailable>
     /**
@@ -290,6 +296,16 @@ export class Logins extends Context.Service<
         return issued
       })
 
+      const confirmAddress = Effect.fn("Logins.confirmAddress")(function* (loginId: string, email: string) {
+        const now = yield* currentInstant
+        const rows = yield* asStorageCall(sql<{ readonly id: string }>`
+          UPDATE participant_logins SET email_confirmed_at = COALESCE(email_confirmed_at, ${now})
+          WHERE id = ${loginId} AND email = ${email}
+          RETURNING id
+        `)
+        return rows.length === 1
+      })
+
       const remindOfAccount = Effect.fn("Logins.remindOfAccount")(function* (participantSlug: string) {
         yield* issueReset(participantSlug, "address_has_account")
       })
@@ -455,6 +471,7 @@ export class Logins extends Context.Service<
         invite,
         reset,
         remindOfAccount,
+        confirmAddress,
         linkFor,
         choosePassword,
         signIn,

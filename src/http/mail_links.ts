@@ -1,6 +1,12 @@
 /**
+ * The pages mails link to besides the console and the password page (services/mail_preferences.ts
+ * makes their tokens): a sign-up's address confirmation and the one-click unsubscribe.
+ *
+ * `<base>/mail/confirm/<token>`: `GET` asks (a link scanner changes nothing), `POST` confirms the
+ * address the token names (the login's `email_confirmed_at`), until the token expires.
+ *
  * One-click unsubscribe from a kind of notification (RFC 8058), the address every notification's
- * `List-Unsubscribe` names: `<base>/mail/unsubscribe/<token>` (services/mail_preferences.ts).
+ * `List-Unsubscribe` names: `<base>/mail/unsubscribe/<token>`.
  *
  * - `POST` turns the kind off at once: what a mail program sends for `List-Unsubscribe-Post:
  *   List-Unsubscribe=One-Click`, and what the page's button sends. No sign-in and no form token:
@@ -19,7 +25,7 @@ import { ParticipantOperations } from "../operations/participant.ts"
 import { html } from "../pages/html.ts"
 import { page } from "../pages/layout.ts"
 import { asPage as asPageWith, pageResponse, type RenderedPage } from "../pages/respond.ts"
-import { unsubscribePath } from "../services/mail_preferences.ts"
+import { confirmPath, unsubscribePath } from "../services/mail_preferences.ts"
 
 const simplePage = (status: number, title: string, body: ReturnType<typeof html>): RenderedPage => ({
   status,
@@ -54,12 +60,56 @@ const tokenOf = (request: HttpServerRequest.HttpServerRequest) => {
   }
 }
 
-export const UnsubscribeRoutes = HttpRouter.use(
+const confirmAnswers = {
+  unknown: simplePage(
+    404,
+    "This confirmation link is not valid",
+    html`<p>It may have been copied only in part. Nothing was changed.</p>`
+  ),
+  expired: simplePage(
+    410,
+    "This confirmation link has expired",
+    html`<p>Nothing was changed. Your sign-up still awaits the operator's approval.</p>`
+  ),
+  changed: simplePage(
+    409,
+    "This address is no longer your account's",
+    html`<p>The account's address was changed after this link was sent. Nothing was changed.</p>`
+  ),
+  confirmed: simplePage(
+    200,
+    "Your address is confirmed",
+    html`<p>Thank you. Your profile is listed once the marketplace operator approves it; you will be mailed then.</p>`
+  )
+} as const
+
+export const MailLinkRoutes = HttpRouter.use(
   Effect.fnUntraced(function* (router) {
     const settings = yield* AppConfig
     const operations = yield* ParticipantOperations
     const profileUrl = `${settings.publicBaseUrl}/console/profile`
     const path = `${unsubscribePath}/:token` as const
+
+    yield* router.add("GET", `${confirmPath}/:token`, (request) =>
+      asPage(
+        Effect.map(operations.confirmationState(tokenOf(request)), (state) =>
+          state !== "usable"
+            ? pageResponse(confirmAnswers[state])
+            : pageResponse(
+                simplePage(
+                  200,
+                  "Confirm your address",
+                  html`<p>Confirm that this address is yours, for your sign-up to the task marketplace.</p>
+<form method="post" action="${settings.publicBaseUrl}${confirmPath}/${tokenOf(request)}"><button type="submit">Confirm my address</button></form>`
+                )
+              )
+        )
+      )
+    )
+
+    yield* router.add("POST", `${confirmPath}/:token`, (request) =>
+      asPage(Effect.map(operations.confirmAddress(tokenOf(request)), (state) => pageResponse(confirmAnswers[state])))
+    )
 
     yield* router.add("GET", path, (request) =>
       asPage(
