@@ -91,8 +91,8 @@ const when = (iso: string) => {
 export const timeLeft = (iso: string, now: number): string => {
   const ms = new Date(iso).getTime() - now
   if (!(ms > 0)) return "now"
+  if (ms < 60_000) return "in less than a minute"
   const minutes = Math.round(ms / 60_000)
-  if (minutes < 1) return "in less than a minute"
   if (minutes < 120) return `in ${minutes} minute${minutes === 1 ? "" : "s"}`
   const hours = Math.round(minutes / 60)
   if (hours < 48) return `in ${hours} hours`
