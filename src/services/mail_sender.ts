@@ -45,12 +45,15 @@ const leaseMs = connectionTimeoutMs * 2 + socketTimeoutMs * 2 + 30_000
 export const describeMailFailure = (error: unknown): string => {
   if (typeof error !== "object" || error === null) return "the mail could not be sent"
   const { code, responseCode, command } = error as { code?: unknown; responseCode?: unknown; command?: unknown }
-  const parts = [
-    typeof responseCode === "number" ? `the SMTP server answered ${responseCode}` : undefined,
-    typeof command === "string" ? `to ${command.split(" ", 1)[0]}` : undefined,
-    typeof code === "string" ? `(${code})` : undefined
-  ].filter((part) => part !== undefined)
-  return parts.length === 0 ? "the mail could not be sent" : parts.join(" ")
+  const tag = typeof code === "string" ? ` (${code})` : ""
+  const verb = typeof command === "string" ? command.split(" ", 1)[0] : undefined
+  if (typeof responseCode === "number") {
+    return `the SMTP server answered ${responseCode}${verb === undefined ? "" : ` to ${verb}`}${tag}`
+  }
+  if (code === "ECONNECTION" || code === "ESOCKET" || code === "ETIMEDOUT" || verb === "CONN") {
+    return `the SMTP server could not be reached${tag}`
+  }
+  return `the mail could not be sent${tag}`
 }
 
 export const MailSenderWorker = Layer.effectDiscard(

@@ -80,12 +80,13 @@ interface OutboxRow {
   readonly content: string | null
   readonly recipient: string
   readonly kind: string
+  readonly lastError: string | null
 }
 
 const outbox = async (database: TestDatabase): Promise<Array<OutboxRow>> =>
   (
     await database.rows(
-      "SELECT message_id, state, attempts, claim, content, recipient, kind FROM mail_outbox ORDER BY created_at, id"
+      "SELECT message_id, state, attempts, claim, content, recipient, kind, last_error FROM mail_outbox ORDER BY created_at, id"
     )
   ).map((row) => ({
     messageId: String(row.message_id),
@@ -94,7 +95,8 @@ const outbox = async (database: TestDatabase): Promise<Array<OutboxRow>> =>
     claim: row.claim === null ? null : String(row.claim),
     content: row.content === null ? null : String(row.content),
     recipient: String(row.recipient),
-    kind: String(row.kind)
+    kind: String(row.kind),
+    lastError: row.last_error === null ? null : String(row.last_error)
   }))
 
 const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 15_000) => {
@@ -166,6 +168,12 @@ describe("mail across processes, through a real SMTP server", { timeout: 90_000 
     const links = [await invite(setup, slugs[0]!), await invite(setup, slugs[1]!)]
     await until("refused twice each", async () => setup.sink.tries() >= 4)
     expect(setup.sink.mails).toHaveLength(0)
+    // Why, in words that name neither the address nor the server's text.
+    await until("the refusal recorded", async () =>
+      (await outbox(setup.database)).every(
+        (row) => row.lastError === "the SMTP server answered 451 to MAIL (EENVELOPE)"
+      )
+    )
     await setup.sink.down()
     links.push(await invite(setup, slugs[2]!))
     await until("attempted while down", async () =>
@@ -173,6 +181,7 @@ describe("mail across processes, through a real SMTP server", { timeout: 90_000 
     )
     const before = await outbox(setup.database)
     expect(before.every((row) => row.content !== null)).toBe(true)
+    expect(before[2]!.lastError).toMatch(/^the SMTP server could not be reached \(E[A-Z]+\)$/)
     setup.sink.refusing = false
     await setup.sink.up()
     const mails = await mailsArrived(setup.sink, 3, 20_000)
