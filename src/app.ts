@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import { AppConfig } from "./config/app_config.ts"
 import type { AppSettings } from "./config/settings.ts"
 import { ConsoleRoutes } from "./console/routes.ts"
+import { MailLinkRoutes } from "./http/mail_links.ts"
 import { routerConfig } from "./http/routes.ts"
 import { RestRoutes, serveRoutes } from "./http/server.ts"
 import { ParticipantMcpRoutes } from "./mcp/participant_server.ts"
@@ -34,6 +35,9 @@ import { Health } from "./services/health.ts"
 import { Ids } from "./services/ids.ts"
 import { Lifecycle } from "./services/lifecycle.ts"
 import { Logins } from "./services/logins/service.ts"
+import { MailOutbox } from "./services/mail_outbox.ts"
+import { MailPreferences } from "./services/mail_preferences.ts"
+import { MailSenderWorker } from "./services/mail_sender.ts"
 import { McpSessionStore } from "./services/mcp_session_store.ts"
 import { OAuthRecords } from "./services/oauth_records.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
@@ -75,6 +79,8 @@ export const RepositoriesLayer = Layer.mergeAll(
   SigningKeys.layer,
   TaskEvents.layer,
   WebhookOutbox.layer,
+  MailOutbox.layer,
+  MailPreferences.layer,
   RateLimits.layer,
   McpSessionStore.layer,
   OAuthRecords.layer,
@@ -106,13 +112,14 @@ export const OperationsLayer = Layer.mergeAll(AgentOperations.layer, Participant
 
 /**
  * The service's own moves, made in the background by every server process: offers and timers,
- * the sandbox's simulated participants, webhook deliveries, the sweep of staged files, and the
+ * the sandbox's simulated participants, webhook deliveries, mail, the sweep of staged files, and the
  * embedded issuer's first signing key. A one-shot command (the operator tool) runs none.
  */
 export const WorkersLayer = Layer.mergeAll(
   DispatcherWorker,
   SimulatorWorker,
   WebhookDeliveryWorker,
+  MailSenderWorker,
   SigningKeyWorker,
   ArtifactSweepWorker
 )
@@ -136,9 +143,16 @@ export type AppServices = Layer.Success<typeof ServerServicesLayer>
 
 /**
  * Every route: the REST API with its documents, the two MCP endpoints, the embedded authorization
- * server with its pages, and the participant's console, on one router; the services still to give.
+ * server with its pages, the participant's console, and the pages mails link to (address confirmation, one-click unsubscribe), on one router; the services still to give.
  */
-export const RoutesLayer = Layer.mergeAll(RestRoutes, McpRoutes, ParticipantMcpRoutes, OAuthRoutes, ConsoleRoutes)
+export const RoutesLayer = Layer.mergeAll(
+  RestRoutes,
+  McpRoutes,
+  ParticipantMcpRoutes,
+  OAuthRoutes,
+  ConsoleRoutes,
+  MailLinkRoutes
+)
 
 /**
  * The routes served by an HTTP server. The services (database connected, migrated, seeded) are

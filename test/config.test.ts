@@ -69,6 +69,9 @@ const variables = [
   "WEBHOOK_ALLOW_PRIVATE",
   "WEBHOOK_RETRY_SCHEDULE",
   "WEBHOOK_TIMEOUT",
+  "SMTP_URL",
+  "MAIL_FROM",
+  "MAIL_RETRY_SCHEDULE",
   "SANDBOX"
 ] as const
 
@@ -107,6 +110,10 @@ describe("configuration", () => {
         allowPrivate: false,
         retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000],
         timeoutMs: 10_000
+      },
+      mail: {
+        transport: undefined,
+        retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000]
       },
       sandbox: false
     })
@@ -396,6 +403,40 @@ describe("configuration", () => {
     expect(JSON.stringify(result)).not.toContain("s3cret")
     expect(String(result.failure)).not.toContain("s3cret")
     expect(result.failure.stack ?? "").not.toContain("s3cret")
+  })
+
+  it("reads mail: off unless SMTP_URL is set; then MAIL_FROM is needed; the URL (with its password) stays redacted", async () => {
+    const off = (await settings({})).mail
+    expect(off.transport).toBeUndefined()
+    expect(off.retryScheduleMs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(24 * 3600_000)
+    expect(off.retryScheduleMs[0]).toBeLessThanOrEqual(10_000)
+    const on = (
+      await settings({
+        SMTP_URL: " smtps://mailer:m4il-pw@smtp.example.org:465 ",
+        MAIL_FROM: "Task marketplace <noreply@example.org>",
+        MAIL_RETRY_SCHEDULE: "1s,5s"
+      })
+    ).mail
+    expect(on.transport && Redacted.value(on.transport.smtpUrl)).toBe("smtps://mailer:m4il-pw@smtp.example.org:465")
+    expect(on.transport?.from).toBe("Task marketplace <noreply@example.org>")
+    expect(on.retryScheduleMs).toEqual([1000, 5000])
+    expect(JSON.stringify(on)).not.toContain("m4il-pw")
+    expect(String(on.transport?.smtpUrl)).not.toContain("m4il-pw")
+    const noFrom = await refusal({ SMTP_URL: "smtp://localhost:2525" })
+    expect(noFrom.message).toBe("Invalid configuration: MAIL_FROM: must be set with SMTP_URL (the From of every mail)")
+    const fromAlone = await refusal({ MAIL_FROM: "noreply@example.org" })
+    expect(fromAlone.variable).toBe("MAIL_FROM")
+    for (const [name, value, says] of [
+      ["SMTP_URL", "http://mailer:s3cret@smtp.example.org", "expected smtp://[user:password@]host[:port] or smtps://…"],
+      ["SMTP_URL", "smtp://", "expected smtp://"],
+      ["MAIL_FROM", "nobody", "expected a mail address"],
+      ["MAIL_RETRY_SCHEDULE", "5s,,1m", "durations from 100ms to 7d"]
+    ] as const) {
+      const failure = await refusal({ SMTP_URL: "smtp://localhost:2525", MAIL_FROM: "a@example.org", [name]: value })
+      expect(failure.variable).toBe(name)
+      expect(failure.message).toContain(says)
+      expect(JSON.stringify(failure)).not.toContain("s3cret")
+    }
   })
 
   it("reads the slow-client timeouts, 10 s, 30 s and 5 s unless set", async () => {

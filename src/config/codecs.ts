@@ -228,6 +228,27 @@ export const RedisUrl = Schema.RedactedFromValue(
   Schema.Trim.check(Schema.isPattern(/^rediss?:\/\//, accepts("redis://host:port or rediss://…")))
 )
 
+/**
+ * SMTP_URL: `smtp://` or `smtps://` (TLS from the first byte), a host, an optional port, and
+ * optionally `user:password@` (percent-encoded); kept redacted: it holds the password.
+ */
+export const SmtpUrl = Schema.RedactedFromValue(
+  Schema.Trim.check(
+    Schema.makeFilter(
+      (url: string) => /^smtps?:\/\/[^/\s]+\/?$/.test(url) && URL.canParse(url) && new URL(url).hostname !== "",
+      accepts("smtp://[user:password@]host[:port] or smtps://…")
+    )
+  )
+)
+
+/** A mail address such as `Task marketplace <noreply@example.org>` or `noreply@example.org`. */
+export const MailAddress = Schema.Trim.check(
+  Schema.makeFilter(
+    (text: string) => /^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(text),
+    accepts("a mail address, e.g. noreply@example.org or Task marketplace <noreply@example.org>")
+  )
+)
+
 /** An OpenTelemetry collector's address (`http://collector:4318`, …). */
 export const CollectorUrl = Schema.Trim.check(
   Schema.makeFilter(

@@ -16,6 +16,7 @@ import type {
   AppSettings,
   ArtifactSettings,
   HttpTimeouts,
+  MailSettings,
   RateLimitSettings,
   Sampler,
   TracingSettings,
@@ -79,6 +80,8 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     timeoutMs: yield* variables.WEBHOOK_TIMEOUT
   }
 
+  const mail = yield* mailSettings
+
   const settings: AppSettings = {
     port,
     host,
@@ -106,6 +109,7 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     tracing,
     artifacts,
     webhooks,
+    mail,
     sandbox: yield* variables.SANDBOX
   }
   return settings
@@ -123,6 +127,23 @@ const artifactSettings = Effect.gen(function* () {
     maxFileBytes: yield* variables.ARTIFACT_MAX_FILE_BYTES,
     maxFiles: yield* variables.ARTIFACT_MAX_FILES
   } satisfies ArtifactSettings
+})
+
+/** SMTP_URL turns mail on, and then needs MAIL_FROM; MAIL_FROM alone is refused (it would send nothing). */
+const mailSettings = Effect.gen(function* () {
+  const smtpUrl = yield* variables.SMTP_URL
+  const from = yield* variables.MAIL_FROM
+  const retryScheduleMs = yield* variables.MAIL_RETRY_SCHEDULE
+  if (smtpUrl !== undefined && from === undefined) {
+    return yield* invalid("MAIL_FROM", "must be set with SMTP_URL (the From of every mail)")
+  }
+  if (smtpUrl === undefined && from !== undefined) {
+    return yield* invalid("MAIL_FROM", "applies only with SMTP_URL (without it no mail is sent)")
+  }
+  return {
+    transport: smtpUrl === undefined || from === undefined ? undefined : { smtpUrl, from },
+    retryScheduleMs
+  } satisfies MailSettings
 })
 
 /**

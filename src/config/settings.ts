@@ -88,6 +88,8 @@ export interface AppSettings {
   readonly artifacts: ArtifactSettings
   /** Signed webhooks: where they may go and how their deliveries are retried. */
   readonly webhooks: WebhookSettings
+  /** Mail (services/mail_sender.ts): where it is sent, if anywhere, and how sending is retried. */
+  readonly mail: MailSettings
   /**
    * SANDBOX: the service runs as a sandbox — simulated participants, a clock that can be moved
    * forward — on a database that holds nothing else (docs/decisions/sandbox.md).
@@ -113,6 +115,29 @@ export interface WebhookSettings {
 
 /** 5s, 30s, 2m, 10m, 1h, 3h, 6h, 14h: nine attempts over 24 h 12 min 35 s. */
 export const defaultWebhookRetrySchedule: ReadonlyArray<number> = [
+  5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000
+]
+
+/** Mail: the SMTP server and sender address (none: no mail is sent or queued), and the retries. */
+export interface MailSettings {
+  /** SMTP_URL and MAIL_FROM, both set; undefined when SMTP_URL is unset. */
+  readonly transport: MailTransport | undefined
+  /**
+   * MAIL_RETRY_SCHEDULE: the waits between attempts, in order; a mail whose last retry fails too
+   * is marked failed. The default spans a little over 24 hours.
+   */
+  readonly retryScheduleMs: ReadonlyArray<number>
+}
+
+export interface MailTransport {
+  /** `smtp://` or `smtps://`, with the credentials: never logged. */
+  readonly smtpUrl: Redacted.Redacted<string>
+  /** The `From` of every mail. */
+  readonly from: string
+}
+
+/** 5s, 30s, 2m, 10m, 1h, 3h, 6h, 14h: nine attempts over 24 h 12 min 35 s (as webhooks'). */
+export const defaultMailRetrySchedule: ReadonlyArray<number> = [
   5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000
 ]
 

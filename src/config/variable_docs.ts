@@ -14,6 +14,7 @@ export const topics = {
   signIn: "Participants' sign-in",
   rateLimits: "Rate limits",
   webhooks: "Webhooks",
+  mail: "Mail",
   tracing: "Tracing"
 } as const
 
@@ -188,6 +189,22 @@ export const variableDocs: { readonly [Name in keyof typeof variables]: Variable
   WEBHOOK_TIMEOUT: {
     topic: "webhooks",
     about: "An attempt succeeds on a 2xx within it, from connecting to the status."
+  },
+  SMTP_URL: {
+    topic: "mail",
+    unset: "no mail is sent or queued",
+    about:
+      "The SMTP server mail is sent through: `smtp://[user:password@]host[:port]` (STARTTLS when the server offers it) or `smtps://…` (TLS from the start); user and password percent-encoded. Never logged. Unset: no mail is sent or queued (said once at start-up), invitation and reset links are only printed. See docs/mail.md."
+  },
+  MAIL_FROM: {
+    topic: "mail",
+    unset: "required with `SMTP_URL`",
+    about: "The `From` of every mail, e.g. `Task marketplace <noreply@example.org>`."
+  },
+  MAIL_RETRY_SCHEDULE: {
+    topic: "mail",
+    about:
+      "The waits between a mail's attempts while the SMTP server refuses it or cannot be reached, each lengthened by up to a tenth at random; after the last, the mail is marked failed. Every attempt sends the same `Message-ID`."
   },
   OTEL_EXPORTER_OTLP_ENDPOINT: {
     topic: "tracing",

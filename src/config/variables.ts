@@ -19,6 +19,7 @@ import {
   HttpUrl,
   hour,
   LogLevelName,
+  MailAddress,
   minute,
   NumberBetween,
   OriginList,
@@ -30,11 +31,17 @@ import {
   SamplerName,
   Secret,
   SignupMode,
+  SmtpUrl,
   Switch,
   second,
   Text
 } from "./codecs.ts"
-import { defaultHttpTimeouts, defaultSqliteFile, defaultWebhookRetrySchedule } from "./settings.ts"
+import {
+  defaultHttpTimeouts,
+  defaultMailRetrySchedule,
+  defaultSqliteFile,
+  defaultWebhookRetrySchedule
+} from "./settings.ts"
 
 /** Unset, empty and blank are the same: the default applies. */
 const blankAsUnset = SchemaTransformation.transform<string | undefined, string>({
@@ -131,5 +138,9 @@ export const variables = {
     defaultWebhookRetrySchedule
   ),
   WEBHOOK_TIMEOUT: variable("WEBHOOK_TIMEOUT", DurationBetween(100, minute), 10 * second),
+  SMTP_URL: variable("SMTP_URL", SmtpUrl, undefined),
+  MAIL_FROM: variable("MAIL_FROM", MailAddress, undefined),
+  // As WEBHOOK_RETRY_SCHEDULE: up to 20 retries, each wait at most a week.
+  MAIL_RETRY_SCHEDULE: variable("MAIL_RETRY_SCHEDULE", DurationList(100, 7 * day, 20), defaultMailRetrySchedule),
   SANDBOX: variable("SANDBOX", Switch, false)
 }

@@ -38,6 +38,7 @@ export const notices: Record<string, string> = {
   started: "Work started. Hand in your result below when you are done.",
   submitted: "Your result was submitted. The agent reviews it next.",
   saved: "Your profile is saved.",
+  mail: "Your mail settings are saved.",
   available: "You are taking offers again.",
   unavailable: "You are not taking offers. Offers you already have stay yours to answer."
 }
@@ -67,6 +68,13 @@ export const form = (request: HttpServerRequest.HttpServerRequest) =>
   request.urlParamsBody.pipe(
     Effect.provideService(HttpIncomingMessage.MaxBodySize, maxFormBytes),
     Effect.map((params) => (name: string) => Option.getOrUndefined(UrlParams.getFirst(params, name)))
+  )
+
+/** The same, with every value of a field given more than once (checkboxes). */
+export const formAll = (request: HttpServerRequest.HttpServerRequest) =>
+  request.urlParamsBody.pipe(
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, maxFormBytes),
+    Effect.map((params) => (name: string) => UrlParams.getAll(params, name))
   )
 
 /** The console's shared parts (see the module's note). */

@@ -10,6 +10,7 @@
  *   `links` and `notes` (one artifact per line, and one text);
  * - profile: the profile's members; availability: `available` = `yes` | `no`.
  */
+import { type NotificationKind, notificationKinds, notificationTitles } from "../domain/mail.ts"
 import { revisionReasonOf } from "../domain/moves.ts"
 import type { Participant } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
@@ -428,7 +429,27 @@ export interface ProfileInput {
   /** What the person typed, when the form is shown again with problems. */
   readonly values?: Readonly<Record<string, string>> | undefined
   readonly status?: number
+  /** The notifications turned off; undefined when the service sends no mail (SMTP_URL unset). */
+  readonly mailOff?: ReadonlyArray<NotificationKind> | undefined
 }
+
+/** The profile's mail section: one box a notification kind, ticked while it is mailed. */
+const mailSection = (
+  frame: Omit<Frame, "current">,
+  off: ReadonlyArray<NotificationKind>
+) => html`<section aria-labelledby="mail">
+<h2 id="mail">Mail</h2>
+<p>Which notifications are mailed to you. Mails about your account (invitations, password resets) always are.</p>
+<form method="post" action="${frame.paths.profile}/mail">${hidden(frame.csrf)}
+<fieldset><legend>Mail me about</legend>
+${notificationKinds.map(
+  (kind) =>
+    html`<div class="field"><label><input type="checkbox" name="on" value="${kind}"${off.includes(kind) ? "" : html` checked`}> ${notificationTitles[kind]}</label></div>`
+)}
+</fieldset>
+<div class="actions"><button type="submit">Save mail settings</button></div>
+</form>
+</section>`
 
 export const profilePage = (input: ProfileInput): RenderedPage => {
   const { frame, participant: p, values } = input
@@ -463,6 +484,7 @@ ${!input.listed && html`<p class="notice">Your profile awaits the operator's app
 <div class="actions"><button type="submit"${input.available ? "" : html` class="primary"`}>${input.available ? "Stop taking offers" : "Take offers again"}</button></div>
 </form>
 </section>
+${input.mailOff !== undefined && mailSection(frame, input.mailOff)}
 <section aria-labelledby="details">
 <h2 id="details">Details</h2>
 ${(input.problems?.size ?? 0) > 0 && html`<div class="alert" role="alert">Some details need a change: see the fields marked below.</div>`}

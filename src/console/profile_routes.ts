@@ -1,14 +1,16 @@
 /**
  * The participant's profile in the console: `GET|POST /console/profile` (what they say of
- * themselves) and `POST /console/profile/availability` (offers on or off), through the
- * participant's operations.
+ * themselves), `POST /console/profile/availability` (offers on or off) and
+ * `POST /console/profile/mail` (which notifications are mailed; shown only when mail is on),
+ * through the participant's operations.
  */
 
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import { notificationKinds } from "../domain/mail.ts"
 import { readProfileEdit } from "../domain/participant.ts"
 import { presentParticipant } from "../operations/agent.ts"
-import { type ConsoleContext, type ConsoleRoute, callerOf, form, noticeOf, redirect, send } from "./context.ts"
+import { type ConsoleContext, type ConsoleRoute, callerOf, form, formAll, noticeOf, redirect, send } from "./context.ts"
 import { profilePage } from "./pages.ts"
 import type { ConsoleCaller } from "./session.ts"
 
@@ -39,12 +41,14 @@ export const profileRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRou
       const profile = yield* operations.profile(callerOf(caller))
       if (profile === undefined) return notFound
       const frame = yield* frameOf(caller)
+      const mailOff = settings.mail.transport === undefined ? undefined : yield* operations.mailOff(callerOf(caller))
       return send(
         profilePage({
           frame,
           participant: presentParticipant(settings.publicBaseUrl, profile.record),
           available: profile.available,
           listed: profile.listed,
+          mailOff,
           ...extra
         })
       )
@@ -97,8 +101,24 @@ export const profileRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRou
       })
     )
 
+  /** The ticked kinds are mailed, the others turned off. */
+  const setMail = (request: HttpServerRequest.HttpServerRequest) =>
+    signedIn(request, (caller) =>
+      Effect.gen(function* () {
+        const fields = yield* formAll(request)
+        if (!sessions.formIsOurs(request, caller, fields("csrf")[0])) return refusedForm
+        const on = new Set(fields("on"))
+        yield* operations.setMailOff(
+          callerOf(caller),
+          notificationKinds.filter((kind) => !on.has(kind))
+        )
+        return redirect(`${paths.profile}?done=mail`)
+      })
+    )
+
   return [
     ["GET", "/console/profile", profile],
+    ["POST", "/console/profile/mail", setMail],
     ["POST", "/console/profile", saveProfile],
     ["POST", "/console/profile/availability", setAvailability]
   ]

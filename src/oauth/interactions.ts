@@ -404,7 +404,8 @@ export const makeInteractions = (options: {
           onFailure: (refusal) => {
             switch (refusal._tag) {
               case "EmailTaken":
-                // For the mail a later change sends the account's holder; never the address itself.
+                // Its holder is mailed that the address has an account (Profiles.signUp); the log
+                // names the participant, never the address.
                 return Effect.andThen(
                   Effect.logInfo("a sign-up named an address that has an account; nothing was made").pipe(
                     Effect.annotateLogs({ event: "sign_up_address_taken", participant: refusal.participantSlug })

@@ -8,6 +8,7 @@
  * participant it is linked to) is here too: REST and MCP verify the same way, each for its own
  * resource (the token's audience).
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -26,6 +27,7 @@ import {
   type Unauthenticated
 } from "../domain/errors.ts"
 import { mayReadFile } from "../domain/file_access.ts"
+import type { NotificationKind } from "../domain/mail.ts"
 import type { ConversationClosed, Message, MessageList, MessageRequest } from "../domain/messages.ts"
 import type { ResultSubmission } from "../domain/moves.ts"
 import type { ProfileEdit } from "../domain/participant.ts"
@@ -33,6 +35,8 @@ import type { Task } from "../domain/task.ts"
 import { AccessTokens } from "../services/access_tokens.ts"
 import { Accounts } from "../services/accounts.ts"
 import { Artifacts, type StageFailure, type StoredFile } from "../services/artifacts.ts"
+import { Logins } from "../services/logins/service.ts"
+import { MailPreferences, type Unsubscription } from "../services/mail_preferences.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { type Profile, Profiles } from "../services/profiles.ts"
 import { SandboxClock } from "../services/sandbox_clock.ts"
@@ -235,6 +239,8 @@ export class ParticipantOperations extends Context.Service<
       AccessTokens.layerWithDependencies,
       Accounts.layer,
       Artifacts.layerWithDependencies,
+      Logins.layerWithDependencies,
+      MailPreferences.layer,
       ParticipantDirectory.layer,
       Profiles.layerWithDependencies,
       SandboxClock.layerWithDependencies,
@@ -262,6 +268,29 @@ export interface ConsoleOperations {
   updateProfile(caller: Caller, edit: ProfileEdit): Effect.Effect<Profile, ProfileNotFound | StorageUnavailable>
   /** Switches the caller's offers on or off. */
   setAvailable(caller: Caller, available: boolean): Effect.Effect<Profile, ProfileNotFound | StorageUnavailable>
+  /** The notifications the caller turned off (every other kind is mailed). */
+  mailOff(caller: Caller): Effect.Effect<ReadonlyArray<NotificationKind>, StorageUnavailable>
+  /** Turns the kinds given off and every other kind on. */
+  setMailOff(caller: Caller, off: ReadonlyArray<NotificationKind>): Effect.Effect<void, StorageUnavailable>
+  /**
+   * A one-click unsubscribe (RFC 8058): turns off the kind its token names, for its participant;
+   * undefined when the token is not one of ours (nothing changes). Needs no sign-in: the token is
+   * the mail's.
+   */
+  unsubscribe(token: string): Effect.Effect<Unsubscription | undefined, StorageUnavailable>
+  /** What an unsubscribe token names, without acting on it (the page that asks first). */
+  readUnsubscribe(token: string): Unsubscription | undefined
+  /**
+   * Whether a sign-up's confirmation token can be used at `now`: `usable`, `expired`, or `unknown`
+   * (not one of ours). Reading it changes nothing.
+   */
+  readonly confirmationState: (token: string) => Effect.Effect<"usable" | "expired" | "unknown">
+  /**
+   * Confirms the address a sign-up's token names: `confirmed` (again: still confirmed), `expired`,
+   * `unknown` (not one of ours), or `changed` (the login has another address now). Needs no
+   * sign-in: the token is the mail's.
+   */
+  confirmAddress(token: string): Effect.Effect<"confirmed" | "expired" | "unknown" | "changed", StorageUnavailable>
   /** The most bytes a file may have and the most files a result may carry. */
   readonly uploadLimits: { readonly maxFileBytes: number; readonly maxFiles: number }
   /** Stages a file of the caller's for a result (`Artifacts.stage`), with the store's own refusals. */
@@ -286,6 +315,8 @@ export interface ConsoleOperations {
 
 const makeConsoleOperations = Effect.gen(function* () {
   const profiles = yield* Profiles
+  const preferences = yield* MailPreferences
+  const logins = yield* Logins
   const artifacts = yield* Artifacts
   const time = yield* SandboxClock
 
@@ -329,11 +360,36 @@ const makeConsoleOperations = Effect.gen(function* () {
     return yield* artifacts.open(reference, id).pipe(Effect.catchTag("ArtifactNotFound", () => Effect.undefined))
   })
 
+  const confirmationState = (token: string) =>
+    Effect.map(Clock.currentTimeMillis, (now) => {
+      const named = preferences.readConfirmation(token)
+      if (named === undefined) return "unknown" as const
+      return new Date(named.expiresAt).getTime() > now ? ("usable" as const) : ("expired" as const)
+    })
+  const confirmAddress = Effect.fn("ParticipantOperations.confirmAddress")(function* (token: string) {
+    const state = yield* confirmationState(token)
+    const named = preferences.readConfirmation(token)
+    if (state !== "usable" || named === undefined) return state === "usable" ? "unknown" : state
+    return (yield* logins.confirmAddress(named.loginId, named.email)) ? "confirmed" : "changed"
+  })
+
+  const unsubscribe = Effect.fn("ParticipantOperations.unsubscribe")(function* (token: string) {
+    const named = preferences.readToken(token)
+    if (named !== undefined) yield* preferences.turnOff(named.participantSlug, named.kind)
+    return named
+  })
+
   return {
     tasksNow: time.now,
     profile,
     updateProfile,
     setAvailable,
+    mailOff: ({ slug }) => preferences.offFor(slug),
+    setMailOff: ({ slug }, off) => preferences.set(slug, off),
+    unsubscribe,
+    readUnsubscribe: preferences.readToken,
+    confirmationState,
+    confirmAddress,
     uploadLimits: artifacts.limits,
     stageFile,
     discardFiles,

@@ -34,6 +34,7 @@ import { describeAllowed } from "../domain/lifecycle.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { Accounts } from "../services/accounts.ts"
 import { type IssuedLink, Logins } from "../services/logins/service.ts"
+import { MailOutbox } from "../services/mail_outbox.ts"
 import { ParticipantDirectory } from "../services/participant_directory.ts"
 import { Profiles } from "../services/profiles.ts"
 import { recordedPublicAddress } from "../services/public_address.ts"
@@ -74,17 +75,23 @@ export const linkAccount = Effect.fn("Operator.linkAccount")(function* (slug: st
 })
 
 /** A one-time link as printed: the URL alone on the first line (for scripts), then for whom and until when. */
-const printedLink = ({ url, expiresAt, login }: IssuedLink, what: string) =>
-  `${url}\n${what} for participant ${login.participantSlug} (${login.email}); usable once, until ${expiresAt}`
+const printedLink = ({ url, expiresAt, login }: IssuedLink, what: string, mailed: boolean) =>
+  `${url}\n${what} for participant ${login.participantSlug} (${login.email}); usable once, until ${expiresAt}\n${
+    mailed
+      ? "a mail with the link is queued; a running server sends it"
+      : "mail is off (SMTP_URL is unset): hand the link over yourself"
+  }`
 
 export const inviteParticipant = Effect.fn("Operator.inviteParticipant")(function* (slug: string, email: string) {
   const logins = yield* Logins
-  return printedLink(yield* logins.invite(slug, email), "one-time link to choose a password")
+  const mailed = (yield* MailOutbox).enabled
+  return printedLink(yield* logins.invite(slug, email), "one-time link to choose a password", mailed)
 })
 
 export const resetPassword = Effect.fn("Operator.resetPassword")(function* (slug: string) {
   const logins = yield* Logins
-  return printedLink(yield* logins.reset(slug), "one-time link to choose a new password")
+  const mailed = (yield* MailOutbox).enabled
+  return printedLink(yield* logins.reset(slug), "one-time link to choose a new password", mailed)
 })
 
 /** One line a sign-up awaiting approval: slug, name, email, when; or a line saying there is none. */
@@ -94,8 +101,8 @@ export const listPendingSignUps = Effect.fn("Operator.listPendingSignUps")(funct
   if (pending.length === 0) return "no sign-up awaits approval"
   return pending
     .map(
-      ({ slug, name, email, createdAt }) =>
-        `${slug}  ${JSON.stringify(name)}  ${email ?? "(no login)"}  signed up ${createdAt}`
+      ({ slug, name, email, createdAt, addressConfirmed }) =>
+        `${slug}  ${JSON.stringify(name)}  ${email ?? "(no login)"}  signed up ${createdAt}${addressConfirmed ? "  address confirmed" : ""}`
     )
     .join("\n")
 })

@@ -15,8 +15,10 @@ import { AppConfig } from "../config/app_config.ts"
 import { type Command, decide, evolve, type Policy, type RefusalOf } from "../domain/decider.ts"
 import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
 import { maxRevisions } from "../domain/lifecycle.ts"
+import { workMailsOf } from "../domain/mail.ts"
 import type { StoredTask } from "../domain/task_record.ts"
 import { referencePattern } from "./ids.ts"
+import { MailOutbox } from "./mail_outbox.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { storageCallFor } from "./storage.ts"
 import { TaskEvents } from "./task_events.ts"
@@ -63,6 +65,8 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
       const events = yield* TaskEvents
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* WebhookOutbox
+      const mail = yield* MailOutbox
+      const taskUrl = (reference: string) => `${config.publicBaseUrl}/console/tasks/${encodeURIComponent(reference)}`
       const time = yield* SandboxClock
       const asStorageCall = storageCallFor(sql)
       const policy: Policy = {
@@ -81,9 +85,12 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
         alongside: CommandRequest<Command, E>["alongside"],
         entered: ReadonlyArray<StoredTask>
       ) => {
+        // The participant's notifications of the move (mail off: none).
+        const mails = mail.enabled ? workMailsOf(entered, config.offerTimeoutMs, taskUrl) : []
         const writes = [
           ...(alongside === undefined ? [] : [alongside(next)]),
-          ...(next.webhookUrl === null ? [] : [outbox.record(entered)])
+          ...(next.webhookUrl === null ? [] : [outbox.record(entered)]),
+          ...(mails.length === 0 ? [] : [asStorageCall(mail.queue(mails))])
         ]
         if (writes.length === 0) return store.update(next, expectedVersion)
         return asStorageCall(
@@ -121,6 +128,7 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
             yield* events.changed(next.reference)
             if (next.state === "open" || next.state === "matching") yield* events.dueNow
             if (next.webhookUrl !== null) yield* outbox.wake
+            if (mail.enabled) yield* mail.wake
             return next
           }
           if (attempt >= attempts) {
@@ -142,6 +150,12 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
   static readonly layerWithDependencies = Lifecycle.layer.pipe(
-    Layer.provide([SandboxClock.layerWithDependencies, TaskEvents.layer, TaskStore.layer, WebhookOutbox.layer])
+    Layer.provide([
+      SandboxClock.layerWithDependencies,
+      TaskEvents.layer,
+      TaskStore.layer,
+      WebhookOutbox.layer,
+      MailOutbox.layer
+    ])
   )
 }

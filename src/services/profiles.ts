@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import { AppConfig } from "../config/app_config.ts"
 import {
   AlreadyListed,
   type EmailTaken,
@@ -28,11 +29,20 @@ import {
   SignUpThrottled,
   type StorageUnavailable
 } from "../domain/errors.ts"
-import { emailProblem, type Login, passwordProblem, signUpLimit, signUpWindowMs } from "../domain/login.ts"
+import {
+  emailProblem,
+  inviteLinkLifetimeMs,
+  type Login,
+  passwordProblem,
+  signUpLimit,
+  signUpWindowMs
+} from "../domain/login.ts"
 import { ParticipantRecord, type ProfileEdit, recordOf, slugStemOf, slugWithSuffix } from "../domain/participant.ts"
 import { Accounts } from "./accounts.ts"
 import { AttemptLimits } from "./attempt_limits.ts"
 import { Logins } from "./logins/service.ts"
+import { MailOutbox } from "./mail_outbox.ts"
+import { MailPreferences } from "./mail_preferences.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { Passwords } from "./passwords.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
@@ -68,6 +78,8 @@ export interface PendingSignUp {
   readonly email: string | null
   /** When the person signed up (ISO 8601). */
   readonly createdAt: string
+  /** Whether they followed the confirmation link mailed to that address. */
+  readonly addressConfirmed: boolean
 }
 
 export class Profiles extends Context.Service<
@@ -103,6 +115,9 @@ export class Profiles extends Context.Service<
       const accounts = yield* Accounts
       const passwords = yield* Passwords
       const limits = yield* AttemptLimits
+      const mail = yield* MailOutbox
+      const preferences = yield* MailPreferences
+      const config = yield* AppConfig
 
       // -- pending rows ---------------------------------------------------------------------------
 
@@ -212,6 +227,16 @@ export class Profiles extends Context.Service<
         const record = recordOf(slugWithSuffix(stem, n), request.profile)
         yield* writePending(record, now)
         const login = yield* logins.registerInTransaction(record.slug, request.email, passwordHash)
+        // The address's confirmation, mailed with the sign-up (mail off: none).
+        const expiresAt = new Date(new Date(now).getTime() + inviteLinkLifetimeMs).toISOString()
+        const url = preferences.confirmationUrl({ loginId: login.id, email: login.email, expiresAt })
+        yield* mail.queue([
+          {
+            to: login.email,
+            participantSlug: record.slug,
+            content: { kind: "sign_up_confirmation", name: record.name, url, expiresAt }
+          }
+        ])
         return { login, record }
       })
 
@@ -235,9 +260,16 @@ export class Profiles extends Context.Service<
           return yield* new SignUpThrottled({ retryAfterSeconds: admitted.retryAfterSeconds })
         const passwordHash = yield* passwords.hash(request.password)
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        const { login, record } = yield* sql
-          .withTransaction(signUpInTransaction(request, passwordHash, now))
-          .pipe(Effect.retry({ times: 5, while: isDuplicate }), asStorageCall)
+        const { login, record } = yield* sql.withTransaction(signUpInTransaction(request, passwordHash, now)).pipe(
+          Effect.retry({ times: 5, while: isDuplicate }),
+          asStorageCall,
+          // The address has an account: its holder is told so, with a reset link (the caller's
+          // page answers as for a new address).
+          Effect.tapError((error) =>
+            error._tag === "EmailTaken" ? logins.remindOfAccount(error.participantSlug) : Effect.void
+          )
+        )
+        yield* mail.wake
         // No one has switched a new slug off: participants are never deleted, and a pending slug
         // leaves that table only for the directory.
         return { login, profile: { record, available: true, listed: false } } satisfies SignedUp
@@ -249,13 +281,14 @@ export class Profiles extends Context.Service<
         slug: Schema.String,
         name: Schema.String,
         email: Schema.NullOr(Schema.String),
-        created_at: Schema.String
+        created_at: Schema.String,
+        email_confirmed_at: Schema.NullOr(Schema.String)
       })
       const pendingListing = SqlSchema.findAll({
         Request: Schema.Void,
         Result: PendingListing,
         execute: () => sql`
-          SELECT p.slug, p.name, l.email, p.created_at
+          SELECT p.slug, p.name, l.email, p.created_at, l.email_confirmed_at
           FROM pending_participants p LEFT JOIN participant_logins l ON l.participant_slug = p.slug
           ORDER BY p.created_at, p.slug
         `
@@ -263,7 +296,13 @@ export class Profiles extends Context.Service<
       const pending = pendingListing(undefined).pipe(
         Effect.map((rows) =>
           rows.map(
-            (row): PendingSignUp => ({ slug: row.slug, name: row.name, email: row.email, createdAt: row.created_at })
+            (row): PendingSignUp => ({
+              slug: row.slug,
+              name: row.name,
+              email: row.email,
+              createdAt: row.created_at,
+              addressConfirmed: row.email_confirmed_at !== null
+            })
           )
         ),
         Effect.catchTag("SchemaError", undecodableRow("pending_participants", "listing")),
@@ -280,11 +319,25 @@ export class Profiles extends Context.Service<
         // The directory's own write path: its version moves, so every process lists it at once.
         yield* directory.upsertMany([record])
         yield* sql`DELETE FROM pending_participants WHERE slug = ${slug}`
+        // The person hears of it (a sign-up always has a login; a pending row without one has no address).
+        const [login] = yield* sql<{ readonly email: string }>`
+          SELECT email FROM participant_logins WHERE participant_slug = ${slug}
+        `
+        if (login !== undefined) {
+          yield* mail.queue([
+            {
+              to: login.email,
+              participantSlug: slug,
+              content: { kind: "sign_up_approved", name: record.name, url: `${config.publicBaseUrl}/console` }
+            }
+          ])
+        }
         return record
       })
 
       const approve = Effect.fn("Profiles.approve")(function* (slug: string) {
         const record = yield* asStorageCall(sql.withTransaction(approveInTransaction(slug)))
+        yield* mail.wake
         // The sign-up linked its login already; linked again, in case that link was changed by hand.
         const login = yield* logins.findByParticipant(slug)
         if (login !== undefined) yield* accounts.link(login.id, slug)
@@ -299,6 +352,8 @@ export class Profiles extends Context.Service<
   static readonly layerWithDependencies = Profiles.layer.pipe(
     Layer.provide([
       Logins.layerWithDependencies,
+      MailOutbox.layer,
+      MailPreferences.layer,
       Accounts.layer,
       AttemptLimits.layer,
       ParticipantDirectory.layer,

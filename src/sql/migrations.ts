@@ -443,6 +443,51 @@ const createTaskMessages = Effect.gen(function* () {
   yield* sql`CREATE INDEX task_messages_reference_idx ON task_messages (reference, participant_slug, created_at)`
 })
 
+/**
+ * Mail (issue 38): the outbox of mails, a row written in the transaction of the change that causes
+ * it (an invitation, an offer…), so none is lost to a crash. `message_id` is the mail's
+ * `Message-ID`, the same on every attempt; `content` what it says (domain/mail.ts), erased once it
+ * is sent or given up (it may hold a one-time link); `participant_slug` whom a notification is
+ * for. `state`, `next_attempt_at` and `claim` as in `webhook_events`; `attempts` counts them and
+ * `last_error` says why the last one failed. `gather_key` groups the mails of a gathered kind
+ * (none yet: a task's messages will be). `mail_preferences` holds the notifications each
+ * participant turned off; `participant_logins.email_confirmed_at` when a sign-up's address was
+ * confirmed.
+ */
+const createMailOutbox = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE mail_outbox (
+      id TEXT PRIMARY KEY,
+      message_id TEXT NOT NULL UNIQUE,
+      kind TEXT NOT NULL,
+      recipient TEXT NOT NULL,
+      participant_slug TEXT,
+      gather_key TEXT,
+      content TEXT,
+      created_at TEXT NOT NULL,
+      state TEXT NOT NULL,
+      next_attempt_at TEXT,
+      claim TEXT,
+      attempts INTEGER NOT NULL,
+      last_error TEXT,
+      sent_at TEXT
+    )
+  `
+  yield* sql`CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE state = 'pending'`
+  // When a sign-up's address was confirmed by the link mailed to it (null: not yet, or not a sign-up).
+  yield* sql`ALTER TABLE participant_logins ADD COLUMN email_confirmed_at TEXT`
+  // The notifications a participant turned off: one row per kind (domain/mail.ts), none when all are on.
+  yield* sql`
+    CREATE TABLE mail_preferences (
+      participant_slug TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      off_at TEXT NOT NULL,
+      PRIMARY KEY (participant_slug, kind)
+    )
+  `
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -463,7 +508,8 @@ const migrations = {
   "17_add_service_mode": addServiceMode,
   "18_add_login_link_replaced": addLoginLinkReplaced,
   "19_create_service_facts": createServiceFacts,
-  "20_create_task_messages": createTaskMessages
+  "20_create_task_messages": createTaskMessages,
+  "21_create_mail_outbox": createMailOutbox
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

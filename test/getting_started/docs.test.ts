@@ -27,6 +27,7 @@ const topics = [
   "docs/lifecycle.md",
   "docs/mcp.md",
   "docs/webhooks.md",
+  "docs/mail.md",
   "docs/sandbox.md",
   "docs/accounts.md",
   "docs/console.md",

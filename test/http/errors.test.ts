@@ -185,7 +185,9 @@ describe("errors", () => {
           const allow = response.headers.get("allow")
           const error = await expectEnvelope(response, 405, "method_not_allowed")
           expect(allow).toBe(allowFor(route.methods))
-          expect(error.hint).toMatch(new RegExp(`^Use (?:GET|HEAD|POST|PUT|PATCH|DELETE)(?: or (?:GET|HEAD|POST|PUT|PATCH|DELETE))* `))
+          expect(error.hint).toMatch(
+            /^Use (?:GET|HEAD|POST|PUT|PATCH|DELETE)(?: or (?:GET|HEAD|POST|PUT|PATCH|DELETE))* /
+          )
           for (const right of route.methods.filter((m) => m !== "HEAD")) expect(error.hint).toContain(right)
           expect(error.message).toContain(method)
         })

@@ -228,8 +228,11 @@ describe("operator tool", () => {
   }) => {
     const run = await operator("participants", "invite", "akiko-tanaka", "--email", " Akiko.Tanaka@Example.com ")
     expect(run).toMatchObject({ code: 0, stderr: "" })
-    const [url, about, ...rest] = run.stdout.split("\n")
+    const [url, about, mail, ...rest] = run.stdout.split("\n")
     expect(rest).toEqual([""])
+    // Without SMTP_URL no mail is queued, and the operator is told to hand the link over.
+    expect(mail).toBe("mail is off (SMTP_URL is unset): hand the link over yourself")
+    expect(await database.count("mail_outbox")).toBe(0)
     expect(url).toMatch(new RegExp(`^${server.url}/oauth/password\\?token=[A-Za-z0-9_-]{43}$`))
     expect(about).toMatch(
       /^one-time link to choose a password for participant akiko-tanaka \(Akiko\.Tanaka@Example\.com\); usable once, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/

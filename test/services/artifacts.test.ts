@@ -17,6 +17,7 @@ import type { StoredTask } from "../../src/domain/task_record.ts"
 import { Artifacts, stagedLifetimeMs } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
 import { Lifecycle } from "../../src/services/lifecycle.ts"
+import { MailOutbox } from "../../src/services/mail_outbox.ts"
 import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
@@ -370,7 +371,9 @@ describe("a result's files are attached in the submission's own transaction", ()
       Layer.provideMerge(artifacts),
       Layer.provideMerge(BlobStore.layer),
       Layer.provideMerge(SandboxClock.layer),
-      Layer.provideMerge(Layer.mergeAll(TaskStore.layer, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
+      Layer.provideMerge(
+        Layer.mergeAll(TaskStore.layer, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer, MailOutbox.layer)
+      ),
       Layer.provideMerge(TestSqlLayer),
       Layer.provideMerge(testConfig({ artifacts: { store, ...limits } }))
     )

@@ -16,6 +16,7 @@ import type { StoredTask } from "../../src/domain/task_record.ts"
 import { Artifacts } from "../../src/services/artifacts.ts"
 import { BlobStore } from "../../src/services/blob_store.ts"
 import { Lifecycle } from "../../src/services/lifecycle.ts"
+import { MailOutbox } from "../../src/services/mail_outbox.ts"
 import { SandboxClock } from "../../src/services/sandbox_clock.ts"
 import { TaskActions } from "../../src/services/task_actions.ts"
 import { TaskEvents } from "../../src/services/task_events.ts"
@@ -71,7 +72,9 @@ const ServicesLive = TaskActions.layer.pipe(
   Layer.provideMerge(Lifecycle.layer),
   Layer.provideMerge(Artifacts.layer.pipe(Layer.provide(BlobStore.layer))),
   Layer.provideMerge(SandboxClock.layer),
-  Layer.provideMerge(Layer.mergeAll(CountingStore, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer)),
+  Layer.provideMerge(
+    Layer.mergeAll(CountingStore, TaskEvents.layer, TaskTokens.layer, WebhookOutbox.layer, MailOutbox.layer)
+  ),
   Layer.provideMerge(TestSqlLayer),
   Layer.provideMerge(testConfig({ offerTimeoutMs, reviewWindowMs }))
 )

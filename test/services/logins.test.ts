@@ -28,6 +28,7 @@ import { Accounts } from "../../src/services/accounts.ts"
 import { AttemptLimits } from "../../src/services/attempt_limits.ts"
 import { Ids, loginIdPattern } from "../../src/services/ids.ts"
 import { Logins } from "../../src/services/logins/service.ts"
+import { MailOutbox } from "../../src/services/mail_outbox.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
 import { currentParameters, Passwords } from "../../src/services/passwords.ts"
 import { DatabaseLayer } from "../../src/sql/database.ts"
@@ -50,7 +51,14 @@ const services = Layer.unwrap(
     (db) =>
       Logins.layer.pipe(
         Layer.provideMerge(
-          Layer.mergeAll(Passwords.layer, AttemptLimits.layer, Accounts.layer, ParticipantDirectory.layer, Ids.layer)
+          Layer.mergeAll(
+            Passwords.layer,
+            AttemptLimits.layer,
+            Accounts.layer,
+            ParticipantDirectory.layer,
+            Ids.layer,
+            MailOutbox.layer
+          )
         ),
         Layer.provideMerge(DatabaseLayer),
         Layer.provide(testConfig({ database: db.config, publicBaseUrl: base }))

@@ -234,7 +234,13 @@ describe("the open sign-up", () => {
           assert.deepStrictEqual(yield* seen.search("Site inspection in Lyon"), [])
         }
         assert.deepStrictEqual(yield* profiles.pending, [
-          { slug: "ines-moreau", name: "Inès Moreau", email: "Ines@Example.com", createdAt: iso(T0) }
+          {
+            slug: "ines-moreau",
+            name: "Inès Moreau",
+            email: "Ines@Example.com",
+            createdAt: iso(T0),
+            addressConfirmed: false
+          }
         ])
       })
     )

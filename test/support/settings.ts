@@ -4,7 +4,12 @@
  */
 import { Layer } from "effect"
 import { AppConfig } from "../../src/config/app_config.ts"
-import { type AppSettings, defaultHttpTimeouts, defaultWebhookRetrySchedule } from "../../src/config/settings.ts"
+import {
+  type AppSettings,
+  defaultHttpTimeouts,
+  defaultMailRetrySchedule,
+  defaultWebhookRetrySchedule
+} from "../../src/config/settings.ts"
 
 /** The defaults every test starts from. */
 export const testSettings: AppSettings = {
@@ -35,6 +40,7 @@ export const testSettings: AppSettings = {
   tracing: undefined,
   artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 },
   webhooks: { allowPrivate: false, retryScheduleMs: defaultWebhookRetrySchedule, timeoutMs: 10_000 },
+  mail: { transport: undefined, retryScheduleMs: defaultMailRetrySchedule },
   sandbox: false
 }
 

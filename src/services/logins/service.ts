@@ -49,6 +49,7 @@ import {
 import { Accounts } from "../accounts.ts"
 import { AttemptLimits } from "../attempt_limits.ts"
 import { Ids } from "../ids.ts"
+import { MailOutbox } from "../mail_outbox.ts"
 import { ParticipantDirectory } from "../participant_directory.ts"
 import { Passwords } from "../passwords.ts"
 import { storedSecret } from "../service_secrets.ts"
@@ -102,6 +103,18 @@ export class Logins extends Context.Service<
     >
     /** Issues a `reset` link, valid for `resetLinkLifetimeMs`, for the participant's login. */
     reset(participantSlug: string): Effect.Effect<IssuedLink, ParticipantNotFound | LoginNotFound | StorageUnavailable>
+    /**
+     * An open sign-up named the address of this participant's login: a reset link is issued, and
+     * the login's holder is mailed that the address has an account, with that link (mail off:
+     * the link is issued and nobody learns it). The sign-up's page says nothing of it.
+     */
+    remindOfAccount(participantSlug: string): Effect.Effect<void, StorageUnavailable>
+    /**
+     * Marks the login's address confirmed (a sign-up followed the link mailed to it), if the login
+     * still has that address; false when it has another (or none is that login). Doing it again
+     * changes nothing and answers true.
+     */
+    confirmAddress(loginId: string, email: string): Effect.Effect<boolean, StorageUnavailable>
     /** What a link is for, while it can be used; reading it does not use it. */
     linkFor(token: string): Effect.Effect<LinkDetails, LinkNotUsable | StorageUnavailable>
     /**
@@ -166,6 +179,7 @@ export class Logins extends Context.Service<
       const passwords = yield* Passwords
       const limits = yield* AttemptLimits
       const ids = yield* Ids
+      const mail = yield* MailOutbox
       const {
         loginColumns,
         loginById,
@@ -183,11 +197,13 @@ export class Logins extends Context.Service<
       /** One attempt at an invitation, in one transaction: the login made or readdressed, its link replaced. */
       const inviteInTransaction = Effect.fnUntraced(function* (
         participantSlug: string,
+        name: string,
         email: string,
-        tokenHash: string,
+        token: string,
         now: string,
         expiresAt: string
       ) {
+        const tokenHash = hashOf(token)
         const key = emailKey(email)
         const holder = yield* loginByEmailKey(key)
         if (holder !== undefined && holder.participant_slug !== participantSlug) {
@@ -211,6 +227,10 @@ export class Logins extends Context.Service<
           login = { ...toLogin(current), email }
         }
         yield* replaceLinks(login.id, "invite", tokenHash, now, expiresAt)
+        // The invitation's mail, made with the link (mail off: none).
+        yield* mail.queue([
+          { to: email, participantSlug, content: { kind: "invitation", name, url: urlOf(token), expiresAt } }
+        ])
         return login
       })
 
@@ -218,15 +238,17 @@ export class Logins extends Context.Service<
         const problem = emailProblem(givenEmail)
         if (problem !== undefined) return yield* new InvalidEmail({ email: givenEmail, problem })
         const email = normalizeEmail(givenEmail)
-        if ((yield* directory.findBySlug(participantSlug)) === undefined) {
-          return yield* new ParticipantNotFound({ slug: participantSlug })
-        }
+        const participant = yield* directory.findBySlug(participantSlug)
+        if (participant === undefined) return yield* new ParticipantNotFound({ slug: participantSlug })
         const token = newToken()
         const nowMs = yield* Clock.currentTimeMillis
         const expiresAt = isoAt(nowMs + inviteLinkLifetimeMs)
         const login = yield* sql
-          .withTransaction(inviteInTransaction(participantSlug, email, hashOf(token), isoAt(nowMs), expiresAt))
+          .withTransaction(
+            inviteInTransaction(participantSlug, participant.name, email, token, isoAt(nowMs), expiresAt)
+          )
           .pipe(Effect.retry({ times: 2, while: isUniqueViolation }), asStorageCall)
+        yield* mail.wake
         // The subject → participant link for the resource server; an upsert, so an invitation
         // made again mends one that failed here.
         yield* accounts.link(login.id, participantSlug)
@@ -237,29 +259,55 @@ export class Logins extends Context.Service<
 
       const resetInTransaction = Effect.fnUntraced(function* (
         participantSlug: string,
-        tokenHash: string,
+        token: string,
         now: string,
-        expiresAt: string
+        expiresAt: string,
+        kind: "password_reset" | "address_has_account"
       ) {
         const current = yield* lockedLoginOf(participantSlug)
         if (current === undefined) return undefined
-        yield* replaceLinks(current.id, "reset", tokenHash, now, expiresAt)
+        yield* replaceLinks(current.id, "reset", hashOf(token), now, expiresAt)
+        yield* mail.queue([{ to: current.email, participantSlug, content: { kind, url: urlOf(token), expiresAt } }])
         return toLogin(current)
       })
 
-      const reset = Effect.fn("Logins.reset")(function* (participantSlug: string) {
+      /** A reset link for the login, and its mail of `kind`, in one transaction. */
+      const issueReset = Effect.fnUntraced(function* (
+        participantSlug: string,
+        kind: "password_reset" | "address_has_account"
+      ) {
         const token = newToken()
         const nowMs = yield* Clock.currentTimeMillis
         const expiresAt = isoAt(nowMs + resetLinkLifetimeMs)
         const login = yield* asStorageCall(
-          sql.withTransaction(resetInTransaction(participantSlug, hashOf(token), isoAt(nowMs), expiresAt))
+          sql.withTransaction(resetInTransaction(participantSlug, token, isoAt(nowMs), expiresAt, kind))
         )
-        if (login === undefined) {
+        if (login !== undefined) yield* mail.wake
+        return login === undefined ? undefined : { url: urlOf(token), expiresAt, login }
+      })
+
+      const reset = Effect.fn("Logins.reset")(function* (participantSlug: string) {
+        const issued = yield* issueReset(participantSlug, "password_reset")
+        if (issued === undefined) {
           return yield* (yield* directory.findBySlug(participantSlug)) === undefined
             ? new ParticipantNotFound({ slug: participantSlug })
             : new LoginNotFound({ participantSlug })
         }
-        return { url: urlOf(token), expiresAt, login }
+        return issued
+      })
+
+      const confirmAddress = Effect.fn("Logins.confirmAddress")(function* (loginId: string, email: string) {
+        const now = yield* currentInstant
+        const rows = yield* asStorageCall(sql<{ readonly id: string }>`
+          UPDATE participant_logins SET email_confirmed_at = COALESCE(email_confirmed_at, ${now})
+          WHERE id = ${loginId} AND email = ${email}
+          RETURNING id
+        `)
+        return rows.length === 1
+      })
+
+      const remindOfAccount = Effect.fn("Logins.remindOfAccount")(function* (participantSlug: string) {
+        yield* issueReset(participantSlug, "address_has_account")
       })
 
       // -- using a link ---------------------------------------------------------------------------
@@ -422,6 +470,8 @@ export class Logins extends Context.Service<
       return Logins.of({
         invite,
         reset,
+        remindOfAccount,
+        confirmAddress,
         linkFor,
         choosePassword,
         signIn,
@@ -436,6 +486,13 @@ export class Logins extends Context.Service<
 
   /** The same with the services of ours it needs (the database and `AppConfig` still to give). */
   static readonly layerWithDependencies = Logins.layer.pipe(
-    Layer.provide([Accounts.layer, AttemptLimits.layer, Ids.layer, ParticipantDirectory.layer, Passwords.layer])
+    Layer.provide([
+      Accounts.layer,
+      AttemptLimits.layer,
+      Ids.layer,
+      MailOutbox.layer,
+      ParticipantDirectory.layer,
+      Passwords.layer
+    ])
   )
 }

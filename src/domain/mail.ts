@@ -1,0 +1,329 @@
+/**
+ * The mails the service sends, the rules alone: each kind, what it carries, whether a participant
+ * may turn it off, and its words (subject, plain text and HTML, in English). Transport-free: the
+ * outbox (services/mail_outbox.ts) keeps a mail's content as written here and the sender renders it
+ * when it sends (services/mail_sender.ts).
+ *
+ * Two families (docs/decisions/mail.md):
+ * - account mails (an invitation, a password reset, a sign-up's confirmation, its approval, an
+ *   address that already has an account): always sent, never an unsubscribe;
+ * - notifications (an offer, its reminder, a revision request, a result accepted or rejected):
+ *   each kind can be turned off by the participant, and every one carries a one-click unsubscribe
+ *   (RFC 8058). A later "new message on a task" is one more notification kind whose mails are
+ *   gathered (`gathering`): the first after a quiet spell goes at once, later ones within the
+ *   window go together in one mail.
+ */
+import * as Schema from "effect/Schema"
+import { escapeHtml } from "../pages/html.ts"
+
+/** The notifications a participant may turn off, each on its own. */
+export const notificationKinds = [
+  "offer",
+  "offer_reminder",
+  "revision_requested",
+  "result_accepted",
+  "result_rejected"
+] as const
+export type NotificationKind = (typeof notificationKinds)[number]
+
+/** What each notification is called on the profile page and in an unsubscribe's answer. */
+export const notificationTitles: { readonly [K in NotificationKind]: string } = {
+  offer: "New offers",
+  offer_reminder: "Reminders before an offer lapses",
+  revision_requested: "Revision requests",
+  result_accepted: "Results accepted",
+  result_rejected: "Results rejected"
+}
+
+export const isNotificationKind = (kind: string): kind is NotificationKind =>
+  (notificationKinds as ReadonlyArray<string>).includes(kind)
+
+/**
+ * How mails of a kind are gathered: none today. A kind that names a window (a task's messages:
+ * ten minutes) is sent at once when no mail of its key went within the window, and otherwise held
+ * until the window ends and sent as one mail with every one held (the outbox's `gather_key`).
+ */
+export const gathering: { readonly [K in NotificationKind]?: { readonly windowMs: number } } = {}
+
+const Link = { url: Schema.String, expiresAt: Schema.String }
+const Offer = {
+  reference: Schema.String,
+  title: Schema.String,
+  where: Schema.String,
+  /** When the offer lapses (ISO 8601). */
+  respondBy: Schema.String,
+  url: Schema.String
+}
+const TaskNamed = { reference: Schema.String, title: Schema.String, url: Schema.String }
+
+/** A mail's content, as the outbox keeps it until it is sent. */
+export const MailContent = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("invitation"), name: Schema.String, ...Link }),
+  Schema.Struct({ kind: Schema.Literal("password_reset"), ...Link }),
+  Schema.Struct({ kind: Schema.Literal("sign_up_confirmation"), name: Schema.String, ...Link }),
+  Schema.Struct({ kind: Schema.Literal("sign_up_approved"), name: Schema.String, url: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("address_has_account"), ...Link }),
+  Schema.Struct({ kind: Schema.Literal("offer"), ...Offer }),
+  Schema.Struct({ kind: Schema.Literal("offer_reminder"), ...Offer }),
+  Schema.Struct({ kind: Schema.Literal("revision_requested"), ...TaskNamed, reason: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("result_accepted"), ...TaskNamed }),
+  Schema.Struct({ kind: Schema.Literal("result_rejected"), ...TaskNamed, reason: Schema.NullOr(Schema.String) })
+])
+export type MailContent = typeof MailContent.Type
+export type MailKind = MailContent["kind"]
+
+/** A mail as it is sent: its subject, and the same words as plain text and HTML. */
+export interface RenderedMail {
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+}
+
+/** A paragraph, or a link to follow with its label. */
+type Block = { readonly p: string } | { readonly label: string; readonly url: string }
+
+const when = (iso: string) => {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`
+}
+
+/** "in 23 hours", "in 12 minutes": the time left between `now` and `iso`. */
+export const timeLeft = (iso: string, now: number): string => {
+  const ms = new Date(iso).getTime() - now
+  if (!(ms > 0)) return "now"
+  if (ms < 60_000) return "in less than a minute"
+  const minutes = Math.round(ms / 60_000)
+  if (minutes < 120) return `in ${minutes} minute${minutes === 1 ? "" : "s"}`
+  const hours = Math.round(minutes / 60)
+  if (hours < 48) return `in ${hours} hours`
+  return `in ${Math.round(hours / 24)} days`
+}
+
+const contentOf = (mail: MailContent, now: number): { readonly subject: string; readonly blocks: Array<Block> } => {
+  switch (mail.kind) {
+    case "invitation":
+      return {
+        subject: "You are invited to the task marketplace",
+        blocks: [
+          { p: `Hello ${mail.name},` },
+          {
+            p: "You have been invited to take tasks on the task marketplace. Choose a password to sign in; the link works once, until it expires."
+          },
+          { label: "Choose your password", url: mail.url },
+          { p: `The link expires ${when(mail.expiresAt)}.` }
+        ]
+      }
+    case "password_reset":
+      return {
+        subject: "Choose a new password",
+        blocks: [
+          { p: "A new password was asked for your task marketplace account. Follow the link to choose one." },
+          { label: "Choose a new password", url: mail.url },
+          { p: `The link works once and expires ${when(mail.expiresAt)}. If you did not ask for it, ignore this mail.` }
+        ]
+      }
+    case "sign_up_confirmation":
+      return {
+        subject: "Confirm your address",
+        blocks: [
+          { p: `Hello ${mail.name},` },
+          {
+            p: "Thank you for signing up to the task marketplace. Confirm that this address is yours; your profile is listed once the operator approves it."
+          },
+          { label: "Confirm my address", url: mail.url },
+          { p: `The link expires ${when(mail.expiresAt)}. If you did not sign up, ignore this mail.` }
+        ]
+      }
+    case "sign_up_approved":
+      return {
+        subject: "Your profile is approved",
+        blocks: [
+          { p: `Hello ${mail.name},` },
+          { p: "The operator approved your profile: it is listed, and tasks can now be offered to you." },
+          { label: "Open the console", url: mail.url }
+        ]
+      }
+    case "address_has_account":
+      return {
+        subject: "You already have an account",
+        blocks: [
+          {
+            p: "Someone signed up to the task marketplace with this address, which already has an account, so nothing was made. If it was you and you forgot your password, choose a new one:"
+          },
+          { label: "Choose a new password", url: mail.url },
+          { p: `The link works once and expires ${when(mail.expiresAt)}. If it was not you, ignore this mail.` }
+        ]
+      }
+    case "offer":
+    case "offer_reminder":
+      return {
+        subject: mail.kind === "offer" ? `New offer: ${mail.title}` : `Reminder: the offer "${mail.title}" lapses soon`,
+        blocks: [
+          {
+            p:
+              mail.kind === "offer"
+                ? `A task is offered to you: ${mail.title}.`
+                : `The task offered to you, ${mail.title}, is still waiting for your answer.`
+          },
+          { p: `Where: ${mail.where}.` },
+          {
+            p: `Answer by ${when(mail.respondBy)} (${timeLeft(mail.respondBy, now)}); after that it is offered to someone else.`
+          },
+          { label: "See the offer", url: mail.url }
+        ]
+      }
+    case "revision_requested":
+      return {
+        subject: `Revision requested: ${mail.title}`,
+        blocks: [
+          { p: `The agent asks for a revision of your result for ${mail.title}.` },
+          { p: `Its reason: ${mail.reason}` },
+          { label: "Open the task", url: mail.url }
+        ]
+      }
+    case "result_accepted":
+      return {
+        subject: `Result accepted: ${mail.title}`,
+        blocks: [
+          { p: `Your result for ${mail.title} was accepted. Thank you.` },
+          { label: "Open the task", url: mail.url }
+        ]
+      }
+    case "result_rejected":
+      return {
+        subject: `Result rejected: ${mail.title}`,
+        blocks: [
+          { p: `Your result for ${mail.title} was rejected.` },
+          ...(mail.reason === null ? [] : [{ p: `The reason given: ${mail.reason}` }]),
+          { label: "Open the task", url: mail.url }
+        ]
+      }
+  }
+}
+
+/**
+ * The mail as sent at `now` (the time left on an offer is counted from the sending): `unsubscribe`
+ * is the one-click address a notification ends with (account mails have none).
+ */
+export const renderMail = (mail: MailContent, now: number, unsubscribe: string | undefined): RenderedMail => {
+  const { subject, blocks } = contentOf(mail, now)
+  const footer: Array<Block> =
+    unsubscribe === undefined
+      ? []
+      : [
+          { p: "You receive this mail because of your notification settings." },
+          { label: "Unsubscribe", url: unsubscribe }
+        ]
+  const all = [...blocks, ...footer]
+  const text = `${all.map((block) => ("p" in block ? block.p : `${block.label}: ${block.url}`)).join("\n\n")}\n`
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${all
+    .map((block) =>
+      "p" in block
+        ? `<p>${escapeHtml(block.p)}</p>`
+        : `<p><a href="${escapeHtml(block.url)}">${escapeHtml(block.label)}</a></p>`
+    )
+    .join("")}</body></html>`
+  return { subject, text, html }
+}
+
+/** The domain a `Message-ID` is made under: MAIL_FROM's (`Name <a@b>` or `a@b`). */
+export const messageIdDomainOf = (from: string): string => {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from
+  return address.slice(address.lastIndexOf("@") + 1).trim() || "localhost"
+}
+
+/** A notification a task's move causes: for whom, what, and when it is due (null: at once). */
+export interface WorkMail {
+  readonly participantSlug: string
+  readonly content: MailContent
+  readonly dueAt: string | null
+}
+
+/** What a task's mails need of it (a StoredTask has it all). */
+export interface MailedTask {
+  readonly reference: string
+  readonly state: string
+  readonly participantSlug: string | null
+  readonly offerExpiresAt: string | null
+  readonly brief: { readonly action: string; readonly location: string | null }
+  readonly history: ReadonlyArray<{
+    readonly from: string | null
+    readonly to: string
+    readonly actor: string
+    readonly reason?: string | undefined
+  }>
+}
+
+/**
+ * How long before an offer lapses its reminder goes: a quarter of the time given to answer, at
+ * most two hours (so 22 hours into the default day).
+ */
+export const reminderLeadMs = (offerTimeoutMs: number): number => Math.min(2 * 3600_000, offerTimeoutMs / 4)
+
+const titleOf = (task: MailedTask) => {
+  const action = task.brief.action.replace(/\s+/g, " ").trim()
+  return action.length > 80 ? `${action.slice(0, 79)}…` : action
+}
+
+const afterPrefix = (reason: string | undefined, prefix: string): string | null => {
+  if (reason === undefined) return null
+  const rest = reason.startsWith(prefix) ? reason.slice(prefix.length) : reason
+  return rest.trim() === "" ? null : rest.trim()
+}
+
+/**
+ * The notifications of the states a write made the task enter (`entered`, in order, each the task
+ * as it entered that state): an offer (and its reminder, due `reminderLeadMs` before it lapses), a
+ * revision request, a result accepted or rejected. `taskUrl` is the task's console page.
+ */
+export const workMailsOf = (
+  entered: ReadonlyArray<MailedTask>,
+  offerTimeoutMs: number,
+  taskUrl: (reference: string) => string
+): Array<WorkMail> =>
+  entered.flatMap((task): Array<WorkMail> => {
+    const move = task.history[task.history.length - 1]
+    const slug = task.participantSlug
+    if (move === undefined || slug === null) return []
+    const named = { reference: task.reference, title: titleOf(task), url: taskUrl(task.reference) }
+    if (move.to === "awaiting_participant" && task.offerExpiresAt !== null) {
+      const offer = { ...named, where: task.brief.location ?? "not tied to a place", respondBy: task.offerExpiresAt }
+      const remindAt = new Date(new Date(task.offerExpiresAt).getTime() - reminderLeadMs(offerTimeoutMs)).toISOString()
+      return [
+        { participantSlug: slug, content: { kind: "offer", ...offer }, dueAt: null },
+        { participantSlug: slug, content: { kind: "offer_reminder", ...offer }, dueAt: remindAt }
+      ]
+    }
+    if (move.from === "submitted" && move.to === "in_flight" && move.actor === "agent") {
+      const reason = afterPrefix(move.reason, "revision requested: ") ?? "(no reason given)"
+      return [{ participantSlug: slug, content: { kind: "revision_requested", ...named, reason }, dueAt: null }]
+    }
+    if (move.from === "submitted" && move.to === "settled") {
+      return [{ participantSlug: slug, content: { kind: "result_accepted", ...named }, dueAt: null }]
+    }
+    if (move.from === "submitted" && move.to === "declined") {
+      const reason = afterPrefix(move.reason, "result_rejected: ")
+      return [
+        {
+          participantSlug: slug,
+          content: { kind: "result_rejected", ...named, reason: reason === "result_rejected" ? null : reason },
+          dueAt: null
+        }
+      ]
+    }
+    return []
+  })
+
+/**
+ * Whether a reminder of the offer in `content` is still worth sending: the task still awaits the
+ * same participant's answer to the same offer.
+ */
+export const reminderStillDue = (
+  content: { readonly respondBy: string },
+  participantSlug: string,
+  task: Pick<MailedTask, "state" | "participantSlug" | "offerExpiresAt"> | undefined
+): boolean =>
+  task !== undefined &&
+  task.state === "awaiting_participant" &&
+  task.participantSlug === participantSlug &&
+  task.offerExpiresAt === content.respondBy

@@ -1,0 +1,134 @@
+// The mail rules alone (src/domain/mail.ts): which move mails whom, when a reminder is due and
+// whether it still is, and what a mail says — an agent's words escaped in HTML and kept on one
+// line in a subject.
+import { describe, expect, it } from "vitest"
+import {
+  type MailedTask,
+  messageIdDomainOf,
+  reminderLeadMs,
+  reminderStillDue,
+  renderMail,
+  timeLeft,
+  workMailsOf
+} from "../../src/domain/mail.ts"
+
+const taskUrl = (reference: string) => `https://market.example/console/tasks/${reference}`
+
+const task = (overrides: Partial<MailedTask> & Pick<MailedTask, "history">): MailedTask => ({
+  reference: "tsk_1",
+  state: "awaiting_participant",
+  participantSlug: "akiko-tanaka",
+  offerExpiresAt: "2026-01-02T00:00:00.000Z",
+  brief: { action: "Photograph the door", location: "Osaka, Japan" },
+  ...overrides
+})
+
+describe("which moves mail the participant", () => {
+  it("an offer mails the offer at once and queues its reminder before it lapses", () => {
+    const offered = task({ history: [{ from: "matching", to: "awaiting_participant", actor: "service" }] })
+    const mails = workMailsOf([offered], 24 * 3600_000, taskUrl)
+    expect(mails.map((mail) => [mail.content.kind, mail.dueAt])).toEqual([
+      ["offer", null],
+      ["offer_reminder", "2026-01-01T22:00:00.000Z"]
+    ])
+    expect(mails[0]!.content).toMatchObject({
+      where: "Osaka, Japan",
+      respondBy: "2026-01-02T00:00:00.000Z",
+      url: "https://market.example/console/tasks/tsk_1"
+    })
+    expect(reminderLeadMs(8000)).toBe(2000)
+    expect(reminderLeadMs(24 * 3600_000)).toBe(2 * 3600_000)
+  })
+
+  it("a revision carries the agent's words; accepted and rejected results are mailed; other moves are not", () => {
+    const at = (from: string, to: string, actor: string, reason?: string) =>
+      task({ state: to, history: [{ from, to, actor, ...(reason === undefined ? {} : { reason }) }] })
+    const kinds = workMailsOf(
+      [
+        at("submitted", "in_flight", "agent", "revision requested: Count the east side too."),
+        at("submitted", "settled", "service", "auto_accepted"),
+        at("submitted", "declined", "agent", "result_rejected: Unreadable."),
+        at("submitted", "declined", "agent", "result_rejected"),
+        at("accepted", "in_flight", "participant"),
+        at("awaiting_participant", "declined", "service", "accept_timeout")
+      ],
+      1000,
+      taskUrl
+    ).map((mail) => mail.content)
+    expect(kinds).toMatchObject([
+      { kind: "revision_requested", reason: "Count the east side too." },
+      { kind: "result_accepted" },
+      { kind: "result_rejected", reason: "Unreadable." },
+      { kind: "result_rejected", reason: null }
+    ])
+    expect(
+      workMailsOf(
+        [task({ participantSlug: null, history: [{ from: "open", to: "matching", actor: "service" }] })],
+        1000,
+        taskUrl
+      )
+    ).toEqual([])
+  })
+
+  it("a reminder is still due only while the same participant has the same offer", () => {
+    const content = { respondBy: "2026-01-02T00:00:00.000Z" }
+    const waiting = { state: "awaiting_participant", participantSlug: "a", offerExpiresAt: content.respondBy }
+    expect(reminderStillDue(content, "a", waiting)).toBe(true)
+    expect(reminderStillDue(content, "a", { ...waiting, state: "accepted" })).toBe(false)
+    expect(reminderStillDue(content, "a", { ...waiting, participantSlug: "b" })).toBe(false)
+    expect(reminderStillDue(content, "a", { ...waiting, offerExpiresAt: "2026-01-03T00:00:00.000Z" })).toBe(false)
+    expect(reminderStillDue(content, "a", undefined)).toBe(false)
+  })
+})
+
+describe("what a mail says", () => {
+  it("escapes an agent's words in HTML and keeps a subject on one line", () => {
+    const [offer] = workMailsOf(
+      [
+        task({
+          brief: { action: 'Check <script>alert("x")</script>\r\nBcc: everyone@example.org', location: "A & B" },
+          history: [{ from: "matching", to: "awaiting_participant", actor: "service" }]
+        })
+      ],
+      3600_000,
+      taskUrl
+    )
+    const mail = renderMail(offer!.content, Date.parse("2026-01-01T23:00:00.000Z"), undefined)
+    expect(mail.subject).not.toMatch(/[\r\n]/)
+    expect(mail.html).not.toContain("<script>")
+    expect(mail.html).toContain("&lt;script&gt;")
+    expect(mail.html).toContain("A &amp; B")
+    expect(mail.text).toContain("(in 60 minutes)")
+  })
+
+  it("ends a notification with its unsubscribe link; an account mail has none", () => {
+    const content = {
+      kind: "result_accepted",
+      reference: "tsk_1",
+      title: "T",
+      url: "https://market.example/console/tasks/tsk_1"
+    } as const
+    const mail = renderMail(content, 0, "https://market.example/mail/unsubscribe/x.y")
+    expect(mail.text.trim().endsWith("Unsubscribe: https://market.example/mail/unsubscribe/x.y")).toBe(true)
+    const reset = renderMail(
+      {
+        kind: "password_reset",
+        url: "https://market.example/oauth/password?token=t",
+        expiresAt: "2026-01-01T00:00:00.000Z"
+      },
+      0,
+      undefined
+    )
+    expect(reset.text).not.toContain("Unsubscribe")
+    expect(reset.text).toContain("expires 2026-01-01 00:00 UTC")
+  })
+
+  it("counts the time left and names the Message-ID's domain after MAIL_FROM", () => {
+    expect(timeLeft("2026-01-01T00:00:30.000Z", Date.parse("2026-01-01T00:00:00.000Z"))).toBe("in less than a minute")
+    expect(timeLeft("2026-01-01T05:00:00.000Z", Date.parse("2026-01-01T00:00:00.000Z"))).toBe("in 5 hours")
+    expect(timeLeft("2026-01-04T00:00:00.000Z", Date.parse("2026-01-01T00:00:00.000Z"))).toBe("in 3 days")
+    expect(timeLeft("2025-01-01T00:00:00.000Z", Date.parse("2026-01-01T00:00:00.000Z"))).toBe("now")
+    expect(messageIdDomainOf("Task marketplace <noreply@market.example>")).toBe("market.example")
+    expect(messageIdDomainOf("noreply@mail.example.org")).toBe("mail.example.org")
+  })
+})
