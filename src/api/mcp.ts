@@ -44,4 +44,4 @@ export const mcpResources = {
 export const mcpPromptNames = ["hire_a_human"] as const
 
 /** Newest first: a client gets the newest revision it asks for or knows. */
-export const mcpProtocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26"] as const
+export const mcpProtocolVersions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const

@@ -23,7 +23,12 @@ import { registerTools, sentences } from "./registration.ts"
 import { callKind, sandboxTools, tools } from "./tools.ts"
 
 /** The protocol revisions served, by both endpoints (api/mcp.ts names them). */
-export const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
+export const protocols = [
+  McpProtocol.v2026_07_28,
+  McpProtocol.v2025_11_25,
+  McpProtocol.v2025_06_18,
+  McpProtocol.v2025_03_26
+] as const
 
 /** The path of the MCP endpoint on this server, or undefined when MCP_URL points elsewhere. */
 export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined =>
@@ -143,7 +148,8 @@ export const McpRoutes = Layer.unwrap(
             path: path as `/${string}`,
             protocols,
             allowedOrigins: config.mcpAllowedOrigins,
-            allowSessionTermination: true
+            allowSessionTermination: true,
+            allowSubscriptions: false
           })
         )
       )
