@@ -406,6 +406,23 @@ const addServiceMode = Effect.gen(function* () {
   yield* sql`INSERT INTO service_mode (id, mode, clock_offset_ms) SELECT 1, 'live', 0 WHERE EXISTS (SELECT 1 FROM tasks)`
 })
 
+/**
+ * MCP Tasks (issue 37): `mcp_tasks`, one row per task-augmented `submit_task` — the hash of the MCP
+ * task id (a capability, like the task token: a leaked database grants nothing), the marketplace
+ * task it follows, and when it was made. Its status is the marketplace task's own
+ * (operations/mcp_tasks.ts): nothing else is kept.
+ */
+const createMcpTasks = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE mcp_tasks (
+      id_hash TEXT PRIMARY KEY,
+      reference TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )
+  `
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -423,7 +440,8 @@ const migrations = {
   "14_create_artifacts": createArtifacts,
   "15_participant_profiles": addParticipantProfiles,
   "16_add_webhooks": addWebhooks,
-  "17_add_service_mode": addServiceMode
+  "17_add_service_mode": addServiceMode,
+  "18_create_mcp_tasks": createMcpTasks
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */
