@@ -226,3 +226,29 @@ describe("2025-11-25: experimental tasks", () => {
     }
   })
 })
+
+describe("time-to-live", () => {
+  // Last in this file: it moves the sandbox's clock a week forward.
+  it("runs from completion: a completed task is readable until then, and an unknown id after", async () => {
+    const { session, close } = await modernTaskSession(endpoint)
+    try {
+      const execution = await session.callTool("submit_task", hire("sim-silent"))
+      if (execution.kind !== "task") throw new Error("not a task")
+      const taskId = execution.handle.taskId
+      await execution.cancel()
+      const ttlMs = (await modernTaskRequest(endpoint, "tasks/get", taskId)).body.result.ttlMs
+      // At least the review window (72 hours by default).
+      expect(ttlMs).toBeGreaterThanOrEqual(72 * 3600_000)
+      const advance = async (hours: number) =>
+        expect((await restJson("/sandbox/clock", json({ advance: `PT${hours}H` }))).status).toBe(200)
+      await advance(ttlMs / 3600_000 - 1)
+      expect((await modernTaskRequest(endpoint, "tasks/get", taskId)).body.result.status).toBe("cancelled")
+      await advance(2)
+      const expired = await modernTaskRequest(endpoint, "tasks/get", taskId)
+      expect(expired.body.error.code).toBe(-32602)
+      expect(expired.body.error.message).toContain("time-to-live")
+    } finally {
+      await close()
+    }
+  })
+})
