@@ -35,7 +35,8 @@ export const testSettings: AppSettings = {
   tracing: undefined,
   artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 },
   webhooks: { allowPrivate: false, retryScheduleMs: defaultWebhookRetrySchedule, timeoutMs: 10_000 },
-  sandbox: false
+  sandbox: false,
+  clientMetadataAllowPrivate: false
 }
 
 /** `AppConfig` with the test settings and `overrides` over them. */
