@@ -39,6 +39,12 @@ const relatedTaskMeta = "io.modelcontextprotocol/related-task"
 /** The 2025-11-25 `tasks` server capability: cancel, and task-augmented tool calls. */
 const legacyTasksCapability = { cancel: {}, requests: { tools: { call: {} } } }
 
+/**
+ * What a message the front answers (or amends) contains somewhere, however its strings are
+ * escaped (`tasks\/get` is `tasks/get`): `tasks/*`, `initialize`, `tools/list`, `submit_task`.
+ */
+const fronted = ["tasks", "initialize", "list", "submit_task"]
+
 type Json = Record<string, unknown>
 const isObject = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -235,6 +241,8 @@ export const makeTaskFront: Effect.Effect<Front, never, McpTaskOperations | AppC
    * MCP server answers it). `serve` answers a message through the MCP server as usual.
    */
   return <E, R>(request: HttpServerRequest.HttpServerRequest, body: string, serve: Serve<E, R>) => {
+    // Most messages are none of the front's (a tool call, a read): told apart without parsing.
+    if (!fronted.some((word) => body.includes(word))) return undefined
     let message: unknown
     try {
       message = JSON.parse(body)

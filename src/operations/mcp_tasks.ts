@@ -20,6 +20,7 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { mcpTaskPollIntervalMs, mcpTaskTtlMs } from "../api/mcp.ts"
 import { AppConfig } from "../config/app_config.ts"
 import type { StorageUnavailable, TaskNotFound } from "../domain/errors.ts"
 import type { Task } from "../domain/task.ts"
@@ -52,11 +53,7 @@ export class McpTaskFinished extends Data.TaggedError("McpTaskFinished")<{ reado
 /** The prefix of an MCP task id: what tells one from a task token where a tool takes either. */
 export const mcpTaskIdPrefix = "mcptask_"
 
-/** How often a client is asked to poll: a human's work takes minutes to hours. */
-export const mcpTaskPollIntervalMs = 5_000
-
-/** The time-to-live after completion: a week, or the review window when that is longer. */
-export const mcpTaskTtlMs = (reviewWindowMs: number) => Math.max(7 * 24 * 3600_000, reviewWindowMs)
+export { mcpTaskPollIntervalMs, mcpTaskTtlMs }
 
 /** The MCP status of a marketplace task, and since when it holds when it is final. */
 export const mcpStatusOf = (task: Task): { readonly status: McpTaskStatus; readonly since: string | undefined } => {

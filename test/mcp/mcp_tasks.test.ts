@@ -43,6 +43,18 @@ const restJson = async (path: string, init?: RequestInit) => {
 const hire = (slug: string): Record<string, Json> =>
   JSON.parse(JSON.stringify({ draft: digitalDraft({ participant_slug: slug }), idempotency_key: randomUUID() }))
 
+describe("announced", () => {
+  it("by /capabilities: which tool, on which revisions, its poll interval and time-to-live", async () => {
+    const { body } = await restJson("/capabilities")
+    expect(body.interfaces.mcp.tasks).toEqual({
+      tools: ["submit_task"],
+      protocol_versions: ["2026-07-28", "2025-11-25"],
+      poll_interval_seconds: 5,
+      ttl_seconds: mcpTaskTtlMs(72 * 3600_000) / 1000
+    })
+  })
+})
+
 describe("2026-07-28: the Tasks extension", () => {
   it("hires sim-delivers as a task, receives its result, reviews with the task id", async () => {
     const { client, session, close } = await modernTaskSession(endpoint)

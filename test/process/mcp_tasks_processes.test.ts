@@ -9,7 +9,8 @@ import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { modernTaskRequest, modernTaskSession } from "../support/mcp_tasks.ts"
+import { modernMeta } from "../support/mcp.ts"
+import { modernDispatch, modernTaskRequest, modernTaskSession } from "../support/mcp_tasks.ts"
 import { type ServiceProcess, spawnService } from "../support/process.ts"
 import { digitalDraft } from "../support/server.ts"
 
@@ -89,20 +90,21 @@ describe("MCP tasks across two processes and a restart", () => {
   })
 
   it("a restarted process answers for an MCP task made before it stopped", async () => {
-    const { session, close } = await modernTaskSession(`${one.url}/mcp`)
-    let taskId: string
-    try {
-      const execution = await session.callTool("submit_task", hire("sim-silent"))
-      if (execution.kind !== "task") throw new Error("not a task")
-      taskId = execution.handle.taskId
-      await execution.detach()
-    } finally {
-      await close()
-    }
+    // Made by hand (a Tasks session would cancel what it owns when it closes).
+    const created = await modernDispatch(`${one.url}/mcp`)({
+      method: "tools/call",
+      params: {
+        name: "submit_task",
+        arguments: hire("sim-silent"),
+        _meta: modernMeta({ extensions: { "io.modelcontextprotocol/tasks": {} } })
+      }
+    })
+    if (created.kind !== "result") throw new Error(JSON.stringify(created))
+    const taskId: string = created.result.taskId
     await one.stop("SIGTERM")
     one = await spawnService({ databaseUrl: database.url, env })
     const got = await modernTaskRequest(`${one.url}/mcp`, "tasks/get", taskId)
-    expect(got.body.result).toMatchObject({ taskId, status: "working" })
+    expect(got.body.result, JSON.stringify(got.body.result)).toMatchObject({ taskId, status: "working" })
     const cancelled = await modernTaskRequest(`${one.url}/mcp`, "tasks/cancel", taskId)
     expect(cancelled.body.result).toEqual({ resultType: "complete" })
     expect((await modernTaskRequest(`${two.url}/mcp`, "tasks/get", taskId)).body.result.status).toBe("cancelled")
