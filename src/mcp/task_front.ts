@@ -24,6 +24,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { refusalBody } from "../api/envelope.ts"
 import { AppConfig } from "../config/app_config.ts"
 import type { AgentMoveFailure } from "../operations/agent.ts"
+import { truncate } from "../operations/invalid_request.ts"
 import {
   type McpTaskFinished,
   type McpTaskNotFound,
@@ -175,7 +176,8 @@ export const makeTaskFront: Effect.Effect<Front, never, McpTaskOperations | AppC
 
   /** tasks/* on either revision. */
   const taskMethod = (revision: "modern" | "legacy", method: string, id: unknown, params: Json | undefined) => {
-    const methodNotFound = (why: string) => Effect.succeed(refuse(id, -32601, `Method not found: ${method}. ${why}`))
+    const methodNotFound = (why: string) =>
+      Effect.succeed(refuse(id, -32601, `Method not found: ${truncate(method)}. ${why}`))
     const taskId = params?.taskId
     const served =
       revision === "modern"
@@ -254,7 +256,10 @@ export const makeTaskFront: Effect.Effect<Front, never, McpTaskOperations | AppC
     const params = isObject(message.params) ? message.params : undefined
     const revision = revisionOf(request, params)
 
-    if (method.startsWith("tasks/") && revision !== "other") return taskMethod(revision, method, id, params)
+    // A request (with an id); a notification of that name is the MCP server's to ignore.
+    if (method.startsWith("tasks/") && revision !== "other" && "id" in message) {
+      return taskMethod(revision, method, id, params)
+    }
 
     if (method === "initialize" && params?.protocolVersion === "2025-11-25") {
       return Effect.map(serve(request, body), (response) => {
