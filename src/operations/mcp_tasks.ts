@@ -120,8 +120,9 @@ export class McpTaskOperations extends Context.Service<
       const open = Effect.fn("McpTaskOperations.open")(function* (reference: string) {
         const id = `${mcpTaskIdPrefix}${randomBytes(32).toString("base64url")}`
         const { task } = yield* agent.read(reference)
-        const createdAt = new Date(yield* clock.now).toISOString()
-        yield* store.record(id, { reference, createdAt })
+        const now = yield* clock.now
+        const createdAt = new Date(now).toISOString()
+        yield* store.record(id, { reference, createdAt }, new Date(now - ttlMs).toISOString())
         return viewOf(id, createdAt, task)
       })
 

@@ -24,7 +24,11 @@ export const mcpTaskIdHash = (id: string) => hash("sha256", id, "base64url")
 export class McpTaskStore extends Context.Service<
   McpTaskStore,
   {
-    record(id: string, task: StoredMcpTask): Effect.Effect<void, StorageUnavailable>
+    /**
+     * Keeps a new MCP task, and deletes those whose time-to-live is over: made before
+     * `expiredBefore` and following a task that ended (settled, declined, cancelled) before it too.
+     */
+    record(id: string, task: StoredMcpTask, expiredBefore: string): Effect.Effect<void, StorageUnavailable>
     find(id: string): Effect.Effect<StoredMcpTask | undefined, StorageUnavailable>
   }
 >()("task-marketplace/services/McpTaskStore") {
@@ -33,10 +37,25 @@ export class McpTaskStore extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const unavailable = Effect.mapError((cause: unknown) => new StorageUnavailable({ cause }))
-      const record = Effect.fn("McpTaskStore.record")(function* (id: string, task: StoredMcpTask) {
+      const record = Effect.fn("McpTaskStore.record")(function* (
+        id: string,
+        task: StoredMcpTask,
+        expiredBefore: string
+      ) {
         yield* sql`
           INSERT INTO mcp_tasks (id_hash, reference, created_at)
           VALUES (${mcpTaskIdHash(id)}, ${task.reference}, ${task.createdAt})`
+        // A task's last change is no earlier than its completion: one that ended before the cutoff
+        // completed before it. Only rows older than the cutoff are looked at (by their index), each
+        // task by its key.
+        yield* sql`
+          DELETE FROM mcp_tasks
+          WHERE created_at < ${expiredBefore}
+            AND EXISTS (
+              SELECT 1 FROM tasks
+              WHERE tasks.reference = mcp_tasks.reference
+                AND tasks.state IN ('settled', 'declined', 'cancelled')
+                AND tasks.updated_at < ${expiredBefore})`
       }, unavailable)
       const find = Effect.fn("McpTaskStore.find")(function* (id: string) {
         const rows = yield* sql<{ readonly reference: string; readonly created_at: string }>`

@@ -410,7 +410,8 @@ const addServiceMode = Effect.gen(function* () {
  * MCP Tasks (issue 37): `mcp_tasks`, one row per task-augmented `submit_task` — the hash of the MCP
  * task id (a capability, like the task token: a leaked database grants nothing), the marketplace
  * task it follows, and when it was made. Its status is the marketplace task's own
- * (operations/mcp_tasks.ts): nothing else is kept.
+ * (operations/mcp_tasks.ts): nothing else is kept. Rows whose time-to-live is over are deleted as
+ * new ones are made.
  */
 const createMcpTasks = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -421,6 +422,8 @@ const createMcpTasks = Effect.gen(function* () {
       created_at TEXT NOT NULL
     )
   `
+  // Each new MCP task clears out expired ones, looking only at those older than a time-to-live.
+  yield* sql`CREATE INDEX mcp_tasks_created_at_idx ON mcp_tasks (created_at)`
 })
 
 const migrations = {

@@ -11,6 +11,7 @@ import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { mcpTaskIdPrefix, mcpTaskTtlMs } from "../../src/operations/mcp_tasks.ts"
+import { mcpTaskIdHash } from "../../src/services/mcp_task_store.ts"
 import { startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { modernTaskRequest, modernTaskSession } from "../support/mcp_tasks.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
@@ -259,6 +260,14 @@ describe("time-to-live", () => {
       const expired = await modernTaskRequest(endpoint, "tasks/get", taskId)
       expect(expired.body.error.code).toBe(-32602)
       expect(expired.body.error.message).toContain("time-to-live")
+      // Its row is deleted when the next MCP task is made; a working task's row stays.
+      const hashes = async () => (await env.database.rows("SELECT id_hash FROM mcp_tasks")).map((row) => row.id_hash)
+      expect(await hashes()).toContain(mcpTaskIdHash(taskId))
+      const next = await session.callTool("submit_task", hire("sim-silent"))
+      if (next.kind !== "task") throw new Error("not a task")
+      const left = await hashes()
+      expect(left).not.toContain(mcpTaskIdHash(taskId))
+      expect(left).toContain(mcpTaskIdHash(next.handle.taskId))
     } finally {
       await close()
     }
