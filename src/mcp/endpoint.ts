@@ -49,7 +49,7 @@ import type { CallKind } from "./tools.ts"
  */
 const mcpMethods = "POST, DELETE, OPTIONS"
 const mcpRequestHeaders =
-  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-request-id"
+  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-request-id"
 
 const preflight = HttpServerResponse.empty({
   status: 204,

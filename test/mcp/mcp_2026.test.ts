@@ -84,6 +84,9 @@ describe("2026-07-28", () => {
     expect(result.supportedVersions).toEqual([...mcpProtocolVersions])
     expect(result.capabilities.tools).toEqual({ listChanged: false })
     expect(result.capabilities.resources.subscribe).toBe(false)
+    // A browser client may send 2026-07-28's own headers.
+    const preflight = await fetch(`${env.server.url}/mcp`, { method: "OPTIONS" })
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("mcp-method, mcp-name")
   })
 
   it("lists every tool and answers each with exactly the REST body", async () => {
