@@ -84,6 +84,34 @@ const withBody = (response: HttpServerResponse.HttpServerResponse, body: Json) =
   return HttpServerResponse.jsonUnsafe(body, { status: response.status, headers })
 }
 
+/**
+ * A 2026-07-28 request's framing, checked as the MCP server checks its own (its metadata, and the
+ * headers that must repeat it): the refusal, or undefined when it is well framed.
+ */
+const misframed = (
+  request: HttpServerRequest.HttpServerRequest,
+  method: string,
+  id: unknown,
+  params: Json | undefined
+) => {
+  const meta = isObject(params?._meta) ? params._meta : undefined
+  const badRequest = (code: number, message: string) =>
+    HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id, error: { code, message } }, { status: 400 })
+  if (meta === undefined || typeof meta[protocolVersionMeta] !== "string") {
+    return badRequest(-32602, "Required request metadata is missing")
+  }
+  if (request.headers["mcp-protocol-version"] !== meta[protocolVersionMeta]) {
+    return badRequest(-32020, "MCP-Protocol-Version header does not match request metadata")
+  }
+  if (!isObject(meta[clientCapabilitiesMeta])) {
+    return badRequest(-32602, `${clientCapabilitiesMeta} request metadata is required`)
+  }
+  if (request.headers["mcp-method"] !== method) {
+    return badRequest(-32020, "Mcp-Method header does not match request method")
+  }
+  return undefined
+}
+
 const answer = (id: unknown, result: Json) => HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id, result })
 const refuse = (id: unknown, code: number, message: string, data?: unknown) =>
   HttpServerResponse.jsonUnsafe({
@@ -258,7 +286,8 @@ export const makeTaskFront: Effect.Effect<Front, never, McpTaskOperations | AppC
 
     // A request (with an id); a notification of that name is the MCP server's to ignore.
     if (method.startsWith("tasks/") && revision !== "other" && "id" in message) {
-      return taskMethod(revision, method, id, params)
+      const refused = revision === "modern" ? misframed(request, method, id, params) : undefined
+      return refused === undefined ? taskMethod(revision, method, id, params) : Effect.succeed(refused)
     }
 
     if (method === "initialize" && params?.protocolVersion === "2025-11-25") {

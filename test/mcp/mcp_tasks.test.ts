@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { mcpTaskIdPrefix, mcpTaskTtlMs } from "../../src/operations/mcp_tasks.ts"
 import { mcpTaskIdHash } from "../../src/services/mcp_task_store.ts"
 import { startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
+import { modernMeta, postMcp } from "../support/mcp.ts"
 import { modernTaskRequest, modernTaskSession } from "../support/mcp_tasks.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
@@ -160,6 +161,21 @@ describe("2026-07-28: the Tasks extension", () => {
     expect((await restJson(`/tasks/${created.body.reference}`)).body.state).not.toBe("cancelled")
     // tasks/list is not a 2026-07-28 method.
     expect((await modernTaskRequest(endpoint, "tasks/list", undefined)).body.error.code).toBe(-32601)
+    // Framed as every 2026-07-28 request must be: the headers repeat the method and the revision.
+    const misframed = async (headers: Record<string, string>, meta: unknown = modernMeta()) => {
+      const response = await postMcp(
+        endpoint,
+        { jsonrpc: "2.0", id: 7, method: "tasks/get", params: { taskId: "mcptask_x", _meta: meta } },
+        { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", ...headers }
+      )
+      return { status: response.status, error: ((await response.json()) as Json).error }
+    }
+    expect(await misframed({ "mcp-method": "tasks/cancel" })).toEqual({
+      status: 400,
+      error: { code: -32020, message: "Mcp-Method header does not match request method" }
+    })
+    expect((await misframed({}, { ...modernMeta(), "io.modelcontextprotocol/clientCapabilities": 1 })).status).toBe(400)
+    expect((await misframed({}, {})).error.code).toBe(-32602)
   })
 })
 
