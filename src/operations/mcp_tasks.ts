@@ -97,7 +97,8 @@ export class McpTaskOperations extends Context.Service<
           status,
           statusMessage: task.next_step,
           createdAt,
-          lastUpdatedAt: task.updated_at,
+          // The task may have last moved just before its MCP task was made.
+          lastUpdatedAt: task.updated_at > createdAt ? task.updated_at : createdAt,
           ttlMs,
           pollIntervalMs: mcpTaskPollIntervalMs,
           task

@@ -125,6 +125,7 @@ describe("2026-07-28: the Tasks extension", () => {
       const taskId = execution.handle.taskId
       const working = await modernTaskRequest(endpoint, "tasks/get", taskId)
       expect(working.body.result.status).toBe("working")
+      expect(working.body.result.lastUpdatedAt >= working.body.result.createdAt).toBe(true)
       expect(working.body.result.pollIntervalMs).toBeGreaterThan(0)
       expect(working.body.result.result).toBeUndefined()
       await execution.cancel()
