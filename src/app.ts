@@ -24,6 +24,7 @@ import { McpRoutes } from "./mcp/server.ts"
 import { OAuthRoutes } from "./oauth/server.ts"
 import { AgentOperations } from "./operations/agent.ts"
 import { ConsoleSignIn } from "./operations/console_sign_in.ts"
+import { McpTaskOperations } from "./operations/mcp_tasks.ts"
 import { ParticipantOperations } from "./operations/participant.ts"
 import { AccessTokens } from "./services/access_tokens.ts"
 import { Accounts } from "./services/accounts.ts"
@@ -39,6 +40,7 @@ import { MailOutbox } from "./services/mail_outbox.ts"
 import { MailPreferences } from "./services/mail_preferences.ts"
 import { MailSenderWorker } from "./services/mail_sender.ts"
 import { McpSessionStore } from "./services/mcp_session_store.ts"
+import { McpTaskStore } from "./services/mcp_task_store.ts"
 import { OAuthRecords } from "./services/oauth_records.ts"
 import { ParticipantDirectory } from "./services/participant_directory.ts"
 import { Passwords } from "./services/passwords.ts"
@@ -65,7 +67,7 @@ export const StorageLayer = DatabaseLayer
 
 /**
  * The services that stand on storage alone: the stores (tasks, participants, accounts, events,
- * webhooks, sessions, OAuth records), tokens, keys, secrets, ids and limits.
+ * webhooks, MCP sessions and tasks, OAuth records), tokens, keys, secrets, ids and limits.
  */
 export const RepositoriesLayer = Layer.mergeAll(
   ParticipantDirectory.layer,
@@ -83,6 +85,7 @@ export const RepositoriesLayer = Layer.mergeAll(
   MailPreferences.layer,
   RateLimits.layer,
   McpSessionStore.layer,
+  McpTaskStore.layer,
   OAuthRecords.layer,
   OAuthCookieSecret.layer,
   Passwords.layer,
@@ -105,10 +108,12 @@ export const ServicesLayer = Layer.mergeAll(TaskActions.layer, Tasks.layer, Prof
 )
 
 /**
- * The transport-free operations REST, MCP and the console share, and the console's sign-in (what
- * it needs of the authorization server's records).
+ * The transport-free operations REST, MCP and the console share, the console's sign-in (what it
+ * needs of the authorization server's records), and MCP tasks (over the agent's operations).
  */
-export const OperationsLayer = Layer.mergeAll(AgentOperations.layer, ParticipantOperations.layer, ConsoleSignIn.layer)
+export const OperationsLayer = McpTaskOperations.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(AgentOperations.layer, ParticipantOperations.layer, ConsoleSignIn.layer))
+)
 
 /**
  * The service's own moves, made in the background by every server process: offers and timers,

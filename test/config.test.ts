@@ -72,7 +72,8 @@ const variables = [
   "SMTP_URL",
   "MAIL_FROM",
   "MAIL_RETRY_SCHEDULE",
-  "SANDBOX"
+  "SANDBOX",
+  "CLIENT_METADATA_ALLOW_PRIVATE"
 ] as const
 
 // Tracing is read only when a collector is named, and its sampler's ratio only for a ratio sampler.
@@ -115,8 +116,16 @@ describe("configuration", () => {
         transport: undefined,
         retryScheduleMs: [5_000, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 50_400_000]
       },
-      sandbox: false
+      sandbox: false,
+      clientMetadataAllowPrivate: false
     })
+  })
+
+  it("reads CLIENT_METADATA_ALLOW_PRIVATE as a switch, off unless set", async () => {
+    expect((await settings({ CLIENT_METADATA_ALLOW_PRIVATE: "on" })).clientMetadataAllowPrivate).toBe(true)
+    expect((await refusal({ CLIENT_METADATA_ALLOW_PRIVATE: "maybe" })).message).toContain(
+      "CLIENT_METADATA_ALLOW_PRIVATE"
+    )
   })
 
   it("reads the webhooks' switch, retry schedule and timeout; the default schedule spans at least 24 hours", async () => {

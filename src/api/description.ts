@@ -90,6 +90,8 @@ export const describeApi = (settings: DescribedSettings): string =>
         ", "
       )}. Prompt: \`${mcpPromptNames[0]}\` (argument \`goal\`). An idempotency key used over REST and then over MCP (or the other way round) names the same task.`,
     "",
+    "2026-07-28 is stateless (no `initialize`, no session: every request carries its revision, client info and capabilities; `server/discover` describes the server); the older revisions keep their sessions. `submit_task` can run as an MCP Task (2026-07-28's Tasks extension, or 2025-11-25's tasks): it answers at once with a task that stays `working` (its status message is the task's `next_step`) until there is a result to review or the task ends, and whose result is then the task as `get_task` returns it. The task's id is a secret like the task token: `review_task`, `cancel_task` and `get_deliveries` take it in place of `task_token`, and `tasks/cancel` cancels the task as its agent.",
+    "",
     "To connect a host to this server, add it to the host's configuration, e.g.:",
     "",
     "```json",

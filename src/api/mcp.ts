@@ -44,4 +44,10 @@ export const mcpResources = {
 export const mcpPromptNames = ["hire_a_human"] as const
 
 /** Newest first: a client gets the newest revision it asks for or knows. */
-export const mcpProtocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26"] as const
+export const mcpProtocolVersions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const
+
+/** How often a client following an MCP task is asked to poll: a human's work takes minutes to hours. */
+export const mcpTaskPollIntervalMs = 5_000
+
+/** An MCP task's time-to-live after it completes: a week, or the review window when that is longer. */
+export const mcpTaskTtlMs = (reviewWindowMs: number) => Math.max(7 * 24 * 3600_000, reviewWindowMs)

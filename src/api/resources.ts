@@ -271,7 +271,19 @@ export const Capabilities = Schema.Struct({
       protocol_versions: Schema.Array(Schema.String),
       tools: Schema.Array(Schema.String).annotate({ description: "The MCP tools' names." }),
       resources: Schema.Array(Schema.String).annotate({ description: "Resource URIs and URI templates." }),
-      prompts: Schema.Array(Schema.String)
+      prompts: Schema.Array(Schema.String),
+      tasks: Schema.Struct({
+        tools: Schema.Array(Schema.String).annotate({ description: "The tools that may run as an MCP Task." }),
+        protocol_versions: Schema.Array(Schema.String).annotate({
+          description:
+            "Where MCP Tasks are served: 2026-07-28 through the Tasks extension (io.modelcontextprotocol/tasks), 2025-11-25 through its experimental tasks."
+        }),
+        poll_interval_seconds: Schema.Number,
+        ttl_seconds: Schema.Number.annotate({ description: "How long an MCP task stays readable after it completes." })
+      }).annotate({
+        description:
+          "submit_task as an MCP Task: answered at once, completed when there is a result to review or the task ends."
+      })
     }),
     mcp_participant: Schema.Struct({
       endpoint: Url.annotate({ description: "Also the OAuth resource: the audience its access tokens carry." }),

@@ -110,7 +110,8 @@ export const loadSettings: Effect.Effect<AppSettings, InvalidConfig> = Effect.ge
     artifacts,
     webhooks,
     mail,
-    sandbox: yield* variables.SANDBOX
+    sandbox: yield* variables.SANDBOX,
+    clientMetadataAllowPrivate: yield* variables.CLIENT_METADATA_ALLOW_PRIVATE
   }
   return settings
 }).pipe(Effect.catchTag("ConfigError", (error) => Effect.fail(fromConfigError(error))))

@@ -95,6 +95,12 @@ export interface AppSettings {
    * forward — on a database that holds nothing else (docs/decisions/sandbox.md).
    */
   readonly sandbox: boolean
+  /**
+   * CLIENT_METADATA_ALLOW_PRIVATE: whether the embedded authorization server may fetch a Client ID
+   * Metadata Document from loopback, private and other non-public addresses, any port, with a
+   * certificate nobody vouches for (development and tests only; as WEBHOOK_ALLOW_PRIVATE).
+   */
+  readonly clientMetadataAllowPrivate: boolean
 }
 
 /** Signed webhooks (services/webhook_delivery.ts). */

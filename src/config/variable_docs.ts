@@ -131,6 +131,11 @@ export const variableDocs: { readonly [Name in keyof typeof variables]: Variable
     about:
       "An external authorization server, named by the protected-resource metadata (REST and the participant's MCP endpoint). Unset, the service runs its own at `/oauth`, and the participant console is served."
   },
+  CLIENT_METADATA_ALLOW_PRIVATE: {
+    topic: "signIn",
+    about:
+      "`on`: the embedded authorization server may fetch a Client ID Metadata Document (a `client_id` that is an `https` URL) from loopback, private and other non-public addresses, on any port, and with a certificate nobody vouches for. For development and tests only: it lets a stranger make the service call into its own network. Off, only public addresses by name on port 443, with a valid certificate."
+  },
   OAUTH_AUDIENCE: {
     topic: "signIn",
     unset: "`<PUBLIC_BASE_URL>/api/public/v1`",

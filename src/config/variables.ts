@@ -131,6 +131,7 @@ export const variables = {
     10
   ),
   WEBHOOK_ALLOW_PRIVATE: variable("WEBHOOK_ALLOW_PRIVATE", Switch, false),
+  CLIENT_METADATA_ALLOW_PRIVATE: variable("CLIENT_METADATA_ALLOW_PRIVATE", Switch, false),
   // Up to 20 retries, each wait at most a week: an event is never retried for more than a few months.
   WEBHOOK_RETRY_SCHEDULE: variable(
     "WEBHOOK_RETRY_SCHEDULE",

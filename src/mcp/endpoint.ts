@@ -10,6 +10,8 @@
  *   anything else as a read; http/rate_limit.ts);
  * - where the endpoint needs a caller (the participant's), the access token is verified (door.ts)
  *   and the caller provided to the request;
+ * - MCP Tasks, which Effect's server does not serve, are answered by a front beside it where the
+ *   endpoint has one (the agents': task_front.ts);
  * - the request is served under its session wherever the session began (sessions.ts);
  * - MCP's own empty refusals get a body that says why (refusals.ts);
  * - the API's middleware (CORS, the envelope: http/api_middleware.ts) is on this route alone, not
@@ -38,6 +40,7 @@ import type { Caller } from "../operations/participant.ts"
 import { McpSessionStore } from "../services/mcp_session_store.ts"
 import { explained } from "./refusals.ts"
 import { makeSharedSessions } from "./sessions.ts"
+import type { Front } from "./task_front.ts"
 import type { CallKind } from "./tools.ts"
 
 /**
@@ -46,7 +49,7 @@ import type { CallKind } from "./tools.ts"
  */
 const mcpMethods = "POST, DELETE, OPTIONS"
 const mcpRequestHeaders =
-  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-request-id"
+  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-request-id"
 
 const preflight = HttpServerResponse.empty({
   status: 204,
@@ -77,6 +80,8 @@ export interface McpEndpointOptions<E, R, RD> {
   readonly callKind: (body: string) => CallKind
   /** Where every request needs a signed-in caller; none on the agents' endpoint. */
   readonly door?: Effect.Effect<Door, never, RD> | undefined
+  /** What answers some POSTed messages before the MCP server does (MCP Tasks: task_front.ts). */
+  readonly front?: Effect.Effect<Front, never, RD> | undefined
 }
 
 /** The endpoint's guarded route on the service's router, and its MCP server behind it. */
@@ -91,6 +96,7 @@ export const mcpEndpoint = <E, R, RD = never>(options: McpEndpointOptions<E, R, 
           const limit = yield* limiter
           const sessions = makeSharedSessions(yield* McpSessionStore)
           const door = options.door === undefined ? undefined : yield* options.door
+          const front = options.front === undefined ? undefined : yield* options.front
           const docs = config.docsUrl
           const envelope = (body: ReturnType<typeof errorBody>, headers: Record<string, string> = {}) =>
             HttpServerResponse.jsonUnsafe({ error: body }, { status: body.status, headers })
@@ -122,7 +128,10 @@ export const mcpEndpoint = <E, R, RD = never>(options: McpEndpointOptions<E, R, 
                 )
 
           const serve = (request: HttpServerRequest.HttpServerRequest, body: string) =>
-            underSession(request, body).pipe(
+            (
+              (request.method === "POST" ? front?.(request, body, underSession) : undefined) ??
+              underSession(request, body)
+            ).pipe(
               Effect.map(explained),
               Effect.catch((error) =>
                 isTagged(error, "StorageUnavailable")

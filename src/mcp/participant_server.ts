@@ -80,7 +80,8 @@ export const ParticipantMcpRoutes = Layer.unwrap(
               path: path as `/${string}`,
               protocols,
               allowedOrigins: config.mcpAllowedOrigins,
-              allowSessionTermination: true
+              allowSessionTermination: true,
+              allowSubscriptions: false
             })
           )
         )

@@ -17,13 +17,20 @@ import { AppConfig } from "../config/app_config.ts"
 import { type AppSettings, participantMcpUrlOf, pathOnThisServer } from "../config/settings.ts"
 import { AgentOperations } from "../operations/agent.ts"
 import { capabilities } from "../operations/discovery.ts"
+import { McpTaskOperations } from "../operations/mcp_tasks.ts"
 import { mcpEndpoint } from "./endpoint.ts"
 import { hireAHuman, instructions } from "./guidance.ts"
 import { registerTools, sentences } from "./registration.ts"
+import { makeTaskFront, tasksExtension } from "./task_front.ts"
 import { callKind, sandboxTools, tools } from "./tools.ts"
 
 /** The protocol revisions served, by both endpoints (api/mcp.ts names them). */
-export const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
+export const protocols = [
+  McpProtocol.v2026_07_28,
+  McpProtocol.v2025_11_25,
+  McpProtocol.v2025_06_18,
+  McpProtocol.v2025_03_26
+] as const
 
 /** The path of the MCP endpoint on this server, or undefined when MCP_URL points elsewhere. */
 export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined =>
@@ -33,11 +40,30 @@ export const mcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">)
 export const participantMcpPathOf = (config: Pick<AppSettings, "mcpUrl" | "publicBaseUrl">): string | undefined =>
   pathOnThisServer(config, participantMcpUrlOf(config))
 
+/**
+ * The agent's operations as the MCP tools take them: where a tool takes a `task_token`, the id of
+ * an MCP task following that very task does too (an agent that hired through a task reviews with
+ * it: operations/mcp_tasks.ts). REST takes the task token alone.
+ */
 const Tools = Layer.unwrap(
   Effect.gen(function* () {
     const operations = yield* AgentOperations
+    const mcpTasks = yield* McpTaskOperations
     const config = yield* AppConfig
-    return registerTools(config.sandbox ? [...tools, ...sandboxTools] : tools, Effect.succeed(operations))
+    const withToken =
+      <A, E>(act: (reference: string, token: string) => Effect.Effect<A, E>) =>
+      (reference: string, presented: string) =>
+        Effect.flatMap(mcpTasks.taskTokenFor(reference, presented), (token) => act(reference, token))
+    const overMcp: AgentOperations["Service"] = {
+      ...operations,
+      checkAgent: withToken(operations.checkAgent),
+      cancel: (reference, presented, reason) =>
+        withToken((r, token) => operations.cancel(r, token, reason))(reference, presented),
+      review: (reference, presented, decision) =>
+        withToken((r, token) => operations.review(r, token, decision))(reference, presented),
+      deliveries: withToken(operations.deliveries)
+    }
+    return registerTools(config.sandbox ? [...tools, ...sandboxTools] : tools, Effect.succeed(overMcp))
   })
 )
 
@@ -132,6 +158,7 @@ export const McpRoutes = Layer.unwrap(
     return mcpEndpoint({
       path,
       callKind,
+      front: makeTaskFront,
       server: Layer.mergeAll(Tools, Resources, Prompts).pipe(
         Layer.provide(
           McpServer.layerHttp({
@@ -143,7 +170,10 @@ export const McpRoutes = Layer.unwrap(
             path: path as `/${string}`,
             protocols,
             allowedOrigins: config.mcpAllowedOrigins,
-            allowSessionTermination: true
+            allowSessionTermination: true,
+            allowSubscriptions: false,
+            // 2026-07-28's Tasks extension, served by the front (task_front.ts).
+            extensions: { [tasksExtension]: {} }
           })
         )
       )

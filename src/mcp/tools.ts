@@ -107,7 +107,8 @@ const reference = Schema.String.annotate({
   description: "The task's reference (tsk_…), as submit_task returned it."
 })
 const taskToken = Schema.String.annotate({
-  description: "The task_token submit_task returned: it authorises the agent's moves on this task."
+  description:
+    "The task_token submit_task returned: it authorises the agent's moves on this task. When submit_task ran as an MCP task, its taskId (mcptask_…) may be given here instead."
 })
 /** A draft is any JSON object: the draft rules report what is missing or unknown as issues and warnings. */
 const AnyDraft = Schema.Record(Schema.String, Schema.Unknown).annotate({
@@ -211,10 +212,11 @@ export const tools: ReadonlyArray<ToolSpec> = [
     name: "submit_task",
     title: "Hire a human: submit a task",
     description:
-      "Submits a task to the marketplace: a human is offered it and, once they accept, does it and hands in a structured result. Returns the task with its reference and task_token (keep both: the token authorises cancel_task and review_task). Safe to retry with the same idempotency_key. Next: wait_for_task until the state is submitted (a result to review), then review_task.",
+      "Submits a task to the marketplace: a human is offered it and, once they accept, does it and hands in a structured result. Returns the task with its reference and task_token (keep both: the token authorises cancel_task and review_task). Safe to retry with the same idempotency_key. Next: wait_for_task until the state is submitted (a result to review), then review_task. Called as an MCP task (2026-07-28's Tasks extension, or 2025-11-25's tasks), it answers at once with a task that completes when there is a result to review or the task ends; the task's result is then the task as get_task returns it, and its taskId stands in for the task_token in review_task, cancel_task and get_deliveries.",
     parameters: Schema.Struct(SubmitArguments),
     decodeWith: Schema.Struct({ ...SubmitArguments, draft: AnyDraft }),
-    success: CreatedTask,
+    // Called as an MCP task, its result is the task as get_task returns it (task_front.ts).
+    success: Schema.Union([CreatedTask, Task]),
     hints: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     kind: "write",
     run: (operations, args, context) =>

@@ -12,6 +12,8 @@
  * - refresh tokens rotated on each use; a reused one revokes its whole grant;
  * - consent remembered per account and client (an existing grant covering the request skips it).
  */
+
+import { request as httpsRequest } from "node:https"
 import type * as Context from "effect/Context"
 import type { Configuration, KoaContextWithOIDC, default as Provider } from "oidc-provider"
 import type { AppSettings } from "../config/settings.ts"
@@ -55,6 +57,52 @@ export const isFetchableClientId = (clientId: string): boolean => {
     !host.endsWith(".localhost")
   )
 }
+
+/**
+ * Where CLIENT_METADATA_ALLOW_PRIVATE (development and tests) lets a Client ID Metadata Document
+ * come from: any https URL — loopback and private addresses, any port — fetched with a certificate
+ * nobody vouches for accepted (a local server's). The library still validates the document.
+ */
+export const isFetchableClientIdAnywhere = (clientId: string): boolean =>
+  URL.canParse(clientId) && new URL(clientId).protocol === "https:"
+
+/** The most of a metadata document read when fetching anywhere (the library then holds it to its own limit). */
+const anywhereBodyLimit = 64 * 1024
+
+/** The library's fetch when CLIENT_METADATA_ALLOW_PRIVATE is on: no address filter, any certificate. */
+const fetchAnywhere = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+  new Promise((resolve, reject) => {
+    const url = new URL(input instanceof Request ? input.url : String(input))
+    const outgoing = httpsRequest(
+      url,
+      {
+        method: "GET",
+        rejectUnauthorized: false,
+        headers: { accept: "application/json" },
+        ...(init?.signal ? { signal: init.signal } : {})
+      },
+      (incoming) => {
+        const chunks: Array<Buffer> = []
+        let size = 0
+        incoming.on("data", (chunk: Buffer) => {
+          size += chunk.length
+          if (size > anywhereBodyLimit) incoming.destroy(new Error("response too large"))
+          else chunks.push(chunk)
+        })
+        incoming.on("error", reject)
+        incoming.on("end", () => {
+          const headers = new Headers()
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+              headers.append(name, one)
+          }
+          resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 502, headers }))
+        })
+      }
+    )
+    outgoing.on("error", reject)
+    outgoing.end()
+  })
 
 /** Where oidc-provider sends a browser that must sign in or consent (routes in interactions.ts). */
 export const interactionPath = (basePath: string, uid: string) => `${basePath}/oauth/interaction/${uid}`
@@ -150,6 +198,9 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
   }
 
   const configuration: Configuration = {
+    // The metadata documents' fetch (the one the library makes): its own, SSRF-filtered, unless
+    // CLIENT_METADATA_ALLOW_PRIVATE lifts that for development and tests.
+    ...(inputs.settings.clientMetadataAllowPrivate ? { fetch: fetchAnywhere as Configuration["fetch"] } : {}),
     adapter: adapterFor(inputs.records, () => new errors.InvalidGrant("grant request is invalid")),
     jwks: { keys: inputs.keys.keys.map((key) => ({ ...key })) },
     cookies: {
@@ -245,7 +296,10 @@ export const makeProvider = async (inputs: ProviderInputs): Promise<Provider> =>
         ack: "draft-02",
         // Only a plain https URL naming a host; the library's own agent refuses private,
         // loopback and link-local addresses, times out after 2.5 s and reads at most 5 KiB.
-        allowFetch: async (_ctx, clientId) => isFetchableClientId(clientId)
+        allowFetch: async (_ctx, clientId) =>
+          inputs.settings.clientMetadataAllowPrivate
+            ? isFetchableClientIdAnywhere(clientId)
+            : isFetchableClientId(clientId)
       },
       resourceIndicators: {
         enabled: true,

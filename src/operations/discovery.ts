@@ -11,6 +11,8 @@ import {
   mcpPromptNames,
   mcpProtocolVersions,
   mcpResources,
+  mcpTaskPollIntervalMs,
+  mcpTaskTtlMs,
   mcpToolNames,
   participantMcpToolNames,
   sandboxMcpToolNames
@@ -237,7 +239,13 @@ export const capabilities = (config: AppSettings): Capabilities => ({
       protocol_versions: [...mcpProtocolVersions],
       tools: config.sandbox ? [...mcpToolNames, ...sandboxMcpToolNames] : [...mcpToolNames],
       resources: Object.values(mcpResources),
-      prompts: [...mcpPromptNames]
+      prompts: [...mcpPromptNames],
+      tasks: {
+        tools: ["submit_task"],
+        protocol_versions: ["2026-07-28", "2025-11-25"],
+        poll_interval_seconds: mcpTaskPollIntervalMs / 1000,
+        ttl_seconds: mcpTaskTtlMs(config.reviewWindowMs) / 1000
+      }
     },
     mcp_participant: {
       endpoint: participantMcpUrlOf(config),

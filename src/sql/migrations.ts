@@ -488,6 +488,26 @@ const createMailOutbox = Effect.gen(function* () {
   `
 })
 
+/**
+ * MCP Tasks (issue 37): `mcp_tasks`, one row per task-augmented `submit_task` — the hash of the MCP
+ * task id (a capability, like the task token: a leaked database grants nothing), the marketplace
+ * task it follows, and when it was made. Its status is the marketplace task's own
+ * (operations/mcp_tasks.ts): nothing else is kept. Rows whose time-to-live is over are deleted as
+ * new ones are made.
+ */
+const createMcpTasks = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE mcp_tasks (
+      id_hash TEXT PRIMARY KEY,
+      reference TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )
+  `
+  // Each new MCP task clears out expired ones, looking only at those older than a time-to-live.
+  yield* sql`CREATE INDEX mcp_tasks_created_at_idx ON mcp_tasks (created_at)`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -509,7 +529,8 @@ const migrations = {
   "18_add_login_link_replaced": addLoginLinkReplaced,
   "19_create_service_facts": createServiceFacts,
   "20_create_task_messages": createTaskMessages,
-  "21_create_mail_outbox": createMailOutbox
+  "21_create_mail_outbox": createMailOutbox,
+  "22_create_mcp_tasks": createMcpTasks
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

@@ -203,6 +203,8 @@ describe("the whole flow", () => {
         await page.screenshot({ path: `${screenshots}oauth-flow-${step}.png`, fullPage: true })
       }
     })
+    // RFC 9207: the authorization response names its issuer (openid-client checks it too).
+    expect(back.searchParams.get("iss")).toBe(issuer)
     const tokens = await client.authorizationCodeGrant(
       config,
       back,

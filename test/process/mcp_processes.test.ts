@@ -7,6 +7,7 @@
 // database).
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { mcpToolNames } from "../../src/api/mcp.ts"
@@ -93,6 +94,34 @@ describe("MCP across two processes behind one address", () => {
       // Both processes answered requests of this one session.
       expect(new Set(seen).size).toBe(2)
       expect(transport.sessionId).toMatch(/\S/)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("serves the stateless 2026-07-28 revision from both processes, with no session to share", async () => {
+    const { fetchInTurn, seen } = balancer()
+    const client = new ModernClient({ name: "modern", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } })
+    await client.connect(new ModernTransport(new URL(`${one.url}/mcp`), { fetch: fetchInTurn }))
+    try {
+      expect(client.getProtocolEra()).toBe("modern")
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...mcpToolNames].sort())
+      const key = randomUUID()
+      const first = (await client.callTool({
+        name: "submit_task",
+        arguments: { draft: validDraft(), idempotency_key: key }
+      })) as Json
+      const again = (await client.callTool({
+        name: "submit_task",
+        arguments: { draft: validDraft(), idempotency_key: key }
+      })) as Json
+      expect(again.structuredContent.reference).toBe(first.structuredContent.reference)
+      const read = (await client.callTool({
+        name: "get_task",
+        arguments: { reference: first.structuredContent.reference }
+      })) as Json
+      expect(read.structuredContent.reference).toBe(first.structuredContent.reference)
+      expect(new Set(seen).size).toBe(2)
     } finally {
       await client.close()
     }

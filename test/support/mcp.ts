@@ -22,3 +22,18 @@ export const postMcp = (endpoint: string, message: unknown, headers: Record<stri
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
     body: typeof message === "string" ? message : JSON.stringify(message)
   })
+
+/** A 2026-07-28 `server/discover` message: version, client info and capabilities in its `_meta`. */
+export const discoverMessage = (id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "server/discover",
+  params: { _meta: modernMeta() }
+})
+
+/** The `_meta` every 2026-07-28 request carries (no session holds them). */
+export const modernMeta = (capabilities: Record<string, unknown> = {}) => ({
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "by-hand", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": capabilities
+})

@@ -41,7 +41,8 @@ export const testSettings: AppSettings = {
   artifacts: { store: undefined, maxFileBytes: 25 * 1024 * 1024, maxFiles: 10 },
   webhooks: { allowPrivate: false, retryScheduleMs: defaultWebhookRetrySchedule, timeoutMs: 10_000 },
   mail: { transport: undefined, retryScheduleMs: defaultMailRetrySchedule },
-  sandbox: false
+  sandbox: false,
+  clientMetadataAllowPrivate: false
 }
 
 /** `AppConfig` with the test settings and `overrides` over them. */
