@@ -70,10 +70,14 @@ const presentPreflight = ({ validation, feasibility }: PreflightOutcome): Prefli
 
 // Cursors are opaque to clients; inside, the last slug of the page.
 export const encodeCursor = (slug: string) => Buffer.from(`after:${slug}`).toString("base64url")
-/** The slug a cursor (base64url text, as PageCursor has checked) continues after, if this service issued it. */
+/**
+ * The position a cursor continues after, if it is one this service could have issued. Any text
+ * PageCursor accepts is one (its pattern fixes the `after:` prefix); the bytes after it are a
+ * position even when no slug has them, without NUL, which Postgres text cannot hold.
+ */
 const decodeCursor = (cursor: string) => {
   const text = Buffer.from(cursor, "base64url").toString()
-  return text.startsWith("after:") ? text.slice("after:".length) : undefined
+  return text.startsWith("after:") ? text.slice("after:".length).replaceAll("\u0000", "") : undefined
 }
 
 const isParticipantSlug = (s: string) => s.length <= 64 && participantSlugPattern.test(s)
