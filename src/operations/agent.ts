@@ -72,12 +72,12 @@ const presentPreflight = ({ validation, feasibility }: PreflightOutcome): Prefli
 export const encodeCursor = (slug: string) => Buffer.from(`after:${slug}`).toString("base64url")
 /**
  * The position a cursor continues after, if it is one this service could have issued. Any text
- * PageCursor accepts is one (its pattern fixes the `after:` prefix); the bytes after it are a
- * position even when no slug has them, without NUL, which Postgres text cannot hold.
+ * PageCursor accepts is one (its pattern fixes the `after:` prefix): the text after it is a
+ * position in slug order even when no slug has it.
  */
 const decodeCursor = (cursor: string) => {
   const text = Buffer.from(cursor, "base64url").toString()
-  return text.startsWith("after:") ? text.slice("after:".length).replaceAll("\u0000", "") : undefined
+  return text.startsWith("after:") ? text.slice("after:".length) : undefined
 }
 
 const isParticipantSlug = (s: string) => s.length <= 64 && participantSlugPattern.test(s)

@@ -250,6 +250,12 @@ describe("query parameters and headers: what the schema accepts is accepted, wha
         await fetch(server.api(`/participants?limit=2&cursor=${value}`))
       )
       expect(answer.status, value).toBe(200)
+      // With q, the listing is a search that reads storage past the cursor's position.
+      const searched = await conforms(
+        "listParticipants",
+        await fetch(server.api(`/participants?q=photo&limit=2&cursor=${value}`))
+      )
+      expect(searched.status, value).toBe(200)
     }
     for (const value of [
       "",
