@@ -6,6 +6,7 @@
  * schemas the document publishes. Raw `fetch` stays for what no client sends (malformed requests)
  * and for tests whose subject is the wire itself (docs/testing.md, "The typed client").
  */
+import { isDeepStrictEqual } from "node:util"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -21,19 +22,23 @@ import { isEnvelopeError } from "../../src/api/envelope.ts"
 export interface ClientOptions {
   /** Sent as `Authorization: Bearer` on every request (a task token or a participant's access token). */
   readonly token?: string | undefined
+  /** Headers set on every request besides those the endpoints declare (a User-Agent, say). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
   /** Called with each response the client receives, before it is decoded. */
   readonly onResponse?: ((response: HttpClientResponse.HttpClientResponse) => void) | undefined
 }
 
 /** The client of the server at `url`. */
 export const apiClient = (server: { readonly url: string }, options: ClientOptions = {}) => {
-  const { token, onResponse } = options
+  const { token, headers, onResponse } = options
   return Effect.runSync(
     HttpApiClient.make(MarketplaceApi, {
       baseUrl: server.url,
       transformClient: (client) => {
+        const withHeaders =
+          headers === undefined ? client : HttpClient.mapRequest(client, HttpClientRequest.setHeaders(headers))
         const authorized =
-          token === undefined ? client : HttpClient.mapRequest(client, HttpClientRequest.bearerToken(token))
+          token === undefined ? withHeaders : HttpClient.mapRequest(withHeaders, HttpClientRequest.bearerToken(token))
         return onResponse === undefined
           ? authorized
           : HttpClient.tap(authorized, (response) => Effect.sync(() => onResponse(response)))
@@ -89,7 +94,17 @@ export const exchange = async <A, E>(
 /**
  * A payload written as JSON (a draft, a result), as the typed client takes it: decoded by the
  * endpoint's own schema, so a value the document refuses fails here, before anything is sent.
+ * The client encodes it back; a value that would not be sent exactly as written (blanks trimmed,
+ * a letter case folded, an unknown member dropped) fails too: what such a test sends is a wire
+ * form, for raw `fetch`.
  */
-export const asPayload = <S extends Schema.Decoder<unknown>>(schema: S, value: unknown): S["Type"] =>
+export const asPayload = <S extends Schema.Codec<unknown, unknown>>(schema: S, value: unknown): S["Type"] => {
   // As JSON carries it: a member set to undefined is no member.
-  Schema.decodeUnknownSync(schema)(JSON.parse(JSON.stringify(value)))
+  const written: unknown = JSON.parse(JSON.stringify(value))
+  const decoded = Schema.decodeUnknownSync(schema)(written)
+  const sent = Schema.encodeSync(schema)(decoded)
+  if (!isDeepStrictEqual(sent, written)) {
+    throw new Error(`the typed client would send ${JSON.stringify(sent)}, not ${JSON.stringify(written)}: send it raw`)
+  }
+  return decoded
+}
