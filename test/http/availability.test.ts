@@ -11,7 +11,7 @@ import type * as Effect from "effect/Effect"
 import { Participant } from "../../src/domain/participant.ts"
 import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { Profiles } from "../../src/services/profiles.ts"
-import { type ApiClient, asPayload, exchange } from "../support/api_client.ts"
+import { type ApiClient, asJsonObject, asPayload, exchange } from "../support/api_client.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { initializeMessage, postMcp } from "../support/mcp.ts"
 import {
@@ -64,7 +64,8 @@ const nigeriaDraft = (overrides: Record<string, unknown> = {}) =>
 const bodyOf = async <A, E>(run: (client: ApiClient) => Effect.Effect<A, E>, token?: string): Promise<Json> =>
   (await exchange(env.server, run, { token })).json()
 
-const preflight = (draft: Record<string, unknown>): Promise<Json> => bodyOf((c) => c.preflight({ payload: draft }))
+const preflight = (draft: Record<string, unknown>): Promise<Json> =>
+  bodyOf((c) => c.preflight({ payload: asJsonObject(draft) }))
 
 const submit = async (draft: Record<string, unknown>): Promise<string> => {
   const response = await exchange(env.server, (c) =>

@@ -108,3 +108,7 @@ export const asPayload = <S extends Schema.Codec<unknown, unknown>>(schema: S, v
   }
   return decoded
 }
+
+/** An object as JSON carries it (a member set to undefined is no member): for preflight's any-object body. */
+export const asJsonObject = (value: Record<string, unknown>): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(value))
