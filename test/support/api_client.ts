@@ -35,8 +35,13 @@ export const apiClient = (server: { readonly url: string }, options: ClientOptio
     HttpApiClient.make(MarketplaceApi, {
       baseUrl: server.url,
       transformClient: (client) => {
+        // No traceparent or b3 of the client's own span: a test sends what an ordinary client
+        // sends, and a sampled parent would have the service trace every request.
+        const untraced = HttpClient.transform(client, (effect) =>
+          Effect.provideService(effect, HttpClient.TracerPropagationEnabled, false)
+        )
         const withHeaders =
-          headers === undefined ? client : HttpClient.mapRequest(client, HttpClientRequest.setHeaders(headers))
+          headers === undefined ? untraced : HttpClient.mapRequest(untraced, HttpClientRequest.setHeaders(headers))
         const authorized =
           token === undefined ? withHeaders : HttpClient.mapRequest(withHeaders, HttpClientRequest.bearerToken(token))
         return onResponse === undefined
