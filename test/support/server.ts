@@ -11,8 +11,9 @@ import { Effect, Exit, Layer, References, Schema, Scope } from "effect"
 import { type AppServices, ServerServicesLayer, serveOn } from "../../src/app.ts"
 import type { AppConfig } from "../../src/config/app_config.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { makeNodeServer } from "../../src/http/server.ts"
-import { exchange } from "./api_client.ts"
+import { asPayload, exchange } from "./api_client.ts"
 import { backend, freshDatabase, type TestDatabase } from "./database.ts"
 import { freePort } from "./process.ts"
 import { testConfig } from "./settings.ts"
@@ -100,13 +101,26 @@ export const json = (body: unknown, headers: Record<string, string> = {}): Reque
   body: typeof body === "string" ? body : JSON.stringify(body)
 })
 
-/** Submits a draft to `tasksUrl` (POST /tasks), expects 201, and returns the new task's reference and token. */
+/**
+ * Submits a draft to `tasksUrl` (POST /tasks, through the typed client: a draft the document
+ * accepts, sent as written), expects 201, and returns the new task's reference and token. Headers
+ * other than Idempotency-Key (a traceparent, say) go as given.
+ */
 export const submitTask = async (
   tasksUrl: string,
   draft: Record<string, unknown>,
   headers: Record<string, string> = {}
 ): Promise<{ reference: string; token: string }> => {
-  const response = await fetch(tasksUrl, json(draft, headers))
+  const { "idempotency-key": idempotencyKey, ...others } = headers
+  const response = await exchange(
+    { url: new URL(tasksUrl).origin },
+    (c) =>
+      c.createTask({
+        payload: asPayload(TaskDraft, draft),
+        headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
+      }),
+    { headers: others }
+  )
   const text = await response.text()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
   const { reference, task_token: token } = JSON.parse(text) as { reference: string; task_token: string }
