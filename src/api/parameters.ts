@@ -52,14 +52,21 @@ export const PageLimit = numberText(limitMessage)
   })
 
 /**
- * The next_cursor of the previous page, as text; decoded, the slug the page continues after
- * (undefined text aside, a cursor this service did not issue is refused by the listing).
+ * The next_cursor of the previous page, as text: base64url of `after:` and the slug the page
+ * continues after, so every issued cursor begins `YWZ0ZXI6`. The pattern is the whole rule: any
+ * text it accepts is a position in the listing (operations/agent.ts decodes it), and the listing
+ * refuses nothing it lets through, so a value valid by the document is never refused as malformed.
  */
+export const cursorPrefix = "YWZ0ZXI6"
+
 export const PageCursor = Schema.String.check(
-  Schema.isPattern(/^[A-Za-z0-9_-]{1,200}$/u, {
+  Schema.isPattern(new RegExp(`^${cursorPrefix}[A-Za-z0-9_-]{0,192}$`, "u"), {
     message: "cursor must be the next_cursor of the previous page, unchanged"
   })
-).annotate({ description: "The next_cursor of the previous page, passed unchanged (an opaque token)." })
+).annotate({
+  description: `The next_cursor of the previous page, passed unchanged: base64url text of at most 200 characters beginning ${cursorPrefix}.`,
+  examples: ["YWZ0ZXI6amFuZS1kb2U"]
+})
 
 /**
  * The text GET /participants filters by. No text longer than a request line Node accepts (16 KiB,

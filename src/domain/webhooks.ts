@@ -104,6 +104,50 @@ export const ipv4Behind = (address: string): string | undefined => {
     ?.toString()
 }
 
+/*
+ * How a webhook_url is written, as a pattern the OpenAPI document carries and the rule enforces:
+ * the scheme, `://`, a host, an optional port, then a path or query without blanks and without a
+ * #fragment. The host is a dotted decimal IPv4 address, a bracketed IPv6 address (RFC 3986), or a
+ * name of ASCII labels (international names in their xn-- form) whose last label is not a number,
+ * so that the WHATWG URL parser reads it as a name rather than failing on a malformed address.
+ * No lookarounds: the pattern is for every JSON Schema tool, not only ECMAScript's.
+ */
+const decOctet = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+const ipv4Text = `(?:${decOctet}\\.){3}${decOctet}`
+const h16 = "[0-9A-Fa-f]{1,4}"
+const ls32 = `(?:${h16}:${h16}|${ipv4Text})`
+const ipv6Text = [
+  `(?:${h16}:){6}${ls32}`,
+  `::(?:${h16}:){5}${ls32}`,
+  `(?:${h16})?::(?:${h16}:){4}${ls32}`,
+  `(?:(?:${h16}:){0,1}${h16})?::(?:${h16}:){3}${ls32}`,
+  `(?:(?:${h16}:){0,2}${h16})?::(?:${h16}:){2}${ls32}`,
+  `(?:(?:${h16}:){0,3}${h16})?::${h16}:${ls32}`,
+  `(?:(?:${h16}:){0,4}${h16})?::${ls32}`,
+  `(?:(?:${h16}:){0,5}${h16})?::${h16}`,
+  `(?:(?:${h16}:){0,6}${h16})?::`
+].join("|")
+const labelChar = "[A-Za-z0-9-]"
+// A last label that is neither all digits nor 0x and hexadecimal digits (which WHATWG reads as a number).
+const nameEnd = [
+  `[A-Za-z-]${labelChar}*`,
+  `[1-9]${labelChar}*[A-Za-z-]${labelChar}*`,
+  `0[0-9]${labelChar}*[A-Za-z-]${labelChar}*`,
+  `0[A-WYZa-wyz-]${labelChar}*`,
+  `0[xX][0-9A-Fa-f]*[G-Zg-z-]${labelChar}*`
+].join("|")
+const hostText = `(?:${ipv4Text}|\\[(?:${ipv6Text})\\]|(?:${labelChar}+\\.)*(?:${nameEnd})\\.?)`
+const portText = "(?::0*(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?)?"
+
+/** The pattern of a webhook_url (unanchored), `https` only unless private addresses are allowed. */
+export const webhookUrlPattern = (allowPrivate: boolean) =>
+  `[hH][tT][tT][pP]${allowPrivate ? "[sS]?" : "[sS]"}://${hostText}${portText}(?:[/?][^#\\s]*)?`
+
+const webhookUrlShapes = {
+  strict: new RegExp(`^${webhookUrlPattern(false)}$`, "u"),
+  lenient: new RegExp(`^${webhookUrlPattern(true)}$`, "u")
+}
+
 /** `localhost` and every name under it (RFC 6761): always the machine itself. */
 const isLocalhostName = (host: string) => host === "localhost" || host.endsWith(".localhost")
 
@@ -128,7 +172,7 @@ export const webhookUrlProblem = (value: string, allowPrivate: boolean): string 
     return "webhook_url must not carry a user name or password: authenticate the events by their webhook-signature header instead."
   }
   if (url.hash !== "") return "webhook_url must not have a #fragment (it is never sent)."
-  if (allowPrivate) return undefined
+  if (allowPrivate) return shapeProblem(value, allowPrivate)
   // The WHATWG parser has already normalised every spelling of an IP address (0x7f.1, 2130706433,
   // [::ffff:7f00:1], [::127.0.0.1]) to its canonical form.
   // A name may end in the root's dot (`localhost.`): the same name.
@@ -145,8 +189,13 @@ export const webhookUrlProblem = (value: string, allowPrivate: boolean): string 
     const behind = ipv4Behind(host)
     return `webhook_url must not point at ${/^[aeiou]/.test(name) ? "an" : "a"} ${name} address (${url.hostname}${behind === undefined ? "" : `, which is ${behind}`}): events are sent only to public addresses.`
   }
-  return undefined
+  return shapeProblem(value, allowPrivate)
 }
+
+const shapeProblem = (value: string, allowPrivate: boolean) =>
+  (allowPrivate ? webhookUrlShapes.lenient : webhookUrlShapes.strict).test(value)
+    ? undefined
+    : "webhook_url must be written plainly: a host of ASCII letters, digits, dots and hyphens (an international name in its xn-- form), a dotted IPv4 address or a bracketed IPv6 address, an optional port, then a path or query without blanks."
 
 /** Words for an address range, as a refusal says them. */
 export const rangeName = (range: string): string =>

@@ -73,7 +73,11 @@ const presentPreflight = ({ validation, feasibility }: PreflightOutcome): Prefli
 
 // Cursors are opaque to clients; inside, the last slug of the page.
 export const encodeCursor = (slug: string) => Buffer.from(`after:${slug}`).toString("base64url")
-/** The slug a cursor (base64url text, as PageCursor has checked) continues after, if this service issued it. */
+/**
+ * The position a cursor continues after, if it is one this service could have issued. Any text
+ * PageCursor accepts is one (its pattern fixes the `after:` prefix): the text after it is a
+ * position in slug order even when no slug has it.
+ */
 const decodeCursor = (cursor: string) => {
   const text = Buffer.from(cursor, "base64url").toString()
   return text.startsWith("after:") ? text.slice("after:".length) : undefined

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { maxJsonDepth } from "../../src/api/parameters.ts"
 import { maxFormTextBytes } from "../../src/console/submission.ts"
+import { exchange } from "../support/api_client.ts"
 import { launchBrowser, phone, screenshots } from "../support/browser.ts"
 import { type ConsolePerson, choosePassword, invitePeople, signInOnPage, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
@@ -26,8 +27,13 @@ const emily = { slug: "emily-hart", email: "emily@example.com", password: "anoth
 const signIn = (person: ConsolePerson, options?: BrowserContextOptions) =>
   signInToConsole(browser, server.url, person, options)
 
+const readTask = (on: TestServer, reference: string) =>
+  exchange(on, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
+
+const readParticipant = (slug: string) => exchange(server, (c) => c.getParticipant({ params: { slug } }))
+
 const taskState = async (reference: string) => {
-  const response = await fetch(server.api(`/tasks/${reference}`))
+  const response = await readTask(server, reference)
   return ((await response.json()) as { state: string }).state
 }
 
@@ -49,14 +55,14 @@ afterAll(async () => {
 
 describe("signing in", () => {
   it("is announced by the service index and /capabilities", async () => {
-    const index = (await (await fetch(server.api(""))).json()) as {
+    const index = (await (await exchange(server, (c) => c.index())).json()) as {
       interfaces: { participant_console?: { url: string; requires_installation: boolean } }
     }
     expect(index.interfaces.participant_console).toMatchObject({
       url: `${server.url}/console`,
       requires_installation: false
     })
-    const capabilities = (await (await fetch(server.api("/capabilities"))).json()) as {
+    const capabilities = (await (await exchange(server, (c) => c.capabilities())).json()) as {
       interfaces: { participant_console?: string }
     }
     expect(capabilities.interfaces.participant_console).toBe(`${server.url}/console`)
@@ -300,7 +306,7 @@ describe("offers", () => {
       await page.goto(`${server.url}/console/tasks/${reference}`)
       await page.getByLabel("Reason for declining (optional)").fill("Away that week")
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Decline" }).click()])
-      const task = (await (await fetch(server.api(`/tasks/${reference}`))).json()) as {
+      const task = (await (await readTask(server, reference)).json()) as {
         state: string
         history: Array<{ reason?: string }>
       }
@@ -540,13 +546,13 @@ describe("profile and availability", () => {
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save profile" }).click()])
       await expect(page.getByRole("alert").textContent()).resolves.toContain("need a change")
       await expect(page.getByLabel("Name").getAttribute("aria-invalid")).resolves.toBe("true")
-      const unchanged = (await (await fetch(server.api(`/participants/${emily.slug}`))).json()) as { name: string }
+      const unchanged = (await (await readParticipant(emily.slug)).json()) as { name: string }
       expect(unchanged.name).toBe("Emily Hart")
       await page.getByLabel("Name").fill("Emily J. Hart")
       await page.getByLabel("Tags").fill("copy editing, proofreading, british english")
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save profile" }).click()])
       await expect(page.getByRole("status").textContent()).resolves.toContain("Your profile is saved")
-      const saved = (await (await fetch(server.api(`/participants/${emily.slug}`))).json()) as {
+      const saved = (await (await readParticipant(emily.slug)).json()) as {
         name: string
         tags: Array<string>
       }
@@ -596,7 +602,7 @@ describe("live updates", () => {
         .poll(() => page.getByRole("region", { name: /Offers/ }).textContent(), { timeout: 10_000, interval: 200 })
         .toContain("Check the lift certificate")
       await expect(page.getByRole("status").first().textContent()).resolves.toContain("Updated")
-      await fetch(server.api(`/tasks/${reference}`))
+      await readTask(server, reference)
     } finally {
       await context.close()
     }
@@ -637,9 +643,7 @@ describe("open sign-up", () => {
         })
       )
       await expect
-        .poll(() =>
-          fetch(open.api(`/tasks/${reference}`)).then(async (r) => ((await r.json()) as { state: string }).state)
-        )
+        .poll(() => readTask(open, reference).then(async (r) => ((await r.json()) as { state: string }).state))
         .toBe("awaiting_participant")
       await page.reload()
       await expect(page.getByRole("region", { name: /Offers/ }).textContent()).resolves.toContain("Makola Market")

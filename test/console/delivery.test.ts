@@ -16,10 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core"
+import type { ReviewRequest } from "../../src/api/resources.ts"
+import { exchange } from "../support/api_client.ts"
 import { desktop, launchBrowser, screenshots } from "../support/browser.ts"
 import { type ConsolePerson, invitePeople, signInToConsole } from "../support/console.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { json, startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
+import { startServer, submitTask, type TestServer, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
 let server: TestServer
@@ -99,7 +101,12 @@ interface TaskBody {
 }
 
 const readTask = async (reference: string) =>
-  (await (await fetch(server.api(`/tasks/${reference}`))).json()) as TaskBody
+  (await (
+    await exchange(server, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
+  ).json()) as TaskBody
+
+const review = (reference: string, token: string, decision: typeof ReviewRequest.Type) =>
+  exchange(server, (c) => c.reviewTask({ params: { reference }, payload: decision }), { token })
 
 const shoot = (page: Page, name: string) => page.screenshot({ path: `${screenshots}${name}.png`, fullPage: true })
 
@@ -291,13 +298,10 @@ describe("a task from offer to settlement", () => {
   })
 
   it("a revision: the participant sees the reason, submits again, the agent accepts, history shows it settled", async () => {
-    const revise = await fetch(
-      server.api(`/tasks/${reference}/review`),
-      json(
-        { decision: "revise", reason: "Please add a photo of the side entrance." },
-        { authorization: `Bearer ${token}` }
-      )
-    )
+    const revise = await review(reference, token, {
+      decision: "revise",
+      reason: "Please add a photo of the side entrance."
+    })
     expect(revise.status).toBe(200)
     const { page } = lukasBrowser
     await page.goto(`${server.url}/console`)
@@ -321,10 +325,7 @@ describe("a task from offer to settlement", () => {
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Submit result" }).click()])
     expect((await readTask(reference)).state).toBe("submitted")
 
-    const accept = await fetch(
-      server.api(`/tasks/${reference}/review`),
-      json({ decision: "accept" }, { authorization: `Bearer ${token}` })
-    )
+    const accept = await review(reference, token, { decision: "accept" })
     expect(accept.status).toBe(200)
     await page.goto(`${server.url}/console`)
     const history = page.getByRole("region", { name: /History/ })

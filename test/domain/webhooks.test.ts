@@ -2,8 +2,9 @@ import { type Agent, request } from "node:http"
 import type { LookupFunction } from "node:net"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addressRange, webhookUrlProblem } from "../../src/domain/webhooks.ts"
+import { addressRange, webhookUrlPattern, webhookUrlProblem } from "../../src/domain/webhooks.ts"
 import { describeFailure, webhookAgents, webhookSignature } from "../../src/services/webhook_delivery.ts"
+import { prng } from "../support/random.ts"
 import { startReceiver } from "../support/webhooks.ts"
 
 describe("webhook_url", () => {
@@ -68,6 +69,57 @@ describe("webhook_url", () => {
     expect(webhookUrlProblem("https://10.0.0.1/", true)).toBeUndefined()
     expect(webhookUrlProblem("ftp://127.0.0.1/", true)).toMatch(/http or https/)
     expect(webhookUrlProblem("http://u:p@127.0.0.1/", true)).toMatch(/user name or password/)
+  })
+
+  it.each([
+    ["https://hooks.example.com/a b", /written plainly/],
+    ["https://hooks.example.com/a\tb", /written plainly/],
+    ["https://134744072/", /written plainly/],
+    ["https://hooks.example.com\\tasks", /written plainly/],
+    ["https://hooks.exämple.com/", /written plainly/],
+    ["https://hooks.example.com:65536/", /absolute URL/]
+  ])("refuses %s, which the document's pattern refuses too", (url, reason) => {
+    expect(new RegExp(`^${webhookUrlPattern(false)}$`, "u").test(url)).toBe(false)
+    expect(webhookUrlProblem(url, false)).toMatch(reason)
+  })
+
+  it("the document's pattern and the rule agree: a URL the pattern accepts is refused only for its address, one it refuses is refused", () => {
+    const random = prng(35)
+    const pick = <T>(xs: ReadonlyArray<T>): T => xs[Math.floor(random() * xs.length)]!
+    const text = (n: number, alphabet: string) =>
+      Array.from({ length: Math.floor(random() * n) + 1 }, () => pick([...alphabet])).join("")
+    const name = "abcdefxyzABCX0123456789-."
+    const digits = "0123456789"
+    const pattern = new RegExp(`^${webhookUrlPattern(false)}$`, "u")
+    let accepted = 0
+    let refusedForAddress = 0
+    let refused = 0
+    for (let i = 0; i < 20_000; i++) {
+      const host = pick([
+        text(12, name),
+        `${text(5, name)}.${text(4, name)}`,
+        `[${text(12, "0123456789abcdef:.")}]`,
+        [4, 4, 3, 3].map((n) => text(n, digits)).join("."),
+        `0x${text(3, name)}`,
+        `xn--${text(5, name)}`,
+        pick(["localhost", "api.localhost", "[::1]", `[fd00::${text(4, "0123456789abcdef")}]`]),
+        `${pick(["10", "127", "192.168", "169.254"])}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`
+      ])
+      const url = `${pick(["https", "HTTPS", "http"])}://${host}${pick(["", `:${text(6, digits)}`, ":"])}${pick(["", "/", "/a b", "/p?q=1", "?x", "\\x", "/é", "#f"])}`
+      const problem = webhookUrlProblem(url, false)
+      if (pattern.test(url)) {
+        if (problem === undefined) accepted++
+        else {
+          expect(problem, url).toMatch(/events are sent only to public addresses/)
+          refusedForAddress++
+        }
+      } else {
+        expect(problem, url).toBeTypeOf("string")
+        refused++
+      }
+    }
+    // Every kind was met, so the loop did test something.
+    expect(Math.min(accepted, refusedForAddress, refused)).toBeGreaterThan(100)
   })
 
   it("judges an IPv4 address wrapped in IPv6 as the IPv4 address", () => {

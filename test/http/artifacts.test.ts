@@ -9,9 +9,11 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { UploadedFile } from "../../src/api/resources.ts"
+import { ResultSubmission, UploadedFile } from "../../src/api/resources.ts"
 import type { ArtifactStore } from "../../src/config/settings.ts"
 import { Task } from "../../src/domain/task.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, exchange } from "../support/api_client.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { startS3, type TestS3 } from "../support/s3.ts"
 import {
@@ -67,16 +69,28 @@ afterAll(async () => {
 const participant = async (env: ServerOnDatabase, slug: string) => {
   const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
   await linkAccount(env.database, subject, slug)
-  const authorization = `Bearer ${await issuer.token({ sub: subject })}`
+  const token = await issuer.token({ sub: subject })
+  const authorization = `Bearer ${token}`
   const api = env.server.api
   return {
     slug,
     authorization,
+    accept: (reference: string) => exchange(env.server, (c) => c.acceptTask({ params: { reference } }), { token }),
+    start: (reference: string) => exchange(env.server, (c) => c.startTask({ params: { reference } }), { token }),
+    /** A result the document accepts, through the typed client. */
+    submit: (reference: string, result: unknown) =>
+      exchange(
+        env.server,
+        (c) => c.submitTask({ params: { reference }, payload: asPayload(ResultSubmission, result) }),
+        { token }
+      ),
+    /** Raw: a body the document refuses, which no client derived from it sends. */
     post: (path: string, body?: unknown) =>
       fetch(
         api(path),
         body === undefined ? { method: "POST", headers: { authorization } } : json(body, { authorization })
       ),
+    // Raw: the upload's bytes and headers are what these tests are about.
     upload: (reference: string, name: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
       fetch(api(`/tasks/${reference}/artifacts?name=${encodeURIComponent(name)}`), {
         method: "POST",
@@ -88,9 +102,11 @@ const participant = async (env: ServerOnDatabase, slug: string) => {
 
 /** A task named for `slug`, accepted and started by them: in_flight, with the agent's token. */
 const workingTask = async (env: ServerOnDatabase, slug = "kwame-asante") => {
-  const created = await fetch(
-    env.server.api("/tasks"),
-    json(digitalDraft({ participant_slug: slug }), { "idempotency-key": randomUUID() })
+  const created = await exchange(env.server, (c) =>
+    c.createTask({
+      payload: asPayload(TaskDraft, digitalDraft({ participant_slug: slug })),
+      headers: { "idempotency-key": randomUUID() }
+    })
   )
   expect(created.status).toBe(201)
   const { reference, task_token: token } = await created.json()
@@ -98,28 +114,32 @@ const workingTask = async (env: ServerOnDatabase, slug = "kwame-asante") => {
     timeoutMs: 10_000
   })
   const holder = await participant(env, slug)
-  expect((await holder.post(`/tasks/${reference}/accept`)).status).toBe(200)
-  expect((await holder.post(`/tasks/${reference}/start`)).status).toBe(200)
+  expect((await holder.accept(reference)).status).toBe(200)
+  expect((await holder.start(reference)).status).toBe(200)
   return { reference: reference as string, token: token as string, holder }
 }
 
+// Raw: a download's exact bytes and headers are what these tests are about.
 const download = (env: ServerOnDatabase, reference: string, id: string, authorization?: string) =>
   fetch(env.server.api(`/tasks/${reference}/artifacts/${id}`), {
     headers: authorization === undefined ? {} : { authorization }
   })
 
-const read = async (env: ServerOnDatabase, reference: string): Promise<Json> =>
-  (await fetch(env.server.api(`/tasks/${reference}`))).json()
+const readTask = (env: ServerOnDatabase, reference: string) =>
+  exchange(env.server, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
+
+const read = async (env: ServerOnDatabase, reference: string): Promise<Json> => (await readTask(env, reference)).json()
 
 /** What the refusals must leave as it was: the task's version and every file row. */
 const stateOf = async (env: ServerOnDatabase, reference: string) => ({
-  version: (await fetch(env.server.api(`/tasks/${reference}`))).headers.get("etag"),
+  version: (await readTask(env, reference)).headers.get("etag"),
   files: await env.database.rows("SELECT id, attached_at FROM artifacts ORDER BY id")
 })
 
 /** Holds an answer to the OpenAPI document: the status is one it lists for the operation. */
 let document: Json
 const listed = async (operationId: string, status: number) => {
+  // Raw: the document as served is the subject.
   document ??= await (await fetch(`${main.server.url}/openapi.json`)).json()
   const operation = Object.values(document.paths as Record<string, Record<string, Json>>)
     .flatMap((methods) => Object.values(methods))
@@ -159,7 +179,7 @@ describe("evidence files over HTTP", () => {
     expect(sha256(Buffer.from(await own.arrayBuffer()))).toBe(sha256(png))
     await expectEnvelope(await download(main, reference, file.id, `Bearer ${token}`), 404, "artifact_not_found")
 
-    const submitted = await holder.post(`/tasks/${reference}/submit`, {
+    const submitted = await holder.submit(reference, {
       summary: "Photographed the storefront",
       artifacts: [
         { kind: "file", id: file.id, description: "The storefront" },
@@ -235,8 +255,7 @@ describe("evidence files over HTTP", () => {
     const staged: Json = await (await holder.upload(reference, "b.png", png)).json()
     const foreign: Json = await (await other.holder.upload(other.reference, "c.png", png)).json()
     expect(
-      (await holder.post(`/tasks/${reference}/submit`, { summary: "done", artifacts: [{ kind: "file", id: file.id }] }))
-        .status
+      (await holder.submit(reference, { summary: "done", artifacts: [{ kind: "file", id: file.id }] })).status
     ).toBe(200)
     // A file the result does not name stays staged (the agent may not read it).
     const before = await stateOf(main, reference)
@@ -423,7 +442,7 @@ describe("evidence files over HTTP", () => {
     for (let i = 0; i < maxFiles; i++) expect((await holder.upload(reference, `p${i}.png`, png)).status).toBe(201)
     await expectEnvelope(await holder.upload(reference, "one-more.png", png), 422, "artifact_invalid")
     // Once the result is in, no more uploads.
-    expect((await holder.post(`/tasks/${reference}/submit`, { summary: "done" })).status).toBe(200)
+    expect((await holder.submit(reference, { summary: "done" })).status).toBe(200)
     await expectEnvelope(await holder.upload(reference, "late.png", png), 409, "invalid_transition")
     await listed("uploadArtifact", 409)
   })
@@ -463,8 +482,7 @@ describe("evidence files over HTTP", () => {
     const file: Json = await (await holder.upload(reference, "photo.png", bytes)).json()
     expect(file).toMatchObject({ content_type: "image/png", size: bytes.length, sha256: sha256(bytes) })
     expect(
-      (await holder.post(`/tasks/${reference}/submit`, { summary: "done", artifacts: [{ kind: "file", id: file.id }] }))
-        .status
+      (await holder.submit(reference, { summary: "done", artifacts: [{ kind: "file", id: file.id }] })).status
     ).toBe(200)
     const answer = await download(env, reference, file.id, `Bearer ${token}`)
     expect(answer.status).toBe(200)

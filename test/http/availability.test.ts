@@ -7,13 +7,15 @@
 // listed and offered tasks.
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type * as Effect from "effect/Effect"
 import { Participant } from "../../src/domain/participant.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { Profiles } from "../../src/services/profiles.ts"
+import { type ApiClient, asJsonObject, asPayload, exchange } from "../support/api_client.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { initializeMessage, postMcp } from "../support/mcp.ts"
 import {
   expectEnvelope,
-  json,
   notExactly,
   type ServerOnDatabase,
   startOnFreshDatabase,
@@ -58,11 +60,17 @@ const nigeriaDraft = (overrides: Record<string, unknown> = {}) =>
     ...overrides
   })
 
-const preflight = async (draft: Record<string, unknown>): Promise<Json> =>
-  (await fetch(env.server.api("/preflight"), json(draft))).json()
+/** A typed call's JSON body, as sent. */
+const bodyOf = async <A, E>(run: (client: ApiClient) => Effect.Effect<A, E>, token?: string): Promise<Json> =>
+  (await exchange(env.server, run, { token })).json()
+
+const preflight = (draft: Record<string, unknown>): Promise<Json> =>
+  bodyOf((c) => c.preflight({ payload: asJsonObject(draft) }))
 
 const submit = async (draft: Record<string, unknown>): Promise<string> => {
-  const response = await fetch(env.server.api("/tasks"), json(draft, { "idempotency-key": randomUUID() }))
+  const response = await exchange(env.server, (c) =>
+    c.createTask({ payload: asPayload(TaskDraft, draft), headers: { "idempotency-key": randomUUID() } })
+  )
   const body: Json = await response.json()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${JSON.stringify(body)}`)
   return body.reference
@@ -71,7 +79,9 @@ const submit = async (draft: Record<string, unknown>): Promise<string> => {
 /** The task once the service has moved it out of `open`, read with the long poll. */
 const settled = async (reference: string): Promise<Json> => {
   for (let i = 0; i < 20; i++) {
-    const task: Json = await (await fetch(env.server.api(`/tasks/${reference}?wait=${i === 0 ? 0 : 5}`))).json()
+    const task: Json = await bodyOf((c) =>
+      c.getTask({ params: { reference }, query: { wait: i === 0 ? 0 : 5 }, headers: {} })
+    )
     if (task.state !== "open" && task.state !== "matching") return task
   }
   throw new Error(`task ${reference} was never moved`)
@@ -84,19 +94,19 @@ describe("a participant not taking offers", () => {
     await setAvailable("amara-okafor", false)
 
     // Discovery lists them as before: the same public representation, nothing added.
-    const read = await fetch(env.server.api("/participants/amara-okafor"))
+    const read = await exchange(env.server, (c) => c.getParticipant({ params: { slug: "amara-okafor" } }))
     expect(read.status).toBe(200)
     const body: Json = await read.json()
     expect(notExactly(Participant, body)).toBeUndefined()
-    const listed: Json = await (await fetch(env.server.api("/participants?q=amara"))).json()
+    const listed: Json = await bodyOf((c) => c.listParticipants({ query: { q: "amara" } }))
     expect(listed.data.map((p: Json) => p.slug)).toEqual(["amara-okafor"])
 
     // Preflight counts only who takes offers; search lists only them.
     const unnamed = await preflight(nigeriaDraft())
     expect(unnamed.feasibility).toEqual({ eligible_participants: 1, sample: ["aisha-bello"] })
-    const searched: Json = await (
-      await fetch(env.server.api("/search"), json({ query: "Photograph a pharmacy in Lagos, Nigeria" }))
-    ).json()
+    const searched: Json = await bodyOf((c) =>
+      c.search({ payload: { query: "Photograph a pharmacy in Lagos, Nigeria" } })
+    )
     expect(searched.data.map((m: Json) => m.participant.slug)).not.toContain("amara-okafor")
 
     // Unnamed: offered to the other one.
@@ -131,9 +141,8 @@ describe("a participant not taking offers", () => {
     await setAvailable("aisha-bello", false)
     // Sweeps come and go (every 50 ms): the offer stays.
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const accepted = await fetch(env.server.api(`/tasks/${reference}/accept`), {
-      method: "POST",
-      headers: bearer(await issuer.token({ sub: subject }))
+    const accepted = await exchange(env.server, (c) => c.acceptTask({ params: { reference } }), {
+      token: await issuer.token({ sub: subject })
     })
     expect(accepted.status).toBe(200)
     expect(((await accepted.json()) as Json).state).toBe("accepted")
@@ -167,20 +176,18 @@ describe("a sign-up awaiting approval", () => {
     expect(login.participantSlug).toBe("kofi-mensah")
 
     // Agents: nobody by that slug.
-    expect((await fetch(env.server.api("/participants/kofi-mensah"))).status).toBe(404)
-    const listed: Json = await (await fetch(env.server.api("/participants?q=kofi"))).json()
+    const unknown = await exchange(env.server, (c) => c.getParticipant({ params: { slug: "kofi-mensah" } }))
+    expect(unknown.status).toBe(404)
+    const listed: Json = await bodyOf((c) => c.listParticipants({ query: { q: "kofi" } }))
     expect(listed.data).toEqual([])
     const named = await preflight(nigeriaDraft({ participant_slug: "kofi-mensah" }))
     expect(named.issues.map((i: Json) => `${i.field}:${i.code}`)).toContain("participant_slug:not_found")
 
     // The person: signed in, but no participant of the marketplace yet.
     const token = await issuer.token({ sub: login.id })
-    for (const path of ["/me", "/me/tasks"]) {
-      const error = await expectEnvelope(
-        await fetch(env.server.api(path), { headers: bearer(token) }),
-        403,
-        "forbidden"
-      )
+    const reads: ReadonlyArray<(c: ApiClient) => Effect.Effect<unknown, unknown>> = [(c) => c.me(), (c) => c.myTasks()]
+    for (const read of reads) {
+      const error = await expectEnvelope(await exchange(env.server, read, { token }), 403, "forbidden")
       expect(error.message).toBe(
         "Your profile (kofi-mensah) awaits the marketplace operator's approval: until then you receive no offers and cannot act on tasks."
       )
@@ -196,12 +203,12 @@ describe("a sign-up awaiting approval", () => {
     expect(((await mcp.json()) as Json).error.message).toContain("awaits the marketplace operator's approval")
 
     await elsewhere.runPromise(Profiles.use((profiles) => profiles.approve("kofi-mensah")))
-    const me = await fetch(env.server.api("/me"), { headers: bearer(token) })
+    const me = await exchange(env.server, (c) => c.me(), { token })
     expect(me.status).toBe(200)
     expect(((await me.json()) as Json).participant).toMatchObject({ slug: "kofi-mensah", name: "Kofi Mensah" })
     const offered = await settled(await submit(nigeriaDraft({ participant_slug: "kofi-mensah" })))
     expect(offered).toMatchObject({ state: "awaiting_participant", participant_slug: "kofi-mensah" })
-    const mine: Json = await (await fetch(env.server.api("/me/tasks"), { headers: bearer(token) })).json()
+    const mine: Json = await bodyOf((c) => c.myTasks(), token)
     expect(mine.data.map((t: Json) => t.reference)).toEqual([offered.reference])
   })
 })

@@ -5,11 +5,14 @@ import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { ResultSubmission, ReviewRequest } from "../../src/api/resources.ts"
 import type { AppServices } from "../../src/app.ts"
 import type { AppConfig } from "../../src/config/app_config.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { ParticipantDirectory } from "../../src/services/participant_directory.ts"
+import { apiClient, asPayload, call, exchange } from "../support/api_client.ts"
 import { type MovableClock, movableClock } from "../support/clock.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
@@ -202,7 +205,9 @@ afterAll(async () => {
 // --- the agent ---------------------------------------------------------------------------------
 
 const create = async (env: Env, draft: Record<string, unknown>) => {
-  const response = await fetch(env.server.api("/tasks"), json(draft))
+  const response = await exchange(env.server, (c) =>
+    c.createTask({ payload: asPayload(TaskDraft, draft), headers: {} })
+  )
   const text = await response.text()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
   const task: Json = JSON.parse(text)
@@ -213,16 +218,23 @@ const create = async (env: Env, draft: Record<string, unknown>) => {
   return { reference: task.reference as string, token: task.task_token as string, created: task }
 }
 
+/** The agent's cancel or review; a body is one the document accepts (bodies it refuses: `agentPostRaw`). */
 const agentPost = (env: Env, reference: string, action: "cancel" | "review", token: string, body?: unknown) =>
-  fetch(
-    env.server.api(`/tasks/${reference}/${action}`),
-    body === undefined
-      ? { method: "POST", headers: { authorization: `Bearer ${token}` } }
-      : json(body, { authorization: `Bearer ${token}` })
+  exchange(
+    env.server,
+    (c) =>
+      action === "cancel"
+        ? c.cancelTask({ params: { reference }, payload: (body ?? {}) as { reason?: string } })
+        : c.reviewTask({ params: { reference }, payload: asPayload(ReviewRequest, body) }),
+    { token }
   )
 
+/** A review body the document refuses: no client derived from it sends one. */
+const agentPostRaw = (env: Env, reference: string, token: string, body: unknown) =>
+  fetch(env.server.api(`/tasks/${reference}/review`), json(body, { authorization: `Bearer ${token}` }))
+
 const read = async (env: Env, reference: string): Promise<Json> => {
-  const response = await fetch(env.server.api(`/tasks/${reference}`))
+  const response = await exchange(env.server, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
   expect(response.status).toBe(200)
   const task = await response.json()
   record(task)
@@ -248,9 +260,13 @@ const waitFor = async (env: Env, reference: string, until: (task: Json) => boole
     if (remaining <= 0) throw new Error(`gave up waiting; the task is ${JSON.stringify(last)}`)
     // First the task as it is (it may be there already); then each poll waits for the next change.
     const wait = etag === null ? "0" : Math.max(0.1, Math.min(5, remaining / 1000)).toFixed(1)
-    const response: Response = await fetch(env.server.api(`/tasks/${reference}?wait=${wait}`), {
-      headers: etag === null ? {} : { "if-none-match": etag }
-    })
+    const response: Response = await exchange(env.server, (c) =>
+      c.getTask({
+        params: { reference },
+        query: { wait: Number(wait) },
+        headers: etag === null ? {} : { "if-none-match": etag }
+      })
+    )
     if (response.status === 304) continue
     expect(response.status).toBe(200)
     etag = response.headers.get("etag")
@@ -268,22 +284,26 @@ const participant = async (env: Env, slug: string) => {
   const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
   await linkAccount(env.database, subject, slug)
   const token = await issuer.token({ sub: subject })
-  const headers = { authorization: `Bearer ${token}` }
-  const post = (reference: string, action: string, body?: unknown) =>
-    fetch(
-      env.server.api(`/tasks/${reference}/${action}`),
-      body === undefined ? { method: "POST", headers } : json(body, headers)
-    )
+  const as = { token }
   return {
     slug,
     subject,
-    accept: (reference: string) => post(reference, "accept"),
+    accept: (reference: string) => exchange(env.server, (c) => c.acceptTask({ params: { reference } }), as),
     decline: (reference: string, reason?: string) =>
-      post(reference, "decline", reason === undefined ? undefined : { reason }),
-    start: (reference: string) => post(reference, "start"),
-    submit: (reference: string, result: unknown) => post(reference, "submit", result),
-    me: () => fetch(env.server.api("/me"), { headers }),
-    myTasks: () => fetch(env.server.api("/me/tasks"), { headers })
+      exchange(
+        env.server,
+        (c) => c.declineTask({ params: { reference }, payload: reason === undefined ? {} : { reason } }),
+        as
+      ),
+    start: (reference: string) => exchange(env.server, (c) => c.startTask({ params: { reference } }), as),
+    submit: (reference: string, result: unknown) =>
+      exchange(
+        env.server,
+        (c) => c.submitTask({ params: { reference }, payload: asPayload(ResultSubmission, result) }),
+        as
+      ),
+    me: () => exchange(env.server, (c) => c.me(), as),
+    myTasks: () => exchange(env.server, (c) => c.myTasks(), as)
   }
 }
 
@@ -465,20 +485,16 @@ describe("review: revisions, rejection, validation", () => {
       { decision: "reject", reason: "" },
       { decision: "reject", reason: null }
     ]) {
-      const error = await expectEnvelope(
-        await agentPost(main, reference, "review", token, body),
-        400,
-        "invalid_request"
-      )
+      const error = await expectEnvelope(await agentPostRaw(main, reference, token, body), 400, "invalid_request")
       expect(error.details?.[0]?.field).toBe("reason")
     }
     const unknown = await expectEnvelope(
-      await agentPost(main, reference, "review", token, { decision: "maybe", reason: "x" }),
+      await agentPostRaw(main, reference, token, { decision: "maybe", reason: "x" }),
       400,
       "invalid_request"
     )
     expect(unknown.details?.[0]?.field).toBe("decision")
-    await expectEnvelope(await agentPost(main, reference, "review", token, {}), 400, "invalid_request")
+    await expectEnvelope(await agentPostRaw(main, reference, token, {}), 400, "invalid_request")
     expect(snapshot(await read(main, reference))).toEqual(snapshot(task))
   })
 
@@ -855,8 +871,8 @@ describe("what the service publishes about the lifecycle", () => {
   })
 
   it("/capabilities transitions contain every move observed", async () => {
-    const caps: Json = await (await fetch(main.server.api("/capabilities"))).json()
-    const table = caps.transitions as Array<{ from: string | null; to: string; actors: Array<string> }>
+    const caps = await call(apiClient(main.server).capabilities())
+    const table = caps.transitions
     expect(observedMoves.size).toBeGreaterThanOrEqual(20)
     for (const move of observedMoves) {
       const [, from, to, actor] = /^(.+) -> (.+) by (.+)$/.exec(move)!

@@ -2,9 +2,11 @@
 // the task changes or N seconds pass, honours If-None-Match, validates `wait`, and — with two
 // servers sharing one database — wakes on a change made by the other process. SQLite and Postgres.
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, exchange } from "../support/api_client.ts"
 import { backend, freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
+import { expectEnvelope, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -15,6 +17,7 @@ const lukasSubject = "user-lukas"
 let issuer: TestIssuer
 let database: TestDatabase
 let server: TestServer
+/** lukas-schmidt's access token. */
 let lukas: string
 
 const settings = () => ({
@@ -29,7 +32,7 @@ beforeAll(async () => {
   database = await freshDatabase()
   server = await startServer({ database, settings: settings() })
   await linkAccount(database, lukasSubject, "lukas-schmidt")
-  lukas = `Bearer ${await issuer.token({ sub: lukasSubject })}`
+  lukas = await issuer.token({ sub: lukasSubject })
 })
 afterAll(async () => {
   await server?.close()
@@ -37,17 +40,31 @@ afterAll(async () => {
   await issuer?.close()
 })
 
+const createTask = (on: TestServer = server) =>
+  exchange(on, (c) =>
+    c.createTask({ payload: asPayload(TaskDraft, validDraft({ participant_slug: "lukas-schmidt" })), headers: {} })
+  )
+
 const create = async (on: TestServer = server) => {
-  const response = await fetch(on.api("/tasks"), json(validDraft({ participant_slug: "lukas-schmidt" })))
+  const response = await createTask(on)
   expect(response.status).toBe(201)
   const task: Json = await response.json()
   return task.reference as string
 }
 
-/** A GET, timed. */
-const poll = async (reference: string, query: string, headers: Record<string, string> = {}, on = server) => {
+/** A GET with `wait` seconds (none: a plain read), timed. */
+const poll = (reference: string, wait: number | undefined, headers: { "if-none-match"?: string } = {}, on = server) =>
+  timed(() =>
+    exchange(on, (c) => c.getTask({ params: { reference }, query: wait === undefined ? {} : { wait }, headers }))
+  )
+
+/** A GET with `wait` spelled as given: a spelling of the number no client derived from the document sends. */
+const pollSpelled = (reference: string, wait: string, headers: Record<string, string> = {}) =>
+  timed(() => fetch(server.api(`/tasks/${reference}?wait=${wait}`), { headers }))
+
+const timed = async (send: () => Promise<Response>) => {
   const started = performance.now()
-  const response = await fetch(on.api(`/tasks/${reference}${query}`), { headers })
+  const response = await send()
   const text = await response.text()
   return {
     response,
@@ -64,7 +81,7 @@ const offered = async (on: TestServer = server) => {
   const reference = await create(on)
   const deadline = Date.now() + 10_000
   for (;;) {
-    const current = await poll(reference, "", {}, on)
+    const current = await poll(reference, undefined, {}, on)
     if (current.body.state === "awaiting_participant") return { reference, etag: current.etag!, task: current.body }
     if (Date.now() > deadline) throw new Error(`never offered: ${current.text}`)
     await sleep(20)
@@ -72,12 +89,12 @@ const offered = async (on: TestServer = server) => {
 }
 
 const accept = (reference: string, on: TestServer = server) =>
-  fetch(on.api(`/tasks/${reference}/accept`), { method: "POST", headers: { authorization: lukas } })
+  exchange(on, (c) => c.acceptTask({ params: { reference } }), { token: lukas })
 
 describe("?wait=N answers when the task changes", () => {
   it("a wait without If-None-Match answers as soon as another request moves the task", async () => {
     const { reference, etag } = await offered()
-    const waiting = poll(reference, "?wait=10")
+    const waiting = poll(reference, 10)
     await sleep(300)
     const moved = performance.now()
     expect((await accept(reference)).status).toBe(200)
@@ -92,7 +109,7 @@ describe("?wait=N answers when the task changes", () => {
 
   it("a wait with the current ETag answers with the new version as soon as it changes", async () => {
     const { reference, etag } = await offered()
-    const waiting = poll(reference, "?wait=10", { "if-none-match": etag })
+    const waiting = poll(reference, 10, { "if-none-match": etag })
     await sleep(300)
     expect((await accept(reference)).status).toBe(200)
     const answer = await waiting
@@ -100,15 +117,15 @@ describe("?wait=N answers when the task changes", () => {
     expect(answer.body.state).toBe("accepted")
     expect(answer.ms).toBeLessThan(2500)
     // The answer's ETag is the one a plain read now gives.
-    expect((await poll(reference, "")).etag).toBe(answer.etag)
+    expect((await poll(reference, undefined)).etag).toBe(answer.etag)
   })
 
   it("every waiter on the task is answered by one change", async () => {
     const { reference, etag } = await offered()
     const waiters = [
-      poll(reference, "?wait=10"),
-      poll(reference, "?wait=10", { "if-none-match": etag }),
-      poll(reference, "?wait=20", { "if-none-match": `W/${etag}` })
+      poll(reference, 10),
+      poll(reference, 10, { "if-none-match": etag }),
+      poll(reference, 20, { "if-none-match": `W/${etag}` })
     ]
     await sleep(300)
     expect((await accept(reference)).status).toBe(200)
@@ -120,11 +137,11 @@ describe("?wait=N answers when the task changes", () => {
   })
 
   it("a move made by the service itself (the offer) also answers a wait", async () => {
-    const response = await fetch(server.api("/tasks"), json(validDraft({ participant_slug: "lukas-schmidt" })))
+    const response = await createTask()
     const created: Json = await response.json()
     // The client holds the version of the 201: the wait answers as soon as the service has made
     // the offer — at once if it already has (the dispatcher may be quicker than this request).
-    const answer = await poll(created.reference, "?wait=10", { "if-none-match": response.headers.get("etag")! })
+    const answer = await poll(created.reference, 10, { "if-none-match": response.headers.get("etag")! })
     expect(answer.status).toBe(200)
     expect(answer.body.state).toBe("awaiting_participant")
     expect(answer.ms).toBeLessThan(2500)
@@ -134,7 +151,7 @@ describe("?wait=N answers when the task changes", () => {
 describe("?wait=N when nothing changes", () => {
   it("answers 200 with the same task after about N seconds", async () => {
     const { reference, etag, task } = await offered()
-    const answer = await poll(reference, "?wait=1")
+    const answer = await poll(reference, 1)
     expect(answer.status).toBe(200)
     expect(answer.ms).toBeGreaterThanOrEqual(950)
     expect(answer.ms).toBeLessThan(2500)
@@ -145,7 +162,7 @@ describe("?wait=N when nothing changes", () => {
 
   it("answers 304 after about N seconds when If-None-Match names the current ETag", async () => {
     const { reference, etag } = await offered()
-    const answer = await poll(reference, "?wait=1.5", { "if-none-match": etag })
+    const answer = await poll(reference, 1.5, { "if-none-match": etag })
     expect(answer.status).toBe(304)
     expect(answer.text).toBe("")
     expect(answer.etag).toBe(etag)
@@ -157,7 +174,7 @@ describe("?wait=N when nothing changes", () => {
     const { reference, etag } = await offered()
     expect((await accept(reference)).status).toBe(200)
     for (const stale of [etag, `W/${etag}`, '"not-an-etag"']) {
-      const answer = await poll(reference, "?wait=60", { "if-none-match": stale })
+      const answer = await poll(reference, 60, { "if-none-match": stale })
       expect(answer.status).toBe(200)
       expect(answer.body.state).toBe("accepted")
       expect(answer.etag).not.toBe(etag)
@@ -167,13 +184,17 @@ describe("?wait=N when nothing changes", () => {
 
   it("wait=0 (and no wait) answers at once: 200, or 304 when If-None-Match matches", async () => {
     const { reference, etag } = await offered()
-    for (const query of ["?wait=0", "", "?wait=0.0"]) {
-      const plain = await poll(reference, query)
-      expect(plain.status).toBe(200)
-      expect(plain.ms).toBeLessThan(500)
-      const notModified = await poll(reference, query, { "if-none-match": etag })
-      expect(notModified.status).toBe(304)
-      expect(notModified.ms).toBeLessThan(500)
+    for (const [query, read] of [
+      ["?wait=0", (h: Record<string, string>) => poll(reference, 0, h)],
+      ["", (h: Record<string, string>) => poll(reference, undefined, h)],
+      ["?wait=0.0", (h: Record<string, string>) => pollSpelled(reference, "0.0", h)]
+    ] as const) {
+      const plain = await read({})
+      expect(plain.status, query).toBe(200)
+      expect(plain.ms, query).toBeLessThan(500)
+      const notModified = await read({ "if-none-match": etag })
+      expect(notModified.status, query).toBe(304)
+      expect(notModified.ms, query).toBeLessThan(500)
     }
   })
 })
@@ -183,6 +204,7 @@ describe("?wait validation", () => {
     const { reference } = await offered()
     for (const value of ["61", "-1", "abc", "60.5", "1e1", "", " ", "0x10", "100", "Infinity", "NaN", "5s"]) {
       const started = performance.now()
+      // Raw: values the document refuses, which no client derived from it sends.
       const response = await fetch(server.api(`/tasks/${reference}?wait=${encodeURIComponent(value)}`))
       const error = await expectEnvelope(response, 400, "invalid_request")
       expect(error.details?.[0]?.field, value).toBe("wait")
@@ -192,7 +214,9 @@ describe("?wait validation", () => {
 
   it("wait on an unknown reference → 404 task_not_found at once", async () => {
     const started = performance.now()
-    const response = await fetch(server.api(`/tasks/tsk_${"a".repeat(26)}?wait=10`))
+    const response = await exchange(server, (c) =>
+      c.getTask({ params: { reference: `tsk_${"a".repeat(26)}` }, query: { wait: 10 }, headers: {} })
+    )
     await expectEnvelope(response, 404, "task_not_found")
     expect(performance.now() - started).toBeLessThan(500)
   })
@@ -206,7 +230,7 @@ describe("across servers sharing one database", () => {
     try {
       await linkAccount(shared, lukasSubject, "lukas-schmidt")
       const { reference, etag } = await offered(b)
-      const waiting = poll(reference, "?wait=20", { "if-none-match": etag }, a)
+      const waiting = poll(reference, 20, { "if-none-match": etag }, a)
       // Let A settle into its wait (past its first check) before B changes the task.
       await sleep(300)
       const accepted = await accept(reference, b)

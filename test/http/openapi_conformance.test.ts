@@ -233,7 +233,39 @@ describe("query parameters and headers: what the schema accepts is accepted, wha
     expect(accepts(schema, cursor)).toBe(true)
     const next = await conforms("listParticipants", await fetch(server.api(`/participants?limit=2&cursor=${cursor}`)))
     expect(next.status).toBe(200)
-    for (const value of ["", "a b", "x".repeat(201), "%%%"]) {
+    // Text the pattern accepts is a position in the listing, issued or not: never refused (issue 35).
+    const position = (text: string) => Buffer.from(`after:${text}`).toString("base64url")
+    for (const value of [
+      "YWZ0ZXI6",
+      `YWZ0ZXI6${"_".repeat(192)}`,
+      "YWZ0ZXI6AAAA",
+      "YWZ0ZXI6-_-_x",
+      position("zzzz"),
+      position("' OR 1=1 --"),
+      position("\u0000")
+    ]) {
+      expect(accepts(schema, value), value).toBe(true)
+      const answer = await conforms(
+        "listParticipants",
+        await fetch(server.api(`/participants?limit=2&cursor=${value}`))
+      )
+      expect(answer.status, value).toBe(200)
+      // With q, the listing is a search that reads storage past the cursor's position.
+      const searched = await conforms(
+        "listParticipants",
+        await fetch(server.api(`/participants?q=photo&limit=2&cursor=${value}`))
+      )
+      expect(searched.status, value).toBe(200)
+    }
+    for (const value of [
+      "",
+      "a b",
+      "x".repeat(201),
+      "%%%",
+      "abc",
+      `YWZ0ZXI6${"A".repeat(193)}`,
+      Buffer.from("before:zzz").toString("base64url")
+    ]) {
       expect(accepts(schema, value)).toBe(false)
       const refused = await conforms(
         "listParticipants",
@@ -265,7 +297,11 @@ const documentedDrafts = {
     }),
     validDraft({ contact_email: "  ops@example.com ", budget: " USD 250 ", participant_slug: null }),
     validDraft({ action: `  ${"a".repeat(4000)}\n` }),
-    validDraft({ webhook_url: null, unknown_member: { any: "thing" } })
+    validDraft({ webhook_url: null, unknown_member: { any: "thing" } }),
+    validDraft({ webhook_url: "  HTTPS://Hooks.Example.com:08443/a/b?c=d&e=é  " }),
+    validDraft({ webhook_url: "https://[2606:4700:4700::1111]/hooks" }),
+    validDraft({ webhook_url: "https://8.8.8.8?x" }),
+    validDraft({ webhook_url: "https://xn--mnchen-3ya.de./tasks" })
   ],
   invalid: [
     ["action", validDraft({ action: undefined })],
@@ -282,7 +318,16 @@ const documentedDrafts = {
     ["contact_email", validDraft({ contact_email: "ops@example" })],
     ["participant_slug", validDraft({ participant_slug: "Jane Doe" })],
     ["timing", validDraft({ timing: ["soon"] })],
-    ["result_schema", validDraft({ result_schema: "an object" })]
+    ["result_schema", validDraft({ result_schema: "an object" })],
+    ["webhook_url", validDraft({ webhook_url: "http://hooks.example.com/" })],
+    ["webhook_url", validDraft({ webhook_url: "hooks.example.com/tasks" })],
+    ["webhook_url", validDraft({ webhook_url: "https://user:pw@hooks.example.com/" })],
+    ["webhook_url", validDraft({ webhook_url: "https://hooks.example.com/#events" })],
+    ["webhook_url", validDraft({ webhook_url: "https://hooks.example.com/a b" })],
+    ["webhook_url", validDraft({ webhook_url: "https://hooks.exämple.com/" })],
+    ["webhook_url", validDraft({ webhook_url: "https://134744072/" })],
+    ["webhook_url", validDraft({ webhook_url: "https://1.2.3.999/" })],
+    ["webhook_url", validDraft({ webhook_url: "https://hooks.example.com:65536/" })]
   ] as ReadonlyArray<readonly [string, Record<string, unknown>]>
 }
 
@@ -492,6 +537,25 @@ describe("POST /tasks: the document's create schema is the valid draft", () => {
         details.details.map((d) => d.field),
         JSON.stringify(body).slice(0, 200)
       ).toContain(field)
+    }
+  })
+
+  it("webhook_url: the document states the public-address rule it cannot write as a pattern, and the service holds it", async () => {
+    const members = (document.components.schemas as Record<string, { properties: Record<string, unknown> }>).TaskDraft!
+      .properties
+    const member = members.webhook_url as { description: string }
+    expect(member.description).toMatch(/https/)
+    expect(member.description).toMatch(/public/)
+    expect(member.description).toMatch(/localhost and private, loopback, link-local/)
+    expect(member.description).toMatch(/WEBHOOK_ALLOW_PRIVATE=true/)
+    // Written as the pattern allows, these are refused only for what the description says.
+    for (const url of ["https://localhost/hooks", "https://10.0.0.1/", "https://[::1]/", "https://169.254.169.254/"]) {
+      expect(accepts(member, url), url).toBe(true)
+      const answer = await conforms("createTask", await submit(validDraft({ webhook_url: url })))
+      expect(answer.status, url).toBe(422)
+      const error = (answer.body as { error: { details: ReadonlyArray<{ field: string; message: string }> } }).error
+      const named = error.details.find((d) => d.field === "webhook_url")
+      expect(named?.message, url).toMatch(/events are sent only to public addresses/)
     }
   })
 

@@ -5,7 +5,7 @@ import { ParticipantList } from "../../src/api/resources.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { makeParticipantJson } from "../../src/http/participants.ts"
 import { presentParticipant } from "../../src/operations/agent.ts"
-import { type ApiClient, apiClient, call } from "../support/api_client.ts"
+import { type ApiClient, apiClient, call, exchange } from "../support/api_client.ts"
 import { expectEnvelope, notExactly, startServer, type TestServer } from "../support/server.ts"
 
 interface SampleParticipant {
@@ -305,6 +305,7 @@ describe("GET /participants pagination", () => {
 
   for (const limit of ["0", "-1", "501", "abc", "1.5", "", "1e2", "10000"]) {
     it(`rejects limit=${JSON.stringify(limit)} with 400 invalid_request`, async () => {
+      // Raw: values the document refuses, which no client derived from it sends.
       const response = await fetch(server.api(`/participants?limit=${encodeURIComponent(limit)}`))
       const error = await expectEnvelope(response, 400, "invalid_request")
       expect(error.hint).toBeTypeOf("string")
@@ -313,6 +314,7 @@ describe("GET /participants pagination", () => {
 
   for (const cursor of ["garbage!!", "abc", "", Buffer.from("before:zzz").toString("base64url")]) {
     it(`rejects cursor=${JSON.stringify(cursor)} with 400 invalid_request`, async () => {
+      // Raw: values the document refuses, which no client derived from it sends.
       const response = await fetch(server.api(`/participants?cursor=${encodeURIComponent(cursor)}`))
       await expectEnvelope(response, 400, "invalid_request")
     })
@@ -328,14 +330,20 @@ describe("GET /participants/{slug}", () => {
 
   it("the url member of a participant addresses that participant", async () => {
     const p = (await list({ limit: 1 })).data[0]!
+    // Raw: the subject is the address as given, followed as any client would.
     const response = await fetch(p.url)
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual(p)
   })
 
   it("answers 404 participant_not_found with a hint for an unknown slug", async () => {
-    for (const slug of ["nobody-here", "AHMED-HASSAN", "ahmed", "%25"]) {
-      const error = await expectEnvelope(await fetch(server.api(`/participants/${slug}`)), 404, "participant_not_found")
+    // "%" goes on the wire as %25.
+    for (const slug of ["nobody-here", "AHMED-HASSAN", "ahmed", "%"]) {
+      const error = await expectEnvelope(
+        await exchange(server, (c) => c.getParticipant({ params: { slug } })),
+        404,
+        "participant_not_found"
+      )
       expect(error.hint).toBeTypeOf("string")
       expect(error.hint).toContain("/api/public/v1/participants")
     }

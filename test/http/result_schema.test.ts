@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { maxJsonDepth } from "../../src/api/parameters.ts"
+import { ResultSubmission } from "../../src/api/resources.ts"
 import { RESULT_SCHEMA_MAX_BYTES } from "../../src/domain/result_schema.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { type ApiClient, asJsonObject, asPayload, exchange } from "../support/api_client.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { captureLogs } from "../support/logs.ts"
 import { postMcp } from "../support/mcp.ts"
@@ -35,10 +38,20 @@ afterAll(async () => {
   await issuer?.close()
 })
 
-const rest = async (path: string, init?: RequestInit) => {
-  const response = await fetch(env.server.api(path), init)
-  return { status: response.status, body: (await response.json()) as Json }
-}
+/** A typed call's status and JSON body, as sent. */
+const answer = async (response: Response) => ({ status: response.status, body: (await response.json()) as Json })
+
+const readTask = async (reference: string) =>
+  answer(await exchange(env.server, (c) => c.getTask({ params: { reference }, query: {}, headers: {} })))
+
+const capabilities = async () => answer(await exchange(env.server, (c) => c.capabilities()))
+
+const createTask = async (draft: Record<string, unknown>) =>
+  answer(
+    await exchange(env.server, (c) =>
+      c.createTask({ payload: asPayload(TaskDraft, draft), headers: { "idempotency-key": randomUUID() } })
+    )
+  )
 
 /** What the agent asks for: a count of bugs (at least one) and the device, nothing else. */
 const bugReport = {
@@ -52,7 +65,8 @@ const bugReport = {
   additionalProperties: false
 }
 
-const preflight = (draft: Record<string, unknown>) => rest("/preflight", json(draft))
+const preflight = async (draft: Record<string, unknown>) =>
+  answer(await exchange(env.server, (c) => c.preflight({ payload: asJsonObject(draft) })))
 
 describe("preflight and submission judge result_schema", () => {
   const refused: ReadonlyArray<readonly [string, unknown, string, RegExp]> = [
@@ -90,6 +104,7 @@ describe("preflight and submission judge result_schema", () => {
       expect(checked.body.issues).toEqual([{ field: "result_schema", code, message: expect.stringMatching(message) }])
       expect(checked.body.task.result_schema).toBeUndefined()
 
+      // Raw: a result_schema the document refuses, which the typed client would not send.
       const submitted = await fetch(env.server.api("/tasks"), json(draft, { "idempotency-key": randomUUID() }))
       const error = await expectEnvelope(submitted, 422, "preflight_failed")
       expect(error.details).toEqual(checked.body.issues)
@@ -102,25 +117,22 @@ describe("preflight and submission judge result_schema", () => {
     expect(checked.body).toMatchObject({ valid: true, issues: [] })
     expect(checked.body.task.result_schema).toEqual(bugReport)
 
-    const created = await rest(
-      "/tasks",
-      json(digitalDraft({ result_schema: bugReport }), { "idempotency-key": randomUUID() })
-    )
+    const created = await createTask(digitalDraft({ result_schema: bugReport }))
     expect(created.status).toBe(201)
     expect(created.body.brief.result_schema).toEqual(bugReport)
     // Property order is kept as written (a form generated from it lists them in that order).
     expect(Object.keys(created.body.brief.result_schema.properties)).toEqual(["bugs_found", "device", "report_url"])
-    expect((await rest(`/tasks/${created.body.reference}`)).body.brief.result_schema).toEqual(bugReport)
+    expect((await readTask(created.body.reference)).body.brief.result_schema).toEqual(bugReport)
   })
 
   it("a task without result_schema has none in its brief", async () => {
-    const created = await rest("/tasks", json(digitalDraft(), { "idempotency-key": randomUUID() }))
+    const created = await createTask(digitalDraft())
     expect(created.status).toBe(201)
     expect(Object.hasOwn(created.body.brief, "result_schema")).toBe(false)
   })
 
   it("/capabilities states the limit and lists result_schema as optional", async () => {
-    const caps = (await rest("/capabilities")).body
+    const caps = (await capabilities()).body
     expect(caps.draft.limits.result_schema).toBe(RESULT_SCHEMA_MAX_BYTES)
     expect(caps.draft.optional).toContain("result_schema")
     expect(caps.draft.required).not.toContain("result_schema")
@@ -150,27 +162,33 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
 /** A task naming the participant, with `schema` as its result_schema, accepted and started by them. */
 const taskInFlight = async (person: Person, schema: unknown = bugReport) => {
-  const created = await rest(
-    "/tasks",
-    json(digitalDraft({ participant_slug: slug, result_schema: schema }), { "idempotency-key": randomUUID() })
-  )
+  const created = await createTask(digitalDraft({ participant_slug: slug, result_schema: schema }))
   expect(created.status).toBe(201)
   const reference: string = created.body.reference
   for (let i = 0; i < 200; i++) {
-    if ((await rest(`/tasks/${reference}`)).body.state === "awaiting_participant") break
+    if ((await readTask(reference)).body.state === "awaiting_participant") break
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
-  for (const move of ["accept", "start"]) {
-    const moved = await rest(`/tasks/${reference}/${move}`, { method: "POST", headers: bearer(person.restToken) })
+  for (const [move, send] of [
+    ["accept", (c: ApiClient) => c.acceptTask({ params: { reference } })],
+    ["start", (c: ApiClient) => c.startTask({ params: { reference } })]
+  ] as const) {
+    const moved = await exchange(env.server, send, { token: person.restToken })
     expect(moved.status, move).toBe(200)
   }
-  const task = (await rest(`/tasks/${reference}`)).body
+  const task = (await readTask(reference)).body
   expect(task.state).toBe("in_flight")
   return { reference, task }
 }
 
 const submitOverRest = (person: Person, reference: string, result: unknown) =>
-  fetch(env.server.api(`/tasks/${reference}/submit`), json(result, bearer(person.restToken)))
+  exchange(env.server, (c) => c.submitTask({ params: { reference }, payload: asPayload(ResultSubmission, result) }), {
+    token: person.restToken
+  })
+
+/** Raw: JSON text written by hand (nested deeper than the service takes), which no client derived from the document sends. */
+const submitTextOverRest = (person: Person, reference: string, text: string) =>
+  fetch(env.server.api(`/tasks/${reference}/submit`), json(text, bearer(person.restToken)))
 
 /** Fields wrong in every way the schema can say: a count too small, the device missing, a stray member. */
 const badResult = {
@@ -199,7 +217,7 @@ describe("a result is checked against the task's result_schema", () => {
       "result_invalid"
     )
     expect((none.details ?? []).map((d: Json) => d.field)).toEqual(["/fields/bugs_found", "/fields/device"])
-    expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
+    expect((await readTask(reference)).body).toEqual(task)
   })
 
   it("REST: fields valid by it are accepted", async () => {
@@ -255,7 +273,7 @@ describe("a result is checked against the task's result_schema", () => {
       expect(overRest.status).toBe(422)
       expect(refused.structuredContent).toEqual(await overRest.json())
       expect(refused.structuredContent.error.code).toBe("result_invalid")
-      expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
+      expect((await readTask(reference)).body).toEqual(task)
 
       const accepted = await call({ summary: "Found 3 bugs", fields: { bugs_found: 3, device: "Pixel 8" } })
       expect(accepted.isError).toBeUndefined()
@@ -282,10 +300,10 @@ describe("result fields nested too deep", () => {
     const { reference, task } = await taskInFlight(person, { type: "object" })
     const logged = errorsLogged().length
     const body = `{"summary":"Done","fields":{"a":${nestedObjects(4400)}}}`
-    const refused = await expectEnvelope(await submitOverRest(person, reference, body), 400, "invalid_request")
+    const refused = await expectEnvelope(await submitTextOverRest(person, reference, body), 400, "invalid_request")
     expect(refused.details).toEqual([tooDeep])
     expect(errorsLogged()).toHaveLength(logged)
-    expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
+    expect((await readTask(reference)).body).toEqual(task)
   })
 
   it(`REST: a body ${maxJsonDepth} levels deep is taken, one more is refused`, async () => {
@@ -294,9 +312,9 @@ describe("result fields nested too deep", () => {
     // The body is the first level, fields the second: fields holds maxJsonDepth - 1 objects in all.
     const atLimit = `{"summary":"Done","fields":${nestedObjects(maxJsonDepth - 1)}}`
     const overLimit = `{"summary":"Done","fields":${nestedObjects(maxJsonDepth)}}`
-    await expectEnvelope(await submitOverRest(person, reference, overLimit), 400, "invalid_request")
-    expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
-    const taken = await submitOverRest(person, reference, atLimit)
+    await expectEnvelope(await submitTextOverRest(person, reference, overLimit), 400, "invalid_request")
+    expect((await readTask(reference)).body).toEqual(task)
+    const taken = await submitTextOverRest(person, reference, atLimit)
     expect(taken.status).toBe(200)
     expect(((await taken.json()) as Json).result.fields).toEqual(JSON.parse(atLimit).fields)
   })
@@ -327,13 +345,13 @@ describe("result fields nested too deep", () => {
         { ...tooDeep, message: tooDeep.message.replace("the request body", "the tool's arguments") }
       ])
       expect(errorsLogged()).toHaveLength(logged)
-      expect((await rest(`/tasks/${reference}`)).body).toEqual(task)
+      expect((await readTask(reference)).body).toEqual(task)
     } finally {
       await client.close()
     }
   })
 
   it("/capabilities states the limit", async () => {
-    expect((await rest("/capabilities")).body.limits.max_json_depth).toBe(maxJsonDepth)
+    expect((await capabilities()).body.limits.max_json_depth).toBe(maxJsonDepth)
   })
 })

@@ -7,8 +7,12 @@
 import { randomUUID } from "node:crypto"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ReviewRequest } from "../../src/api/resources.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { type ApiClient, asPayload, exchange } from "../support/api_client.ts"
 import { actingParticipant, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
   awaitTask,
@@ -46,20 +50,31 @@ afterAll(async () => {
 
 const hour = 3600_000
 
+/** A typed call's JSON body, as sent. */
+const body = async <A, E>(on: ServerOnDatabase, run: (client: ApiClient) => Effect.Effect<A, E>): Promise<Json> =>
+  (await exchange(on.server, run)).json()
+
+const create = (on: ServerOnDatabase, draft: Record<string, unknown>) =>
+  exchange(on.server, (c) =>
+    c.createTask({ payload: asPayload(TaskDraft, draft), headers: { "idempotency-key": randomUUID() } })
+  )
+
 const submit = async (draft: Record<string, unknown>) => {
-  const response = await fetch(sandbox.server.api("/tasks"), json(draft, { "idempotency-key": randomUUID() }))
+  const response = await create(sandbox, draft)
   const text = await response.text()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
   return JSON.parse(text) as Json
 }
 
-const read = async (reference: string): Promise<Json> => (await fetch(sandbox.server.api(`/tasks/${reference}`))).json()
+const read = (reference: string): Promise<Json> =>
+  body(sandbox, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
 
 /** Reads the task until `until` holds, or fails after 15 s saying where it stayed. */
 const waitFor = (reference: string, until: (task: Json) => boolean): Promise<Json> =>
   awaitTask(sandbox.server.api(`/tasks/${reference}`), until)
 const stateIs = (state: string) => (task: Json) => task.state === state
 
+// The sandbox clock is not in the API's description (only a sandbox serves it): its calls are raw.
 const clock = async (): Promise<Json> => {
   const response = await fetch(sandbox.server.api("/sandbox/clock"))
   expect(response.status).toBe(200)
@@ -75,7 +90,7 @@ const advance = async (by: string) => {
 
 describe("the sandbox", () => {
   it("says so: the index, /capabilities and every task carry sandbox: true", async () => {
-    const index = await (await fetch(sandbox.server.api(""))).json()
+    const index = await body(sandbox, (c) => c.index())
     expect(index.sandbox).toBe(true)
     expect(index.sandbox_tools.clock).toBe(sandbox.server.api("/sandbox/clock"))
     expect(Object.keys(index.sandbox_tools.simulated_participants)).toEqual([
@@ -84,14 +99,14 @@ describe("the sandbox", () => {
       "sim-silent",
       "sim-slow"
     ])
-    const capabilities = await (await fetch(sandbox.server.api("/capabilities"))).json()
+    const capabilities = await body(sandbox, (c) => c.capabilities())
     expect(capabilities.sandbox).toBe(true)
     expect(capabilities.interfaces.mcp.tools).toContain("advance_clock")
     const created = await submit(digitalDraft({ participant_slug: "sim-silent" }))
     expect(created.sandbox).toBe(true)
     expect((await read(created.reference)).sandbox).toBe(true)
     // The simulated participants are ordinary participants to discovery.
-    const listed = await (await fetch(sandbox.server.api("/participants?q=simulated"))).json()
+    const listed = await body(sandbox, (c) => c.listParticipants({ query: { q: "simulated" } }))
     expect(listed.data.map((p: Json) => p.slug)).toEqual(["sim-declines", "sim-delivers", "sim-silent", "sim-slow"])
   })
 
@@ -223,9 +238,14 @@ describe("the simulated participants", () => {
   }
 
   const review = async (created: Json, decision: string, reason?: string) => {
-    const response = await fetch(
-      sandbox.server.api(`/tasks/${created.reference}/review`),
-      json({ decision, ...(reason === undefined ? {} : { reason }) }, { authorization: `Bearer ${created.task_token}` })
+    const response = await exchange(
+      sandbox.server,
+      (c) =>
+        c.reviewTask({
+          params: { reference: created.reference },
+          payload: asPayload(ReviewRequest, { decision, ...(reason === undefined ? {} : { reason }) })
+        }),
+      { token: created.task_token }
     )
     expect(response.status, await response.clone().text()).toBe(200)
     return (await response.json()) as Json
@@ -290,15 +310,19 @@ describe("outside a sandbox", () => {
       const body = await expectEnvelope(await fetch(live.server.api("/sandbox/clock"), init), 404, "not_found")
       expect(body.message).toContain("/api/public/v1/sandbox/clock")
     }
-    await expectEnvelope(await fetch(live.server.api("/participants/sim-delivers")), 404, "participant_not_found")
-    const listed = await (await fetch(live.server.api("/participants?q=simulated"))).json()
+    await expectEnvelope(
+      await exchange(live.server, (c) => c.getParticipant({ params: { slug: "sim-delivers" } })),
+      404,
+      "participant_not_found"
+    )
+    const listed = await body(live, (c) => c.listParticipants({ query: { q: "simulated" } }))
     expect(listed.data).toEqual([])
-    const index = await (await fetch(live.server.api(""))).json()
+    const index = await body(live, (c) => c.index())
     expect(index.sandbox).toBe(false)
     expect(index).not.toHaveProperty("sandbox_tools")
-    const capabilities = await (await fetch(live.server.api("/capabilities"))).json()
+    const capabilities = await body(live, (c) => c.capabilities())
     expect(capabilities.interfaces.mcp.tools).not.toContain("advance_clock")
-    const response = await fetch(live.server.api("/tasks"), json(digitalDraft(), { "idempotency-key": randomUUID() }))
+    const response = await create(live, digitalDraft())
     expect(response.status).toBe(201)
     expect(await response.json()).not.toHaveProperty("sandbox")
   })

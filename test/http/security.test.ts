@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { SignJWT } from "jose"
 import type { AppSettings } from "../../src/config/settings.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, exchange } from "../support/api_client.ts"
 import {
   type KeyPair,
   linkAccount,
@@ -84,7 +86,9 @@ afterAll(async () => {
 // --- helpers -----------------------------------------------------------------------------------
 
 const create = async (env: Env, draft: Record<string, unknown>) => {
-  const response = await fetch(env.server.api("/tasks"), json(draft))
+  const response = await exchange(env.server, (c) =>
+    c.createTask({ payload: asPayload(TaskDraft, draft), headers: {} })
+  )
   const text = await response.text()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
   const task: Json = JSON.parse(text)
@@ -92,7 +96,7 @@ const create = async (env: Env, draft: Record<string, unknown>) => {
 }
 
 const read = async (env: Env, reference: string): Promise<Json> => {
-  const response = await fetch(env.server.api(`/tasks/${reference}`))
+  const response = await exchange(env.server, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
   expect(response.status).toBe(200)
   return response.json()
 }
@@ -117,6 +121,7 @@ const offeredToLukas = async (env: Env) => {
   return created
 }
 
+// Raw: the Authorization header as written (schemes, malformed and foreign credentials) is the subject.
 const post = (env: Env, path: string, authorization?: string, body?: unknown) => {
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization }
   return fetch(env.server.api(path), body === undefined ? { method: "POST", headers } : json(body, headers))

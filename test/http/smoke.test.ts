@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TaskStore } from "../../src/services/task_store.ts"
+import { exchange } from "../support/api_client.ts"
 import { startServer, type TestServer } from "../support/server.ts"
 import { serverServicesWith } from "../support/services.ts"
 
@@ -12,7 +13,7 @@ afterAll(() => server.close())
 
 describe("smoke", () => {
   it("serves the index", async () => {
-    const response = await fetch(server.api(""))
+    const response = await exchange(server, (c) => c.index())
     expect(response.status).toBe(200)
     expect((await response.json()).version).toBe("v1")
   })
@@ -31,7 +32,7 @@ describe("smoke", () => {
     )
     const another = await startServer({ services: serverServicesWith(countedStore) })
     try {
-      const response = await fetch(another.api("/participants?limit=1"))
+      const response = await exchange(another, (c) => c.listParticipants({ query: { limit: 1 } }))
       expect(response.status).toBe(200)
       expect(builds).toBe(1)
     } finally {

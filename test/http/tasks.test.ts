@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { NotFound } from "../../src/api/envelope.ts"
-import { apiClient, call, refusal } from "../support/api_client.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { apiClient, asPayload, call, exchange, refusal } from "../support/api_client.ts"
 import { movableClock } from "../support/clock.ts"
 import { publishedTaskStates } from "../support/contract.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
@@ -22,18 +23,39 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const submit = (draft: unknown, headers: Record<string, string> = {}, on: TestServer = server) =>
+/** POST /tasks through the typed client: a draft and key the document accepts. */
+const submit = (draft: unknown, headers: Record<string, string> = {}, on: TestServer = server) => {
+  const { "idempotency-key": idempotencyKey, ...others } = headers
+  return exchange(
+    on,
+    (c) =>
+      c.createTask({
+        payload: asPayload(TaskDraft, draft),
+        headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
+      }),
+    { headers: others }
+  )
+}
+
+/** POST /tasks as sent: a draft or key the document refuses, which no client derived from it sends. */
+const submitRaw = (draft: unknown, headers: Record<string, string> = {}, on: TestServer = server) =>
   fetch(on.api("/tasks"), json(draft, headers))
 
-const submitOk = async (draft: unknown, headers: Record<string, string> = {}, on: TestServer = server) => {
-  const response = await submit(draft, headers, on)
+/** A 201 from `send` (raw for a draft whose blanks or letter case are what is tested). */
+const submitOk = async (
+  draft: unknown,
+  headers: Record<string, string> = {},
+  on: TestServer = server,
+  send: typeof submit = submit
+) => {
+  const response = await send(draft, headers, on)
   const text = await response.text()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
   return { response, text, body: JSON.parse(text) as Json }
 }
 
-const read = (reference: string, headers: Record<string, string> = {}, on: TestServer = server) =>
-  fetch(on.api(`/tasks/${reference}`), { headers })
+const read = (reference: string, headers: { "if-none-match"?: string } = {}, on: TestServer = server) =>
+  exchange(on, (c) => c.getTask({ params: { reference }, query: {}, headers }))
 
 /**
  * A read through the typed client: the decoded answer (the task, or no body for a 304, with its
@@ -90,7 +112,10 @@ describe("POST /tasks: creation", () => {
         budget: " EUR 40 ",
         constraints: "\tDaylight only\n",
         contact_email: " ops@example.com "
-      })
+      }),
+      {},
+      server,
+      submitRaw
     )
     const after = Date.now()
     expect(response.headers.get("content-type")).toContain("application/json")
@@ -183,12 +208,22 @@ describe("POST /tasks: creation", () => {
   })
 
   it("prefers the draft's agent over the User-Agent", async () => {
-    const { body } = await submitOk(validDraft({ agent: "  named-agent/1.0  " }), { "user-agent": "other/2.0" })
+    const { body } = await submitOk(
+      validDraft({ agent: "  named-agent/1.0  " }),
+      { "user-agent": "other/2.0" },
+      server,
+      submitRaw
+    )
     expect(body.agent).toBe("named-agent/1.0")
   })
 
   it("treats a blank agent as absent and falls back to the User-Agent", async () => {
-    const { body } = await submitOk(validDraft({ agent: "   " }), { "user-agent": "fallback-agent/3" })
+    const { body } = await submitOk(
+      validDraft({ agent: "   " }),
+      { "user-agent": "fallback-agent/3" },
+      server,
+      submitRaw
+    )
     expect(body.agent).toBe("fallback-agent/3")
   })
 })
@@ -301,7 +336,7 @@ describe("GET /tasks/{reference}", () => {
 describe("POST /tasks: validation", () => {
   it("answers 422 preflight_failed naming each missing field with code required", async () => {
     const error = await expectEnvelope(
-      await submit({ execution_mode: "physical", timing: "tomorrow" }),
+      await submitRaw({ execution_mode: "physical", timing: "tomorrow" }),
       422,
       "preflight_failed"
     )
@@ -319,7 +354,7 @@ describe("POST /tasks: validation", () => {
   })
 
   it("names every required field for an empty draft", async () => {
-    const error = await expectEnvelope(await submit({}), 422, "preflight_failed")
+    const error = await expectEnvelope(await submitRaw({}), 422, "preflight_failed")
     expect(error.details!.map((d) => `${d.field}:${d.code}`).sort()).toEqual(
       ["acceptance_test:required", "action:required", "execution_mode:required", "expected_result:required"].sort()
     )
@@ -336,7 +371,11 @@ describe("POST /tasks: validation", () => {
 
   it("stores nothing under the key of a failed submission", async () => {
     const k = key()
-    await expectEnvelope(await submit(validDraft({ action: "  " }), { "idempotency-key": k }), 422, "preflight_failed")
+    await expectEnvelope(
+      await submitRaw(validDraft({ action: "  " }), { "idempotency-key": k }),
+      422,
+      "preflight_failed"
+    )
     await expectEnvelope(
       await submit(validDraft({ participant_slug: "nobody-by-this-name" }), { "idempotency-key": k }),
       422,
@@ -353,7 +392,7 @@ describe("POST /tasks: validation", () => {
 
   it("stores nothing under a body idempotency_key of a failed submission", async () => {
     const k = key()
-    await expectEnvelope(await submit({ idempotency_key: k, execution_mode: "digital" }), 422, "preflight_failed")
+    await expectEnvelope(await submitRaw({ idempotency_key: k, execution_mode: "digital" }), 422, "preflight_failed")
     const { response } = await submitOk(validDraft({ idempotency_key: k }))
     expect(response.headers.get("idempotent-replayed")).toBeNull()
   })
@@ -373,10 +412,10 @@ describe("POST /tasks: doomed drafts (issue 25)", () => {
   }
 
   const preflightWarning = async (draft: Record<string, unknown>, code: string) => {
-    const result: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
-    const found = result.warnings.filter((w: Json) => w.code === code)
+    const result = await call(apiClient(server).preflight({ payload: draft }))
+    const found = result.warnings.filter((w) => w.code === code)
     expect(found.length, JSON.stringify(result.warnings)).toBe(1)
-    return found[0].message as string
+    return found[0]!.message
   }
 
   it("a deadline already passed: 422 preflight_failed with a deadline_passed detail, nothing stored under the key", async () => {
@@ -545,7 +584,12 @@ describe("POST /tasks: idempotency", () => {
     const padded = Object.fromEntries(
       Object.entries(validDraft()).map(([name, value]) => [name, typeof value === "string" ? ` \t${value}\n ` : value])
     )
-    const second = await submitOk({ ...padded, execution_mode: "PHYSICAL" }, { "idempotency-key": k })
+    const second = await submitOk(
+      { ...padded, execution_mode: "PHYSICAL" },
+      { "idempotency-key": k },
+      server,
+      submitRaw
+    )
     expect(second.response.headers.get("idempotent-replayed")).toBe("true")
     expect(second.text).toBe(first.text)
   })
@@ -577,7 +621,7 @@ describe("POST /tasks: an idempotency key is a secret of at least 16 characters 
     onFreshServer(async (on, database) => {
       for (const k of shortKeys) {
         const error = await expectEnvelope(
-          await submit(validDraft(), { "idempotency-key": k }, on),
+          await submitRaw(validDraft(), { "idempotency-key": k }, on),
           400,
           "invalid_request"
         )
@@ -588,7 +632,7 @@ describe("POST /tasks: an idempotency key is a secret of at least 16 characters 
         expect(JSON.stringify(error)).not.toContain("tt_")
       }
       // Refused before the draft is judged: an invalid draft with a short key gets the same answer.
-      await expectEnvelope(await submit({ action: "  " }, { "idempotency-key": "k1" }, on), 400, "invalid_request")
+      await expectEnvelope(await submitRaw({ action: "  " }, { "idempotency-key": "k1" }, on), 400, "invalid_request")
       expect(await database.count("tasks")).toBe(0)
     }))
 
@@ -596,7 +640,7 @@ describe("POST /tasks: an idempotency key is a secret of at least 16 characters 
     onFreshServer(async (on, database) => {
       for (const k of [...shortKeys, `  ${"k".repeat(15)}  `]) {
         const error = await expectEnvelope(
-          await submit(validDraft({ idempotency_key: k }), {}, on),
+          await submitRaw(validDraft({ idempotency_key: k }), {}, on),
           400,
           "invalid_request"
         )

@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AppServices, ServerServicesLayer } from "../../src/app.ts"
 import type { AppConfig } from "../../src/config/app_config.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { WebhookLookup } from "../../src/services/webhook_delivery.ts"
+import { type ApiClient, apiClient, asJsonObject, asPayload, call, exchange } from "../support/api_client.ts"
 import { actingParticipant, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
   awaitTask,
@@ -80,12 +82,19 @@ afterAll(async () => {
   await issuer?.close()
 })
 
+/**
+ * POST /tasks, raw: the drafts name receivers on this machine, which only a service run with
+ * WEBHOOK_ALLOW_PRIVATE accepts; the document, and so the typed client, states the default policy.
+ */
 const submit = async (env: ServerOnDatabase, draft: Record<string, unknown>, key = randomUUID()) => {
   const response = await fetch(env.server.api("/tasks"), json(draft, { "idempotency-key": key }))
   const text = await response.text()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
   return JSON.parse(text) as Json
 }
+
+const readTask = (env: ServerOnDatabase, reference: string) =>
+  exchange(env.server, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
 
 const waitForState = (env: ServerOnDatabase, reference: string, state: string): Promise<Json> =>
   awaitTask(env.server.api(`/tasks/${reference}`), (task) => task.state === state)
@@ -99,9 +108,7 @@ const deliveriesOf = async (
 ) => {
   const deadline = Date.now() + 15_000
   for (;;) {
-    const response = await fetch(env.server.api(`/tasks/${reference}/deliveries`), {
-      headers: { authorization: `Bearer ${token}` }
-    })
+    const response = await exchange(env.server, (c) => c.listDeliveries({ params: { reference } }), { token })
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toContain("application/json")
     const list = await response.json()
@@ -131,9 +138,10 @@ describe("signed webhooks", () => {
     await act(reference, "accept")
     await act(reference, "start")
     await act(reference, "submit", result)
-    const review = await fetch(
-      dev.server.api(`/tasks/${reference}/review`),
-      json({ decision: "accept" }, { authorization: `Bearer ${token}` })
+    const review = await exchange(
+      dev.server,
+      (c) => c.reviewTask({ params: { reference }, payload: { decision: "accept" } }),
+      { token }
     )
     expect(review.status).toBe(200)
     const final = await review.json()
@@ -173,7 +181,7 @@ describe("signed webhooks", () => {
       "settled"
     ])
     // The last event is the task as GET returns it now.
-    const now = await (await fetch(dev.server.api(`/tasks/${reference}`))).json()
+    const now = await (await readTask(dev, reference)).json()
     expect(verified(secret, requests.at(-1)!).data).toEqual(now)
     // A signature made with another secret is not accepted.
     const other = await submit(dev, digitalDraft({ webhook_url: hooks.url }))
@@ -230,14 +238,13 @@ describe("signed webhooks", () => {
       expect(Date.parse(a.at)).not.toBeNaN()
       expect(a.duration_ms).toBeGreaterThanOrEqual(0)
     }
+    const deliveries = (c: ApiClient) => c.listDeliveries({ params: { reference: created.reference } })
     await expectEnvelope(
-      await fetch(dev.server.api(`/tasks/${created.reference}/deliveries`), {
-        headers: { authorization: "Bearer tt_not-this-tasks-token" }
-      }),
+      await exchange(dev.server, deliveries, { token: "tt_not-this-tasks-token" }),
       401,
       "unauthorized"
     )
-    await expectEnvelope(await fetch(dev.server.api(`/tasks/${created.reference}/deliveries`)), 401, "unauthorized")
+    await expectEnvelope(await exchange(dev.server, deliveries), 401, "unauthorized")
   })
 
   it("an event whose every attempt fails is marked failed, with each attempt's error", async () => {
@@ -300,8 +307,8 @@ describe("signed webhooks", () => {
     const list = await deliveriesOf(dev, plain.reference, plain.task_token, () => true)
     expect(list).toEqual({ object: "list", webhook_url: null, count: 0, data: [] })
     await expectEnvelope(
-      await fetch(dev.server.api("/tasks/tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa/deliveries"), {
-        headers: { authorization: `Bearer ${plain.task_token}` }
+      await exchange(dev.server, (c) => c.listDeliveries({ params: { reference: "tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa" } }), {
+        token: plain.task_token
       }),
       404,
       "task_not_found"
@@ -313,18 +320,19 @@ describe("signed webhooks", () => {
     const key = randomUUID()
     const draft = digitalDraft({ webhook_url: hooks.url })
     const first = await submit(dev, draft, key)
+    // Raw, as `submit`: a receiver on this machine.
     const replay = await fetch(dev.server.api("/tasks"), json(draft, { "idempotency-key": key }))
     expect(replay.status).toBe(201)
     expect((await replay.json()).webhook_secret).toBe(first.webhook_secret)
     const plain = await submit(dev, digitalDraft())
     expect(plain).not.toHaveProperty("webhook_secret")
     // GET never shows the secret.
-    const read = await (await fetch(dev.server.api(`/tasks/${first.reference}`))).json()
+    const read = await (await readTask(dev, first.reference)).json()
     expect(JSON.stringify(read)).not.toContain(first.webhook_secret)
   })
 
   it("/capabilities describes the events, headers and this server's schedule", async () => {
-    const strictEvents = (await (await fetch(strict.server.api("/capabilities"))).json()).events
+    const strictEvents = (await call(apiClient(strict.server).capabilities())).events
     expect(strictEvents.delivery).toBe("polling and webhooks")
     expect(strictEvents.webhooks).toMatchObject({
       draft_member: "webhook_url",
@@ -337,7 +345,7 @@ describe("signed webhooks", () => {
     })
     expect(Object.keys(strictEvents.webhooks.headers)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"])
     expect(strictEvents.webhooks.addresses).toMatch(/^https only/)
-    const devEvents = (await (await fetch(dev.server.api("/capabilities"))).json()).events
+    const devEvents = (await call(apiClient(dev.server).capabilities())).events
     expect(devEvents.webhooks.retry_schedule_seconds).toEqual([0.2, 0.2])
     expect(devEvents.webhooks.timeout_seconds).toBe(2)
     expect(devEvents.webhooks.addresses).toMatch(/WEBHOOK_ALLOW_PRIVATE/)
@@ -361,20 +369,23 @@ describe("signed webhooks", () => {
     ] as const
     it.each(refused)("preflight and submission refuse %s, and nothing is created", async (url, reason) => {
       const draft = digitalDraft({ webhook_url: url })
-      const preflight = await (await fetch(strict.server.api("/preflight"), json(draft))).json()
+      const preflight = await call(apiClient(strict.server).preflight({ payload: asJsonObject(draft) }))
       expect(preflight.valid).toBe(false)
-      const issue = preflight.issues.find((i: Json) => i.field === "webhook_url")
-      expect(issue.code).toBe("invalid")
-      expect(issue.message).toMatch(reason)
+      const issue = preflight.issues.find((i) => i.field === "webhook_url")
+      expect(issue?.code).toBe("invalid")
+      expect(issue?.message).toMatch(reason)
       const key = randomUUID()
       const body = await expectEnvelope(
+        // Raw: a draft the document's schema refuses, which the typed client would not send.
         await fetch(strict.server.api("/tasks"), json(draft, { "idempotency-key": key })),
         422,
         "preflight_failed"
       )
       expect(JSON.stringify(body)).toContain("webhook_url")
       // Nothing was recorded under the key: the same key with a good draft creates a task.
-      const good = await fetch(strict.server.api("/tasks"), json(digitalDraft(), { "idempotency-key": key }))
+      const good = await exchange(strict.server, (c) =>
+        c.createTask({ payload: asPayload(TaskDraft, digitalDraft()), headers: { "idempotency-key": key } })
+      )
       expect(good.status).toBe(201)
     })
 
@@ -425,9 +436,11 @@ describe("signed webhooks", () => {
     })
 
     it("accepts a public https URL", async () => {
-      const preflight = await (
-        await fetch(strict.server.api("/preflight"), json(digitalDraft({ webhook_url: "https://hooks.example.com/t" })))
-      ).json()
+      const preflight = await call(
+        apiClient(strict.server).preflight({
+          payload: asJsonObject(digitalDraft({ webhook_url: "https://hooks.example.com/t" }))
+        })
+      )
       expect(preflight.valid).toBe(true)
       expect(preflight.task.webhook_url).toBe("https://hooks.example.com/t")
     })

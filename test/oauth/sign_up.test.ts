@@ -13,10 +13,12 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Browser, Page } from "playwright-core"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, exchange } from "../support/api_client.ts"
 import { launchBrowser, screenshots } from "../support/browser.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { callbackUri, client, operator, pkce, postForged, registerClient } from "../support/oauth.ts"
-import { expectEnvelope, json, startServer, type TestServer, validDraft } from "../support/server.ts"
+import { expectEnvelope, startServer, type TestServer, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -141,19 +143,23 @@ describe("PARTICIPANT_SIGNUP=open", () => {
     )
     await context.close()
     expect(tokens.claims()).toMatchObject({ email: person.email, name: person.name, preferred_username: "kofi-mensah" })
-    const bearer = { authorization: `Bearer ${tokens.access_token}` }
+    const token = tokens.access_token
 
     // Pending: /me says so; agents do not see them, and no task can name them.
-    const me = await expectEnvelope(await fetch(open.api("/me"), { headers: bearer }), 403, "forbidden")
+    const me = await expectEnvelope(await exchange(open, (c) => c.me(), { token }), 403, "forbidden")
     expect(me.message).toContain("awaits the marketplace operator's approval")
-    const listed: Json = await (await fetch(open.api("/participants?limit=500"))).json()
+    const listed: Json = await (await exchange(open, (c) => c.listParticipants({ query: { limit: 500 } }))).json()
     expect(listed.data.map((p: Json) => p.slug)).not.toContain("kofi-mensah")
     const draft = validDraft({
       action: "Visit the pharmacy at 12 Allen Avenue and photograph its opening hours",
       location: "Lagos, Nigeria",
       participant_slug: "kofi-mensah"
     })
-    const refused = await fetch(open.api("/tasks"), json(draft, { "idempotency-key": randomUUID() }))
+    const submit = () =>
+      exchange(open, (c) =>
+        c.createTask({ payload: asPayload(TaskDraft, draft), headers: { "idempotency-key": randomUUID() } })
+      )
+    const refused = await submit()
     expect(refused.status).toBe(422)
     const rows = await database.rows("SELECT slug, name, location, task_type, tags FROM pending_participants")
     expect(rows).toEqual([
@@ -171,7 +177,7 @@ describe("PARTICIPANT_SIGNUP=open", () => {
     expect(pending.stdout).toMatch(/^kofi-mensah {2}"Kofi Mensah" {2}kofi@example\.com {2}signed up /)
     const approved = await operator(database, open.url, "participants", "approve", "kofi-mensah")
     expect(approved).toMatchObject({ code: 0, stderr: "" })
-    const account: Json = await (await fetch(open.api("/me"), { headers: bearer })).json()
+    const account: Json = await (await exchange(open, (c) => c.me(), { token })).json()
     expect(account.participant).toMatchObject({
       slug: "kofi-mensah",
       name: "Kofi Mensah",
@@ -179,16 +185,18 @@ describe("PARTICIPANT_SIGNUP=open", () => {
       capabilities: ["Pharmacy visits in Lagos", "Interviews with pharmacists"],
       returns: "Photos of the shop front and a checklist."
     })
-    const created = await fetch(open.api("/tasks"), json(draft, { "idempotency-key": randomUUID() }))
+    const created = await submit()
     expect(created.status).toBe(201)
     const { reference }: Json = await created.json()
     let task: Json
     for (let i = 0; i < 10; i++) {
-      task = await (await fetch(open.api(`/tasks/${reference}?wait=${i === 0 ? 0 : 5}`))).json()
+      task = await (
+        await exchange(open, (c) => c.getTask({ params: { reference }, query: { wait: i === 0 ? 0 : 5 }, headers: {} }))
+      ).json()
       if (task.state !== "open") break
     }
     expect(task).toMatchObject({ state: "awaiting_participant", participant_slug: "kofi-mensah" })
-    const mine: Json = await (await fetch(open.api("/me/tasks"), { headers: bearer })).json()
+    const mine: Json = await (await exchange(open, (c) => c.myTasks(), { token })).json()
     expect(mine.data.map((t: Json) => t.reference)).toEqual([reference])
   })
 

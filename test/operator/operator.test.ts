@@ -8,11 +8,13 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { retiredKeyRetention } from "../../src/domain/signing_keys.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { Profiles } from "../../src/services/profiles.ts"
+import { type ApiClient, asJsonObject, asPayload, exchange } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { sampleProfileEdit } from "../support/directory.ts"
 import { runOperator } from "../support/operator.ts"
-import { json, startServer, type TestServer, validDraft } from "../support/server.ts"
+import { startServer, type TestServer, validDraft } from "../support/server.ts"
 import { withServicesOn } from "../support/services.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -52,18 +54,27 @@ const writeJson = (name: string, value: unknown) => {
   return file
 }
 
+/** A typed call's JSON body, as sent. */
+const bodyOf = async <A, E>(run: (client: ApiClient) => Effect.Effect<A, E>): Promise<Json> =>
+  (await exchange(server, run)).json()
+
+const preflight = (draft: Record<string, unknown>): Promise<Json> =>
+  bodyOf((c) => c.preflight({ payload: asJsonObject(draft) }))
+
 /** Submits a task offered to a named sample participant, and waits until the offer is made. */
 const offeredTask = async (): Promise<string> => {
-  const response = await fetch(
-    server.api("/tasks"),
-    json(validDraft({ participant_slug: "ahmed-hassan", location: "Cairo, Egypt" }), {
-      "idempotency-key": randomUUID()
+  const response = await exchange(server, (c) =>
+    c.createTask({
+      payload: asPayload(TaskDraft, validDraft({ participant_slug: "ahmed-hassan", location: "Cairo, Egypt" })),
+      headers: { "idempotency-key": randomUUID() }
     })
   )
   const created: Json = await response.json()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${JSON.stringify(created)}`)
   for (let i = 0; i < 20; i++) {
-    const task: Json = await (await fetch(server.api(`/tasks/${created.reference}?wait=${i === 0 ? 0 : 5}`))).json()
+    const task: Json = await bodyOf((c) =>
+      c.getTask({ params: { reference: created.reference }, query: { wait: i === 0 ? 0 : 5 }, headers: {} })
+    )
     if (task.state === "awaiting_participant") return created.reference
   }
   throw new Error(`task ${created.reference} was never offered`)
@@ -82,7 +93,8 @@ const linksOf = async (loginId: string) =>
 /** Changes rows behind the services' back (what no command can do yet: choose a password). */
 const write = (statement: string) => database.write(statement)
 
-const readTask = async (reference: string): Promise<Json> => (await fetch(server.api(`/tasks/${reference}`))).json()
+const readTask = (reference: string): Promise<Json> =>
+  bodyOf((c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
 
 // One at a time: each run is a Node process loading the services (~1 s of CPU), and running them
 // side by side only makes each slower.
@@ -137,9 +149,9 @@ describe("operator tool", () => {
     expect(run).toMatchObject({ code: 0, stderr: "" })
     expect(run.stdout.trim()).toBe(`imported 2 participants from ${file}`)
 
-    const listed: Json = await (await fetch(server.api("/participants?q=operator%20import%20check"))).json()
+    const listed: Json = await bodyOf((c) => c.listParticipants({ query: { q: "operator import check" } }))
     expect(listed.data.map((p: Json) => p.slug)).toEqual(["operator-import-one", "operator-import-two"])
-    const read: Json = await (await fetch(server.api("/participants/operator-import-two"))).json()
+    const read: Json = await bodyOf((c) => c.getParticipant({ params: { slug: "operator-import-two" } }))
     expect(read).toMatchObject({ object: "participant", name: "Jonas Weber", task_type: "digital" })
     expect(read.boundary).toBe("Weekdays only.")
     const rows = await database.rows(
@@ -157,7 +169,7 @@ describe("operator tool", () => {
       location: undefined,
       action: "Proofread our product page and list every typo"
     })
-    const before: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    const before: Json = await preflight(draft)
     expect(before.issues.map((i: Json) => `${i.field}:${i.code}`)).toContain("participant_slug:not_found")
     expect(before.feasibility.sample).not.toContain("operator-matching-check")
 
@@ -168,7 +180,7 @@ describe("operator tool", () => {
     )
     expect(run).toMatchObject({ code: 0, stderr: "" })
 
-    const after: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    const after: Json = await preflight(draft)
     expect(after.feasibility).toEqual({ eligible_participants: 1, sample: ["operator-matching-check"] })
   })
 
@@ -389,8 +401,8 @@ describe("operator tool", () => {
       location: undefined,
       action: "Sign-up check of our product page"
     })
-    expect((await fetch(server.api("/participants/ines-moreau"))).status).toBe(404)
-    const before: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    expect((await exchange(server, (c) => c.getParticipant({ params: { slug: "ines-moreau" } }))).status).toBe(404)
+    const before: Json = await preflight(draft)
     expect(before.issues.map((i: Json) => `${i.field}:${i.code}`)).toContain("participant_slug:not_found")
 
     expect(await operator("participants", "approve", "ines-moreau")).toEqual({
@@ -398,9 +410,9 @@ describe("operator tool", () => {
       stdout: 'approved ines-moreau ("Inès Moreau"): listed, and offered tasks from now on\n',
       stderr: ""
     })
-    const read: Json = await (await fetch(server.api("/participants/ines-moreau"))).json()
+    const read: Json = await bodyOf((c) => c.getParticipant({ params: { slug: "ines-moreau" } }))
     expect(read).toMatchObject({ object: "participant", slug: "ines-moreau", name: "Inès Moreau" })
-    const after: Json = await (await fetch(server.api("/preflight"), json(draft))).json()
+    const after: Json = await preflight(draft)
     expect(after.issues).toEqual([])
     expect(after.feasibility).toEqual({ eligible_participants: 1, sample: ["ines-moreau"] })
     expect((await operator("participants", "pending")).stdout).not.toContain("ines-moreau")

@@ -11,7 +11,9 @@ import { Effect, Exit, Layer, References, Schema, Scope } from "effect"
 import { type AppServices, ServerServicesLayer, serveOn } from "../../src/app.ts"
 import type { AppConfig } from "../../src/config/app_config.ts"
 import type { AppSettings } from "../../src/config/settings.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { makeNodeServer } from "../../src/http/server.ts"
+import { asPayload, exchange } from "./api_client.ts"
 import { backend, freshDatabase, type TestDatabase } from "./database.ts"
 import { freePort } from "./process.ts"
 import { testConfig } from "./settings.ts"
@@ -99,13 +101,26 @@ export const json = (body: unknown, headers: Record<string, string> = {}): Reque
   body: typeof body === "string" ? body : JSON.stringify(body)
 })
 
-/** Submits a draft to `tasksUrl` (POST /tasks), expects 201, and returns the new task's reference and token. */
+/**
+ * Submits a draft to `tasksUrl` (POST /tasks, through the typed client: a draft the document
+ * accepts, sent as written), expects 201, and returns the new task's reference and token. Headers
+ * other than Idempotency-Key (a traceparent, say) go as given.
+ */
 export const submitTask = async (
   tasksUrl: string,
   draft: Record<string, unknown>,
   headers: Record<string, string> = {}
 ): Promise<{ reference: string; token: string }> => {
-  const response = await fetch(tasksUrl, json(draft, headers))
+  const { "idempotency-key": idempotencyKey, ...others } = headers
+  const response = await exchange(
+    { url: new URL(tasksUrl).origin },
+    (c) =>
+      c.createTask({
+        payload: asPayload(TaskDraft, draft),
+        headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
+      }),
+    { headers: others }
+  )
   const text = await response.text()
   if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${text}`)
   const { reference, task_token: token } = JSON.parse(text) as { reference: string; task_token: string }
@@ -199,25 +214,32 @@ export const startOnFreshDatabase = async (options: Omit<StartOptions, "database
 }
 
 /**
- * Reads a task (GET `taskUrl`, `/tasks/{reference}`) until `until` holds, or fails after
- * `timeoutMs` saying where it stayed: first as it is, then long-polling with its ETag, so that
- * each poll answers at the task's next change. (A poll without If-None-Match waits for a change
- * even when the task is already as awaited: `?wait=1` alone costs a second a call.)
+ * Reads a task (GET `taskUrl`, `/tasks/{reference}`, through the typed client) until `until`
+ * holds, or fails after `timeoutMs` saying where it stayed: first as it is, then long-polling with
+ * its ETag, so that each poll answers at the task's next change. (A poll without If-None-Match
+ * waits for a change even when the task is already as awaited: `?wait=1` alone costs a second a
+ * call.)
  */
 export const awaitTask = async (
   taskUrl: string,
   // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
   until: (task: any) => boolean,
-  { timeoutMs = 15_000, headers = {} }: { readonly timeoutMs?: number; readonly headers?: Record<string, string> } = {}
+  { timeoutMs = 15_000 }: { readonly timeoutMs?: number } = {}
   // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 ): Promise<any> => {
+  const url = new URL(taskUrl)
+  const reference = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf("/") + 1))
   const deadline = Date.now() + timeoutMs
   let etag: string | null = null
   let last: unknown
   for (;;) {
-    const response: Response = await fetch(etag === null ? taskUrl : `${taskUrl}?wait=1`, {
-      headers: etag === null ? headers : { ...headers, "if-none-match": etag }
-    })
+    const response: Response = await exchange({ url: url.origin }, (c) =>
+      c.getTask({
+        params: { reference },
+        query: etag === null ? {} : { wait: 1 },
+        headers: etag === null ? {} : { "if-none-match": etag }
+      })
+    )
     if (response.status === 200) {
       etag = response.headers.get("etag")
       last = await response.json()

@@ -148,7 +148,7 @@ export const draftFields: ReadonlyArray<DraftField> = [
     name: "webhook_url",
     maxLength: WEBHOOK_URL_MAX,
     description:
-      "an https URL the service POSTs a signed event to each time the task changes state (Standard Webhooks); the 201 carries the webhook_secret to verify them with",
+      "an https URL the service POSTs a signed event to each time the task changes state (Standard Webhooks); the 201 carries the webhook_secret to verify them with. Its host must be public: localhost and private, loopback, link-local and other non-public addresses are refused, here and again at every delivery by the address connected to (plain http and private addresses only when the service runs with WEBHOOK_ALLOW_PRIVATE=true, for development); no user name or password, no #fragment",
     requirement: "optional"
   },
   {

@@ -14,7 +14,7 @@ import type * as SchemaAST from "effect/SchemaAST"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
 import { ResultSchema, resultSchemaProblem } from "../result_schema.ts"
-import { webhookUrlProblem } from "../webhooks.ts"
+import { webhookUrlPattern, webhookUrlProblem } from "../webhooks.ts"
 import { isEmail } from "./email.ts"
 import { ExecutionMode, executionModes, isExecutionMode } from "./execution_mode.ts"
 import { type DraftField, type DraftMember, fieldOf, participantSlugPattern, SLUG_MAX } from "./fields.ts"
@@ -142,7 +142,7 @@ const webhookUrlRule = (allowPrivate: boolean) =>
       const problem = webhookUrlProblem(value, allowPrivate)
       return problem === undefined ? undefined : failure("invalid", problem)
     },
-    { pattern: blankOr(`${anyCaseOneOf(["https"])}://[\\s\\S]+`) }
+    { pattern: blankOr(webhookUrlPattern(false)) }
   )
 
 /**

@@ -1,0 +1,105 @@
+/**
+ * A small fuzzer of a running service, read from its own /openapi.json: for `seconds`, random
+ * path, query, header and body values for every operation (seeded, so a run can be repeated),
+ * sent raw. It reports the statuses seen, every 5xx (503 aside: storage unavailable is a
+ * documented answer) and every answer whose status the document does not list for its operation.
+ * Exits 1 on any of those. Schemathesis is the thorough tool; this is what runs where it cannot
+ * be installed (docs/testing.md, "Fuzzing").
+ *
+ *   npm run fuzz -- http://127.0.0.1:8080 120
+ */
+
+interface Operation {
+  readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
+  readonly requestBody?: { readonly content?: Record<string, unknown> }
+  readonly responses?: Record<string, unknown>
+}
+
+const base = process.argv[2] ?? "http://127.0.0.1:8080"
+const seconds = Number(process.argv[3] ?? 60)
+const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
+  paths: Record<string, Record<string, Operation>>
+}
+
+let seed = 35
+const random = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff
+  return seed / 0x7fffffff
+}
+const pick = <T>(xs: ReadonlyArray<T>): T => xs[Math.floor(random() * xs.length)] as T
+
+const texts = ["", " ", "a", "0", "-1", "1e3", "61", "60", "0.5", "501", "abc", "YWZ0ZXI6", "\u0000", "é", "%"]
+const text = () =>
+  random() < 0.1 ? "x".repeat(5000) : random() < 0.2 ? String(Math.floor(random() * 1e6)) : pick(texts)
+const pathValue = () =>
+  encodeURIComponent(pick(["tsk_aaaaaaaaaaaaaaaaaaaaaaaaaa", "jane-doe", "x", "\u0000", "art_x", "a".repeat(300)]))
+const members = ["action", "execution_mode", "location", "timing", "expected_result", "acceptance_test"]
+  .concat(["result_schema", "webhook_url", "participant_slug", "contact_email", "idempotency_key", "reason"])
+  .concat(["decision", "summary", "fields", "artifacts", "query", "__proto__", "constructor"])
+
+const json = (depth = 0): unknown => {
+  const kind = Math.floor(random() * (depth > 3 ? 4 : 7))
+  if (kind === 0) return null
+  if (kind === 1) return random() < 0.5
+  if (kind === 2) return pick([0, -1, 1.5, 1e308, 2 ** 53, 61])
+  if (kind === 3) return text()
+  if (kind === 4) return Array.from({ length: Math.floor(random() * 4) }, () => json(depth + 1))
+  const object: Record<string, unknown> = {}
+  for (const name of members) if (random() < 0.3) object[name] = json(depth + 1)
+  if (random() < 0.5) {
+    Object.assign(object, {
+      action: "Photograph the shop",
+      execution_mode: pick(["digital", "PHYSICAL", "hybrid", "x"]),
+      expected_result: "Photos",
+      acceptance_test: "The sign is legible",
+      location: pick(["Berlin", "", null])
+    })
+  }
+  return object
+}
+
+const operations = Object.entries(document.paths).flatMap(([route, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ route, method, operation }))
+)
+const statuses: Record<string, number> = {}
+const failures: Array<string> = []
+let requests = 0
+const deadline = Date.now() + seconds * 1000
+while (Date.now() < deadline) {
+  const { route, method, operation } = pick(operations)
+  const query = new URLSearchParams()
+  const headers: Record<string, string> = {}
+  for (const p of operation.parameters ?? []) {
+    if (p.in === "query" && random() < 0.7) query.append(p.name, text())
+    if (p.in === "header" && random() < 0.5)
+      headers[p.name] = pick(["", "k".repeat(16), "x", '"v1"', "*", "a".repeat(300)])
+  }
+  if (random() < 0.3) headers.authorization = pick(["Bearer tt_x", "Bearer ", "Basic x", `Bearer ${"a".repeat(2000)}`])
+  let body: string | undefined
+  if (method !== "get" && operation.requestBody !== undefined) {
+    const type = Object.keys(operation.requestBody.content ?? {})[0] ?? "application/json"
+    headers["content-type"] = random() < 0.9 ? type : pick(["text/plain", "application/json; charset=utf-8", ""])
+    body = type !== "application/json" ? "bytes" : random() < 0.9 ? JSON.stringify(json()) : pick(["{", "", "[1,"])
+  }
+  const path = route.replace(/\{[^}]+\}/g, pathValue)
+  const search = query.toString()
+  const response = await fetch(`${base}${path}${search === "" ? "" : `?${search}`}`, {
+    method: method.toUpperCase(),
+    headers,
+    ...(body === undefined ? {} : { body }),
+    redirect: "manual"
+  })
+  const answer = await response.text()
+  requests++
+  statuses[response.status] = (statuses[response.status] ?? 0) + 1
+  const listed = Object.keys(operation.responses ?? {})
+  if (
+    (response.status >= 500 && response.status !== 503) ||
+    (!listed.includes(String(response.status)) && response.status !== 429)
+  ) {
+    if (failures.length < 50)
+      failures.push(`${method.toUpperCase()} ${path.slice(0, 120)} → ${response.status} ${answer.slice(0, 200)}`)
+  }
+}
+process.stdout.write(`${JSON.stringify({ requests, seconds, statuses, failures }, null, 2)}\n`)
+process.exitCode = failures.length === 0 ? 0 : 1
