@@ -13,7 +13,9 @@ export const mcpToolNames = [
   "wait_for_task",
   "cancel_task",
   "review_task",
-  "get_deliveries"
+  "get_deliveries",
+  "send_message",
+  "get_messages"
 ] as const
 /** Tools served by a sandbox only (SANDBOX=on), beside the others. */
 export const sandboxMcpToolNames = ["advance_clock"] as const
@@ -31,7 +33,9 @@ export const participantMcpToolNames = [
   "accept_task",
   "decline_task",
   "start_task",
-  "submit_result"
+  "submit_result",
+  "send_message",
+  "get_messages"
 ] as const
 export type ParticipantMcpToolName = (typeof participantMcpToolNames)[number]
 

@@ -13,6 +13,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { Account, DeclineRequest, ResultSubmission, TaskList } from "../api/resources.ts"
+import { Message, MessageList, MessageRequest } from "../domain/messages.ts"
 import { Task } from "../domain/task.ts"
 import type { Caller, ParticipantOperations } from "../operations/participant.ts"
 import { decodeArguments, type Hints, invalidArguments, type ToolFailure, toolSpecFor } from "./tools.ts"
@@ -42,9 +43,9 @@ const readOnly: Hints = { readOnly: true, destructive: false, idempotent: true, 
  * REST answers in, so both give the same refusal for the same mistake.
  */
 const moveWith =
-  <S extends Schema.Top>(
+  <S extends Schema.Top, A>(
     schema: S,
-    make: (deps: ParticipantDeps, reference: string, body: S["Type"]) => Effect.Effect<Task, ToolFailure>
+    make: (deps: ParticipantDeps, reference: string, body: S["Type"]) => Effect.Effect<A, ToolFailure>
   ) =>
   (deps: ParticipantDeps, args: typeof WithReference.Type) => {
     const { reference, ...rest } = args
@@ -125,5 +126,30 @@ export const participantTools = [
     run: moveWith(ResultSubmission, ({ operations, caller }, ref, result) =>
       operations.submitResult(caller, ref, result)
     )
+  }),
+  spec({
+    name: "send_message",
+    title: "Write to the task's agent",
+    description:
+      'Writes a message (body, 1 to 4,000 characters) to the agent of a task offered to or held by the person you act for: ask what is unclear before accepting or while working ("which entrance?"). From the first offer until the task ends; it changes nothing of the task. Read the answers with get_messages.',
+    parameters: Schema.Struct({ reference, ...MessageRequest.fields }),
+    decodeWith: WithReference,
+    success: Message,
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    kind: "write",
+    run: moveWith(MessageRequest, ({ operations, caller }, ref, request) =>
+      operations.postMessage(caller, ref, request)
+    )
+  }),
+  spec({
+    name: "get_messages",
+    title: "Read the task's messages",
+    description:
+      "The conversation with the task's agent, oldest first (from: agent or participant), on a task offered to or held by the person you act for.",
+    parameters: Schema.Struct({ reference }),
+    success: MessageList,
+    hints: readOnly,
+    kind: "read",
+    run: ({ operations, caller }, args) => operations.messages(caller, args.reference)
   })
 ]

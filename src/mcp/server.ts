@@ -61,7 +61,10 @@ const Tools = Layer.unwrap(
         withToken((r, token) => operations.cancel(r, token, reason))(reference, presented),
       review: (reference, presented, decision) =>
         withToken((r, token) => operations.review(r, token, decision))(reference, presented),
-      deliveries: withToken(operations.deliveries)
+      deliveries: withToken(operations.deliveries),
+      postMessage: (reference, presented, request) =>
+        withToken((r, token) => operations.postMessage(r, token, request))(reference, presented),
+      messages: withToken(operations.messages)
     }
     return registerTools(config.sandbox ? [...tools, ...sandboxTools] : tools, Effect.succeed(overMcp))
   })

@@ -21,6 +21,7 @@ import {
   SearchRequest,
   SearchResult
 } from "../api/resources.ts"
+import { Message, MessageList, MessageRequest } from "../domain/messages.ts"
 import { ReviewDecision } from "../domain/moves.ts"
 import { Participant } from "../domain/participant.ts"
 import { CreatedTask, Task } from "../domain/task.ts"
@@ -313,6 +314,28 @@ export const tools: ReadonlyArray<ToolSpec> = [
     hints: readOnly,
     kind: "read",
     run: (operations, args) => operations.deliveries(args.reference, args.task_token)
+  }),
+  spec({
+    name: "send_message",
+    title: "Write to the task's participant",
+    description:
+      'Writes a message (body, 1 to 4,000 characters) to the participant the task is offered to or held by: answer their question, or tell them what you need ("the left door"). From the first offer until the task ends; it changes nothing of the task. Read their answers with get_messages. Needs the task_token from submit_task.',
+    parameters: Schema.Struct({ reference, task_token: taskToken, body: MessageRequest.fields.body }),
+    success: Message,
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    kind: "write",
+    run: (operations, args) => operations.postMessage(args.reference, args.task_token, { body: args.body })
+  }),
+  spec({
+    name: "get_messages",
+    title: "Read the task's messages",
+    description:
+      "The task's conversation with its participants, oldest first: every message you and they wrote (from: agent or participant). Needs the task_token from submit_task.",
+    parameters: Schema.Struct({ reference, task_token: taskToken }),
+    success: MessageList,
+    hints: readOnly,
+    kind: "read",
+    run: (operations, args) => operations.messages(args.reference, args.task_token)
   })
 ]
 

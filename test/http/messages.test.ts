@@ -7,6 +7,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
@@ -166,5 +168,51 @@ describe("a task's conversation", () => {
     // The agent reads every thread.
     const all = await (await read(reference, agent(token))).json()
     expect(all.data[0].body).toBe("Which entrance?")
+  })
+})
+
+describe("over MCP: send_message and get_messages on both endpoints", () => {
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are inspected member by member.
+  type ToolResult = { structuredContent?: any; isError?: boolean }
+  const connect = async (path: string, headers: Record<string, string> = {}) => {
+    const client = new Client({ name: "messages-test", version: "1.0.0" })
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}${path}`), { requestInit: { headers } })
+    )
+    return {
+      call: async (name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })) as ToolResult,
+      close: () => client.close()
+    }
+  }
+
+  it("the agent's and the participant's tools write and read the same conversation as REST", async () => {
+    const { reference, token } = await offeredTo("lukas-schmidt")
+    const subject = `user-lukas-${randomUUID().slice(0, 8)}`
+    await linkAccount(database, subject, "lukas-schmidt")
+    const mcpToken = await issuer.token({ sub: subject, aud: `${server.url}/mcp/participant` })
+    const agentMcp = await connect("/mcp")
+    const lukasMcp = await connect("/mcp/participant", { authorization: `Bearer ${mcpToken}` })
+    try {
+      const sent = await agentMcp.call("send_message", { reference, task_token: token, body: "The left door, please." })
+      expect(sent.isError).toBeFalsy()
+      expect(sent.structuredContent).toMatchObject({ object: "message", from: "agent", body: "The left door, please." })
+      const replied = await lukasMcp.call("send_message", { reference, body: "Understood." })
+      expect(replied.isError).toBeFalsy()
+      expect(replied.structuredContent.from).toBe("participant")
+      const viaMcp = (await agentMcp.call("get_messages", { reference, task_token: token })).structuredContent
+      const viaRest = await (await read(reference, agent(token))).json()
+      expect(viaMcp).toEqual(viaRest)
+      expect((await lukasMcp.call("get_messages", { reference })).structuredContent).toEqual(viaRest)
+      // Refusals are the REST envelope: a wrong token, a blank body, nothing written.
+      const wrong = await agentMcp.call("send_message", { reference, task_token: "tt_wrong", body: "x" })
+      expect([wrong.isError, wrong.structuredContent.error.code]).toEqual([true, "unauthorized"])
+      const blank = await lukasMcp.call("send_message", { reference, body: "   " })
+      expect([blank.isError, blank.structuredContent.error.code]).toEqual([true, "invalid_request"])
+      expect((await (await read(reference, agent(token))).json()).count).toBe(2)
+    } finally {
+      await agentMcp.close()
+      await lukasMcp.close()
+    }
   })
 })
