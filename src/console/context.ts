@@ -37,6 +37,7 @@ export const notices: Record<string, string> = {
   declined: "You declined the offer.",
   started: "Work started. Hand in your result below when you are done.",
   submitted: "Your result was submitted. The agent reviews it next.",
+  message: "Your message was sent to the agent.",
   saved: "Your profile is saved.",
   mail: "Your mail settings are saved.",
   available: "You are taking offers again.",

@@ -10,7 +10,10 @@
  *   `links` and `notes` (one artifact per line, and one text);
  * - profile: the profile's members; availability: `available` = `yes` | `no`.
  */
+
+import { isTerminal } from "../domain/lifecycle.ts"
 import { type NotificationKind, notificationKinds, notificationTitles } from "../domain/mail.ts"
+import { type MessageList, messageBodyLimit } from "../domain/messages.ts"
 import { revisionReasonOf } from "../domain/moves.ts"
 import type { Participant } from "../domain/participant.ts"
 import type { Task } from "../domain/task.ts"
@@ -229,6 +232,10 @@ export interface TaskPageInput {
   readonly maxFiles: number
   readonly maxFileBytes: number
   readonly status?: number
+  /** The person's conversation with the task's agent (domain/messages.ts); undefined when it cannot be read. */
+  readonly messages?: MessageList | undefined
+  /** What the person typed in the message box, when it is shown again with a refusal. */
+  readonly draftMessage?: string | undefined
 }
 
 const briefTerms = (task: Task) => {
@@ -277,6 +284,34 @@ ${
       ? html`<li><a href="${url}" rel="noopener noreferrer">${artifact.value}</a></li>`
       : html`<li>${artifact.value}</li>`
   })}</ul>`
+}
+</section>`
+}
+
+/** The conversation with the task's agent: the messages, oldest first, and a box to write while the task is on. */
+const conversationView = (input: TaskPageInput) => {
+  const { frame, entry, messages } = input
+  if (messages === undefined) return undefined
+  const open = !isTerminal(entry.task.state)
+  return html`<section aria-labelledby="messages" id="conversation">
+<h2 id="messages">Messages</h2>
+${
+  messages.count === 0
+    ? html`<p class="small">${open ? "No messages yet. Ask the agent anything unclear about the task." : "No messages were written."}</p>`
+    : html`<ol class="messages">${messages.data.map(
+        (message) =>
+          html`<li class="${message.from === "participant" ? "mine" : "theirs"}"><p class="small"><strong>${message.from === "participant" ? "You" : "The agent"}</strong>, ${when(message.created_at)}</p><p class="body">${message.body}</p></li>`
+      )}</ol>`
+}
+${
+  open &&
+  html`<form method="post" action="${frame.paths.task(entry.task.reference)}/messages">${hidden(frame.csrf)}
+<div class="field">
+<label for="message-body">Write to the agent</label>
+<textarea id="message-body" name="body" required maxlength="${messageBodyLimit}">${input.draftMessage ?? ""}</textarea>
+</div>
+<div class="actions"><button type="submit">Send message</button></div>
+</form>`
 }
 </section>`
 }
@@ -410,6 +445,7 @@ ${review !== undefined && html`<div class="notice"><p><strong>The agent asked fo
 <h2>The brief</h2>
 ${briefTerms(task)}
 ${movesOf(input)}
+${conversationView(input)}
 ${resultView(frame.paths, task)}
 ${historyView(task)}`,
     input.status ?? 200

@@ -1,7 +1,8 @@
 /**
  * The participant's tasks in the console: `GET /console` (offers, in progress, awaiting review,
  * history), `GET /console/tasks/:reference` (one task and what can be done now), the moves
- * (`POST …/accept`, `…/decline`, `…/start`, `…/submit`), a file's download (file_routes.ts), and
+ * (`POST …/accept`, `…/decline`, `…/start`, `…/submit`), a message to the agent (`POST …/messages`),
+ * a file's download (file_routes.ts), and
  * `GET /console/live` (a fingerprint of the tasks) with its script `/console/live.js`.
  */
 
@@ -9,8 +10,10 @@ import { createHash } from "node:crypto"
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Schema from "effect/Schema"
 import { type EnvelopedRefusal, statusOf } from "../api/envelope.ts"
 import { consoleClient } from "../domain/login.ts"
+import { MessageRequest, messageBodyLimit } from "../domain/messages.ts"
 import type { Task } from "../domain/task.ts"
 import type { Caller, TaskOnBoard } from "../operations/participant.ts"
 import { formValuesOf } from "../pages/result_form/previous_result.ts"
@@ -20,6 +23,8 @@ import { liveScript } from "./live.ts"
 import { homePage, messagePage, type ResultFormInput, taskPage } from "./pages.ts"
 import type { ConsoleCaller } from "./session.ts"
 import { makeSubmission, maxFormTextBytes, resultFormOf } from "./submission.ts"
+
+const decodeMessage = Schema.decodeUnknownResult(MessageRequest)
 
 /** The reference in `/console/tasks/<reference>[/…]`. */
 const referenceOf = (request: HttpServerRequest.HttpServerRequest) => {
@@ -81,10 +86,17 @@ export const taskRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRoute>
   const taskView = (
     caller: ConsoleCaller,
     entry: TaskOnBoard,
-    extra: { notice?: string; error?: string; status?: number; resultForm?: ResultFormInput } = {}
+    extra: {
+      notice?: string
+      error?: string
+      status?: number
+      resultForm?: ResultFormInput
+      draftMessage?: string
+    } = {}
   ) =>
     Effect.gen(function* () {
       const frame = yield* frameOf(caller)
+      const messages = yield* Effect.result(operations.messages(callerOf(caller), entry.task.reference))
       return send(
         taskPage({
           frame,
@@ -93,6 +105,7 @@ export const taskRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRoute>
           maxFiles,
           maxFileBytes,
           resultForm: extra.resultForm ?? freshResultForm(entry.task),
+          messages: messages._tag === "Success" ? messages.success : undefined,
           ...extra
         })
       )
@@ -149,6 +162,35 @@ export const taskRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRoute>
     start: move((caller, reference) => operations.start(caller, reference), "started")
   }
 
+  /** `POST /console/tasks/:reference/messages`: a message to the task's agent, from a plain form. */
+  const message = (request: HttpServerRequest.HttpServerRequest) =>
+    signedIn(request, (caller) =>
+      Effect.gen(function* () {
+        const field = yield* form(request)
+        if (!sessions.formIsOurs(request, caller, field("csrf"))) return refusedForm
+        const reference = referenceOf(request)
+        const body = field("body") ?? ""
+        const decoded = decodeMessage({ body })
+        const outcome = yield* Effect.result(
+          decoded._tag === "Success"
+            ? operations.postMessage(callerOf(caller), reference, decoded.success)
+            : Effect.fail(undefined)
+        )
+        if (outcome._tag === "Success") return redirect(`${paths.task(reference)}?done=message#conversation`)
+        const entry = yield* entryOf(caller, reference)
+        if (entry === undefined) return notFound
+        const refusal = outcome.failure
+        return yield* taskView(caller, entry, {
+          error:
+            refusal === undefined
+              ? `Write a message of 1 to ${messageBodyLimit} characters.`
+              : `${refusal.message}${refusal.hint === undefined ? "" : ` ${refusal.hint}`}`,
+          status: refusal === undefined ? 422 : statusOf(refusal),
+          draftMessage: body
+        })
+      })
+    )
+
   const tooMuchText = (reference: string) =>
     send(
       messagePage({
@@ -193,6 +235,7 @@ export const taskRoutes = (context: ConsoleContext): ReadonlyArray<ConsoleRoute>
     const action = segments[4]
     if (segments.length === 4 && request.method === "GET") return task(request)
     if (segments.length === 5 && request.method === "POST" && action === "submit") return submit(request)
+    if (segments.length === 5 && request.method === "POST" && action === "messages") return message(request)
     if (segments.length === 6 && request.method === "GET" && action === "files") return file(request)
     if (segments.length === 5 && request.method === "POST" && action !== undefined && action in moves) {
       return moves[action as keyof typeof moves](request)

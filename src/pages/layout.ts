@@ -89,6 +89,13 @@ ul.list li { position: relative; padding: 0.375rem 0 0.375rem 1.5rem; }
 ul.list li::before { content: "\\2713"; position: absolute; left: 0; color: var(--accent); font-weight: 700; }
 .signed-in { margin: 0 0 1rem; }
 hr { border: 0; border-top: 1px solid var(--border); margin: 1.5rem 0 1rem; }
+/* Console: a task's messages, the person's own to one side */
+ol.messages { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; gap: 0.5rem; }
+ol.messages li { padding: 0.5rem 0.75rem; border-radius: 10px; border: 1px solid var(--border); max-width: 90%; }
+ol.messages li.mine { justify-self: end; background: var(--soft); }
+ol.messages li.theirs { justify-self: start; background: var(--card); }
+ol.messages p { margin: 0; }
+ol.messages p.body { white-space: pre-wrap; overflow-wrap: anywhere; }
 /* Console: a wider frame, its navigation, task cards, the brief as a list of terms */
 .shell.wide { max-width: 52rem; }
 nav.console { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 1rem; margin: 0 0 1rem; }

@@ -102,14 +102,16 @@ const askedFor = (field: FormField): string => {
   }
 }
 
+/** The fields a person is asked for by name: not the boxes for members nobody named. */
+const named = (fields: ReadonlyArray<FormField>) =>
+  fields.filter((field) => !(field.kind === "json" && field.holds === "members"))
+
 const describe = (fields: ReadonlyArray<FormField>): Html =>
-  html`<ul class="asked">${fields
-    .filter((field) => !(field.kind === "json" && field.holds === "members"))
-    .map(
-      (field) =>
-        html`<li><strong>${field.path.length === 0 ? "Your answer" : field.label}</strong>${field.required && " (required)"}: ${askedFor(field)}.${field.hint !== undefined && html` <span class="small">${field.hint}</span>`}${field.kind === "group" && describe(field.fields)}</li>`
-    )}</ul>`
+  html`<ul class="asked">${named(fields).map(
+    (field) =>
+      html`<li><strong>${field.path.length === 0 ? "Your answer" : field.label}</strong>${field.required && " (required)"}: ${askedFor(field)}.${field.hint !== undefined && html` <span class="small">${field.hint}</span>`}${field.kind === "group" && describe(field.fields)}</li>`
+  )}</ul>`
 
 /** What a task's result asks for, read-only, before a person takes the task; nothing when it asks for no fields. */
 export const describeResultFields = (fields: ReadonlyArray<FormField>): Html | undefined =>
-  fields.length === 0 ? undefined : describe(fields)
+  named(fields).length === 0 ? undefined : describe(fields)
