@@ -82,8 +82,8 @@ describe("two processes on one database", () => {
     )
     expect(ids).toEqual(migrationIds)
     expect(await database.count("participants")).toBe(54)
-    // One of each secret the service makes (task tokens, the authorization server's cookies).
-    expect(await database.count("service_secrets")).toBe(2)
+    // One of each secret the service makes (task tokens, the authorization server's cookies, mail's unsubscribe links).
+    expect(await database.count("service_secrets")).toBe(3)
     // Both processes list the same catalogue.
     const [a, b] = await Promise.all([
       call(one.api("/participants?limit=500")),
@@ -251,7 +251,7 @@ describe("two processes on one database", () => {
     const [row] = await database.rows(`SELECT token_hash FROM tasks WHERE reference = '${created.body.reference}'`)
     expect(row?.token_hash).toBe(sha256(token))
     const secrets = await database.rows("SELECT name FROM service_secrets")
-    expect(secrets.map((r) => r.name).sort()).toEqual(["oauth_cookies", "task_token"])
+    expect(secrets.map((r) => r.name).sort()).toEqual(["mail_unsubscribe", "oauth_cookies", "task_token"])
   })
 })
 
@@ -268,7 +268,7 @@ describe("simultaneous start-up, repeated on fresh databases", () => {
         for (const s of started) if (s.status === "rejected") throw s.reason
         expect(await db.count("schema_migrations")).toBe(migrationIds.length)
         expect(await db.count("participants")).toBe(54)
-        expect(await db.count("service_secrets")).toBe(2)
+        expect(await db.count("service_secrets")).toBe(3)
         // Both serve, and a task created on one is readable and replayable on the other.
         const k = key()
         const draft = validDraft()
