@@ -12,7 +12,6 @@ import * as HttpApi from "effect/http-api/HttpApi"
 import type { ScalarConfig } from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { formActionSourceOf, htmlContentType, inlineScriptHashes } from "../pages/layout.ts"
-import { docsFallback } from "./docs_fallback.ts"
 import { staticDocument } from "./negotiation.ts"
 
 /**
@@ -98,7 +97,7 @@ const openingBody = (page: string, addition: string) => {
  * the mark of an anchor's target, the anchor script, and the page without JavaScript first in its
  * body (docs_fallback.ts).
  */
-const render = (page: string, document: OpenApi.OpenAPISpec) => {
+const render = (page: string, fallback: string) => {
   const withLanguage = page.replace(/^<!doctype html>\s*<html>/i, '<!doctype html>\n<html lang="en">')
   const head = `<link rel="icon" href="data:," />
     <style>
@@ -107,7 +106,7 @@ const render = (page: string, document: OpenApi.OpenAPISpec) => {
     </style>
   `
   return insert(
-    openingBody(insert(withLanguage, "</head>", "first", head), docsFallback(document)),
+    openingBody(insert(withLanguage, "</head>", "first", head), fallback),
     "</body>",
     "last",
     `<script>${anchorScript}</script>\n  `
@@ -148,7 +147,9 @@ export const docsPagePolicy = (page: string, document: OpenApi.OpenAPISpec): str
 export const docsPageHandler = (document: () => OpenApi.OpenAPISpec) =>
   staticDocument(htmlContentType, async () => {
     const spec = document()
-    const page = render(await scalarPage(spec), spec)
+    // Like Scalar's bundle, the page without JavaScript (and its Markdown renderer) loads on the first request.
+    const { docsFallback } = await import("./docs_fallback.ts")
+    const page = render(await scalarPage(spec), docsFallback(spec))
     return {
       text: page,
       headers: {

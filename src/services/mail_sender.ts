@@ -20,7 +20,6 @@ import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { createTransport } from "nodemailer"
 import { AppConfig } from "../config/app_config.ts"
 import { isNotificationKind, reminderStillDue, renderMail } from "../domain/mail.ts"
 import { MailOutbox, type StoredMail } from "./mail_outbox.ts"
@@ -67,6 +66,8 @@ export const MailSenderWorker = Layer.effectDiscard(
       yield* Effect.logInfo("mail is off (SMTP_URL is unset): no mail is sent or queued")
       return
     }
+    // nodemailer is loaded only where mail is on: most processes never send one (docs/performance.md).
+    const { createTransport } = yield* Effect.promise(() => import("nodemailer"))
     const mailer = yield* Effect.acquireRelease(
       Effect.sync(() =>
         createTransport({
