@@ -1,5 +1,5 @@
 // The mail rules alone (src/domain/mail.ts): which move mails whom, when a reminder is due and
-// whether it still is, and what a mail says — an agent's words escaped in HTML and kept on one
+// whether it still is, and what a mail says (src/pages/mail.ts) — an agent's words escaped in HTML and kept on one
 // line in a subject.
 import { describe, expect, it } from "vitest"
 import {
@@ -7,10 +7,9 @@ import {
   messageIdDomainOf,
   reminderLeadMs,
   reminderStillDue,
-  renderMail,
-  timeLeft,
   workMailsOf
 } from "../../src/domain/mail.ts"
+import { renderMail, timeLeft } from "../../src/pages/mail.ts"
 
 const taskUrl = (reference: string) => `https://market.example/console/tasks/${reference}`
 
