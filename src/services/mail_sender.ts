@@ -14,10 +14,8 @@
  * (address, link) and nothing of SMTP_URL is logged: a failure is logged by the mail's id, kind
  * and the SMTP code.
  */
-import { randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { AppConfig } from "../config/app_config.ts"
@@ -25,7 +23,7 @@ import { isNotificationKind, reminderStillDue } from "../domain/mail.ts"
 import { renderMail } from "../pages/mail.ts"
 import { MailOutbox, type StoredMail } from "./mail_outbox.ts"
 import { MailPreferences } from "./mail_preferences.ts"
-import { loggedOncePerMinute } from "./storage.ts"
+import { runOutboxSender } from "./outbox_sender.ts"
 import { TaskStore } from "./task_store.ts"
 
 /** How many mails one process sends at once. */
@@ -82,7 +80,6 @@ export const MailSenderWorker = Layer.effectDiscard(
       ),
       (mailer) => Effect.sync(() => mailer.close())
     )
-    const attempts = yield* FiberSet.make()
     const iso = (ms: number) => new Date(ms).toISOString()
 
     const send = Effect.fnUntraced(function* (mail: StoredMail) {
@@ -144,40 +141,20 @@ export const MailSenderWorker = Layer.effectDiscard(
       yield* outbox.finish(mail.id, claim, { state: "pending", nextAttemptAt: next, error, at: iso(ended) })
     })
 
-    const claimAndStart = Effect.gen(function* () {
-      const room = maxInFlight - (yield* FiberSet.size(attempts))
-      if (room <= 0) return { room, started: 0 }
-      const now = yield* Clock.currentTimeMillis
-      const claim = randomBytes(12).toString("base64url")
-      const due = yield* outbox.claimDue(iso(now), iso(now + leaseMs), claim, room)
-      for (const mail of due) {
-        yield* FiberSet.run(
-          attempts,
-          attempt(mail, claim).pipe(
-            // An attempt whose outcome could not be recorded is made again once its claim lapses.
-            Effect.catchCause((cause) =>
-              Effect.logWarning("a mail attempt could not be recorded").pipe(
-                Effect.annotateLogs({ mail: mail.id, kind: mail.kind, cause })
-              )
-            ),
-            Effect.ensuring(outbox.wake)
-          )
-        )
-      }
-      return { room, started: due.length }
-    })
-
-    const round = loggedOncePerMinute(claimAndStart, {
+    yield* runOutboxSender({
+      maxInFlight,
+      leaseMs,
+      claimDue: outbox.claimDue,
+      attempt,
+      notRecorded: (mail, cause) =>
+        Effect.logWarning("a mail attempt could not be recorded").pipe(
+          Effect.annotateLogs({ mail: mail.id, kind: mail.kind, cause })
+        ),
+      wake: outbox.wake,
+      nextDue: outbox.nextDue,
+      sweepMs: config.timerSweepMs,
       failing: "claiming mails failed; retrying every interval",
-      recovered: "claiming mails works again",
-      fallback: { room: 0, started: 0 }
+      recovered: "claiming mails works again"
     })
-
-    yield* Effect.gen(function* () {
-      for (;;) {
-        const { room, started } = yield* round
-        if (room <= 0 || started < room) yield* outbox.nextDue(config.timerSweepMs)
-      }
-    }).pipe(Effect.forkScoped)
   })
 )

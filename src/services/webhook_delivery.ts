@@ -11,7 +11,7 @@
  * to a public address later), and the service's own rule (`addressRange`: an IPv4 address written
  * as IPv6 is judged as that address) is applied there too. No redirect is followed, and at most 64 KiB of an answer is read.
  */
-import { createHmac, randomBytes } from "node:crypto"
+import { createHmac } from "node:crypto"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import { type LookupFunction, Socket, type TcpNetConnectOpts } from "node:net"
 import type { Duplex } from "node:stream"
@@ -19,7 +19,6 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as FiberSet from "effect/FiberSet"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Layer from "effect/Layer"
@@ -28,7 +27,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-f
 import { AppConfig } from "../config/app_config.ts"
 import type { WebhookSettings } from "../config/settings.ts"
 import { addressRange, type DeliveryAttempt, ipv4Behind, rangeName, webhookAnswerMaxBytes } from "../domain/webhooks.ts"
-import { loggedOncePerMinute } from "./storage.ts"
+import { runOutboxSender } from "./outbox_sender.ts"
 import { TaskTokens } from "./task_tokens.ts"
 import { type AttemptOutcome, type StoredEvent, WebhookOutbox } from "./webhook_outbox.ts"
 
@@ -205,7 +204,6 @@ export const WebhookDeliveryWorker = Layer.effectDiscard(
     const tokens = yield* TaskTokens
     const lookup = yield* WebhookLookup
     const client = yield* Effect.provide(HttpClient.HttpClient, clientLayer(settings, lookup))
-    const attempts = yield* FiberSet.make()
     const iso = (ms: number) => new Date(ms).toISOString()
 
     /** One POST of an event: its status when the receiver answered in time, else why not. */
@@ -284,43 +282,20 @@ export const WebhookDeliveryWorker = Layer.effectDiscard(
       }
     })
 
-    /** Claims what is due, as many as there is room for, and starts their attempts. */
-    const claimAndStart = Effect.gen(function* () {
-      const room = maxInFlight - (yield* FiberSet.size(attempts))
-      if (room <= 0) return { room, started: 0 }
-      const now = yield* Clock.currentTimeMillis
-      const claim = randomBytes(12).toString("base64url")
-      const due = yield* outbox.claimDue(iso(now), iso(now + settings.timeoutMs + leaseMargin), claim, room)
-      for (const event of due) {
-        yield* FiberSet.run(
-          attempts,
-          attempt(event, claim).pipe(
-            // An attempt whose outcome could not be recorded is made again once its claim lapses.
-            Effect.catchCause((cause) =>
-              Effect.logWarning("a webhook attempt could not be recorded").pipe(
-                Effect.annotateLogs({ reference: event.reference, event: event.id, cause })
-              )
-            ),
-            // Its task's next event may be due now.
-            Effect.ensuring(outbox.wake)
-          )
-        )
-      }
-      return { room, started: due.length }
-    })
-
-    const round = loggedOncePerMinute(claimAndStart, {
+    yield* runOutboxSender({
+      maxInFlight,
+      leaseMs: settings.timeoutMs + leaseMargin,
+      claimDue: outbox.claimDue,
+      attempt,
+      notRecorded: (event, cause) =>
+        Effect.logWarning("a webhook attempt could not be recorded").pipe(
+          Effect.annotateLogs({ reference: event.reference, event: event.id, cause })
+        ),
+      wake: outbox.wake,
+      nextDue: outbox.nextDue,
+      sweepMs: config.timerSweepMs,
       failing: "claiming webhook events failed; retrying every interval",
-      recovered: "claiming webhook events works again",
-      fallback: { room: 0, started: 0 }
+      recovered: "claiming webhook events works again"
     })
-
-    yield* Effect.gen(function* () {
-      for (;;) {
-        const { room, started } = yield* round
-        // Room left and less found than there was room for: nothing more is due until woken.
-        if (room <= 0 || started < room) yield* outbox.nextDue(config.timerSweepMs)
-      }
-    }).pipe(Effect.forkScoped)
   })
 )
