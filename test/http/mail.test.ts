@@ -26,7 +26,7 @@ import {
 } from "../support/server.ts"
 import { otherProcessOn } from "../support/services.ts"
 import { testConfig } from "../support/settings.ts"
-import { linksOf, mailsArrived, type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp.ts"
+import { headerOf, linksOf, mailsArrived, type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp.ts"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -91,11 +91,7 @@ const next = async (from: number, count: number, what: string) =>
   (await mailsArrived(sink, from + count, 15_000, what)).slice(from)
 
 /** A header as sent (mailparser reads List-* headers into objects of its own). */
-const rawHeader = (mail: ReceivedMail, name: string) =>
-  mail.parsed.headerLines
-    .find((line) => line.key === name)
-    ?.line.slice(name.length + 1)
-    .trim()
+const rawHeader = headerOf
 
 const unsubscribeOf = (mail: ReceivedMail) => {
   const url = rawHeader(mail, "list-unsubscribe")?.replace(/^<|>$/g, "")

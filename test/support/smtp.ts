@@ -93,6 +93,13 @@ export const startSmtpSink = async (): Promise<SmtpSink> => {
 }
 
 /** Every link of a mail's plain text. */
+/** A header of a mail as it came over the wire (its raw line, after the name). */
+export const headerOf = (mail: ReceivedMail, name: string): string | undefined =>
+  mail.parsed.headerLines
+    .find((line) => line.key === name)
+    ?.line.slice(name.length + 1)
+    .trim()
+
 export const linksOf = (mail: ReceivedMail): Array<string> =>
   [...(mail.parsed.text ?? "").matchAll(/https?:\/\/\S+/g)].map((m) => m[0])
 
