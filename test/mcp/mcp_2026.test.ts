@@ -128,6 +128,15 @@ describe("2026-07-28", () => {
     expect((await call("get_task", { reference })).structuredContent).toEqual(
       (await restJson(`/tasks/${reference}`)).body
     )
+    // The conversation with the participant it is offered to, as REST has it.
+    const sent = await call("send_message", { reference, task_token, body: "Any questions?" })
+    expect(sent.isError).toBeUndefined()
+    expect(sent.structuredContent).toMatchObject({ object: "message", from: "agent", body: "Any questions?" })
+    const messages = await call("get_messages", { reference, task_token })
+    expect(messages.structuredContent).toEqual(
+      (await restJson(`/tasks/${reference}/messages`, { headers: { authorization: `Bearer ${task_token}` } })).body
+    )
+    expect(messages.structuredContent.count).toBe(1)
     const deliveries = await call("get_deliveries", { reference, task_token })
     expect(deliveries.structuredContent.webhook_url).toBe("https://hooks.example.invalid/x")
     const review = await call("review_task", { reference, task_token, decision: "accept" })
