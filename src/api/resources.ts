@@ -8,7 +8,7 @@ import { Participant } from "../domain/participant.ts"
 import { Task } from "../domain/task.ts"
 import { TaskIssue } from "../domain/task_draft/issues.ts"
 import { NormalizedDraft } from "../domain/task_draft/schema.ts"
-import { DeliveryAttempt, DeliveryState, webhookEventType } from "../domain/webhooks.ts"
+import { DeliveryAttempt, DeliveryState, messageEventType, webhookEventType } from "../domain/webhooks.ts"
 import { ErrorEnvelope } from "./envelope.ts"
 
 const Url = Schema.String.annotate({ format: "uri" })
@@ -22,24 +22,50 @@ export const ParticipantList = Schema.Struct({
 }).annotate({ identifier: "ParticipantList" })
 export type ParticipantList = typeof ParticipantList.Type
 
-export const WebhookDelivery = Schema.Struct({
-  object: Schema.Literal("webhook_event"),
-  id: Schema.String.annotate({ description: "The event's webhook-id header: the same on every attempt." }),
-  type: Schema.Literal(webhookEventType),
-  history_index: Schema.Int.annotate({
-    description: "The entry of the task's history the event reports (from 0): one event per entry."
-  }),
+const deliveryFields = {
   state: DeliveryState,
-  created_at: Schema.String.annotate({ description: "When the transition happened.", format: "date-time" }),
+  created_at: Schema.String.annotate({
+    description: "When the transition happened, or the message was written.",
+    format: "date-time"
+  }),
   next_attempt_at: Schema.NullOr(Schema.String).annotate({
     description:
       "When the next attempt is due (pending only; while an attempt is under way, the latest it may end); null once delivered or failed.",
     format: "date-time"
   }),
   attempts: Schema.Array(DeliveryAttempt).annotate({ description: "Every attempt so far, oldest first." })
+}
+
+const deliveryId = Schema.String.annotate({ description: "The event's webhook-id header: the same on every attempt." })
+
+export const TaskUpdatedDelivery = Schema.Struct({
+  object: Schema.Literal("webhook_event"),
+  id: deliveryId,
+  type: Schema.Literal(webhookEventType),
+  history_index: Schema.Int.annotate({
+    description: "The entry of the task's history the event reports (from 0): one event per entry."
+  }),
+  ...deliveryFields
 }).annotate({
   identifier: "WebhookDelivery",
-  description: "One webhook event of a task, with its attempts."
+  description: "One task.updated event of a task (it entered a state), with its attempts."
+})
+
+export const TaskMessageDelivery = Schema.Struct({
+  object: Schema.Literal("webhook_event"),
+  id: deliveryId,
+  type: Schema.Literal(messageEventType),
+  message_id: Schema.String.annotate({
+    description: "The id of the participant's message the event carries (as GET /tasks/{reference}/messages lists it)."
+  }),
+  ...deliveryFields
+}).annotate({
+  identifier: "MessageDelivery",
+  description: "One task.message event of a task (its participant wrote a message), with its attempts."
+})
+
+export const WebhookDelivery = Schema.Union([TaskUpdatedDelivery, TaskMessageDelivery]).annotate({
+  description: "One webhook event of a task, with its attempts: told apart by type."
 })
 export type WebhookDelivery = typeof WebhookDelivery.Type
 
@@ -49,7 +75,9 @@ export const DeliveryList = Schema.Struct({
     description: "Where the task's events are sent: the draft's webhook_url, or null when it gave none."
   }),
   count: Schema.Int.annotate({ description: "Number of events in data." }),
-  data: Schema.Array(WebhookDelivery).annotate({ description: "The task's events, in the order of its history." })
+  data: Schema.Array(WebhookDelivery).annotate({
+    description: "The task's events in the order they are sent: its history's, with its participants' messages in between."
+  })
 }).annotate({ identifier: "DeliveryList", description: "A task's webhook events and their delivery." })
 export type DeliveryList = typeof DeliveryList.Type
 

@@ -9,9 +9,9 @@
  *   address that already has an account): always sent, never an unsubscribe;
  * - notifications (an offer, its reminder, a revision request, a result accepted or rejected):
  *   each kind can be turned off by the participant, and every one carries a one-click unsubscribe
- *   (RFC 8058). A later "new message on a task" is one more notification kind whose mails are
- *   gathered (`gathering`): the first after a quiet spell goes at once, later ones within the
- *   window go together in one mail.
+ *   (RFC 8058). An agent's new message on a task is one more notification kind whose mails are
+ *   gathered (`gathering`, `gatherMessage`): the first after a quiet spell goes at once, later ones
+ *   within ten minutes of the last mail go together in one mail.
  */
 import * as Schema from "effect/Schema"
 
@@ -21,7 +21,8 @@ export const notificationKinds = [
   "offer_reminder",
   "revision_requested",
   "result_accepted",
-  "result_rejected"
+  "result_rejected",
+  "message"
 ] as const
 export type NotificationKind = (typeof notificationKinds)[number]
 
@@ -31,18 +32,70 @@ export const notificationTitles: { readonly [K in NotificationKind]: string } = 
   offer_reminder: "Reminders before an offer lapses",
   revision_requested: "Revision requests",
   result_accepted: "Results accepted",
-  result_rejected: "Results rejected"
+  result_rejected: "Results rejected",
+  message: "New messages from an agent"
 }
 
 export const isNotificationKind = (kind: string): kind is NotificationKind =>
   (notificationKinds as ReadonlyArray<string>).includes(kind)
 
 /**
- * How mails of a kind are gathered: none today. A kind that names a window (a task's messages:
- * ten minutes) is sent at once when no mail of its key went within the window, and otherwise held
- * until the window ends and sent as one mail with every one held (the outbox's `gather_key`).
+ * How mails of a kind are gathered: a task's messages, per task and participant, within ten
+ * minutes. The first mail after a quiet spell (no mail of its key sent within the window) goes at
+ * once; a later one is held until the window since the last mail sent is over, and every message
+ * written meanwhile joins it (`gatherMessage`; the outbox's `gather_key` is `gatherKeyOf`).
  */
-export const gathering: { readonly [K in NotificationKind]?: { readonly windowMs: number } } = {}
+export const gathering: { readonly [K in NotificationKind]?: { readonly windowMs: number } } = {
+  message: { windowMs: 10 * 60_000 }
+}
+
+/** The key a task's message mails to one participant are gathered under. */
+export const gatherKeyOf = (reference: string, participantSlug: string): string =>
+  `message:${reference}:${participantSlug}`
+
+/** The mails of one gather key the outbox still holds or has sent, as the rule reads them. */
+export interface GatherState {
+  /**
+   * The mails not sent yet: `claimed` while an attempt holds one (it may be on its way: nothing
+   * can join it).
+   */
+  readonly pending: ReadonlyArray<{ readonly id: string; readonly claimed: boolean }>
+  /** When the latest mail of the key was sent, or null when none was. */
+  readonly lastSentAt: string | null
+}
+
+/** Where a new message goes: into a mail not sent yet, or a new mail due at `dueAt`. */
+export type Gathered =
+  | { readonly _tag: "Join"; readonly id: string }
+  | { readonly _tag: "New"; readonly dueAt: string }
+
+/**
+ * The gathering rule, for a message written at `now`: it joins a mail of its key that is not sent
+ * yet and that no attempt holds; otherwise it starts a mail, sent at once after a quiet spell (no
+ * mail sent within `windowMs`), or else when `windowMs` since the last mail sent is over. A mail
+ * on its way counts as sent now.
+ */
+export const gatherMessage = (state: GatherState, now: number, windowMs: number): Gathered => {
+  const open = state.pending.find((mail) => !mail.claimed)
+  if (open !== undefined) return { _tag: "Join", id: open.id }
+  const sentTimes = [
+    ...(state.lastSentAt === null ? [] : [new Date(state.lastSentAt).getTime()]),
+    ...(state.pending.length > 0 ? [now] : [])
+  ].filter((t) => !Number.isNaN(t))
+  const last = sentTimes.length === 0 ? undefined : Math.max(...sentTimes)
+  const dueAt = last === undefined || now - last >= windowMs ? now : last + windowMs
+  return { _tag: "New", dueAt: new Date(dueAt).toISOString() }
+}
+
+/** One message as a message mail holds it. */
+export const MailedMessage = Schema.Struct({ body: Schema.String, createdAt: Schema.String })
+export type MailedMessage = typeof MailedMessage.Type
+
+/** A message mail with one more message, kept in the order they were written. */
+export const withMessage = <C extends { readonly messages: ReadonlyArray<MailedMessage> }>(
+  content: C,
+  message: MailedMessage
+): C => ({ ...content, messages: [...content.messages, message] })
 
 const Link = { url: Schema.String, expiresAt: Schema.String }
 const Offer = {
@@ -66,7 +119,8 @@ export const MailContent = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("offer_reminder"), ...Offer }),
   Schema.Struct({ kind: Schema.Literal("revision_requested"), ...TaskNamed, reason: Schema.String }),
   Schema.Struct({ kind: Schema.Literal("result_accepted"), ...TaskNamed }),
-  Schema.Struct({ kind: Schema.Literal("result_rejected"), ...TaskNamed, reason: Schema.NullOr(Schema.String) })
+  Schema.Struct({ kind: Schema.Literal("result_rejected"), ...TaskNamed, reason: Schema.NullOr(Schema.String) }),
+  Schema.Struct({ kind: Schema.Literal("message"), ...TaskNamed, messages: Schema.Array(MailedMessage) })
 ])
 export type MailContent = typeof MailContent.Type
 export type MailKind = MailContent["kind"]
@@ -105,7 +159,8 @@ export interface MailedTask {
  */
 export const reminderLeadMs = (offerTimeoutMs: number): number => Math.min(2 * 3600_000, offerTimeoutMs / 4)
 
-const titleOf = (task: MailedTask) => {
+/** A task as mails name it: its action, on one line, at most 80 characters. */
+export const titleOf = (task: Pick<MailedTask, "brief">) => {
   const action = task.brief.action.replace(/\s+/g, " ").trim()
   return action.length > 80 ? `${action.slice(0, 79)}…` : action
 }

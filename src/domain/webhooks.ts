@@ -11,8 +11,17 @@
 import * as Schema from "effect/Schema"
 import ipaddr from "ipaddr.js"
 
-/** The one event type: a task entered a state (one event per entry of its history). */
+/** A task entered a state (one event per entry of its history). */
 export const webhookEventType = "task.updated"
+
+/** A participant wrote a message on the task (the agent's own messages send none). */
+export const messageEventType = "task.message"
+
+/** Every event type, in the order the documents list them. */
+export const webhookEventTypes = [webhookEventType, messageEventType] as const
+
+export const WebhookEventType = Schema.Literals(webhookEventTypes)
+export type WebhookEventType = typeof WebhookEventType.Type
 
 /** Where an event is: still being tried, delivered (a 2xx), or failed (its retries used up). */
 export const DeliveryState = Schema.Literals(["pending", "delivered", "failed"]).annotate({

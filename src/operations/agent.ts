@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import { pageSize } from "../api/parameters.ts"
 import {
   type DeliveryList,
+  type WebhookDelivery,
   type ParticipantList,
   type PreflightResult,
   type SandboxClockState,
@@ -36,7 +37,7 @@ import type { Participant, ParticipantRecord } from "../domain/participant.ts"
 import { isoDurationOf, parseAdvance } from "../domain/sandbox.ts"
 import type { Task } from "../domain/task.ts"
 import { participantSlugPattern } from "../domain/task_draft/fields.ts"
-import { webhookEventType } from "../domain/webhooks.ts"
+import { messageEventType, webhookEventType } from "../domain/webhooks.ts"
 import { ParticipantDirectory, type ParticipantPage } from "../services/participant_directory.ts"
 import { SandboxClock } from "../services/sandbox_clock.ts"
 import { TaskActions } from "../services/task_actions.ts"
@@ -279,16 +280,23 @@ export class AgentOperations extends Context.Service<
           object: "list",
           webhook_url: webhookUrl,
           count: events.length,
-          data: events.map((event) => ({
-            object: "webhook_event",
-            id: event.id,
-            type: webhookEventType,
-            history_index: event.historyIndex,
-            state: event.state,
-            created_at: event.createdAt,
-            next_attempt_at: event.nextAttemptAt,
-            attempts: event.attempts
-          }))
+          data: events.map((event): WebhookDelivery => {
+            const delivery = {
+              state: event.state,
+              created_at: event.createdAt,
+              next_attempt_at: event.nextAttemptAt,
+              attempts: event.attempts
+            }
+            return event.type === messageEventType
+              ? { object: "webhook_event", id: event.id, type: messageEventType, message_id: event.messageId ?? "", ...delivery }
+              : {
+                  object: "webhook_event",
+                  id: event.id,
+                  type: webhookEventType,
+                  history_index: event.historyIndex ?? 0,
+                  ...delivery
+                }
+          })
         }
         return list
       })

@@ -40,7 +40,7 @@ import { executionModes } from "../domain/task_draft/execution_mode.ts"
 import { draftRules } from "../domain/task_draft/fields.ts"
 import { IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft/idempotency.ts"
 import { IssueCode } from "../domain/task_draft/issues.ts"
-import { webhookAnswerMaxBytes, webhookEventType } from "../domain/webhooks.ts"
+import { webhookAnswerMaxBytes, webhookEventTypes } from "../domain/webhooks.ts"
 
 /** Where the REST API's protected-resource metadata is (RFC 9728 §3), from the server's base. */
 export const protectedResourceMetadataPath = "/.well-known/oauth-protected-resource"
@@ -278,9 +278,9 @@ export const capabilities = (config: AppSettings): Capabilities => ({
       draft_member: "webhook_url",
       secret:
         "webhook_secret in the 201 (and its idempotent replays only): whsec_ followed by 32 bytes in base64, one per task (derived from the service's secret, kept nowhere).",
-      types: [webhookEventType],
+      types: [...webhookEventTypes],
       payload:
-        "JSON {type, timestamp, data}: one event per entry of the task's history, timestamp that entry's time, data the task as GET returns it once that entry was recorded.",
+        "JSON {type, timestamp, data}. task.updated: one event per entry of the task's history, timestamp that entry's time, data the task as GET returns it once that entry was recorded. task.message: one event per message a participant writes on the task (the agent's own send none), timestamp the message's time, data the message as GET /tasks/{reference}/messages lists it plus the task's reference.",
       headers: {
         "webhook-id": "the event's id: the same on every attempt (deduplicate on it)",
         "webhook-timestamp": "the attempt's time, in whole seconds since 1970 (reject old ones)",
@@ -292,7 +292,7 @@ export const capabilities = (config: AppSettings): Capabilities => ({
       timeout_seconds: config.webhooks.timeoutMs / 1000,
       retry_schedule_seconds: config.webhooks.retryScheduleMs.map((ms) => ms / 1000),
       ordering:
-        "A task's events are sent in the order of its history: an event waits until the one before it is delivered or has failed.",
+        "A task's events are sent in the order they were written (its history's, with its participants' messages in between): an event waits until the one before it is delivered or has failed.",
       redirects: "never followed",
       max_answer_bytes: webhookAnswerMaxBytes,
       addresses: config.webhooks.allowPrivate

@@ -13,8 +13,11 @@ export interface RenderedMail {
   readonly html: string
 }
 
-/** A paragraph, or a link to follow with its label. */
-type Block = { readonly p: string } | { readonly label: string; readonly url: string }
+/** A paragraph, a quoted message (its lines kept), or a link to follow with its label. */
+type Block =
+  | { readonly p: string }
+  | { readonly quote: string; readonly by: string }
+  | { readonly label: string; readonly url: string }
 
 const when = (iso: string) => {
   const date = new Date(iso)
@@ -132,6 +135,22 @@ const contentOf = (mail: MailContent, now: number): { readonly subject: string; 
           { label: "Open the task", url: mail.url }
         ]
       }
+    case "message": {
+      const many = mail.messages.length > 1
+      return {
+        subject: many ? `New messages on ${mail.title}` : `New message on ${mail.title}`,
+        blocks: [
+          {
+            p: many
+              ? `The agent wrote ${mail.messages.length} messages on the task ${mail.title}:`
+              : `The agent wrote a message on the task ${mail.title}:`
+          },
+          ...mail.messages.map((message) => ({ quote: message.body, by: `The agent, ${when(message.createdAt)}` })),
+          { p: "Answer on the task's page; the agent reads it there." },
+          { label: "Open the task", url: mail.url }
+        ]
+      }
+    }
   }
 }
 
@@ -149,12 +168,25 @@ export const renderMail = (mail: MailContent, now: number, unsubscribe: string |
           { label: "Unsubscribe", url: unsubscribe }
         ]
   const all = [...blocks, ...footer]
-  const text = `${all.map((block) => ("p" in block ? block.p : `${block.label}: ${block.url}`)).join("\n\n")}\n`
+  const text = `${all
+    .map((block) =>
+      "p" in block
+        ? block.p
+        : "quote" in block
+          ? `${block.by}:\n${block.quote
+              .split("\n")
+              .map((line) => `> ${line}`)
+              .join("\n")}`
+          : `${block.label}: ${block.url}`
+    )
+    .join("\n\n")}\n`
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${all
     .map((block) =>
       "p" in block
         ? `<p>${escapeHtml(block.p)}</p>`
-        : `<p><a href="${escapeHtml(block.url)}">${escapeHtml(block.label)}</a></p>`
+        : "quote" in block
+          ? `<p style="margin-bottom:0;color:#555">${escapeHtml(block.by)}:</p><blockquote style="margin:0 0 1em;padding-left:1em;border-left:3px solid #ccc;white-space:pre-wrap">${escapeHtml(block.quote)}</blockquote>`
+          : `<p><a href="${escapeHtml(block.url)}">${escapeHtml(block.label)}</a></p>`
     )
     .join("")}</body></html>`
   return { subject, text, html }

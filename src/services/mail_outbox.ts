@@ -9,6 +9,12 @@
  * skipping rows another process has locked on Postgres, whose claim is a lease past the attempt's
  * longest end; a process that dies mid-attempt leaves the mail to fall due again. Each mail keeps
  * the `Message-ID` it was given here on every attempt.
+ *
+ * An agent's messages to a participant are gathered (domain/mail.ts, `gatherMessage`): a message
+ * joins the mail of its task and participant (`gather_key`) that is not sent yet and not held by an
+ * attempt, or starts one, due at once after a quiet spell and otherwise when ten minutes since the
+ * last one sent are over. The join is a conditional UPDATE: a mail an attempt claimed meanwhile is
+ * left alone, and the message starts a mail of its own.
  */
 import { randomBytes } from "node:crypto"
 import * as Arr from "effect/Array"
@@ -22,7 +28,16 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config/app_config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import { isNotificationKind, MailContent, messageIdDomainOf } from "../domain/mail.ts"
+import {
+  gatherKeyOf,
+  gatherMessage,
+  gathering,
+  isNotificationKind,
+  MailContent,
+  type MailedMessage,
+  messageIdDomainOf,
+  withMessage
+} from "../domain/mail.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
 
@@ -36,6 +51,9 @@ export interface MailRequest {
   readonly content: MailContent
   readonly dueAt?: string | null
 }
+
+/** A message mail: the task it is about and its first message (domain/mail.ts). */
+export type MessageMail = Extract<MailContent, { readonly kind: "message" }>
 
 /** A mail as the outbox keeps it. */
 export const StoredMail = Schema.Struct({
@@ -88,6 +106,16 @@ export class MailOutbox extends Context.Service<
      * and `wake` once it commits. Database failures are the caller's, as its transaction's are.
      */
     queue(mails: ReadonlyArray<MailRequest>): Effect.Effect<void, SqlError.SqlError>
+    /**
+     * Gathers `message` into the participant's message mail of the task `content` names (a new
+     * one holds the messages of `content` and `message`). Call it inside the transaction that keeps
+     * the message, holding the task's row, and `wake` once it commits.
+     */
+    gatherMessage(
+      participantSlug: string,
+      content: MessageMail,
+      message: MailedMessage
+    ): Effect.Effect<void, SqlError.SqlError>
     /** Claims up to `limit` mails due at `now` for the attempt named `claim`, until `leaseUntil`. */
     claimDue(
       now: string,
@@ -115,47 +143,104 @@ export class MailOutbox extends Context.Service<
       const domain = transport === undefined ? "localhost" : messageIdDomainOf(transport.from)
       const decodeRows = decodeEach(MailRow, "mail_outbox", (row) => `id ${(row as { id?: unknown }).id}`)
       const encodeContent = Schema.encodeSync(Schema.fromJsonString(MailContent))
+      const decodeContent = Schema.decodeUnknownSync(Schema.fromJsonString(MailContent))
       const signal = yield* Queue.sliding<void>(1)
+
+      /** Whom a mail goes to: undefined when its kind is turned off, or nobody has the address. */
+      const recipientOf = Effect.fnUntraced(function* (mail: MailRequest) {
+        // A notification its participant turned off is not queued (account mails always are).
+        if (mail.participantSlug !== null && isNotificationKind(mail.content.kind)) {
+          const off = yield* sql`
+            SELECT 1 AS off FROM mail_preferences WHERE participant_slug = ${mail.participantSlug} AND kind = ${mail.content.kind}
+          `
+          if (off.length > 0) return undefined
+        }
+        if (mail.to !== undefined || mail.participantSlug === null) return mail.to
+        const [login] = yield* sql<{ readonly email: string }>`
+          SELECT email FROM participant_logins WHERE participant_slug = ${mail.participantSlug}
+        `
+        return login?.email
+      })
+
+      const rowOf = (
+        mail: MailRequest & { readonly to: string },
+        now: string,
+        gatherKey: string | null
+      ) => ({
+        id: `mail_${randomBytes(12).toString("base64url")}`,
+        message_id: `<${randomBytes(18).toString("base64url")}@${domain}>`,
+        kind: mail.content.kind,
+        recipient: mail.to,
+        participant_slug: mail.participantSlug,
+        gather_key: gatherKey,
+        content: encodeContent(mail.content),
+        created_at: now,
+        state: "pending",
+        next_attempt_at: mail.dueAt ?? now,
+        claim: null,
+        attempts: 0,
+        last_error: null,
+        sent_at: null
+      })
 
       const queue = Effect.fn("MailOutbox.queue")(function* (mails: ReadonlyArray<MailRequest>) {
         if (transport === undefined || mails.length === 0) return
-        // A notification its participant turned off is not queued (account mails always are).
         const wanted: Array<MailRequest & { readonly to: string }> = []
         for (const mail of mails) {
-          if (mail.participantSlug !== null && isNotificationKind(mail.content.kind)) {
-            const off = yield* sql`
-              SELECT 1 AS off FROM mail_preferences WHERE participant_slug = ${mail.participantSlug} AND kind = ${mail.content.kind}
-            `
-            if (off.length > 0) continue
-          }
-          let to = mail.to
-          if (to === undefined && mail.participantSlug !== null) {
-            const [login] = yield* sql<{ readonly email: string }>`
-              SELECT email FROM participant_logins WHERE participant_slug = ${mail.participantSlug}
-            `
-            to = login?.email
-          }
+          const to = yield* recipientOf(mail)
           if (to !== undefined) wanted.push({ ...mail, to })
         }
         if (wanted.length === 0) return
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        const rows = wanted.map((mail) => ({
-          id: `mail_${randomBytes(12).toString("base64url")}`,
-          message_id: `<${randomBytes(18).toString("base64url")}@${domain}>`,
-          kind: mail.content.kind,
-          recipient: mail.to,
-          participant_slug: mail.participantSlug,
-          gather_key: null,
-          content: encodeContent(mail.content),
-          created_at: now,
-          state: "pending",
-          next_attempt_at: mail.dueAt ?? now,
-          claim: null,
-          attempts: 0,
-          last_error: null,
-          sent_at: null
-        }))
+        const rows = wanted.map((mail) => rowOf(mail, now, null))
         if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO mail_outbox ${sql.insert(rows)}`
+      })
+
+      const windowMs = gathering.message!.windowMs
+
+      const gather = Effect.fn("MailOutbox.gatherMessage")(function* (
+        participantSlug: string,
+        content: MessageMail,
+        message: MailedMessage
+      ) {
+        if (transport === undefined) return
+        const to = yield* recipientOf({ participantSlug, content })
+        if (to === undefined) return
+        const key = gatherKeyOf(content.reference, participantSlug)
+        const now = yield* Clock.currentTimeMillis
+        const pending = yield* sql<{ readonly id: string; readonly claim: string | null; readonly content: string | null }>`
+          SELECT id, claim, content FROM mail_outbox WHERE gather_key = ${key} AND state = 'pending' ORDER BY created_at, id
+        `
+        const [sent] = yield* sql<{ readonly last: string | null }>`
+          SELECT MAX(sent_at) AS last FROM mail_outbox WHERE gather_key = ${key} AND state = 'sent'
+        `
+        const decision = gatherMessage(
+          {
+            pending: pending.map((row) => ({ id: row.id, claimed: row.claim !== null || row.content === null })),
+            lastSentAt: sent?.last ?? null
+          },
+          now,
+          windowMs
+        )
+        if (decision._tag === "Join") {
+          const held = pending.find((row) => row.id === decision.id)!
+          const joined = withMessage(decodeContent(held.content!) as MessageMail, message)
+          // Only while no attempt holds it: a mail claimed meanwhile may be on its way.
+          const updated = yield* sql<{ readonly id: string }>`
+            UPDATE mail_outbox SET content = ${encodeContent(joined)}
+            WHERE id = ${decision.id} AND state = 'pending' AND claim IS NULL AND content = ${held.content}
+            RETURNING id
+          `
+          if (updated.length === 1) return
+        }
+        const dueAt =
+          decision._tag === "New" ? decision.dueAt : new Date(now + windowMs).toISOString()
+        const row = rowOf(
+          { to, participantSlug, content: withMessage(content, message), dueAt },
+          new Date(now).toISOString(),
+          key
+        )
+        yield* sql`INSERT INTO mail_outbox ${sql.insert(row)}`
       })
 
       const claimDue = Effect.fn("MailOutbox.claimDue")(
@@ -215,6 +300,7 @@ export class MailOutbox extends Context.Service<
       return MailOutbox.of({
         enabled: transport !== undefined,
         queue,
+        gatherMessage: gather,
         claimDue,
         finish,
         all,

@@ -1,8 +1,14 @@
 /**
  * The conversation on each task, stored (`task_messages`): the rules are domain/messages.ts. A
  * message is kept with the thread it belongs to (the participant the agent talks with), who wrote
- * it, and when. Writing reads the task first; a message written as the task ends may be kept, as
- * one said just before (the rule is about the conversation, not a move of the task).
+ * it, and when.
+ *
+ * Writing reads and judges the task, then keeps the message in one transaction with what it causes:
+ * a participant's message, the `task.message` webhook event of a task with a `webhook_url`
+ * (services/webhook_outbox.ts); an agent's, the participant's gathered mail (services/mail_outbox.ts).
+ * The transaction holds the task's row (a transition's update waits for it, and it for one) and
+ * checks the task is still the one judged, else judges again; a task that keeps changing lets the
+ * last round's message through, as one said just before the change. The task itself is not changed.
  */
 import { randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
@@ -21,8 +27,12 @@ import {
   threadsToRead,
   threadToWrite
 } from "../domain/messages.ts"
+import { AppConfig } from "../config/app_config.ts"
+import { titleOf } from "../domain/mail.ts"
+import { MailOutbox } from "./mail_outbox.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
 import { TaskStore } from "./task_store.ts"
+import { WebhookOutbox } from "./webhook_outbox.ts"
 
 /** A message as stored and shown. */
 export const StoredMessage = Schema.Struct({
@@ -51,6 +61,9 @@ export const messageListOf = (messages: ReadonlyArray<StoredMessage>): MessageLi
   data: messages.map(messageOf)
 })
 
+/** How many times a write judges a task that changed meanwhile before it keeps the message anyway. */
+const rounds = 5
+
 /** A message's id: `msg_` and 22 base64url characters. */
 const messageId = () => `msg_${randomBytes(17).toString("base64url").slice(0, 22)}`
 
@@ -75,6 +88,10 @@ export class TaskMessages extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const store = yield* TaskStore
+      const config = yield* AppConfig
+      const outbox = yield* WebhookOutbox
+      const mail = yield* MailOutbox
+      const taskUrl = (reference: string) => `${config.publicBaseUrl}/console/tasks/${encodeURIComponent(reference)}`
       const asStorageCall = storageCallFor(sql)
       const decodeRows = decodeEach(StoredMessage, "task_messages", (row) => `id ${(row as { id?: unknown }).id}`)
 
@@ -86,18 +103,47 @@ export class TaskMessages extends Context.Service<
 
       return TaskMessages.of({
         post: Effect.fn("TaskMessages.post")(function* (reference: string, speaker: Speaker, body: string) {
-          const thread = threadToWrite(yield* taskOf(reference), speaker)
-          if (typeof thread !== "string") return yield* Effect.fail(thread)
-          const message: StoredMessage = {
-            id: messageId(),
-            reference,
-            participant_slug: thread,
-            author: speaker._tag === "Agent" ? "agent" : "participant",
-            body: body.trim(),
-            created_at: new Date(yield* Clock.currentTimeMillis).toISOString()
+          for (let round = 1; ; round++) {
+            const task = yield* taskOf(reference)
+            const thread = threadToWrite(task, speaker)
+            if (typeof thread !== "string") return yield* Effect.fail(thread)
+            const message: StoredMessage = {
+              id: messageId(),
+              reference,
+              participant_slug: thread,
+              author: speaker._tag === "Agent" ? "agent" : "participant",
+              body: body.trim(),
+              created_at: new Date(yield* Clock.currentTimeMillis).toISOString()
+            }
+            // The agent hears of a participant's message by webhook; the participant of an agent's by mail.
+            const event = message.author === "participant" ? task.webhookUrl : null
+            const mailed = message.author === "agent" && mail.enabled
+            const kept = yield* asStorageCall(
+              sql.withTransaction(
+                Effect.gen(function* () {
+                  const [row] = yield* sql<{ readonly version: number | bigint }>`
+                    SELECT version FROM tasks WHERE reference = ${reference}
+                    ${sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })}
+                  `
+                  if (row === undefined || (Number(row.version) !== task.version && round < rounds)) return false
+                  yield* sql`INSERT INTO task_messages ${sql.insert(message)}`
+                  if (event !== null) yield* outbox.recordMessage(reference, event, messageOf(message))
+                  if (mailed) {
+                    yield* mail.gatherMessage(
+                      thread,
+                      { kind: "message", reference, title: titleOf(task), url: taskUrl(reference), messages: [] },
+                      { body: message.body, createdAt: message.created_at }
+                    )
+                  }
+                  return true
+                })
+              )
+            )
+            if (!kept) continue
+            if (event !== null) yield* outbox.wake
+            if (mailed) yield* mail.wake
+            return message
           }
-          yield* asStorageCall(sql`INSERT INTO task_messages ${sql.insert(message)}`)
-          return message
         }),
         list: Effect.fn("TaskMessages.list")(function* (reference: string, speaker: Speaker) {
           const threads = threadsToRead(yield* taskOf(reference), speaker)
@@ -114,5 +160,7 @@ export class TaskMessages extends Context.Service<
   )
 
   /** The same with the services of ours it needs (the database still to give). */
-  static readonly layerWithDependencies = TaskMessages.layer.pipe(Layer.provide(TaskStore.layer))
+  static readonly layerWithDependencies = TaskMessages.layer.pipe(
+    Layer.provide([TaskStore.layer, WebhookOutbox.layer, MailOutbox.layer])
+  )
 }

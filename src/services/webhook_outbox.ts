@@ -1,13 +1,17 @@
 /**
- * The outbox of webhook events (`webhook_events`): one row per entry of a task's history, written
- * in the transaction that records the transition, so an event exists exactly when its transition
- * does — a process killed after the commit leaves it here for the next one to send.
+ * The outbox of webhook events (`webhook_events`): one row per entry of a task's history
+ * (`task.updated`), written in the transaction that records the transition, and one per message a
+ * participant writes on the task (`task.message`), written in the transaction that keeps the
+ * message — so an event exists exactly when what it reports does, and a process killed after the
+ * commit leaves it here for the next one to send.
  *
  * Attempts are claimed with one conditional UPDATE (on Postgres skipping rows another process has
  * locked), so each attempt is made by one process. A claim is a lease: it moves the event's
  * `next_attempt_at` past the attempt's longest possible end, so if the process dies mid-attempt
  * the event falls due again and another process makes the attempt. A task's events go out in
- * order: an event is not claimed while an earlier one of its task is still pending.
+ * order (`position`, from 0, the order they were written in): an event is not claimed while an
+ * earlier one of its task is still pending. Writers of a task's events hold the task's row (a
+ * transition updates it; a message locks it), so two never take the same place.
  */
 import { randomBytes } from "node:crypto"
 import * as Arr from "effect/Array"
@@ -21,7 +25,8 @@ import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../config/app_config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import type { StoredTask } from "../domain/task_record.ts"
-import { DeliveryAttempt, DeliveryState, webhookEventType } from "../domain/webhooks.ts"
+import type { Message } from "../domain/messages.ts"
+import { DeliveryAttempt, DeliveryState, messageEventType, WebhookEventType, webhookEventType } from "../domain/webhooks.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
 import { taskViewFor } from "./task_view.ts"
@@ -30,7 +35,13 @@ import { taskViewFor } from "./task_view.ts"
 export const StoredEvent = Schema.Struct({
   id: Schema.String,
   reference: Schema.String,
-  historyIndex: Schema.Number,
+  /** The event's place in its task's delivery order, from 0. */
+  position: Schema.Number,
+  type: WebhookEventType,
+  /** The history entry a `task.updated` reports; null for a `task.message`. */
+  historyIndex: Schema.NullOr(Schema.Number),
+  /** The message a `task.message` carries; null for a `task.updated`. */
+  messageId: Schema.NullOr(Schema.String),
   /** The task's webhook_url. */
   url: Schema.String,
   /** The exact JSON that is signed and sent, the same on every attempt. */
@@ -45,11 +56,13 @@ export type StoredEvent = typeof StoredEvent.Type
 
 const EventRow = Schema.Struct({
   ...StoredEvent.fields,
-  historyIndex: IntegerColumn,
+  position: IntegerColumn,
+  historyIndex: Schema.NullOr(IntegerColumn),
   attempts: Schema.fromJsonString(Schema.Array(DeliveryAttempt))
 }).pipe(
   Schema.encodeKeys({
     historyIndex: "history_index",
+    messageId: "message_id",
     createdAt: "created_at",
     nextAttemptAt: "next_attempt_at"
   })
@@ -74,6 +87,12 @@ export class WebhookOutbox extends Context.Service<
      * without a webhook have none.
      */
     record(entered: ReadonlyArray<StoredTask>): Effect.Effect<void, StorageUnavailable>
+    /**
+     * Records the `task.message` event of a message written on task `reference`, to be sent to
+     * `url` after the task's earlier events. Call it inside the transaction that keeps the message,
+     * holding the task's row, and `wake` once it commits.
+     */
+    recordMessage(reference: string, url: string, message: Message): Effect.Effect<void, StorageUnavailable>
     /**
      * Claims up to `limit` events due at `now`, each the earliest pending one of its task, for the
      * attempt named `claim`, until `leaseUntil`.
@@ -105,31 +124,74 @@ export class WebhookOutbox extends Context.Service<
       const signal = yield* Queue.sliding<void>(1)
       const wake = Queue.offer(signal, undefined).pipe(Effect.asVoid)
 
+      /** The next free place in a task's delivery order. */
+      const nextPosition = (reference: string) =>
+        Effect.map(
+          sql<{ readonly next: number | bigint | string }>`
+            SELECT COALESCE(MAX(position), -1) + 1 AS next FROM webhook_events WHERE reference = ${reference}
+          `,
+          (rows) => Number(rows[0]?.next ?? 0)
+        )
+
       // An event is due at once, by real time: the sender's clock (a sandbox's tasks may be in
       // next week; its receivers are not).
       const record = Effect.fn("WebhookOutbox.record")(function* (entered: ReadonlyArray<StoredTask>) {
+        const withHook = entered.filter((task) => task.webhookUrl !== null)
+        const first = withHook[0]
+        if (first === undefined) return
         const now = yield* Clock.currentTimeMillis
-        const rows = entered.flatMap((task) => {
-          if (task.webhookUrl === null) return []
+        // One write's states are of one task.
+        const base = yield* asStorageCall(nextPosition(first.reference))
+        const rows = withHook.map((task, i) => {
           const index = task.history.length - 1
           const at = task.history[index]!.at
-          return [
-            {
-              id: eventId(),
-              reference: task.reference,
-              history_index: index,
-              url: task.webhookUrl,
-              body: JSON.stringify({ type: webhookEventType, timestamp: at, data: view(task) }),
-              created_at: at,
-              state: "pending",
-              next_attempt_at: new Date(now).toISOString(),
-              claim: null,
-              attempts: "[]"
-            }
-          ]
+          return {
+            id: eventId(),
+            reference: task.reference,
+            position: base + i,
+            type: webhookEventType,
+            history_index: index,
+            message_id: null,
+            url: task.webhookUrl!,
+            body: JSON.stringify({ type: webhookEventType, timestamp: at, data: view(task) }),
+            created_at: at,
+            state: "pending",
+            next_attempt_at: new Date(now).toISOString(),
+            claim: null,
+            attempts: "[]"
+          }
         })
         if (!Arr.isArrayNonEmpty(rows)) return
         yield* asStorageCall(sql`INSERT INTO webhook_events ${sql.insert(rows)}`)
+      })
+
+      const recordMessage = Effect.fn("WebhookOutbox.recordMessage")(function* (
+        reference: string,
+        url: string,
+        message: Message
+      ) {
+        const now = yield* Clock.currentTimeMillis
+        const position = yield* asStorageCall(nextPosition(reference))
+        const row = {
+          id: eventId(),
+          reference,
+          position,
+          type: messageEventType,
+          history_index: null,
+          message_id: message.id,
+          url,
+          body: JSON.stringify({
+            type: messageEventType,
+            timestamp: message.created_at,
+            data: { ...message, reference }
+          }),
+          created_at: message.created_at,
+          state: "pending",
+          next_attempt_at: new Date(now).toISOString(),
+          claim: null,
+          attempts: "[]"
+        }
+        yield* asStorageCall(sql`INSERT INTO webhook_events ${sql.insert(row)}`)
       })
 
       // The earliest pending event of each task, due now. On Postgres rows another process is
@@ -145,7 +207,7 @@ export class WebhookOutbox extends Context.Service<
                 WHERE e.state = 'pending' AND e.next_attempt_at <= ${now}
                   AND NOT EXISTS (
                     SELECT 1 FROM webhook_events earlier
-                    WHERE earlier.reference = e.reference AND earlier.history_index < e.history_index
+                    WHERE earlier.reference = e.reference AND earlier.position < e.position
                       AND earlier.state = 'pending'
                   )
                 ORDER BY e.next_attempt_at
@@ -177,7 +239,7 @@ export class WebhookOutbox extends Context.Service<
       const forTask = Effect.fn("WebhookOutbox.forTask")(
         (reference: string) =>
           Effect.flatMap(
-            sql`SELECT * FROM webhook_events WHERE reference = ${reference} ORDER BY history_index`,
+            sql`SELECT * FROM webhook_events WHERE reference = ${reference} ORDER BY position`,
             decodeRows
           ),
         asStorageCall
@@ -185,6 +247,7 @@ export class WebhookOutbox extends Context.Service<
 
       return WebhookOutbox.of({
         record,
+        recordMessage,
         claimDue,
         finish,
         forTask,

@@ -508,6 +508,47 @@ const createMcpTasks = Effect.gen(function* () {
   yield* sql`CREATE INDEX mcp_tasks_created_at_idx ON mcp_tasks (created_at)`
 })
 
+/**
+ * A task's messages reach its agent by webhook (issue 38): `webhook_events` holds `task.message`
+ * events beside the `task.updated` ones. An event's place in its task's delivery order is now
+ * `position` (from 0, unique per task), no longer the history entry it reports: `type` says which
+ * event it is, `history_index` the entry a `task.updated` reports (null for a message) and
+ * `message_id` the message a `task.message` carries (null otherwise). Rebuilt rather than altered,
+ * the same on both backends (SQLite cannot drop a constraint); existing events keep their order.
+ */
+const addMessageEvents = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE webhook_events_new (
+      id TEXT PRIMARY KEY,
+      reference TEXT NOT NULL,
+      position INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      history_index INTEGER,
+      message_id TEXT UNIQUE,
+      url TEXT NOT NULL,
+      body TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      state TEXT NOT NULL,
+      next_attempt_at TEXT,
+      claim TEXT,
+      attempts TEXT NOT NULL,
+      UNIQUE (reference, position),
+      UNIQUE (reference, history_index)
+    )
+  `
+  yield* sql`
+    INSERT INTO webhook_events_new
+      (id, reference, position, type, history_index, message_id, url, body, created_at, state, next_attempt_at, claim, attempts)
+    SELECT id, reference, history_index, 'task.updated', history_index, NULL, url, body, created_at, state, next_attempt_at,
+      claim, attempts
+    FROM webhook_events
+  `
+  yield* sql`DROP TABLE webhook_events`
+  yield* sql`ALTER TABLE webhook_events_new RENAME TO webhook_events`
+  yield* sql`CREATE INDEX webhook_events_due_idx ON webhook_events (next_attempt_at) WHERE state = 'pending'`
+})
+
 const migrations = {
   "1_create_participants": createParticipants,
   "2_create_tasks": createTasks,
@@ -530,7 +571,8 @@ const migrations = {
   "19_create_service_facts": createServiceFacts,
   "20_create_task_messages": createTaskMessages,
   "21_create_mail_outbox": createMailOutbox,
-  "22_create_mcp_tasks": createMcpTasks
+  "22_create_mcp_tasks": createMcpTasks,
+  "23_add_message_events": addMessageEvents
 }
 
 /** The ids of the migrations, in order (with gaps where a number was never used). */

@@ -336,7 +336,7 @@ describe("signed webhooks", () => {
     expect(strictEvents.delivery).toBe("polling and webhooks")
     expect(strictEvents.webhooks).toMatchObject({
       draft_member: "webhook_url",
-      types: ["task.updated"],
+      types: ["task.updated", "task.message"],
       specification: "https://www.standardwebhooks.com/",
       timeout_seconds: 10,
       retry_schedule_seconds: [5, 30, 120, 600, 3600, 10800, 21600, 50400],
