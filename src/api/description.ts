@@ -116,7 +116,7 @@ export const describeApi = (settings: DescribedSettings): string =>
     "const event = new Webhook(webhookSecret).verify(rawBody, request.headers) // throws when the signature is wrong",
     "```",
     "",
-    "A message the participant writes on the task (`POST /tasks/{reference}/messages`) is POSTed the same way, signed alike, in its place among the task's events: `{\"type\": \"task.message\", \"timestamp\": <the message's time>, \"data\": {\"object\": \"message\", \"id\", \"from\": \"participant\", \"body\", \"created_at\", \"reference\"}}`. It changes neither the task nor its ETag. The agent's own messages send no event.",
+    'A message the participant writes on the task (`POST /tasks/{reference}/messages`) is POSTed the same way, signed alike, in its place among the task\'s events: `{"type": "task.message", "timestamp": <the message\'s time>, "data": {"object": "message", "id", "from": "participant", "body", "created_at", "reference"}}`. It changes neither the task nor its ETag. The agent\'s own messages send no event.',
     "",
     `${webhookRetries(settings)} Events are written in the same transaction as the change they report, so none is lost when a process stops, and each attempt is made by one process. \`GET /api/public/v1/tasks/{reference}/deliveries\` (with the task token; MCP: \`get_deliveries\`) lists each event with its attempts (time, status or error) and its state: \`pending\` (with \`next_attempt_at\`), \`delivered\` or \`failed\`. \`/capabilities\` \`events.webhooks\` gives this server's timeout, schedule and rules.`,
     "",

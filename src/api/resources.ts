@@ -76,7 +76,8 @@ export const DeliveryList = Schema.Struct({
   }),
   count: Schema.Int.annotate({ description: "Number of events in data." }),
   data: Schema.Array(WebhookDelivery).annotate({
-    description: "The task's events in the order they are sent: its history's, with its participants' messages in between."
+    description:
+      "The task's events in the order they are sent: its history's, with its participants' messages in between."
   })
 }).annotate({ identifier: "DeliveryList", description: "A task's webhook events and their delivery." })
 export type DeliveryList = typeof DeliveryList.Type

@@ -65,9 +65,7 @@ export interface GatherState {
 }
 
 /** Where a new message goes: into a mail not sent yet, or a new mail due at `dueAt`. */
-export type Gathered =
-  | { readonly _tag: "Join"; readonly id: string }
-  | { readonly _tag: "New"; readonly dueAt: string }
+export type Gathered = { readonly _tag: "Join"; readonly id: string } | { readonly _tag: "New"; readonly dueAt: string }
 
 /**
  * The gathering rule, for a message written at `now`: it joins a mail of its key that is not sent

@@ -10,13 +10,13 @@ import * as Layer from "effect/Layer"
 import { pageSize } from "../api/parameters.ts"
 import {
   type DeliveryList,
-  type WebhookDelivery,
   type ParticipantList,
   type PreflightResult,
   type SandboxClockState,
   type SearchRequest,
   type SearchResult,
-  searchLimit
+  searchLimit,
+  type WebhookDelivery
 } from "../api/resources.ts"
 import { AppConfig } from "../config/app_config.ts"
 import {
@@ -288,7 +288,13 @@ export class AgentOperations extends Context.Service<
               attempts: event.attempts
             }
             return event.type === messageEventType
-              ? { object: "webhook_event", id: event.id, type: messageEventType, message_id: event.messageId ?? "", ...delivery }
+              ? {
+                  object: "webhook_event",
+                  id: event.id,
+                  type: messageEventType,
+                  message_id: event.messageId ?? "",
+                  ...delivery
+                }
               : {
                   object: "webhook_event",
                   id: event.id,

@@ -29,9 +29,9 @@ import type * as SqlError from "effect/sql/SqlError"
 import { AppConfig } from "../config/app_config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
 import {
+  gathering,
   gatherKeyOf,
   gatherMessage,
-  gathering,
   isNotificationKind,
   MailContent,
   type MailedMessage,
@@ -162,11 +162,7 @@ export class MailOutbox extends Context.Service<
         return login?.email
       })
 
-      const rowOf = (
-        mail: MailRequest & { readonly to: string },
-        now: string,
-        gatherKey: string | null
-      ) => ({
+      const rowOf = (mail: MailRequest & { readonly to: string }, now: string, gatherKey: string | null) => ({
         id: `mail_${randomBytes(12).toString("base64url")}`,
         message_id: `<${randomBytes(18).toString("base64url")}@${domain}>`,
         kind: mail.content.kind,
@@ -208,7 +204,11 @@ export class MailOutbox extends Context.Service<
         if (to === undefined) return
         const key = gatherKeyOf(content.reference, participantSlug)
         const now = yield* Clock.currentTimeMillis
-        const pending = yield* sql<{ readonly id: string; readonly claim: string | null; readonly content: string | null }>`
+        const pending = yield* sql<{
+          readonly id: string
+          readonly claim: string | null
+          readonly content: string | null
+        }>`
           SELECT id, claim, content FROM mail_outbox WHERE gather_key = ${key} AND state = 'pending' ORDER BY created_at, id
         `
         const [sent] = yield* sql<{ readonly last: string | null }>`
@@ -233,8 +233,7 @@ export class MailOutbox extends Context.Service<
           `
           if (updated.length === 1) return
         }
-        const dueAt =
-          decision._tag === "New" ? decision.dueAt : new Date(now + windowMs).toISOString()
+        const dueAt = decision._tag === "New" ? decision.dueAt : new Date(now + windowMs).toISOString()
         const row = rowOf(
           { to, participantSlug, content: withMessage(content, message), dueAt },
           new Date(now).toISOString(),

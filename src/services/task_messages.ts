@@ -17,8 +17,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
+import { AppConfig } from "../config/app_config.ts"
 import type { NotPermitted, StorageUnavailable } from "../domain/errors.ts"
 import { TaskNotFound } from "../domain/errors.ts"
+import { titleOf } from "../domain/mail.ts"
 import {
   type ConversationClosed,
   type Message,
@@ -27,8 +29,6 @@ import {
   threadsToRead,
   threadToWrite
 } from "../domain/messages.ts"
-import { AppConfig } from "../config/app_config.ts"
-import { titleOf } from "../domain/mail.ts"
 import { MailOutbox } from "./mail_outbox.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
 import { TaskStore } from "./task_store.ts"

@@ -24,9 +24,15 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../config/app_config.ts"
 import type { StorageUnavailable } from "../domain/errors.ts"
-import type { StoredTask } from "../domain/task_record.ts"
 import type { Message } from "../domain/messages.ts"
-import { DeliveryAttempt, DeliveryState, messageEventType, WebhookEventType, webhookEventType } from "../domain/webhooks.ts"
+import type { StoredTask } from "../domain/task_record.ts"
+import {
+  DeliveryAttempt,
+  DeliveryState,
+  messageEventType,
+  WebhookEventType,
+  webhookEventType
+} from "../domain/webhooks.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { decodeEach, storageCallFor } from "./storage.ts"
 import { taskViewFor } from "./task_view.ts"
