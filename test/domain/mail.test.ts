@@ -3,10 +3,15 @@
 // line in a subject.
 import { describe, expect, it } from "vitest"
 import {
+  gathering,
+  gatherKeyOf,
+  gatherMessage,
+  type MailContent,
   type MailedTask,
   messageIdDomainOf,
   reminderLeadMs,
   reminderStillDue,
+  withMessage,
   workMailsOf
 } from "../../src/domain/mail.ts"
 import { renderMail, timeLeft } from "../../src/pages/mail.ts"
@@ -129,5 +134,95 @@ describe("what a mail says", () => {
     expect(timeLeft("2025-01-01T00:00:00.000Z", Date.parse("2026-01-01T00:00:00.000Z"))).toBe("now")
     expect(messageIdDomainOf("Task marketplace <noreply@market.example>")).toBe("market.example")
     expect(messageIdDomainOf("noreply@mail.example.org")).toBe("mail.example.org")
+  })
+})
+
+describe("message mails are gathered (ten minutes per task and participant)", () => {
+  const window = gathering.message!.windowMs
+  const t0 = Date.parse("2026-03-01T09:00:00.000Z")
+  const at = (ms: number) => new Date(t0 + ms).toISOString()
+  const none = { pending: [], lastSentAt: null }
+
+  it("the window is ten minutes, and only message mails are gathered", () => {
+    expect(window).toBe(10 * 60_000)
+    expect(Object.keys(gathering)).toEqual(["message"])
+    expect(gatherKeyOf("tsk_1", "akiko-tanaka")).toBe("message:tsk_1:akiko-tanaka")
+    expect(gatherKeyOf("tsk_1", "akiko-tanaka")).not.toBe(gatherKeyOf("tsk_1", "lukas-schmidt"))
+  })
+
+  it("the first message after a quiet spell goes at once", () => {
+    expect(gatherMessage(none, t0, window)).toEqual({ _tag: "New", dueAt: at(0) })
+    // The last mail went ten minutes ago or more: quiet.
+    expect(gatherMessage({ pending: [], lastSentAt: at(-window) }, t0, window)).toEqual({ _tag: "New", dueAt: at(0) })
+    expect(gatherMessage({ pending: [], lastSentAt: at(-3 * window) }, t0, window)).toEqual({
+      _tag: "New",
+      dueAt: at(0)
+    })
+  })
+
+  it("a message within ten minutes of the last mail sent waits until they are up", () => {
+    expect(gatherMessage({ pending: [], lastSentAt: at(-60_000) }, t0, window)).toEqual({
+      _tag: "New",
+      dueAt: at(window - 60_000)
+    })
+    expect(gatherMessage({ pending: [], lastSentAt: at(-window + 1) }, t0, window)).toEqual({
+      _tag: "New",
+      dueAt: at(1)
+    })
+  })
+
+  it("a message joins the mail not sent yet that no attempt holds, whenever it is due", () => {
+    const held = { pending: [{ id: "mail_a", claimed: false }], lastSentAt: at(-60_000) }
+    expect(gatherMessage(held, t0, window)).toEqual({ _tag: "Join", id: "mail_a" })
+    // The first mail not sent yet (due at once, say), even with no mail sent before.
+    expect(gatherMessage({ pending: [{ id: "mail_b", claimed: false }], lastSentAt: null }, t0, window)).toEqual({
+      _tag: "Join",
+      id: "mail_b"
+    })
+  })
+
+  it("a mail an attempt holds may be on its way: the message starts a mail, due ten minutes from now", () => {
+    expect(gatherMessage({ pending: [{ id: "mail_a", claimed: true }], lastSentAt: null }, t0, window)).toEqual({
+      _tag: "New",
+      dueAt: at(window)
+    })
+    // …but joins one that is free beside it.
+    expect(
+      gatherMessage(
+        {
+          pending: [
+            { id: "mail_a", claimed: true },
+            { id: "mail_c", claimed: false }
+          ],
+          lastSentAt: null
+        },
+        t0,
+        window
+      )
+    ).toEqual({ _tag: "Join", id: "mail_c" })
+  })
+
+  it("a gathered mail holds every message, oldest first, and says so", () => {
+    const content: Extract<MailContent, { readonly kind: "message" }> = {
+      kind: "message",
+      reference: "tsk_1",
+      title: "Photograph the door",
+      url: taskUrl("tsk_1"),
+      messages: []
+    }
+    const one = withMessage(content, { body: "The left door, please.", createdAt: at(0) })
+    const two = withMessage(one, { body: "Line one\nline <two>", createdAt: at(60_000) })
+    expect(content.messages).toEqual([])
+    expect(two.messages.map((m) => m.body)).toEqual(["The left door, please.", "Line one\nline <two>"])
+    const single = renderMail(one, t0, "https://market.example/mail/unsubscribe/x")
+    expect(single.subject).toBe("New message on Photograph the door")
+    const gathered = renderMail(two, t0, "https://market.example/mail/unsubscribe/x")
+    expect(gathered.subject).toBe("New messages on Photograph the door")
+    expect(gathered.text).toContain("The agent wrote 2 messages on the task Photograph the door:")
+    expect(gathered.text).toContain("The agent, 2026-03-01 09:00 UTC:\n> The left door, please.")
+    expect(gathered.text).toContain("The agent, 2026-03-01 09:01 UTC:\n> Line one\n> line <two>")
+    expect(gathered.text).toContain(`Open the task: ${taskUrl("tsk_1")}`)
+    expect(gathered.html).toContain("line &lt;two&gt;")
+    expect(gathered.html).not.toContain("<two>")
   })
 })
