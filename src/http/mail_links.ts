@@ -64,7 +64,7 @@ const confirmAnswers = {
   unknown: simplePage(
     404,
     "This confirmation link is not valid",
-    html`<p>It may have been copied only in part. Nothing was changed.</p>`
+    html`<p>It may have been copied only in part. Open it again from the mail, or copy the whole link into the address bar. Nothing was changed.</p>`
   ),
   expired: simplePage(
     410,
@@ -79,7 +79,7 @@ const confirmAnswers = {
   confirmed: simplePage(
     200,
     "Your address is confirmed",
-    html`<p>Thank you. Your profile is listed once the marketplace operator approves it; you will be mailed then.</p>`
+    html`<p>Thank you. The marketplace operator reviews your profile next; a mail tells you when it is approved and listed.</p>`
   )
 } as const
 
@@ -92,15 +92,16 @@ export const MailLinkRoutes = HttpRouter.use(
 
     yield* router.add("GET", `${confirmPath}/:token`, (request) =>
       asPage(
-        Effect.map(operations.confirmationState(tokenOf(request)), (state) =>
+        Effect.map(operations.confirmationState(tokenOf(request)), ({ state, email }) =>
           state !== "usable"
             ? pageResponse(confirmAnswers[state])
             : pageResponse(
                 simplePage(
                   200,
                   "Confirm your address",
-                  html`<p>Confirm that this address is yours, for your sign-up to the task marketplace.</p>
-<form method="post" action="${settings.publicBaseUrl}${confirmPath}/${tokenOf(request)}"><button type="submit">Confirm my address</button></form>`
+                  html`<p>You signed up to the task marketplace with <strong>${email ?? ""}</strong>. Confirm that this address is yours, so that offers and messages about your tasks reach you.</p>
+<form method="post" action="${settings.publicBaseUrl}${confirmPath}/${tokenOf(request)}"><button type="submit">Confirm my address</button></form>
+<p>If you did not sign up, close this page: nothing happens unless you confirm.</p>`
                 )
               )
         )

@@ -284,7 +284,9 @@ export interface ConsoleOperations {
    * Whether a sign-up's confirmation token can be used at `now`: `usable`, `expired`, or `unknown`
    * (not one of ours). Reading it changes nothing.
    */
-  readonly confirmationState: (token: string) => Effect.Effect<"usable" | "expired" | "unknown">
+  readonly confirmationState: (
+    token: string
+  ) => Effect.Effect<{ readonly state: "usable" | "expired" | "unknown"; readonly email: string | undefined }>
   /**
    * Confirms the address a sign-up's token names: `confirmed` (again: still confirmed), `expired`,
    * `unknown` (not one of ours), or `changed` (the login has another address now). Needs no
@@ -363,11 +365,14 @@ const makeConsoleOperations = Effect.gen(function* () {
   const confirmationState = (token: string) =>
     Effect.map(Clock.currentTimeMillis, (now) => {
       const named = preferences.readConfirmation(token)
-      if (named === undefined) return "unknown" as const
-      return new Date(named.expiresAt).getTime() > now ? ("usable" as const) : ("expired" as const)
+      if (named === undefined) return { state: "unknown" as const, email: undefined }
+      return {
+        state: new Date(named.expiresAt).getTime() > now ? ("usable" as const) : ("expired" as const),
+        email: named.email
+      }
     })
   const confirmAddress = Effect.fn("ParticipantOperations.confirmAddress")(function* (token: string) {
-    const state = yield* confirmationState(token)
+    const { state } = yield* confirmationState(token)
     const named = preferences.readConfirmation(token)
     if (state !== "usable" || named === undefined) return state === "usable" ? "unknown" : state
     return (yield* logins.confirmAddress(named.loginId, named.email)) ? "confirmed" : "changed"

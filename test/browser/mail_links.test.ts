@@ -1,21 +1,30 @@
 /**
  * The pages a person reaches from a mail, in a real browser on a phone, JavaScript off: an offer's
  * one-click unsubscribe asks first (a link scanner's GET changes nothing), then turns that kind of
- * mail off; a link that names nothing is a readable page, not an error body.
+ * mail off; a sign-up's address confirmation asks first too, then confirms; a link that names
+ * nothing is a readable page, not an error body.
  */
-import { Effect } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import * as Redacted from "effect/Redacted"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CommandServicesLayer } from "../../src/app.ts"
 import { Logins } from "../../src/services/logins/service.ts"
+import { Profiles } from "../../src/services/profiles.ts"
 import { launchBrowser, phone, screenshots } from "../support/browser.ts"
 import { digitalDraft, type ServerOnDatabase, startOnFreshDatabase, submitTask } from "../support/server.ts"
 import { otherProcessOn } from "../support/services.ts"
-import { headerOf, mailsArrived, type SmtpSink, startSmtpSink } from "../support/smtp.ts"
+import { testConfig } from "../support/settings.ts"
+import { headerOf, linksOf, mailsArrived, type SmtpSink, startSmtpSink } from "../support/smtp.ts"
 
 let sink: SmtpSink
 let env: ServerOnDatabase
 let browser: Browser
+
+const mailSettings = () => ({
+  transport: { smtpUrl: Redacted.make(sink.url), from: "Task marketplace <noreply@market.example>" },
+  retryScheduleMs: [200, 200, 500]
+})
 
 const slug = "akiko-tanaka"
 
@@ -24,10 +33,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   env = await startOnFreshDatabase({
     settings: {
-      mail: {
-        transport: { smtpUrl: Redacted.make(sink.url), from: "Task marketplace <noreply@market.example>" },
-        retryScheduleMs: [200, 200, 500]
-      },
+      mail: mailSettings(),
       timerSweepMs: 100
     }
   })
@@ -76,6 +82,83 @@ describe("a mail's links in a browser", () => {
       expect(nothing?.status()).toBe(404)
       expect(await page.locator("h1").count()).toBe(1)
       expect(nothing?.headers()["content-type"]).toContain("text/html")
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("a sign-up's address confirmation asks, then confirms; a link cut short is a readable page", async () => {
+    // A sign-up made by another process with mail on, on an open service (it queues; the server sends).
+    const other = ManagedRuntime.make(
+      CommandServicesLayer.pipe(
+        Layer.provide(
+          testConfig({
+            database: env.database.config,
+            seedSampleCatalogue: false,
+            publicBaseUrl: env.server.url,
+            participantSignup: "open",
+            mail: mailSettings()
+          })
+        )
+      )
+    )
+    const from = sink.mails.length
+    try {
+      await other.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* Profiles).signUp(
+            {
+              email: "kofi@example.org",
+              password: "correct horse battery staple",
+              profile: {
+                name: "Kofi Mensah",
+                discipline: "Photography",
+                location: "Accra, Ghana",
+                task_type: "physical",
+                tags: [],
+                capabilities: [],
+                returns: "",
+                boundary: null
+              }
+            },
+            "10.0.0.1"
+          )
+        })
+      )
+    } finally {
+      await other.dispose()
+    }
+    await mailsArrived(sink, from + 1, 15_000, "the confirmation")
+    const [url] = linksOf(sink.mails[from]!)
+    expect(url).toMatch(/\/mail\/confirm\//)
+    const confirmed = async () =>
+      (await env.database.rows("SELECT email_confirmed_at FROM participant_logins WHERE email = 'kofi@example.org'"))[0]
+        ?.email_confirmed_at
+
+    const context = await browser.newContext({ ...phone, javaScriptEnabled: false })
+    try {
+      const page = await context.newPage()
+      const cut = await page.goto(url!.slice(0, -6))
+      expect(cut?.status()).toBe(404)
+      await expect(page.locator("h1").textContent()).resolves.toBe("This confirmation link is not valid")
+      await page.screenshot({ path: `${screenshots}mail-confirm-cut-short.png` })
+
+      const asked = await page.goto(url!)
+      expect(asked?.status()).toBe(200)
+      await expect(page.locator("h1").textContent()).resolves.toBe("Confirm your address")
+      // It names the address, and says that leaving changes nothing.
+      const asking = await page.locator("main").textContent()
+      expect(asking).toContain("You signed up to the task marketplace with kofi@example.org.")
+      expect(asking).toContain("nothing happens unless you confirm")
+      await page.screenshot({ path: `${screenshots}mail-confirm-ask.png` })
+      expect(await confirmed()).toBeNull()
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Confirm my address" }).click()])
+      await expect(page.locator("h1").textContent()).resolves.toBe("Your address is confirmed")
+      await expect(page.locator("main").textContent()).resolves.toContain(
+        "a mail tells you when it is approved and listed"
+      )
+      await page.screenshot({ path: `${screenshots}mail-confirm-done.png` })
+      expect(await confirmed()).toMatch(/^\d{4}-/)
     } finally {
       await context.close()
     }
