@@ -477,10 +477,10 @@ const mailSection = (
 <h2 id="mail">Mail</h2>
 <p>Which notifications are mailed to you. Mails about your account (invitations, password resets) always are.</p>
 <form method="post" action="${frame.paths.profile}/mail">${hidden(frame.csrf)}
-<fieldset><legend>Mail me about</legend>
+<fieldset class="choices"><legend>Mail me about</legend>
 ${notificationKinds.map(
   (kind) =>
-    html`<div class="field"><label><input type="checkbox" name="on" value="${kind}"${off.includes(kind) ? "" : html` checked`}> ${notificationTitles[kind]}</label></div>`
+    html`<div class="choice"><input type="checkbox" id="mail-${kind}" name="on" value="${kind}"${off.includes(kind) ? "" : html` checked`}><label for="mail-${kind}">${notificationTitles[kind]}</label></div>`
 )}
 </fieldset>
 <div class="actions"><button type="submit">Save mail settings</button></div>

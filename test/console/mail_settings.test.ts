@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Logins } from "../../src/services/logins/service.ts"
 import { MailPreferences } from "../../src/services/mail_preferences.ts"
-import { launchBrowser } from "../support/browser.ts"
+import { launchBrowser, screenshots } from "../support/browser.ts"
 import { choosePassword, signInToConsole } from "../support/console.ts"
 import { digitalDraft, type ServerOnDatabase, startOnFreshDatabase, submitTask } from "../support/server.ts"
 import { otherProcessOn } from "../support/services.ts"
@@ -70,10 +70,17 @@ describe("the profile's mail settings", { timeout: 90_000 }, () => {
         "Reminders before an offer lapses",
         "Revision requests",
         "Results accepted",
-        "Results rejected"
+        "Results rejected",
+        "New messages from an agent"
       ]) {
         expect(await box(name).isChecked(), name).toBe(true)
       }
+      // Each box sits beside its words, on one line (not above them).
+      const boxAt = await box("New messages from an agent").boundingBox()
+      const wordsAt = await page.getByText("New messages from an agent", { exact: true }).boundingBox()
+      expect(wordsAt!.x).toBeGreaterThan(boxAt!.x + boxAt!.width)
+      expect(Math.abs(wordsAt!.y + wordsAt!.height / 2 - (boxAt!.y + boxAt!.height / 2))).toBeLessThan(8)
+      await page.screenshot({ path: `${screenshots}console-mail-settings.png` })
       await box("New offers").uncheck()
       await box("Results rejected").uncheck()
       await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save mail settings" }).click()])
