@@ -5,9 +5,16 @@
  * agent's own messages send none; a refused message (another party, a closed task, a bad body)
  * writes no event; a receiver that fails gets the same event (same webhook-id) again, and the
  * task's next event waits for it. The deliveries listing shows message events in their place.
+ * A message written over the participant's MCP endpoint is heard of alike, and so is one written by
+ * another process that sends nothing (the console's path, the participant's operations): the
+ * event is in the database, and the server's sender delivers it.
  */
 import { randomUUID } from "node:crypto"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ParticipantOperations } from "../../src/operations/participant.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import {
   awaitTask,
@@ -17,6 +24,7 @@ import {
   startOnFreshDatabase,
   validDraft
 } from "../support/server.ts"
+import { withServicesOn } from "../support/services.ts"
 import { type Receiver, startReceiver, verified } from "../support/webhooks.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -190,5 +198,49 @@ describe("task.message webhook events", { timeout: 60_000 }, () => {
     const delivery = list.data.find((d: Json) => d.type === "task.message")
     expect(delivery.state).toBe("delivered")
     expect(delivery.attempts.map((a: Json) => a.status)).toEqual([500, 204])
+  })
+
+  it("a message sent over the participant's MCP endpoint is heard of alike", async () => {
+    const { reference, secret, receiver } = await offeredWithHook("lukas-schmidt")
+    const earlier = receiver.received.length
+    const subject = `user-lukas-${randomUUID().slice(0, 8)}`
+    await linkAccount(env.database, subject, "lukas-schmidt")
+    const token = await issuer.token({ sub: subject, aud: `${env.server.url}/mcp/participant` })
+    const client = new Client({ name: "message-webhooks-test", version: "1.0.0" })
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${env.server.url}/mcp/participant`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } }
+      })
+    )
+    try {
+      const sent = (await client.callTool({ name: "send_message", arguments: { reference, body: "On my way." } })) as {
+        structuredContent?: Json
+      }
+      await receiver.waitFor(earlier + 1)
+      expect(eventsOf(secret, receiver)[earlier]!.event).toEqual({
+        type: "task.message",
+        timestamp: sent.structuredContent.created_at,
+        data: { ...sent.structuredContent, reference }
+      })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("a message written by another process, which sends nothing, is delivered by the server from the database", async () => {
+    const { reference, secret, receiver } = await offeredWithHook("lukas-schmidt")
+    const earlier = receiver.received.length
+    // The participant's operations, as the console calls them, in a process with no sender at all.
+    const message = await withServicesOn(
+      env.database,
+      Effect.gen(function* () {
+        const operations = yield* ParticipantOperations
+        return yield* operations.postMessage({ subject: "unused", slug: "lukas-schmidt" }, reference, {
+          body: "Written in the console."
+        })
+      })
+    )
+    await receiver.waitFor(earlier + 1)
+    expect(eventsOf(secret, receiver)[earlier]!.event.data).toEqual({ ...message, reference })
   })
 })
