@@ -14,6 +14,7 @@
  *   within ten minutes of the last mail go together in one mail.
  */
 import * as Schema from "effect/Schema"
+import { type ConversationFacts, threadsToRead } from "./messages.ts"
 
 /** The notifications a participant may turn off, each on its own. */
 export const notificationKinds = [
@@ -225,3 +226,11 @@ export const reminderStillDue = (
   task.state === "awaiting_participant" &&
   task.participantSlug === participantSlug &&
   task.offerExpiresAt === content.respondBy
+
+/**
+ * Whether a message mail is still worth sending when it falls due: its participant still reads the
+ * task's conversation (one who declined, or whose offer lapsed, no longer does; one whose task
+ * ended with them still does).
+ */
+export const messageMailStillDue = (participantSlug: string, task: ConversationFacts | undefined): boolean =>
+  task !== undefined && typeof threadsToRead(task, { _tag: "Participant", slug: participantSlug }) === "string"

@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { AppConfig } from "../config/app_config.ts"
-import { isNotificationKind, reminderStillDue } from "../domain/mail.ts"
+import { isNotificationKind, messageMailStillDue, reminderStillDue } from "../domain/mail.ts"
 import { renderMail } from "../pages/mail.ts"
 import { MailOutbox, type StoredMail } from "./mail_outbox.ts"
 import { MailPreferences } from "./mail_preferences.ts"
@@ -109,11 +109,20 @@ export const MailSenderWorker = Layer.effectDiscard(
       })
     })
 
-    /** A reminder whose offer was answered, withdrawn or has lapsed meanwhile is not sent. */
+    /**
+     * A reminder whose offer was answered, withdrawn or has lapsed meanwhile is not sent, nor a
+     * message mail to a participant who no longer reads the task's conversation (it declined).
+     */
     const stillWanted = Effect.fnUntraced(function* (mail: StoredMail) {
       const content = mail.content
-      if (content?.kind !== "offer_reminder" || mail.participantSlug === null) return true
-      return reminderStillDue(content, mail.participantSlug, yield* tasks.findByReference(content.reference))
+      if (mail.participantSlug === null) return true
+      if (content?.kind === "offer_reminder") {
+        return reminderStillDue(content, mail.participantSlug, yield* tasks.findByReference(content.reference))
+      }
+      if (content?.kind === "message") {
+        return messageMailStillDue(mail.participantSlug, yield* tasks.findByReference(content.reference))
+      }
+      return true
     })
 
     const attempt = Effect.fnUntraced(function* (mail: StoredMail, claim: string) {

@@ -9,6 +9,7 @@ import {
   type MailContent,
   type MailedTask,
   messageIdDomainOf,
+  messageMailStillDue,
   reminderLeadMs,
   reminderStillDue,
   withMessage,
@@ -224,5 +225,22 @@ describe("message mails are gathered (ten minutes per task and participant)", ()
     expect(gathered.text).toContain(`Open the task: ${taskUrl("tsk_1")}`)
     expect(gathered.html).toContain("line &lt;two&gt;")
     expect(gathered.html).not.toContain("<two>")
+  })
+})
+
+describe("a held message mail, when it falls due", () => {
+  const facts = (state: string, participantSlug: string | null) =>
+    ({ reference: "tsk_1", state, participantSlug }) as Parameters<typeof messageMailStillDue>[1]
+
+  it("is sent while its participant reads the conversation, also after the task ended with them", () => {
+    expect(messageMailStillDue("akiko-tanaka", facts("awaiting_participant", "akiko-tanaka"))).toBe(true)
+    expect(messageMailStillDue("akiko-tanaka", facts("in_flight", "akiko-tanaka"))).toBe(true)
+    expect(messageMailStillDue("akiko-tanaka", facts("settled", "akiko-tanaka"))).toBe(true)
+  })
+
+  it("is not sent once they declined or the task went to someone else (or is gone)", () => {
+    expect(messageMailStillDue("akiko-tanaka", facts("matching", null))).toBe(false)
+    expect(messageMailStillDue("akiko-tanaka", facts("awaiting_participant", "lukas-schmidt"))).toBe(false)
+    expect(messageMailStillDue("akiko-tanaka", undefined)).toBe(false)
   })
 })

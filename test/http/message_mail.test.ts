@@ -202,4 +202,39 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
     expect(quoted(after[after.length - 1]!)).toEqual(["Never mind, found it."])
     expect(await outboxFor(lukas.slug)).toHaveLength(queued + 1)
   })
+
+  it("a held mail whose participant declined meanwhile (the task offered to the next) is not sent", async () => {
+    // A digital task many can take: declined by the first, it is offered to the next.
+    const { reference, token } = await submitTask(
+      server.api("/tasks"),
+      digitalDraft({ action: "Transcribe a short voice note" })
+    )
+    const offered = await awaitTask(server.api(`/tasks/${reference}`), (t) => t.state === "awaiting_participant")
+    const first = { slug: offered.participant_slug as string, address: `first-${reference}@example.org` }
+    await other.runPromise(
+      Effect.gen(function* () {
+        yield* (yield* Logins).invite(first.slug, first.address)
+      })
+    )
+    clock.advance(minutes(11))
+    await say(reference, token, "It is in Portuguese.")
+    await arrived(first.address, messageMails, 1)
+    await say(reference, token, "About two minutes long.")
+    await other.runPromise(
+      Effect.gen(function* () {
+        const operations = yield* ParticipantOperations
+        yield* operations.decline({ subject: "unused", slug: first.slug }, reference, "Not my language")
+      })
+    )
+    clock.advance(minutes(10))
+    // The sender takes the held mail up when it falls due, and skips it.
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      const last = (await outboxFor(first.slug)).at(-1)
+      if (last?.state === "skipped") break
+      if (Date.now() > deadline) throw new Error(`the held mail stayed ${JSON.stringify(last)}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(mailsTo(first.address, messageMails)).toHaveLength(1)
+  })
 })
