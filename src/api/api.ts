@@ -372,7 +372,7 @@ export class MessagesApi extends HttpApiGroup.make("messages", { topLevel: true 
       .annotateMerge(
         summary(
           "Write a message on a task",
-          "Authorization: Bearer <task_token> (the agent, to the participant the task is offered to or held by) or Bearer <OAuth 2.1 access token> (that participant, to the agent). From the first offer until the task ends (then 409). A message changes nothing of the task, nor its ETag."
+          "Authorization: Bearer <task_token> (the agent, to the participant the task is offered to or held by) or Bearer <OAuth 2.1 access token> (that participant, to the agent). From the first offer until the task ends (then 409). A message changes nothing of the task, nor its ETag. A participant's message is sent to the task's webhook_url as a task.message event; an agent's is mailed to the participant (gathered over ten minutes) when mail is on."
         )
       ),
     HttpApiEndpoint.get("listMessages", `${apiPrefix}/tasks/:reference/messages`, {

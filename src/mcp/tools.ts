@@ -319,7 +319,7 @@ export const tools: ReadonlyArray<ToolSpec> = [
     name: "send_message",
     title: "Write to the task's participant",
     description:
-      'Writes a message (body, 1 to 4,000 characters) to the participant the task is offered to or held by: answer their question, or tell them what you need ("the left door"). From the first offer until the task ends; it changes nothing of the task. Read their answers with get_messages. Needs the task_token from submit_task.',
+      'Writes a message (body, 1 to 4,000 characters) to the participant the task is offered to or held by: answer their question, or tell them what you need ("the left door"). From the first offer until the task ends; it changes nothing of the task. Read their answers with get_messages (or have them sent to the webhook_url as task.message events). Needs the task_token from submit_task.',
     parameters: Schema.Struct({ reference, task_token: taskToken, body: MessageRequest.fields.body }),
     success: Message,
     hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
