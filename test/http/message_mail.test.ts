@@ -31,6 +31,7 @@ import { headerOf, linksOf, mailsArrived, type ReceivedMail, type SmtpSink, star
 const akiko = { slug: "akiko-tanaka", address: "akiko@example.org" }
 const lukas = { slug: "lukas-schmidt", address: "lukas@example.org" }
 const minutes = (n: number) => n * 60_000
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 let sink: SmtpSink
 let env: ServerOnDatabase
@@ -111,6 +112,16 @@ const outboxFor = (slug: string) =>
     })
   )
 
+/** Waits until `count` of a participant's message mails are recorded sent. */
+const sentCount = async (slug: string, count: number) => {
+  const deadline = Date.now() + 15_000
+  const sent = async () => (await outboxFor(slug)).filter((mail) => mail.state === "sent").length
+  while ((await sent()) < count) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} mails to ${slug} were recorded sent`)
+    await sleep(50)
+  }
+}
+
 const quoted = (mail: ReceivedMail) => [...(mail.parsed.text ?? "").matchAll(/^> (.*)$/gm)].map((match) => match[1])
 
 describe("message mails, gathered", { timeout: 90_000 }, () => {
@@ -118,6 +129,7 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
     const { reference, token } = await offeredTo(akiko, "Photograph the front door of the Osaka office")
     const taskPage = `${server.url}/console/tasks/${reference}`
 
+    // (Every earlier message mail to akiko was sent: the tests run in order.)
     const quietBefore = (await outboxFor(akiko.slug)).length
     const before = clock.now()
     await say(reference, token, "The left door, please.")
@@ -132,6 +144,8 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
     expect(first!.parsed.text).not.toContain(token)
     expect(first!.parsed.html).toContain(`href="${taskPage}"`)
     const after = clock.now()
+    // Its sending is recorded (the SMTP server took it just before): the ten minutes count from there.
+    await sentCount(akiko.slug, quietBefore + 1)
 
     // Two more, a minute and three minutes later: held until ten minutes after the first mail.
     clock.advance(minutes(1))
@@ -177,8 +191,11 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
     const [, , third] = await arrived(akiko.address, messageMails, 3)
     expect(quoted(third!)).toEqual(["One last thing: the house number too."])
     expect(mailsTo(akiko.address, messageMails)).toHaveLength(3)
-    // Every message mail of the task was sent, each once.
-    expect((await outboxFor(akiko.slug)).slice(quietBefore).map((mail) => mail.state)).toEqual(["sent", "sent", "sent"])
+    // Every message mail of the task was sent, each once (recorded just after the SMTP server took it).
+    const states = async () => (await outboxFor(akiko.slug)).slice(quietBefore).map((mail) => mail.state)
+    const deadline = Date.now() + 15_000
+    while ((await states()).includes("pending") && Date.now() < deadline) await sleep(50)
+    expect(await states()).toEqual(["sent", "sent", "sent"])
   })
 
   it("with the kind turned off, an agent's message mails nothing", async () => {
@@ -233,7 +250,7 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
       const last = (await outboxFor(first.slug)).at(-1)
       if (last?.state === "skipped") break
       if (Date.now() > deadline) throw new Error(`the held mail stayed ${JSON.stringify(last)}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await sleep(50)
     }
     expect(mailsTo(first.address, messageMails)).toHaveLength(1)
   })
