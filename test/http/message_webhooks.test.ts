@@ -243,4 +243,29 @@ describe("task.message webhook events", { timeout: 60_000 }, () => {
     await receiver.waitFor(earlier + 1)
     expect(eventsOf(secret, receiver)[earlier]!.event.data).toEqual({ ...message, reference })
   })
+
+  it("messages written at once with the task's moves each take their own place: every one is kept and sent once, in the order listed", async () => {
+    const { reference, token, secret, receiver } = await offeredWithHook("lukas-schmidt")
+    const lukas = await participant("lukas-schmidt")
+    const earlier = receiver.received.length
+    const bodies = Array.from({ length: 8 }, (_, i) => `Question ${i + 1}`)
+    const answers = await Promise.all([
+      ...bodies.map((body) => write(reference, lukas, { body })),
+      fetch(api(`/tasks/${reference}/accept`), json({}, lukas))
+    ])
+    expect(answers.map((answer) => answer.status)).toEqual([...bodies.map(() => 201), 200])
+    const list = await deliveriesOf(reference, token)
+    expect(list.count).toBe(earlier + bodies.length + 1)
+    await receiver.waitFor(list.count)
+    const events = eventsOf(secret, receiver)
+    // Sent in the order listed, each once.
+    expect(events.map((e) => e.id)).toEqual(list.data.map((d: Json) => d.id))
+    expect(
+      events
+        .filter((e) => e.event.type === "task.message")
+        .map((e) => e.event.data.body)
+        .sort()
+    ).toEqual([...bodies].sort())
+    expect(events.filter((e) => e.event.type === "task.updated").at(-1)!.event.data.state).toBe("accepted")
+  })
 })
