@@ -138,12 +138,12 @@ const contentOf = (mail: MailContent, now: number): { readonly subject: string; 
     case "message": {
       const many = mail.messages.length > 1
       return {
-        subject: many ? `New messages on ${mail.title}` : `New message on ${mail.title}`,
+        subject: many ? `New messages: ${mail.title}` : `New message: ${mail.title}`,
         blocks: [
           {
             p: many
-              ? `The agent wrote ${mail.messages.length} messages on the task ${mail.title}:`
-              : `The agent wrote a message on the task ${mail.title}:`
+              ? `The agent of the task "${mail.title}" wrote ${mail.messages.length} messages:`
+              : `The agent of the task "${mail.title}" wrote:`
           },
           ...mail.messages.map((message) => ({ quote: message.body, by: `The agent, ${when(message.createdAt)}` })),
           { p: "Answer on the task's page; the agent reads it there." },

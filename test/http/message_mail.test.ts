@@ -101,7 +101,7 @@ const arrived = async (address: string, subject: RegExp, count: number) => {
   return mailsTo(address, subject)
 }
 
-const messageMails = /^New messages? on /
+const messageMails = /^New messages?: /
 
 /** The message mails the outbox holds for a participant, oldest first (a sent one's content is erased). */
 const outboxFor = (slug: string) =>
@@ -134,7 +134,7 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
     const before = clock.now()
     await say(reference, token, "The left door, please.")
     const [first] = await arrived(akiko.address, messageMails, 1)
-    expect(first!.parsed.subject).toBe("New message on Photograph the front door of the Osaka office")
+    expect(first!.parsed.subject).toBe("New message: Photograph the front door of the Osaka office")
     expect(quoted(first!)).toEqual(["The left door, please."])
     const unsubscribe = headerOf(first!, "list-unsubscribe")?.replace(/^<|>$/g, "")
     expect(unsubscribe).toMatch(new RegExp(`^${server.url}/mail/unsubscribe/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{24}$`))
@@ -179,8 +179,10 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
     // The ten minutes are up: one mail holds both.
     clock.advance(minutes(7))
     const [, gathered] = await arrived(akiko.address, messageMails, 2)
-    expect(gathered!.parsed.subject).toBe("New messages on Photograph the front door of the Osaka office")
-    expect(gathered!.parsed.text).toContain("The agent wrote 2 messages on the task")
+    expect(gathered!.parsed.subject).toBe("New messages: Photograph the front door of the Osaka office")
+    expect(gathered!.parsed.text).toContain(
+      'The agent of the task "Photograph the front door of the Osaka office" wrote 2 messages:'
+    )
     expect(quoted(gathered!)).toEqual(["Only the door, not the sign.", "Landscape, if you can.", "Thank you!"])
     expect(gathered!.parsed.messageId).not.toBe(first!.parsed.messageId)
     expect(linksOf(gathered!)).toEqual([taskPage, unsubscribe])
