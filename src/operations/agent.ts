@@ -221,7 +221,7 @@ export class AgentOperations extends Context.Service<
         return presentPreflight(yield* tasks.preflight(draft))
       })
 
-      const submit = Effect.fn("AgentOperations.submit")((input: SubmitInput) =>
+      const submit = hotFn("AgentOperations.submit")((input: SubmitInput) =>
         tasks.submit(input).pipe(
           Effect.catchTags({
             // The key sent beside the draft is MCP's argument there: the refusal names it so.
