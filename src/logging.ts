@@ -27,16 +27,10 @@ const jsonValue = (value: unknown): unknown => {
   return value
 }
 
-/** A member of a line: `,"key":value`, nothing for an undefined value (as JSON.stringify leaves it out). */
-const member = (key: string, value: unknown) => {
-  const json = JSON.stringify(value)
-  return json === undefined ? "" : `,${JSON.stringify(key)}:${json}`
-}
+/** What every line starts with; an annotation or field of the same name does not replace them. */
+const heading = new Set(["level", "message", "time"])
 
-/**
- * One log entry as its line (without the newline). Written as text member by member, not through an
- * object: one line per request makes this the logger's cost.
- */
+/** One log entry as its line (without the newline). */
 export const lineOf = (entry: {
   readonly level: string
   readonly message: unknown
@@ -46,19 +40,18 @@ export const lineOf = (entry: {
 }): string => {
   const parts = Array.isArray(entry.message) ? entry.message : [entry.message]
   let message = ""
+  const line: Record<string, unknown> = { level: entry.level, message, time: entry.date.toISOString() }
   let fields: Record<string, unknown> | undefined
   for (const part of parts) {
     if (isFields(part)) fields = fields === undefined ? part : { ...fields, ...part }
     else message = message === "" ? String(part) : `${message} ${String(part)}`
   }
-  let line = `{"level":${JSON.stringify(entry.level)},"message":${JSON.stringify(message)},"time":"${entry.date.toISOString()}"`
-  for (const key in entry.annotations) {
-    // A field the call gave wins over an annotation of the same name.
-    if (fields === undefined || !(key in fields)) line += member(key, jsonValue(entry.annotations[key]))
-  }
-  if (fields !== undefined) for (const key in fields) line += member(key, jsonValue(fields[key]))
-  if (entry.cause !== undefined) line += member("cause", entry.cause)
-  return `${line}}`
+  line.message = message
+  // A field the call gave wins over an annotation of the same name.
+  for (const key in entry.annotations) if (!heading.has(key)) line[key] = jsonValue(entry.annotations[key])
+  if (fields !== undefined) for (const key in fields) if (!heading.has(key)) line[key] = jsonValue(fields[key])
+  if (entry.cause !== undefined) line.cause = entry.cause
+  return JSON.stringify(line)
 }
 
 const hasReasons = (cause: Cause.Cause<unknown>) => cause.reasons.length > 0

@@ -71,4 +71,21 @@ describe("the service's logger", () => {
       cause: "Error: boom"
     })
   })
+
+  it("starts every line with its level, message and time, which no annotation or field replaces", () => {
+    const line = lineOf({
+      level: "INFO",
+      message: ["request", { message: "a field", time: "a field", status: 200 }],
+      date: new Date(0),
+      annotations: { level: "annotated", count: 1n, missing: undefined }
+    })
+    expect(line.startsWith('{"level":"INFO","message":"request","time":"1970-01-01T00:00:00.000Z"')).toBe(true)
+    expect(JSON.parse(line)).toEqual({
+      level: "INFO",
+      message: "request",
+      time: "1970-01-01T00:00:00.000Z",
+      count: "1",
+      status: 200
+    })
+  })
 })

@@ -12,6 +12,7 @@
  * CORS, what a log line names — must see the one spelling the router matched
  * (docs/decisions/canonical-paths.md).
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -66,8 +67,8 @@ export const canonicalPathMiddleware = Effect.gen(function* () {
     { status: 404 }
   )
   const middleware: HttpMiddleware.HttpMiddleware = (httpEffect) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const url = request.url
+    Effect.withFiber((fiber) => {
+      const url = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).url
       const path = url.split("?", 1)[0]!
       // The common case, a canonical path, costs one test (canonicalPathOf's first). A request in
       // absolute form reaches here as its path: Node's request, and a fetch handler's, carry the

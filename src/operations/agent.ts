@@ -222,7 +222,7 @@ export class AgentOperations extends Context.Service<
         return presentPreflight(yield* tasks.preflight(draft))
       })
 
-      const submit = Effect.fn("AgentOperations.submit")((input: SubmitInput) =>
+      const submit = hotFn("AgentOperations.submit")((input: SubmitInput) =>
         tasks.submit(input).pipe(
           Effect.catchTags({
             // The key sent beside the draft is MCP's argument there: the refusal names it so.
@@ -237,7 +237,9 @@ export class AgentOperations extends Context.Service<
         )
       )
 
-      const read = hotFn("AgentOperations.read")((reference: string) => tasks.read(reference))
+      // Reading a task is the Tasks service's read itself (its span is `Tasks.read`): an operation
+      // that only forwards the call would name the same step twice in a trace, at a poll's cost.
+      const read = tasks.read
 
       const waitForChange = Effect.fn("AgentOperations.waitForChange")(function* (
         reference: string,
@@ -342,7 +344,8 @@ export class AgentOperations extends Context.Service<
         preflight,
         submit,
         read,
-        versionOf: hotFn("AgentOperations.versionOf")((reference: string) => tasks.versionOf(reference)),
+        // As `read`: the service's own method, named `Tasks.versionOf`.
+        versionOf: tasks.versionOf,
         waitForChange,
         checkAgent: Effect.fn("AgentOperations.checkAgent")((reference: string, taskToken: string) =>
           actions.checkAgent(reference, taskToken)

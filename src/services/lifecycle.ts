@@ -17,6 +17,7 @@ import { InvalidTransition, type StorageUnavailable, TaskNotFound } from "../dom
 import { maxRevisions } from "../domain/lifecycle.ts"
 import { workMailsOf } from "../domain/mail.ts"
 import type { StoredTask } from "../domain/task_record.ts"
+import { hotFn } from "../tracing.ts"
 import { referencePattern } from "./ids.ts"
 import { MailOutbox } from "./mail_outbox.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
@@ -102,7 +103,7 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
         )
       }
 
-      const transition = Effect.fn("Lifecycle.transition")(function* (request: CommandRequest<Command, unknown>) {
+      const transition = hotFn("Lifecycle.transition")(function* (request: CommandRequest<Command, unknown>) {
         const { reference } = request
         if (!referencePattern.test(reference)) return yield* new TaskNotFound({ reference })
         // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each

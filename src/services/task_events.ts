@@ -15,6 +15,7 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as SqlClient from "effect/sql/SqlClient"
+import { hotFn } from "../tracing.ts"
 
 const channel = "task_changes"
 
@@ -79,7 +80,7 @@ export class TaskEvents extends Context.Service<
         )
       }
 
-      const changed = Effect.fn("TaskEvents.changed")(function* (reference: string) {
+      const changed = hotFn("TaskEvents.changed")(function* (reference: string) {
         wakeLocal(reference)
         if (pg !== undefined) yield* pg.notify(channel, reference).pipe(Effect.ignore)
       })

@@ -168,7 +168,7 @@ export class TaskStore extends Context.Service<
             )
       // Concurrent submissions share a commit on the embedded database (see `groupCommit`).
       const writeOne = yield* groupCommit(sql, insertOne)
-      const insert = Effect.fn("TaskStore.insert")(function* (
+      const insert = hotFn("TaskStore.insert")(function* (
         task: StoredTask,
         alongside?: Effect.Effect<void, StorageUnavailable>
       ) {
@@ -180,7 +180,7 @@ export class TaskStore extends Context.Service<
         (reference: string) => byReference(reference),
         asStorageCall
       )
-      const findByIdempotencyKey = Effect.fn("TaskStore.findByIdempotencyKey")(
+      const findByIdempotencyKey = hotFn("TaskStore.findByIdempotencyKey")(
         (key: string) => selectByKey(key),
         asStorageCall
       )
@@ -203,7 +203,7 @@ export class TaskStore extends Context.Service<
         return version
       })
 
-      const update = Effect.fn("TaskStore.update")(function* (task: StoredTask, expectedVersion: number) {
+      const update = hotFn("TaskStore.update")(function* (task: StoredTask, expectedVersion: number) {
         const rows = yield* sql<{ reference: string }>`
           UPDATE tasks SET state = ${task.state}, participant_slug = ${task.participantSlug},
             result = ${nullableJson(task.result)}, outcome = ${nullableJson(task.outcome)},

@@ -199,7 +199,7 @@ export class Tasks extends Context.Service<
           ? Effect.fail(new IdempotencyKeyTooShort({ source, length: [...key].length }))
           : Effect.void
 
-      const submit = Effect.fn("Tasks.submit")(function* (input: SubmitInput) {
+      const submit = hotFn("Tasks.submit")(function* (input: SubmitInput) {
         // Every key sent is checked before anything is looked up by it, so a task recorded under a
         // shorter key before the rule cannot be replayed with it either.
         yield* checkKey(input.headerKey, "header")
