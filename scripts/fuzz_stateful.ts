@@ -179,38 +179,72 @@ export const statefulPhase = async (options: {
   const participants = options.participants ?? []
   let unique = 0
 
+  // Values the document's schema takes, some at its edges: bounds in code points (an emoji is two
+  // UTF-16 units), blanks JavaScript trims (no-break space, BOM), a lone surrogate, letter case.
+  const edgy = (bound: number) => [
+    "x",
+    "Take a photo",
+    "é ✓ 写真",
+    "\u00a0x\u00a0",
+    "x\u2028y",
+    "x\ud800",
+    "x\u0085",
+    "a".repeat(bound),
+    ` ${"b".repeat(bound)} `,
+    "😀".repeat(bound)
+  ]
   const validValue = (name: string, schema: Schema): unknown => {
     const bound = boundOf(schema) ?? 100
+    const simulated = participants.filter((slug) => slug.startsWith("sim-"))
     if (name === "execution_mode") return padded(anyCase(pick(modes)))
-    if (name === "participant_slug") return pick([...participants, ...examplesOf(schema), null, ""])
-    if (name === "idempotency_key") return pick([`key-${Date.now()}-${unique++}-${Math.floor(random() * 1e9)}`, null])
-    if (name === "webhook_url") return pick([null, "", ...examplesOf(schema)])
+    if (name === "participant_slug")
+      return simulated.length > 0 && random() < 0.5
+        ? pick(simulated)
+        : pick([...participants, ...examplesOf(schema), null, "", "a".repeat(64)])
+    if (name === "idempotency_key")
+      return pick([
+        `key-${Date.now()}-${unique++}-${Math.floor(random() * 1e9)}`,
+        `k${" ".repeat(14)}${unique++}`,
+        null
+      ])
+    if (name === "webhook_url")
+      return pick([
+        null,
+        "",
+        ...examplesOf(schema),
+        "HTTPS://HOOKS.EXAMPLE.COM:8443/x?y=1",
+        "https://xn--bcher-kva.example/",
+        "https://example.com./",
+        "https://10.0.0.1/hook",
+        "https://[2001:db8::1]/hook",
+        "https://localhost/hook"
+      ])
+    if (name === "contact_email")
+      return pick([null, "", ...examplesOf(schema), "a.b+c@sub.example.co.uk", "ü@example.com", " ops@example.com "])
     if (name === "result_schema")
       return pick([
         null,
         { type: "object" },
-        { type: "object", properties: { count: { type: "integer", minimum: 0 } }, required: ["count"] }
+        { type: "object", properties: { count: { type: "integer", minimum: 0 } }, required: ["count"] },
+        // Taken by the document's schema (any object), refused by the rules its description states.
+        { type: "object", frobnicate: 1 },
+        { $ref: "https://schemas.example.com/x.json" },
+        { type: "object", properties: { big: { const: "x".repeat(17_000) } } }
       ])
-    if (name === "timing") return pick([null, "", "by 2030-12-01T17:00:00Z", "this week", ...examplesOf(schema)])
-    const text = pick([
-      ...examplesOf(schema),
-      "x",
-      "Take a photo",
-      "é ✓ 写真",
-      "a".repeat(bound),
-      ` ${"b".repeat(bound)} `
-    ])
+    if (name === "timing")
+      return pick([null, "", "by 2030-12-01T17:00:00Z", "by 2001-01-01T00:00:00Z", "this week", ...examplesOf(schema)])
+    const text = pick([...examplesOf(schema), ...edgy(bound)])
     return nullable(schema) && random() < 0.2 ? pick([null, "", "   "]) : padded(String(text))
   }
   const invalidValue = (name: string, schema: Schema): unknown => {
     const bound = boundOf(schema) ?? 100
-    const common = [42, true, {}, ["x"], "a".repeat(bound + 1), "nul\u0000byte"]
+    const common = [42, true, {}, ["x"], "a".repeat(bound + 1), "😀".repeat(bound + 1), "nul\u0000byte"]
     if (name === "execution_mode") return pick([...common, "remote", "digital-ish"])
     if (name === "participant_slug") return pick([...common, "Not_A_Slug", "a".repeat(65), "-x-"])
-    if (name === "contact_email") return pick([...common, "not-an-email", "a@b"])
+    if (name === "contact_email") return pick([...common, "not-an-email", "a@b", "a b@example.com"])
     if (name === "webhook_url")
       return pick([...common, "http://agent.example.com/x", "https://user:pw@example.com/", "ftp://x"])
-    if (name === "idempotency_key") return pick([...common, "short"])
+    if (name === "idempotency_key") return pick([...common, "short", " 15-characters! "])
     if (name === "result_schema") return pick([42, "object", true, ["x"]])
     if (required.includes(name)) return pick([...common, "", "  ", null])
     return pick(common)
