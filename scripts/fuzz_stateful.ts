@@ -34,6 +34,12 @@ export interface StatefulFigures {
   requests: number
   tasksCreated: number
   drafts: { valid: number; invalid: number }
+  /**
+   * Drafts valid by the document's schema that POST /tasks refused with 422, by `field:code` of
+   * each issue named: what the rules say beyond the schema (a public webhook host, a result schema
+   * Ajv's strict mode takes, a deadline not yet passed, a participant that exists).
+   */
+  validButRefused: Record<string, number>
   statuses: Record<string, number>
   /** Each task's last state seen, counted over tasks. */
   statesReached: Record<string, number>
@@ -98,6 +104,7 @@ export const statefulPhase = async (options: {
     requests: 0,
     tasksCreated: 0,
     drafts: { valid: 0, invalid: 0 },
+    validButRefused: {},
     statuses: {},
     statesReached: {},
     failures: []
@@ -298,6 +305,14 @@ export const statefulPhase = async (options: {
       fail(`a draft invalid by the document (${ajvSays(draftIsValid)}) called valid by preflight: ${shown}`)
     const answer = await send("createTask", {}, { body })
     if (valid && answer.status === 400) fail(`a draft valid by the document refused as malformed: ${answer.line}`)
+    if (valid && answer.status === 422) {
+      const details = (answer.json as { error?: { details?: ReadonlyArray<{ field: string; code: string }> } })?.error
+        ?.details
+      for (const detail of details ?? [{ field: "-", code: "none named" }]) {
+        const named = `${detail.field}:${detail.code}`
+        figures.validButRefused[named] = (figures.validButRefused[named] ?? 0) + 1
+      }
+    }
     if (!valid && answer.status === 201)
       fail(`a draft invalid by the document (${ajvSays(draftIsValid)}) was taken: ${answer.line}`)
     if (answer.status === 201 && preflight.status === 200 && verdict === false)
@@ -315,7 +330,8 @@ export const statefulPhase = async (options: {
   const reasons = (): unknown =>
     pick([undefined, null, "", "Not needed any more", "r".repeat(4000), "r".repeat(4001), 7, { why: 1 }])
   const follow = async (task: Task) => {
-    const link = pick(links)
+    // A submitted result is what a review is for: most reads of one are followed by one.
+    const link = task.state === "submitted" && random() < 0.6 ? "reviewTask" : pick(links)
     if (link === "getTask") {
       const wait = pick([undefined, "0", "0.05", "-1", "61", "soon"])
       const conditional = random() < 0.7 && task.etag !== undefined
