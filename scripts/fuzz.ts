@@ -7,7 +7,8 @@
  *   its links followed from each 201 to the task's operations, with valid and invalid inputs, and
  *   every answer's body held to the document's schema.
  *
- * It reports the statuses seen, every 5xx (503 aside: storage unavailable is a documented answer),
+ * It reports the statuses seen, every 5xx (503 aside: storage unavailable is a documented answer,
+ * unless the same request is refused so again while /readyz says the storage is ready),
  * every answer whose status the document does not list for its operation, and, in the stateful
  * phase, every body the document's schema refuses and every verdict that disagrees with the
  * document's (a valid draft refused as malformed, an invalid one taken). Exits 1 on any of those.
@@ -15,7 +16,7 @@
  *
  *   npm run fuzz -- http://127.0.0.1:8080 120
  */
-import { type OpenApiDocument, statefulPhase } from "./fuzz_stateful.ts"
+import { inputMade503, type OpenApiDocument, statefulPhase } from "./fuzz_stateful.ts"
 
 interface Operation {
   readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
@@ -99,6 +100,17 @@ while (Date.now() < deadline) {
   })
   const answer = await response.text()
   requests++
+  if (response.status === 503) {
+    const init = {
+      method: method.toUpperCase(),
+      headers,
+      ...(body === undefined ? {} : { body }),
+      redirect: "manual" as const
+    }
+    const said = await inputMade503(base, `${base}${path}${search === "" ? "" : `?${search}`}`, init)
+    if (said !== undefined && failures.length < 50)
+      failures.push(`${said}: ${method.toUpperCase()} ${path.slice(0, 120)}`)
+  }
   statuses[response.status] = (statuses[response.status] ?? 0) + 1
   const listed = Object.keys(operation.responses ?? {})
   if (

@@ -57,6 +57,21 @@ export const seeded = (seed: number) => {
   return { random, pick }
 }
 
+/**
+ * A 503 (storage unavailable) is a documented answer, but not to an input: the request is sent
+ * again after a moment, and if it is refused so again while /readyz says the storage is ready, the
+ * 503 came from the input. Answers what to report, if anything.
+ */
+export const inputMade503 = async (base: string, url: string, init: RequestInit): Promise<string | undefined> => {
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const again = await fetch(url, init)
+  await again.text()
+  if (again.status !== 503) return undefined
+  const ready = await fetch(`${base}/readyz`)
+  await ready.text()
+  return ready.status === 200 ? "503 again while /readyz is 200 (the input, not the storage)" : undefined
+}
+
 const pointer = (...parts: ReadonlyArray<string>) =>
   parts.map((part) => part.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")
 
@@ -153,6 +168,11 @@ export const statefulPhase = async (options: {
     const status = String(response.status)
     const line = `${method.toUpperCase()} ${route} ${(body ?? "").slice(0, 160)} → ${status} ${text.slice(0, 240)}`
     if (response.status >= 500 && response.status !== 503) fail(`5xx: ${line}`)
+    if (response.status === 503) {
+      const init = { method: method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) }
+      const said = await inputMade503(base, url, init)
+      if (said !== undefined) fail(`${said}: ${line}`)
+    }
     const declared = described.responses?.[status]
     if (declared === undefined && response.status !== 429) fail(`status not in the document: ${line}`)
     let json: unknown
