@@ -138,13 +138,27 @@ export const statefulPhase = async (options: {
     return found
   }
   const created = operation("createTask")
-  const links = Object.keys(
-    ((created.operation.responses?.["201"] as { links?: Record<string, unknown> } | undefined)?.links ?? {}) as Record<
-      string,
-      unknown
-    >
-  )
-  if (links.length === 0) throw new Error("the createTask 201 has no links to follow")
+  // The 201's links, as the document states them: which operation, and each parameter's runtime
+  // expression ($response.body#/… or $response.header.…), resolved against each 201.
+  interface Link {
+    readonly operationId: string
+    readonly parameters?: Record<string, string>
+  }
+  const linked = (created.operation.responses?.["201"] as { links?: Record<string, Link> } | undefined)?.links ?? {}
+  const followed = new Set(["getTask", "cancelTask", "reviewTask", "listDeliveries"])
+  const links = Object.keys(linked).filter((name) => followed.has(linked[name]?.operationId ?? ""))
+  if (links.length === 0) throw new Error("the createTask 201 has no links this phase follows")
+  const resolve = (expression: string, json: unknown, headers: Headers): string | undefined => {
+    if (expression.startsWith("$response.header.")) return headers.get(expression.slice(17)) ?? undefined
+    if (!expression.startsWith("$response.body#")) return undefined
+    let at: unknown = json
+    for (const part of expression
+      .slice(16)
+      .split("/")
+      .filter((p) => p !== ""))
+      at = (at as Record<string, unknown> | undefined)?.[part.replaceAll("~1", "/").replaceAll("~0", "~")]
+    return typeof at === "string" ? at : undefined
+  }
 
   /** One request, held to the document; answers the status and the parsed JSON body, if any. */
   const send = async (
@@ -298,6 +312,8 @@ export const statefulPhase = async (options: {
     token: string
     etag: string | undefined
     state: string
+    /** Each link's path parameters, resolved against the task's 201. */
+    readonly paths: Record<string, Record<string, string>>
   }
   const tasks: Array<Task> = []
   const states = new Map<string, string>()
@@ -340,9 +356,19 @@ export const statefulPhase = async (options: {
     if (answer.status !== 201) return
     const task = answer.json as { reference: string; task_token: string; state: string }
     figures.tasksCreated++
-    const etag = answer.headers.get("etag") ?? undefined
-    if (etag === undefined) fail(`a 201 without its ETag: ${answer.line}`)
-    tasks.push({ reference: task.reference, token: task.task_token, etag, state: task.state })
+    const paths: Record<string, Record<string, string>> = {}
+    let etag: string | undefined
+    for (const name of links) {
+      paths[name] = {}
+      for (const [parameter, expression] of Object.entries(linked[name]?.parameters ?? {})) {
+        const value = resolve(expression, answer.json, answer.headers)
+        if (value === undefined)
+          fail(`the ${name} link's ${parameter} (${expression}) names nothing in: ${answer.line}`)
+        else if (parameter === "header.if-none-match") etag = value
+        else (paths[name] as Record<string, string>)[parameter.replace(/^path\./, "")] = value
+      }
+    }
+    tasks.push({ reference: task.reference, token: task.task_token, etag, state: task.state, paths })
     states.set(task.reference, task.state)
     if (tasks.length > 25) tasks.shift()
   }
@@ -351,18 +377,17 @@ export const statefulPhase = async (options: {
     pick([undefined, null, "", "Not needed any more", "r".repeat(4000), "r".repeat(4001), 7, { why: 1 }])
   const follow = async (task: Task) => {
     // A submitted result is what a review is for: most reads of one are followed by one.
-    const link = task.state === "submitted" && random() < 0.6 ? "reviewTask" : pick(links)
-    if (link === "getTask") {
+    const reviews = links.find((name) => linked[name]?.operationId === "reviewTask")
+    const link = task.state === "submitted" && reviews !== undefined && random() < 0.6 ? reviews : pick(links)
+    const id = linked[link]?.operationId as string
+    const path = task.paths[link] ?? {}
+    if (id === "getTask") {
       const wait = pick([undefined, "0", "0.05", "-1", "61", "soon"])
       const conditional = random() < 0.7 && task.etag !== undefined
-      const answer = await send(
-        "getTask",
-        { reference: random() < 0.95 ? task.reference : `${task.reference}x` },
-        {
-          query: wait === undefined ? "" : `?wait=${wait}`,
-          headers: conditional ? { "if-none-match": task.etag as string } : {}
-        }
-      )
+      const answer = await send("getTask", random() < 0.95 ? path : { ...path, reference: `${path.reference}x` }, {
+        query: wait === undefined ? "" : `?wait=${wait}`,
+        headers: conditional ? { "if-none-match": task.etag as string } : {}
+      })
       const waitValid = wait === undefined || (Number(wait) >= 0 && Number(wait) <= 60)
       if (waitValid && answer.status === 400) fail(`a valid wait refused: ${answer.line}`)
       if (!waitValid && (answer.status === 200 || answer.status === 304)) fail(`an invalid wait taken: ${answer.line}`)
@@ -376,17 +401,12 @@ export const statefulPhase = async (options: {
       return
     }
     const credential = bearer(task)
-    if (link === "listDeliveries") {
-      const answer = await send(
-        "listDeliveries",
-        { reference: task.reference },
-        { headers: withBearer(credential.authorization) }
-      )
+    if (id === "listDeliveries") {
+      const answer = await send("listDeliveries", path, { headers: withBearer(credential.authorization) })
       if (credential.right !== (answer.status === 200))
         fail(`deliveries answered ${answer.status} to a ${credential.right ? "right" : "wrong"} token: ${answer.line}`)
       return
     }
-    const id = link === "cancelTask" ? "cancelTask" : "reviewTask"
     const body: Record<string, unknown> = {}
     if (id === "reviewTask") {
       const decision = pick(["accept", "revise", "reject", "ACCEPT", "maybe", undefined])
@@ -397,11 +417,7 @@ export const statefulPhase = async (options: {
     if (random() < 0.1) body.extra = "ignored"
     const schemaPath = pointer("components", "schemas", id === "cancelTask" ? "CancelRequest" : "ReviewRequest")
     const valid = validator(schemaPath)(body)
-    const answer = await send(
-      id,
-      { reference: task.reference },
-      { body, headers: withBearer(credential.authorization) }
-    )
+    const answer = await send(id, path, { body, headers: withBearer(credential.authorization) })
     if (credential.right && valid && answer.status === 400)
       fail(`a body valid by the document refused as malformed: ${answer.line}`)
     if (!valid && answer.status === 200) fail(`a body invalid by the document taken: ${answer.line}`)

@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type OpenApiDocument, statefulPhase } from "../../scripts/fuzz_stateful.ts"
 import { type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
+// biome-ignore lint/suspicious/noExplicitAny: a document's members are edited by hand.
+type Json = any
+
 let env: ServerOnDatabase
 let document: OpenApiDocument
 
@@ -40,7 +43,7 @@ describe("the fuzzer's stateful phase", () => {
     for (const status of ["200", "201", "304", "400", "401"]) expect(figures.statuses[status]).toBeGreaterThan(0)
   }, 30_000)
 
-  it("reports a draft the document refuses but the service takes, an unlisted status and a body off its schema", async () => {
+  it("reports a draft the document refuses but the service takes, an unlisted status, a body off its schema and a link naming nothing", async () => {
     const stricter = structuredClone(document) as OpenApiDocument & {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
       components: {
@@ -52,6 +55,8 @@ describe("the fuzzer's stateful phase", () => {
     schemas.CreatedTask?.required.push("not_a_member")
     for (const operation of Object.values(stricter.paths["/api/public/v1/tasks/{reference}"] ?? {}))
       delete operation.responses["304"]
+    const links = (stricter as Json).paths["/api/public/v1/tasks"].post.responses["201"].links
+    links.cancelTask.parameters.reference = "$response.body#/not_a_member"
     const figures = await statefulPhase({
       base: env.server.url,
       document: stricter,
@@ -64,5 +69,6 @@ describe("the fuzzer's stateful phase", () => {
     expect(said).toContain("was taken")
     expect(said).toContain("body refused by the document's schema")
     expect(said).toContain("status not in the document: GET /api/public/v1/tasks/{reference}")
+    expect(said).toContain("the cancelTask link's reference ($response.body#/not_a_member) names nothing")
   }, 30_000)
 })
