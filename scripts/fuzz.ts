@@ -1,13 +1,22 @@
 /**
- * A small fuzzer of a running service, read from its own /openapi.json: for `seconds`, random
- * path, query, header and body values for every operation (seeded, so a run can be repeated),
- * sent raw. It reports the statuses seen, every 5xx (503 aside: storage unavailable is a
- * documented answer) and every answer whose status the document does not list for its operation.
- * Exits 1 on any of those. Schemathesis is the thorough tool; this is what runs where it cannot
- * be installed (docs/testing.md, "Fuzzing").
+ * A small fuzzer of a running service, read from its own /openapi.json, in two phases sharing the
+ * `seconds` given (seeded, so a run can be repeated; docs/testing.md, "Fuzzing"):
+ *
+ * - stateless: random path, query, header and body values for every operation, sent raw;
+ * - stateful (scripts/fuzz_stateful.ts): tasks created from the document's TaskDraft schema, then
+ *   its links followed from each 201 to the task's operations, with valid and invalid inputs, and
+ *   every answer's body held to the document's schema.
+ *
+ * It reports the statuses seen, every 5xx (503 aside: storage unavailable is a documented answer,
+ * unless the same request is refused so again while /readyz says the storage is ready),
+ * every answer whose status the document does not list for its operation, and, in the stateful
+ * phase, every body the document's schema refuses and every verdict that disagrees with the
+ * document's (a valid draft refused as malformed, an invalid one taken). Exits 1 on any of those.
+ * Schemathesis is the thorough tool; this is what runs where it cannot be installed.
  *
  *   npm run fuzz -- http://127.0.0.1:8080 120
  */
+import { inputMade503, type OpenApiDocument, statefulPhase } from "./fuzz_stateful.ts"
 
 interface Operation {
   readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
@@ -17,7 +26,7 @@ interface Operation {
 
 const base = process.argv[2] ?? "http://127.0.0.1:8080"
 const seconds = Number(process.argv[3] ?? 60)
-const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
+const document = (await (await fetch(`${base}/openapi.json`)).json()) as OpenApiDocument & {
   paths: Record<string, Record<string, Operation>>
 }
 
@@ -64,7 +73,7 @@ const operations = Object.entries(document.paths).flatMap(([route, methods]) =>
 const statuses: Record<string, number> = {}
 const failures: Array<string> = []
 let requests = 0
-const deadline = Date.now() + seconds * 1000
+const deadline = Date.now() + (seconds * 1000) / 2
 while (Date.now() < deadline) {
   const { route, method, operation } = pick(operations)
   const query = new URLSearchParams()
@@ -91,6 +100,17 @@ while (Date.now() < deadline) {
   })
   const answer = await response.text()
   requests++
+  if (response.status === 503) {
+    const init = {
+      method: method.toUpperCase(),
+      headers,
+      ...(body === undefined ? {} : { body }),
+      redirect: "manual" as const
+    }
+    const said = await inputMade503(base, `${base}${path}${search === "" ? "" : `?${search}`}`, init)
+    if (said !== undefined && failures.length < 50)
+      failures.push(`${said}: ${method.toUpperCase()} ${path.slice(0, 120)}`)
+  }
   statuses[response.status] = (statuses[response.status] ?? 0) + 1
   const listed = Object.keys(operation.responses ?? {})
   if (
@@ -101,5 +121,26 @@ while (Date.now() < deadline) {
       failures.push(`${method.toUpperCase()} ${path.slice(0, 120)} → ${response.status} ${answer.slice(0, 200)}`)
   }
 }
-process.stdout.write(`${JSON.stringify({ requests, seconds, statuses, failures }, null, 2)}\n`)
-process.exitCode = failures.length === 0 ? 0 : 1
+// Participants a draft may name: a page of the catalogue, and a sandbox's simulated ones, which
+// take their tasks along the lifecycle.
+const slugs = async (query: string) =>
+  (
+    (
+      (await (await fetch(`${base}/api/public/v1/participants?${query}`)).json()) as {
+        data?: ReadonlyArray<{ slug: string }>
+      }
+    ).data ?? []
+  ).map((participant) => participant.slug)
+const participants = [
+  ...(await slugs("limit=20")),
+  ...(await slugs("q=sim&limit=10")).filter((slug) => slug.startsWith("sim-"))
+]
+const stateful = await statefulPhase({
+  base,
+  document,
+  seconds: seconds / 2,
+  participants
+})
+const stateless = { requests, statuses, failures }
+process.stdout.write(`${JSON.stringify({ seconds, stateless, stateful }, null, 2)}\n`)
+process.exitCode = failures.length === 0 && stateful.failures.length === 0 ? 0 : 1

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto"
 import { writeFileSync } from "node:fs"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client"
+import { modernDispatch } from "../test/support/mcp_tasks.ts"
 
 const url = process.env.MCP_URL ?? "http://127.0.0.1:8080/mcp"
 const out: Array<string> = []
@@ -98,30 +99,11 @@ let pollNote = "one every poll interval"
 const clientInfo = { name: "transcript-host", version: "2.0.0" }
 const client = new Client(clientInfo, { versionNegotiation: { mode: "auto" } })
 await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: recording }))
-let next = 0
 const session = createTaskSessionFromClient(client, {
   endpointId: "marketplace",
   v2RequestFraming: { protocolVersion: "2026-07-28", clientInfo, clientCapabilities: {} },
   // What a host's request coordinator does: one JSON-RPC request, 2026-07-28's headers.
-  rawDispatch: async (request: unknown, options: { readonly signal?: AbortSignal } = {}) => {
-    const message = request as { method: string; params: { name?: string } }
-    const response = await recording(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": message.method,
-        ...(message.method === "tools/call" ? { "mcp-name": String(message.params.name) } : {})
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: `host-${++next}`, ...message }),
-      ...(options.signal === undefined ? {} : { signal: options.signal })
-    })
-    const body = (await response.json()) as { error?: { code: number; message: string }; result?: unknown }
-    return body.error !== undefined
-      ? { kind: "error" as const, error: body.error }
-      : { kind: "result" as const, result: body.result as never }
-  }
+  rawDispatch: modernDispatch(url, recording, "host")
 })
 
 say(

@@ -20,6 +20,7 @@ import { versionedCache } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { CommitMarks } from "../sql/commit_marks.ts"
 import { hotFn } from "../tracing.ts"
+import { referencePattern } from "./ids.ts"
 import { decodeEach, groupCommit, storageCallFor, undecodableRow } from "./storage.ts"
 
 /**
@@ -176,8 +177,10 @@ export class TaskStore extends Context.Service<
       })
 
       const byReference = findOne("reference")
+      // Only a reference of the shape the service issues is looked up: any other names no task, and
+      // some (a NUL, which Postgres text cannot hold) would fail the query as storage unavailable.
       const findByReference = hotFn("TaskStore.findByReference")(
-        (reference: string) => byReference(reference),
+        (reference: string) => (referencePattern.test(reference) ? byReference(reference) : Effect.succeed(undefined)),
         asStorageCall
       )
       const findByIdempotencyKey = hotFn("TaskStore.findByIdempotencyKey")(

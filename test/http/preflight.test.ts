@@ -546,6 +546,22 @@ describe("POST /preflight: bodies and side effects", () => {
     }
   })
 
+  it("names an idempotency_key too short to be a secret, as the document's pattern does (submission refuses it)", async () => {
+    // 14 characters once trimmed: the blanks around it do not count.
+    const body = await preflight(validDraft({ idempotency_key: " 15-characters! " }))
+    expect(body.valid).toBe(false)
+    expect(body.issues).toEqual([
+      {
+        field: "idempotency_key",
+        code: "invalid",
+        message: "idempotency_key must be at least 16 characters; a UUID is recommended; got 14 characters."
+      }
+    ])
+    // Raw: the blanks around the key are the subject, and the typed client would trim them.
+    const refused = await fetch(server.api("/tasks"), json(validDraft({ idempotency_key: " 15-characters! " })))
+    await expectEnvelope(refused, 400, "invalid_request")
+  })
+
   it("stores nothing: a key used in preflight is still free for submission", async () => {
     const key = `preflight-${randomUUID()}`
     await preflight(validDraft({ idempotency_key: key }), { "idempotency-key": key })

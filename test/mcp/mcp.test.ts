@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { mcpPromptNames, mcpProtocolVersions, mcpResources, mcpToolNames } from "../../src/api/mcp.ts"
 import { fastClock } from "../support/clock.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { initializeMessage, postMcp } from "../support/mcp.ts"
+import { initializeMessage, postMcp, restJsonOn, toolCaller } from "../support/mcp.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -40,17 +40,8 @@ afterAll(async () => {
   await issuer?.close()
 })
 
-const call = async (name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as {
-    structuredContent?: Json
-    content: Array<{ type: string; text: string }>
-    isError?: boolean
-  }
-
-const restJson = async (path: string, init?: RequestInit) => {
-  const response = await fetch(env.server.api(path), init)
-  return { status: response.status, body: (await response.json()) as Json }
-}
+const call = toolCaller(() => client)
+const restJson = restJsonOn(() => env.server)
 
 /** A participant signed in with a real access token, acting over REST. */
 const participant = async (slug: string) => {
@@ -452,8 +443,7 @@ describe("a long wait with its defaults", () => {
     })
     const { client: fastClient } = await connect("fast-clock", fast)
     try {
-      const call = async (name: string, args: Record<string, unknown>) =>
-        (await fastClient.callTool({ name, arguments: args })) as Json
+      const call = toolCaller(() => fastClient)
       const created = await call("submit_task", { draft: validDraft(), idempotency_key: randomUUID() })
       const { reference, task_token } = created.structuredContent
       // Cancelled: nothing will change it, so the wait runs its whole default length.

@@ -15,7 +15,7 @@ import {
   sandboxMcpToolNames
 } from "../../src/api/mcp.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { discoverMessage, postMcp } from "../support/mcp.ts"
+import { discoverMessage, postMcp, restJsonOn, toolCaller } from "../support/mcp.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase, validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -54,17 +54,8 @@ afterAll(async () => {
   await issuer?.close()
 })
 
-const call = async (name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as {
-    structuredContent?: Json
-    content: Array<{ type: string; text: string }>
-    isError?: boolean
-  }
-
-const restJson = async (path: string, init?: RequestInit) => {
-  const response = await fetch(env.server.api(path), init)
-  return { status: response.status, body: (await response.json()) as Json }
-}
+const call = toolCaller(() => client)
+const restJson = restJsonOn(() => env.server)
 
 describe("2026-07-28", () => {
   it("is what a probing client gets: server/discover, no initialize, no session", async () => {

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { mcpTaskIdPrefix, mcpTaskTtlMs } from "../../src/operations/mcp_tasks.ts"
 import { mcpTaskIdHash } from "../../src/services/mcp_task_store.ts"
 import { startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { modernMeta, postMcp } from "../support/mcp.ts"
+import { modernMeta, postMcp, restJsonOn } from "../support/mcp.ts"
 import { modernTaskRequest, modernTaskSession } from "../support/mcp_tasks.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
@@ -36,10 +36,7 @@ afterAll(async () => {
   await issuer?.close()
 })
 
-const restJson = async (path: string, init?: RequestInit) => {
-  const response = await fetch(env.server.api(path), init)
-  return { status: response.status, body: (await response.json()) as Json }
-}
+const restJson = restJsonOn(() => env.server)
 
 // As JSON (the ext-tasks session takes JSON values only: no member left undefined).
 const hire = (slug: string): Record<string, Json> =>

@@ -18,7 +18,7 @@ import { mcpToolNames, participantMcpToolNames } from "../../src/api/mcp.ts"
 import { participantTools } from "../../src/mcp/participant_tools.ts"
 import { callKindOf } from "../../src/mcp/tools.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
-import { initializeMessage, postMcp } from "../support/mcp.ts"
+import { initializeMessage, postMcp, restJsonOn, toolCaller } from "../support/mcp.ts"
 import { digitalDraft, json, type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
@@ -71,16 +71,8 @@ const connectAs = async (token: string, name = "assistant") => {
   return { client, transport }
 }
 
-type ToolResult = { structuredContent?: Json; content: Array<{ type: string; text: string }>; isError?: boolean }
-const callWith =
-  (client: Client) =>
-  async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as ToolResult
-
-const rest = async (path: string, init?: RequestInit) => {
-  const response = await fetch(env.server.api(path), init)
-  return { status: response.status, body: (await response.json()) as Json }
-}
+const callWith = (client: Client) => toolCaller(() => client)
+const rest = restJsonOn(() => env.server)
 const restAs = (person: Person) => ({
   get: (path: string) => rest(path, { headers: bearer(person.restToken) }),
   post: (path: string, body?: unknown) =>

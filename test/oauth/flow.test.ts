@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import type { Browser } from "playwright-core"
+import { exchange } from "../support/api_client.ts"
 import { launchBrowser, screenshots } from "../support/browser.ts"
 import { movableClock } from "../support/clock.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
@@ -159,7 +160,7 @@ describe("discovery", () => {
         expect(response.status, path).toBe(404)
         expect(((await response.json()) as Json).error.code).toBe("not_found")
       }
-      const index: Json = await (await fetch(external.api(""))).json()
+      const index: Json = await (await exchange(external, (c) => c.index())).json()
       expect(index.authentication.authorization_server).toEqual({
         issuer: "https://auth.example.com/tenant",
         embedded: false,
@@ -174,7 +175,7 @@ describe("discovery", () => {
   })
 
   it("the service index names the embedded server's endpoints", async () => {
-    const index: Json = await (await fetch(server.api(""))).json()
+    const index: Json = await (await exchange(server, (c) => c.index())).json()
     expect(index.authentication.authorization_server).toMatchObject({
       issuer,
       embedded: true,
@@ -186,7 +187,7 @@ describe("discovery", () => {
   })
 
   it("the protected-resource metadata names the embedded issuer", async () => {
-    const metadata: Json = await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json()
+    const metadata: Json = await (await exchange(server, (c) => c.protectedResource())).json()
     expect(metadata.authorization_servers).toEqual([issuer])
   })
 })
@@ -230,22 +231,18 @@ describe("the whole flow", () => {
     expect(payload.iss).toBe(issuer)
     expect(tokens.claims()?.email).toBe(lukas.email)
 
-    const me = await fetch(`${api}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const me = await exchange(server, (c) => c.me(), { token: tokens.access_token })
     expect(me.status).toBe(200)
     const account: Json = await me.json()
     expect(account.participant.slug).toBe("lukas-schmidt")
     // The other process sharing the database accepts it too.
-    const elsewhere = await fetch(`${twin.url}/api/public/v1/me`, {
-      headers: { authorization: `Bearer ${tokens.access_token}` }
-    })
+    const elsewhere = await exchange(twin, (c) => c.me(), { token: tokens.access_token })
     expect(elsewhere.status).toBe(200)
 
     // Refresh: a new refresh token each time; the old one, used again, revokes the grant.
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!, { resource: api })
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
-    expect((await fetch(`${api}/me`, { headers: { authorization: `Bearer ${refreshed.access_token}` } })).status).toBe(
-      200
-    )
+    expect((await exchange(server, (c) => c.me(), { token: refreshed.access_token })).status).toBe(200)
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!, { resource: api })).rejects.toMatchObject({
       error: "invalid_grant"
     })
@@ -483,9 +480,7 @@ describe("an MCP host (the official SDK's client and its OAuth support)", () => 
     const second = connect()
     await second.mcpClient.connect(second.transport)
     const mine = await second.mcpClient.callTool({ name: "my_tasks", arguments: {} })
-    const rest = await fetch(`${api}/me/tasks`, {
-      headers: { authorization: `Bearer ${await restToken()}` }
-    })
+    const rest = await exchange(server, (c) => c.myTasks(), { token: await restToken() })
     expect(mine.isError).toBeFalsy()
     expect(mine.structuredContent).toEqual(await rest.json())
     const me = await second.mcpClient.callTool({ name: "who_am_i", arguments: {} })
@@ -493,7 +488,7 @@ describe("an MCP host (the official SDK's client and its OAuth support)", () => 
     await second.mcpClient.close()
 
     // The MCP token is for the MCP endpoint only.
-    const onRest = await fetch(`${api}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const onRest = await exchange(server, (c) => c.me(), { token: tokens.access_token })
     expect(onRest.status).toBe(401)
   })
 })
@@ -523,7 +518,7 @@ describe("key rotation", () => {
     expect(jwks.keys.map((key: Json) => key.kid)).toEqual(expect.arrayContaining([kidOf(before), kidOf(after)]))
     for (const token of [before, after]) {
       for (const process of [server, twin]) {
-        const me = await fetch(process.api("/me"), { headers: { authorization: `Bearer ${token}` } })
+        const me = await exchange(process, (c) => c.me(), { token })
         expect(me.status).toBe(200)
       }
     }
@@ -659,7 +654,7 @@ describe("refusals", () => {
     const { config, context, codeFor } = await signedIn()
     const { back, verifier } = await codeFor(mcp)
     const tokens = await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: verifier }, { resource: mcp })
-    const me = await fetch(`${api}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const me = await exchange(server, (c) => c.me(), { token: tokens.access_token })
     expect(me.status).toBe(401)
     expect(((await me.json()) as Json).error.code).toBe("unauthorized")
 
@@ -688,11 +683,11 @@ describe("refusals", () => {
       { resource: `${shortLived.url}/api/public/v1` }
     )
     expect(tokens.expires_in).toBe(1)
-    const meUrl = `${shortLived.url}/api/public/v1/me`
-    expect((await fetch(meUrl, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200)
+    const me = () => exchange(shortLived, (c) => c.me(), { token: tokens.access_token })
+    expect((await me()).status).toBe(200)
     // One second of life, and the five seconds of clock skew every verifier allows.
     shortLivedClock.advance(6500)
-    const expired = await fetch(meUrl, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const expired = await me()
     expect(expired.status).toBe(401)
     await context.close()
   }, 30_000)

@@ -7,10 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, typedCall } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { linkAccount, startIssuer, type TestIssuer, testAudience } from "../support/issuer.ts"
 import { call, type ServiceProcess, spawnService } from "../support/process.ts"
-import { awaitTask, digitalDraft, json } from "../support/server.ts"
+import { awaitTask, digitalDraft } from "../support/server.ts"
 
 const png = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
@@ -48,21 +50,29 @@ describe("the staged-files limit across processes", () => {
     const slug = "kwame-asante"
     const subject = `user-${slug}-${randomUUID().slice(0, 8)}`
     await linkAccount(database, subject, slug)
-    const authorization = `Bearer ${await issuer.token({ sub: subject })}`
-    const created = await call(
-      one.api("/tasks"),
-      json(digitalDraft({ participant_slug: slug }), { "idempotency-key": randomUUID() })
+    const token = await issuer.token({ sub: subject })
+    const authorization = `Bearer ${token}`
+    const created = await typedCall(one, (c) =>
+      c.createTask({
+        payload: asPayload(TaskDraft, digitalDraft({ participant_slug: slug })),
+        headers: { "idempotency-key": randomUUID() }
+      })
     )
     expect(created.status).toBe(201)
     const reference: string = created.body.reference
     await awaitTask(one.api(`/tasks/${reference}`), (task) => task.state === "awaiting_participant", {
       timeoutMs: 10_000
     })
-    for (const move of ["accept", "start"]) {
-      const moved = await call(one.api(`/tasks/${reference}/${move}`), { method: "POST", headers: { authorization } })
+    for (const move of ["accept", "start"] as const) {
+      const moved = await typedCall(
+        one,
+        (c) => (move === "accept" ? c.acceptTask({ params: { reference } }) : c.startTask({ params: { reference } })),
+        { token }
+      )
       expect(moved.status, move).toBe(200)
     }
 
+    // Raw: uploads, whose bytes and headers are the subject.
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         call((i % 2 === 0 ? one : two).api(`/tasks/${reference}/artifacts?name=race-${i}.png`), {

@@ -7,7 +7,9 @@ import { request as httpRequest } from "node:http"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { migrationIds } from "../../src/sql/migrations.ts"
+import { asPayload, exchange } from "../support/api_client.ts"
 import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
 import { freePort, type ServiceProcess, spawnService } from "../support/process.ts"
 import { json, validDraft } from "../support/server.ts"
@@ -42,6 +44,12 @@ const key = () => `dur-${randomUUID()}`
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const draftFor = (k: string) => validDraft({ action: `Photograph the storefront of shop ${k}` })
+
+/** A submission with its key, and a read, through the typed client (once the process is up). */
+const create = (on: { readonly url: string }, draft: Record<string, unknown>, k: string) =>
+  exchange(on, (c) => c.createTask({ payload: asPayload(TaskDraft, draft), headers: { "idempotency-key": k } }))
+const read = (on: { readonly url: string }, reference: string) =>
+  exchange(on, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
 
 /** A task without `url` (it names the answering process's port) and without `task_token`. */
 /** What a task was recorded with; the lifecycle members move on by themselves after the 201. */
@@ -96,6 +104,7 @@ const writeLoad = (service: ServiceProcess, writers: number) => {
       const draft = draftFor(k)
       const sentBeforeExit = !exited
       try {
+        // Raw: how the request fails when the process is killed under it (the cause's code) is the subject.
         const response = await fetch(service.api("/tasks"), json(draft, { "idempotency-key": k }))
         const text = await response.text()
         if (response.status !== 201) throw new Error(`status ${response.status}: ${text.slice(0, 200)}`)
@@ -159,7 +168,7 @@ describe("SIGKILL under a write load", () => {
       const entries = [...acknowledged.values()]
       const missing: Array<string> = []
       await eachLimited(entries, 8, async ({ body }) => {
-        const response = await fetch(service.api(`/tasks/${body.reference}`))
+        const response = await read(service, body.reference)
         const text = await response.text()
         if (response.status !== 200) {
           missing.push(`${body.reference}: ${response.status} ${text.slice(0, 120)}`)
@@ -175,7 +184,7 @@ describe("SIGKILL under a write load", () => {
       // Keys survive the kill too: a replay (on the new process) returns the acknowledged task.
       const sample = [...load.acknowledged.values()].filter((_, i) => i % 10 === 0)
       await eachLimited(sample, 8, async ({ key: k, draft, body }) => {
-        const response = await fetch(service.api("/tasks"), json(draft, { "idempotency-key": k }))
+        const response = await create(service, draft, k)
         const replay = await response.json()
         expect(response.status).toBe(201)
         expect(response.headers.get("idempotent-replayed")).toBe("true")
@@ -185,7 +194,7 @@ describe("SIGKILL under a write load", () => {
 
       // A submission cut off by the kill, retried with its key, gets its task: one, never two.
       await eachLimited([...load.uncertain], 8, async ([k, draft]) => {
-        const response = await fetch(service.api("/tasks"), json(draft, { "idempotency-key": k }))
+        const response = await create(service, draft, k)
         const text = await response.text()
         if (response.status !== 201) throw new Error(`retry of ${k}: ${response.status} ${text}`)
         known.add(JSON.parse(text).reference)
@@ -404,19 +413,19 @@ describe("SIGTERM", () => {
     const keys = Array.from({ length: 10 }, key)
     const created: Array<Json> = []
     for (const k of keys) {
-      const response = await fetch(first.api("/tasks"), json(draftFor(k), { "idempotency-key": k }))
+      const response = await create(first, draftFor(k), k)
       expect(response.status).toBe(201)
       created.push(await response.json())
     }
     const firstReads: Array<Json> = []
-    for (const task of created) firstReads.push(await (await fetch(first.api(`/tasks/${task.reference}`))).json())
+    for (const task of created) firstReads.push(await (await read(first, task.reference)).json())
     first.child.kill("SIGTERM")
     await exitWithin(first, 15_000)
 
     const second = await start(database)
     expect(second.url).not.toBe(first.url)
     for (const [i, task] of created.entries()) {
-      const response = await fetch(second.api(`/tasks/${task.reference}`))
+      const response = await read(second, task.reference)
       expect(response.status).toBe(200)
       const body = await response.json()
       expect(comparable(body)).toEqual(comparable(firstReads[i]))
@@ -424,7 +433,7 @@ describe("SIGTERM", () => {
       expect(body.url).toBe(second.api(`/tasks/${task.reference}`))
     }
     for (const [i, k] of keys.entries()) {
-      const response = await fetch(second.api("/tasks"), json(draftFor(k), { "idempotency-key": k }))
+      const response = await create(second, draftFor(k), k)
       expect(response.status).toBe(201)
       expect(response.headers.get("idempotent-replayed")).toBe("true")
       const replay = await response.json()
@@ -547,6 +556,6 @@ describe("start-up", () => {
       )
     }
     if (outcome !== undefined && outcome.error !== undefined) expect(outcome.error).toBe("ECONNREFUSED")
-    expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
+    expect((await exchange(service, (c) => c.healthz())).status).toBe(200)
   }, 30_000)
 })

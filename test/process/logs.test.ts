@@ -2,9 +2,10 @@
 // line is one JSON object; each request has its line (method, path without the query, status,
 // duration, request id); tokens, bodies and query strings never appear.
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { exchange } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { requestLine, type ServiceProcess, spawnService } from "../support/process.ts"
-import { json, submitTask, validDraft } from "../support/server.ts"
+import { submitTask, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
 let service: ServiceProcess
@@ -27,17 +28,13 @@ describe("logs", () => {
       service.api("/tasks"),
       validDraft({ action: `Photograph a shop (${bodyMarker})` })
     )
-    const cancelled = await fetch(
-      service.api(`/tasks/${reference}/cancel`),
-      json({ reason: bodyMarker }, { authorization: `Bearer ${token}`, "x-request-id": "logs-test-1" })
-    )
+    const cancelAs = (token: string, payload: { reason?: string }, headers: Record<string, string> = {}) =>
+      exchange(service, (c) => c.cancelTask({ params: { reference }, payload }), { token, headers })
+    const cancelled = await cancelAs(token, { reason: bodyMarker }, { "x-request-id": "logs-test-1" })
     expect(cancelled.status).toBe(200)
-    const wrongToken = await fetch(
-      service.api(`/tasks/${reference}/cancel`),
-      json({}, { authorization: `Bearer tt_${queryMarker}` })
-    )
+    const wrongToken = await cancelAs(`tt_${queryMarker}`, {})
     expect(wrongToken.status).toBe(401)
-    const listed = await fetch(service.api(`/participants?q=${queryMarker}`), {
+    const listed = await exchange(service, (c) => c.listParticipants({ query: { q: queryMarker } }), {
       headers: { "x-request-id": "logs-test-last" }
     })
     expect(listed.status).toBe(200)

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { exchange } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { modernMeta } from "../support/mcp.ts"
 import { modernDispatch, modernTaskRequest, modernTaskSession } from "../support/mcp_tasks.ts"
@@ -58,7 +59,10 @@ describe("MCP tasks across two processes and a restart", () => {
       const { outcome } = await execution.settle({ close: false })
       const task = (resultFromTaskOutcome(outcome) as Json).structuredContent
       expect(task.state).toBe("submitted")
-      expect(task).toEqual(await (await fetch(one.api(`/tasks/${task.reference}`))).json())
+      const read = await exchange(one, (c) =>
+        c.getTask({ params: { reference: task.reference }, query: {}, headers: {} })
+      )
+      expect(task).toEqual(await read.json())
       const accepted = (await client.callTool({
         name: "review_task",
         arguments: { reference: task.reference, task_token: execution.handle.taskId, decision: "accept" }

@@ -5,10 +5,12 @@
 // Runs in both vitest projects: on SQLite the processes share one WAL file, on Postgres one database.
 import { createHash, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
 import { migrationIds } from "../../src/sql/migrations.ts"
+import { asPayload, typedCall } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
-import { call, type ServiceProcess, spawnService } from "../support/process.ts"
-import { json, validDraft } from "../support/server.ts"
+import { type ServiceProcess, spawnService } from "../support/process.ts"
+import { validDraft } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
 type Json = any
@@ -37,10 +39,21 @@ afterAll(async () => {
 
 const key = () => `mp-${randomUUID()}`
 
-const submit = (on: ServiceProcess, draft: unknown, idempotencyKey?: string) =>
-  call(on.api("/tasks"), json(draft, idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }))
+const submit = (on: ServiceProcess, draft: Record<string, unknown>, idempotencyKey?: string) =>
+  typedCall(on, (c) =>
+    c.createTask({
+      payload: asPayload(TaskDraft, draft),
+      headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
+    })
+  )
 
-const read = (on: ServiceProcess, reference: string) => call(on.api(`/tasks/${reference}`))
+/** A read, conditional when `etag` is given. */
+const read = (on: ServiceProcess, reference: string, etag?: string) =>
+  typedCall(on, (c) =>
+    c.getTask({ params: { reference }, query: {}, headers: etag === undefined ? {} : { "if-none-match": etag } })
+  )
+const participants = (on: ServiceProcess, limit: number) =>
+  typedCall(on, (c) => c.listParticipants({ query: { limit } }))
 
 /** A task without its `url`, which names the process (its port) that answered. */
 const withoutUrl = (task: Json) => {
@@ -58,9 +71,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("base6
 
 /** Concurrent reads on both processes, so that each has its pool of database connections open. */
 const warmUp = async () => {
-  const answers = await Promise.all(
-    Array.from({ length: 40 }, (_, i) => call((i % 2 === 0 ? one : two).api("/participants?limit=5")))
-  )
+  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => participants(i % 2 === 0 ? one : two, 5)))
   for (const answer of answers) expect(answer.status).toBe(200)
 }
 
@@ -72,7 +83,7 @@ describe("two processes on one database", () => {
     for (const service of [one, two]) {
       expect(service.child.exitCode).toBeNull()
       expect(service.child.signalCode).toBeNull()
-      expect((await call(`${service.url}/healthz`)).status).toBe(200)
+      expect((await typedCall(service, (c) => c.healthz())).status).toBe(200)
       // Nothing at error level while starting next to another process.
       expect(service.output()).not.toMatch(/"level":"(ERROR|FATAL)"/)
     }
@@ -85,10 +96,7 @@ describe("two processes on one database", () => {
     // One of each secret the service makes (task tokens, the authorization server's cookies, mail's unsubscribe links).
     expect(await database.count("service_secrets")).toBe(3)
     // Both processes list the same catalogue.
-    const [a, b] = await Promise.all([
-      call(one.api("/participants?limit=500")),
-      call(two.api("/participants?limit=500"))
-    ])
+    const [a, b] = await Promise.all([participants(one, 500), participants(two, 500)])
     expect(a.status).toBe(200)
     expect(b.status).toBe(200)
     expect(a.body.data.map((p: Json) => p.slug)).toEqual(b.body.data.map((p: Json) => p.slug))
@@ -193,26 +201,26 @@ describe("two processes on one database", () => {
       // so the poller has answered 304 from what it remembers.
       let etag = "*"
       for (let attempt = 0; ; attempt++) {
-        const polled = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag } })
+        const polled = await read(poller, reference, etag)
         if (polled.status === 304 && polled.headers.get("etag") === etag) break
         if (attempt > 200) throw new Error(`the task did not come to rest: ${polled.status} ${polled.text}`)
         etag = polled.headers.get("etag") ?? "*"
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
-      const cancelled = await call(writer.api(`/tasks/${reference}/cancel`), {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${created.body.task_token}` },
-        body: JSON.stringify({ reason: "checking the other process" })
-      })
+      const cancelled = await typedCall(
+        writer,
+        (c) => c.cancelTask({ params: { reference }, payload: { reason: "checking the other process" } }),
+        { token: created.body.task_token }
+      )
       expect(cancelled.status).toBe(200)
-      const seen = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag } })
+      const seen = await read(poller, reference, etag)
       expect(seen.status).toBe(200)
       expect(seen.body.state).toBe("cancelled")
       expect(seen.headers.get("etag")).not.toBe(etag)
-      const onWriter = await call(writer.api(`/tasks/${reference}`))
+      const onWriter = await read(writer, reference)
       expect(seen.headers.get("etag")).toBe(onWriter.headers.get("etag"))
       expect(withoutUrl(seen.body)).toEqual(withoutUrl(onWriter.body))
-      const again = await call(poller.api(`/tasks/${reference}`), { headers: { "if-none-match": etag } })
+      const again = await read(poller, reference, etag)
       expect(again.status).toBe(200)
       expect(again.body).toEqual(seen.body)
     }

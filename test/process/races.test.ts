@@ -7,7 +7,10 @@
 import { randomUUID } from "node:crypto"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ReviewRequest } from "../../src/api/resources.ts"
 import { findTransition, isTerminal } from "../../src/domain/lifecycle.ts"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, typedCall } from "../support/api_client.ts"
 import { backend, freshDatabase, onPostgres, type TestDatabase } from "../support/database.ts"
 import { type Answer, call, type ServiceProcess, spawnService } from "../support/process.ts"
 import { expectEnvelope, json, validDraft } from "../support/server.ts"
@@ -57,14 +60,19 @@ const draft = (participant: boolean) =>
   })
 
 const create = async (on: ServiceProcess, participant: boolean) => {
-  const answer = await call(on.api("/tasks"), json(draft(participant), { "idempotency-key": `race-${randomUUID()}` }))
+  const answer = await typedCall(on, (c) =>
+    c.createTask({
+      payload: asPayload(TaskDraft, draft(participant)),
+      headers: { "idempotency-key": `race-${randomUUID()}` }
+    })
+  )
   if (answer.status !== 201) throw new Error(`expected 201, got ${answer.status}: ${answer.text}`)
   expect(answer.body.state).toBe("open")
   return { reference: answer.body.reference as string, token: answer.body.task_token as string }
 }
 
 const read = async (on: ServiceProcess, reference: string) => {
-  const answer = await call(on.api(`/tasks/${reference}`))
+  const answer = await typedCall(on, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
   if (answer.status !== 200) throw new Error(`GET ${reference}: ${answer.status} ${answer.text}`)
   return answer.body
 }
@@ -80,6 +88,7 @@ const waitFor = async (reference: string, states: ReadonlyArray<string>, timeout
   }
 }
 
+// Raw: half the cancels are sent with no body at all, a wire form no typed call makes.
 const cancel = (on: ServiceProcess, reference: string, token: string, i: number) =>
   call(
     on.api(`/tasks/${reference}/cancel`),
@@ -89,9 +98,14 @@ const cancel = (on: ServiceProcess, reference: string, token: string, i: number)
   )
 
 const review = (on: ServiceProcess, reference: string, token: string, decision: string, reason?: string) =>
-  call(
-    on.api(`/tasks/${reference}/review`),
-    json(reason === undefined ? { decision } : { decision, reason }, { authorization: `Bearer ${token}` })
+  typedCall(
+    on,
+    (c) =>
+      c.reviewTask({
+        params: { reference },
+        payload: asPayload(ReviewRequest, reason === undefined ? { decision } : { decision, reason })
+      }),
+    { token }
   )
 
 /** The stored history is a path through the table, starting with the submission. */

@@ -6,6 +6,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, typedCall } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { call, type ServiceProcess, spawnService } from "../support/process.ts"
 import { digitalDraft, json } from "../support/server.ts"
@@ -50,18 +52,20 @@ describe("the sandbox's database", () => {
   }, async () => {
     const liveDatabase = await newDatabase()
     const liveService = await start(liveDatabase)
-    const created = await call(liveService.api("/tasks"), json(digitalDraft(), { "idempotency-key": randomUUID() }))
+    const created = await typedCall(liveService, (c) =>
+      c.createTask({ payload: asPayload(TaskDraft, digitalDraft()), headers: { "idempotency-key": randomUUID() } })
+    )
     expect(created.status).toBe(201)
     await liveService.stop()
     expect(await refusedStart(liveDatabase, sandboxEnv)).toMatch(/a live service's/)
     // Refused before anything was written: no simulated participant reached the live directory.
     const again = await start(liveDatabase)
-    expect((await call(again.api("/participants/sim-delivers"))).status).toBe(404)
+    expect((await typedCall(again, (c) => c.getParticipant({ params: { slug: "sim-delivers" } }))).status).toBe(404)
     await again.stop()
 
     const sandboxDatabase = await newDatabase()
     const sandbox = await start(sandboxDatabase, sandboxEnv)
-    expect((await call(sandbox.api(""))).body.sandbox).toBe(true)
+    expect((await typedCall(sandbox, (c) => c.index())).body.sandbox).toBe(true)
     await sandbox.stop()
     expect(await refusedStart(sandboxDatabase, {})).toMatch(/a sandbox's/)
   })
@@ -80,21 +84,27 @@ describe("the sandbox's database", () => {
   })
 })
 
+const read = (on: ServiceProcess, reference: string) =>
+  typedCall(on, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
+
+// The sandbox clock is not in the API's description (only a sandbox serves it): its calls are raw.
 describe("two processes on one database", () => {
   it("share the sandbox's clock: a move in one is the other's time within seconds", { timeout: 90_000 }, async () => {
     const database = await newDatabase()
     const [a, b] = await Promise.all([start(database, sandboxEnv), start(database, sandboxEnv)])
     // A task named for sim-silent, offered; the move of the clock in one process lapses it for both.
-    const created = await call(
-      a!.api("/tasks"),
-      json(digitalDraft({ participant_slug: "sim-silent" }), { "idempotency-key": randomUUID() })
+    const created = await typedCall(a!, (c) =>
+      c.createTask({
+        payload: asPayload(TaskDraft, digitalDraft({ participant_slug: "sim-silent" })),
+        headers: { "idempotency-key": randomUUID() }
+      })
     )
     expect(created.status).toBe(201)
     // Offered before the clock moves: an offer made after the move (the dispatcher's, when the
     // submission's own could not be made at once on a loaded machine) would lapse a day later.
     const offeredBy = Date.now() + 30_000
     for (;;) {
-      const task = (await call(a!.api(`/tasks/${created.body.reference}`))).body
+      const task = (await read(a!, created.body.reference)).body
       if (task.state === "awaiting_participant") break
       if (Date.now() > offeredBy) throw new Error(`the task was never offered: ${task.state}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -110,7 +120,7 @@ describe("two processes on one database", () => {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     for (;;) {
-      const task = (await call(b!.api(`/tasks/${created.body.reference}`))).body
+      const task = (await read(b!, created.body.reference)).body
       if (task.state === "declined") {
         expect(task.outcome.reason).toBe("accept_timeout")
         break

@@ -8,9 +8,11 @@
 import { randomUUID } from "node:crypto"
 import { connect, type Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, exchange } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { type ServiceProcess, spawnService } from "../support/process.ts"
-import { expectEnvelope, json, validDraft } from "../support/server.ts"
+import { expectEnvelope, validDraft } from "../support/server.ts"
 
 const headersTimeoutMs = 1000
 const requestTimeoutMs = 2000
@@ -238,27 +240,31 @@ describe("slow clients", () => {
     }
 
     const startedAt = Date.now()
-    const fresh = await fetch(`${service.url}/healthz`)
+    const fresh = await exchange(service, (c) => c.healthz())
     expect(fresh.status).toBe(200)
     expect(await fresh.json()).toEqual({ object: "health", status: "ok" })
     expect(Date.now() - startedAt).toBeLessThan(1000)
   })
 
   it("a long poll longer than REQUEST_TIMEOUT is not cut: the limit is on receiving the request", async () => {
-    const created = await fetch(service.api("/tasks"), json(validDraft(), { "idempotency-key": randomUUID() }))
+    const created = await exchange(service, (c) =>
+      c.createTask({ payload: asPayload(TaskDraft, validDraft()), headers: { "idempotency-key": randomUUID() } })
+    )
     expect(created.status).toBe(201)
     const { reference } = await created.json()
     // Let the dispatcher settle the task (offered or declined), so nothing changes during the wait.
     let etag: string | null = null
     for (let i = 0; i < 50; i++) {
-      const read = await fetch(service.api(`/tasks/${reference}`))
+      const read = await exchange(service, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }))
       etag = read.headers.get("etag")
       if (!["open", "matching"].includes((await read.json()).state)) break
       await new Promise((r) => setTimeout(r, 100))
     }
     expect(etag).not.toBeNull()
     const startedAt = Date.now()
-    const polled = await fetch(service.api(`/tasks/${reference}?wait=3`), { headers: { "if-none-match": etag ?? "" } })
+    const polled = await exchange(service, (c) =>
+      c.getTask({ params: { reference }, query: { wait: 3 }, headers: { "if-none-match": etag ?? "" } })
+    )
     expect(polled.status).toBe(304)
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(requestTimeoutMs + 500)
   })

@@ -6,9 +6,11 @@
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { TaskDraft } from "../../src/domain/task_draft/schema.ts"
+import { asPayload, exchange } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { spawnService } from "../support/process.ts"
-import { json, validDraft } from "../support/server.ts"
+import { awaitTask, validDraft } from "../support/server.ts"
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -19,25 +21,18 @@ afterAll(() => database.drop())
 const env = { SANDBOX: "on", OFFER_TIMEOUT: "1h", TIMER_SWEEP_INTERVAL: "100ms" }
 const hour = 3600_000
 
-const waitForState = async (url: string, state: string, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const task = await (await fetch(url)).json()
-    if (task.state === state || Date.now() > deadline) return task
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+/** The task once in `state` (read through the typed client, long-polling); fails after `timeoutMs`. */
+const waitForState = (url: string, state: string, timeoutMs: number) =>
+  awaitTask(url, (task) => task.state === state, { timeoutMs })
 
 describe("timers across a restart", () => {
   it("an offer that lapsed while the service was down is declined by the next process", async () => {
     const first = await spawnService({ databaseUrl: database.url, env })
     let reference: string
     try {
-      const response = await fetch(
-        first.api("/tasks"),
-        json(validDraft({ participant_slug: "lukas-schmidt", timing: "2030-12-01T17:00:00Z" }), {
-          "idempotency-key": randomUUID()
-        })
+      const draft = validDraft({ participant_slug: "lukas-schmidt", timing: "2030-12-01T17:00:00Z" })
+      const response = await exchange(first, (c) =>
+        c.createTask({ payload: asPayload(TaskDraft, draft), headers: { "idempotency-key": randomUUID() } })
       )
       expect(response.status).toBe(201)
       reference = (await response.json()).reference

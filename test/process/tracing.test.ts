@@ -5,9 +5,10 @@
 // sampled flag; with no collector, log lines carry no trace id.
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { asJsonObject, exchange } from "../support/api_client.ts"
 import { freshDatabase, type TestDatabase } from "../support/database.ts"
 import { freePort, requestLine, type ServiceProcess, spawnService, waitFor } from "../support/process.ts"
-import { awaitTask, json, submitTask, validDraft } from "../support/server.ts"
+import { awaitTask, submitTask, validDraft } from "../support/server.ts"
 
 interface Export {
   readonly path: string | undefined
@@ -112,7 +113,7 @@ describe("tracing", () => {
     // A read's SQL statement is a client span (kind 3, named after the database) under its request
     // (beneath the operations and services it passed through).
     const readTrace = "3bf92f3577b34da6a3ce929d0e0e4735"
-    const read = await fetch(service.api(`/tasks/${reference}?wait=0`), {
+    const read = await exchange(service, (c) => c.getTask({ params: { reference }, query: { wait: 0 }, headers: {} }), {
       headers: { traceparent: `00-${readTrace}-${callerSpan}-01` }
     })
     expect(read.status).toBe(200)
@@ -141,10 +142,10 @@ describe("tracing", () => {
 
     // A credential sent with a traced request is never exported.
     const cancelTrace = "5bf92f3577b34da6a3ce929d0e0e4737"
-    const cancelled = await fetch(
-      service.api(`/tasks/${reference}/cancel`),
-      json({}, { authorization: `Bearer ${token}`, traceparent: `00-${cancelTrace}-${callerSpan}-01` })
-    )
+    const cancelled = await exchange(service, (c) => c.cancelTask({ params: { reference }, payload: {} }), {
+      token,
+      headers: { traceparent: `00-${cancelTrace}-${callerSpan}-01` }
+    })
     expect(cancelled.status).toBe(200)
     await exported("the cancel's server span", (s) => s.traceId === cancelTrace && s.parentSpanId === callerSpan)
     expect(exports.map((e) => e.body).join("")).not.toContain(token)
@@ -171,17 +172,16 @@ describe("tracing", () => {
     )
 
     const preflightTrace = "9af92f3577b34da6a3ce929d0e0e4742"
-    const preflight = await fetch(
-      service.api("/preflight"),
-      json(validDraft(), { traceparent: `00-${preflightTrace}-${caller}-01` })
-    )
+    const preflight = await exchange(service, (c) => c.preflight({ payload: asJsonObject(validDraft()) }), {
+      headers: { traceparent: `00-${preflightTrace}-${caller}-01` }
+    })
     expect(preflight.status).toBe(200)
     expect([...(await namedIn(preflightTrace))]).toEqual(
       expect.arrayContaining(["AgentOperations.preflight", "Tasks.preflight"])
     )
 
     const readTrace = "9af92f3577b34da6a3ce929d0e0e4743"
-    const read = await fetch(service.api(`/tasks/${reference}`), {
+    const read = await exchange(service, (c) => c.getTask({ params: { reference }, query: {}, headers: {} }), {
       headers: { traceparent: `00-${readTrace}-${caller}-01` }
     })
     expect(read.status).toBe(200)
@@ -210,15 +210,15 @@ describe("tracing", () => {
   it("does not record a trace the caller did not sample", async () => {
     const unsampled = "6bf92f3577b34da6a3ce929d0e0e4738"
     const sampled = "7bf92f3577b34da6a3ce929d0e0e4739"
-    const first = await fetch(service.api(`/tasks/tsk_${"a".repeat(26)}`), {
-      headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00`, "x-request-id": "unsampled-1" }
-    })
+    const unknown = (headers: Record<string, string>) =>
+      exchange(service, (c) => c.getTask({ params: { reference: `tsk_${"a".repeat(26)}` }, query: {}, headers: {} }), {
+        headers
+      })
+    const first = await unknown({ traceparent: `00-${unsampled}-00f067aa0ba902b7-00`, "x-request-id": "unsampled-1" })
     expect(first.status).toBe(404)
     // Not recorded, but its log line still names the caller's trace.
     expect(await requestLine(service, "unsampled-1")).toMatchObject({ trace_id: unsampled, status: 404 })
-    const second = await fetch(service.api(`/tasks/tsk_${"a".repeat(26)}`), {
-      headers: { traceparent: `00-${sampled}-00f067aa0ba902b7-01` }
-    })
+    const second = await unknown({ traceparent: `00-${sampled}-00f067aa0ba902b7-01` })
     expect(second.status).toBe(404)
     // Spans are exported in the order they end: once the second request's span is in, the
     // first's would have been.
@@ -245,7 +245,9 @@ describe("a sampler that keeps nothing", () => {
     })
     try {
       for (const id of ["quiet-1", "quiet-2"]) {
-        const answer = await fetch(quiet.api("/participants?limit=1"), { headers: { "x-request-id": id } })
+        const answer = await exchange(quiet, (c) => c.listParticipants({ query: { limit: 1 } }), {
+          headers: { "x-request-id": id }
+        })
         expect(answer.status).toBe(200)
       }
       const lines = [await requestLine(quiet, "quiet-1"), await requestLine(quiet, "quiet-2")]
@@ -275,7 +277,7 @@ describe("without a collector", () => {
   it("logs no trace id", async () => {
     const plain = await spawnService({ databaseUrl: database.url, env: { LOG_LEVEL: "Info" } })
     try {
-      const answer = await fetch(`${plain.url}/healthz`, { headers: { "x-request-id": "untraced-1" } })
+      const answer = await exchange(plain, (c) => c.healthz(), { headers: { "x-request-id": "untraced-1" } })
       expect(answer.status).toBe(200)
       expect(await requestLine(plain, "untraced-1")).not.toHaveProperty("trace_id")
     } finally {

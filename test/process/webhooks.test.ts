@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { typedCall } from "../support/api_client.ts"
 import { backend, freshDatabase, type TestDatabase } from "../support/database.ts"
 import { call, type ServiceProcess, spawnService } from "../support/process.ts"
 import { digitalDraft, json } from "../support/server.ts"
@@ -88,6 +89,7 @@ interface Submitted {
 }
 
 /** A task offered to one named participant at once (two history entries: open, awaiting_participant). */
+// Raw: the receiver is on this machine (plain http), which only a service run with WEBHOOK_ALLOW_PRIVATE takes.
 const submit = async (service: ServiceProcess, webhookUrl: string): Promise<Submitted> => {
   const answer = await call(
     service.api("/tasks"),
@@ -109,7 +111,9 @@ const offered = async (services: ReadonlyArray<ServiceProcess>, tasks: ReadonlyA
       `task ${task.reference} offered`,
       services,
       async () => {
-        const read = await call(on.api(`/tasks/${task.reference}`))
+        const read = await typedCall(on, (c) =>
+          c.getTask({ params: { reference: task.reference }, query: {}, headers: {} })
+        )
         return read.body?.state === "awaiting_participant" ? read.body : undefined
       },
       15_000
@@ -294,7 +298,9 @@ describe("SIGKILL with events pending", () => {
     expect(rowsAfter.map((r) => r.id)).toEqual(rowsAtKill.map((r) => r.id))
     const histories = new Map<string, ReadonlyArray<Json>>()
     for (const task of tasks) {
-      const read = await call(second.api(`/tasks/${task.reference}`))
+      const read = await typedCall(second, (c) =>
+        c.getTask({ params: { reference: task.reference }, query: {}, headers: {} })
+      )
       expect(read.body.history).toEqual(historiesAtKill.get(task.reference))
       histories.set(task.reference, read.body.history)
     }

@@ -18,6 +18,7 @@ import * as HttpApiClient from "effect/http-api/HttpApiClient"
 import * as Schema from "effect/Schema"
 import { MarketplaceApi } from "../../src/api/api.ts"
 import { isEnvelopeError } from "../../src/api/envelope.ts"
+import { type Answer, answerOf } from "./process.ts"
 
 export interface ClientOptions {
   /** Sent as `Authorization: Bearer` on every request (a task token or a participant's access token). */
@@ -95,6 +96,13 @@ export const exchange = async <A, E>(
   const empty = answered.status === 204 || answered.status === 304
   return new Response(empty ? null : text, { status: answered.status, headers: answered.headers })
 }
+
+/** `exchange`, read whole as process.ts's `call` answers: status, headers, text and parsed JSON. */
+export const typedCall = async <A, E>(
+  server: { readonly url: string },
+  run: (client: ApiClient) => Effect.Effect<A, E>,
+  options: Omit<ClientOptions, "onResponse"> = {}
+): Promise<Answer> => answerOf(await exchange(server, run, options))
 
 /**
  * A payload written as JSON (a draft, a result), as the typed client takes it: decoded by the

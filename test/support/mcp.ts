@@ -37,3 +37,34 @@ export const modernMeta = (capabilities: Record<string, unknown> = {}) => ({
   "io.modelcontextprotocol/clientInfo": { name: "by-hand", version: "1" },
   "io.modelcontextprotocol/clientCapabilities": capabilities
 })
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are inspected member by member.
+type Json = any
+
+/** A tool's result as the official clients (SDK 1 and client 2) answer it. */
+export interface ToolResult {
+  readonly structuredContent?: Json
+  readonly content: Array<{ type: string; text: string }>
+  readonly isError?: boolean
+}
+
+interface ToolClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>
+}
+
+/** `call(name, args)`: a tool called through `client()`, read at each call (it is set in a `beforeAll`). */
+export const toolCaller =
+  (client: () => ToolClient) =>
+  async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> =>
+    (await client().callTool({ name, arguments: args })) as ToolResult
+
+/**
+ * `restJson(path, init)`: a REST call's status and JSON body, on `server()` (read at each call).
+ * Raw: the MCP tests compare a tool's result with the REST body of the same operation as sent.
+ */
+export const restJsonOn =
+  (server: () => { readonly api: (path: string) => string }) =>
+  async (path: string, init?: RequestInit): Promise<{ status: number; body: Json }> => {
+    const response = await fetch(server().api(path), init)
+    return { status: response.status, body: (await response.json()) as Json }
+  }

@@ -14,9 +14,10 @@ const clientInfo = { name: "tasks-host", version: "2.0.0" }
 
 /**
  * A 2026-07-28 JSON-RPC request as a host's request coordinator sends one (the ext-tasks session's
- * `rawDispatch`): the headers 2026-07-28 asks for, the framing already in `params._meta`.
+ * `rawDispatch`): the headers 2026-07-28 asks for, the framing already in `params._meta`; ids
+ * `<idPrefix>-1`, `<idPrefix>-2`… (scripts/mcp_tasks_transcript.ts sends its own through it too).
  */
-export const modernDispatch = (endpoint: string, fetchWith: typeof fetch = fetch) => {
+export const modernDispatch = (endpoint: string, fetchWith: typeof fetch = fetch, idPrefix = "raw") => {
   let next = 0
   return async (request: unknown, options: { readonly signal?: AbortSignal } = {}) => {
     const message = request as Json
@@ -29,7 +30,7 @@ export const modernDispatch = (endpoint: string, fetchWith: typeof fetch = fetch
         "mcp-method": message.method,
         ...(message.method === "tools/call" ? { "mcp-name": message.params.name } : {})
       },
-      body: JSON.stringify({ jsonrpc: "2.0", id: `raw-${++next}`, ...message }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: `${idPrefix}-${++next}`, ...message }),
       ...(options.signal === undefined ? {} : { signal: options.signal })
     })
     const body = (await response.json()) as Json

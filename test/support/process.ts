@@ -145,8 +145,10 @@ export interface Answer {
   readonly response: Response
 }
 
-export const call = async (url: string, init?: RequestInit): Promise<Answer> => {
-  const response = await fetch(url, init)
+export const call = async (url: string, init?: RequestInit): Promise<Answer> => answerOf(await fetch(url, init))
+
+/** A response read whole, as `call` answers it (api_client.ts's `typedCall` answers a typed call so). */
+export const answerOf = async (response: Response): Promise<Answer> => {
   const text = await response.text()
   let body: unknown
   try {

@@ -23,6 +23,8 @@
  *   caller's `now` (the service's clock) is a `deadline_passed` issue: the dispatcher would decline
  *   the task at once, by the same rule (`deadlinePassed`).
  * - Budget: a warning when no amount or currency is recognisable (`currency.ts`, which says how).
+ * - An idempotency_key shorter than a secret is an `invalid` issue, as the document's pattern
+ *   says, so preflight names it; submission refuses it first, with 400 (IdempotencyKeyTooShort).
  * - A body member `deadline` equal to the derived deadline is accepted silently, so echoing the
  *   preflight `task` back as a submission is warning-free; otherwise it is `unrecognized`.
  * - At most 20 `unrecognized` warnings are listed individually; the rest are summarised in one.
@@ -38,6 +40,7 @@ import * as SchemaParser from "effect/SchemaParser"
 import { type ResultSchema, resultSchemaProblem } from "../result_schema.ts"
 import { budgetAmbiguity } from "./currency.ts"
 import { type DraftMember, draftFields, draftMembers, fieldOf } from "./fields.ts"
+import { idempotencyKeyRule, isIdempotencyKeyTooShort } from "./idempotency.ts"
 import { IssueCode, issue, type TaskIssue } from "./issues.ts"
 import {
   draftCodeKey,
@@ -244,6 +247,10 @@ export const validateDraft = (
     } else if (name === "budget") {
       const ambiguity = budgetAmbiguity(value as string)
       if (ambiguity !== undefined) warnings.push(issue(name, "ambiguous", ambiguity))
+    } else if (name === "idempotency_key" && isIdempotencyKeyTooShort(value as string)) {
+      // The document's pattern says it; submission refuses it (400, before the draft is judged).
+      const length = [...(value as string)].length
+      insertInPlace(issues, issue(name, "invalid", `${name} must be ${idempotencyKeyRule}; got ${length} characters.`))
     }
   }
 
