@@ -41,6 +41,12 @@ export type Family =
 export interface Concept {
   readonly concept: string
   readonly family?: Family
+  /**
+   * A kind of work (what is done: translation, inspection, repair), as against what work is
+   * about or what comes of it (solar panels, a video, a document). A task that names a kind of
+   * work asks for someone who does it (`doesTheWork`, src/domain/matching_rules.ts).
+   */
+  readonly work?: true
   /** Where such work happens, when the wording says no more: on site, or online. */
   readonly mode?: "physical" | "digital"
   readonly en: string
@@ -51,6 +57,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Language work.
   {
     concept: "translation",
+    work: true,
     family: "language",
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
@@ -59,12 +66,14 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "interpretation",
+    work: true,
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
     stems: "dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم दुभाषि 通訳 口译 口譯 통역"
   },
   {
     concept: "localization",
+    work: true,
     family: "language",
     mode: "digital",
     en: "localization localize localized localizing localise localised localisation l10n",
@@ -72,6 +81,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "transcription",
+    work: true,
     family: "language",
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated",
@@ -80,6 +90,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "captioning",
+    work: true,
     family: "language",
     mode: "digital",
     en: "caption captions captioning captioned subtitle subtitles subtitling subtitled srt webvtt vtt",
@@ -88,6 +99,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "proofreading",
+    work: true,
     family: "language",
     mode: "digital",
     en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos",
@@ -96,6 +108,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "editing",
+    work: true,
     family: "language",
     mode: "digital",
     en: "edit editing edited editor",
@@ -103,12 +116,14 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "writing",
+    work: true,
     family: "language",
-    en: "writing writer tutorial tutorials ghostwrite ghostwriting copywriting",
+    en: "writing written writer tutorial tutorials ghostwrite ghostwriting copywriting",
     stems: "schreib redact rédig escrib escrev scriv schrijv napisa написа كتابة लेखन 執筆 撰写 작성"
   },
   {
     concept: "documentation",
+    work: true,
     family: "software",
     mode: "digital",
     en: "documentation docs manual manuals handbook",
@@ -117,6 +132,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "voice",
+    work: true,
     family: "audio",
     mode: "digital",
     en: "voice voiceover voice-over narration narrator narrate dubbing",
@@ -304,6 +320,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Imaging.
   {
     concept: "photography",
+    work: true,
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
@@ -311,6 +328,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "retouching",
+    work: true,
     family: "imaging",
     mode: "digital",
     en: "retouch retouching retouched retoucher background backgrounds cutout clipping",
@@ -319,6 +337,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "illustration",
+    work: true,
     family: "design",
     mode: "digital",
     en: "illustration illustrations illustrate illustrator",
@@ -334,6 +353,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "scouting",
+    work: true,
     family: "imaging",
     mode: "physical",
     en: "scout scouting scouts",
@@ -349,6 +369,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Inspection and checks on site.
   {
     concept: "inspection",
+    work: true,
     family: "inspection",
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
@@ -357,6 +378,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "audit",
+    work: true,
     family: "inspection",
     en: "audit audits auditing auditor",
     stems: "audit auditor auditoría auditoria denetim аудит تدقيق-ميداني ऑडिट 監査 审核 審核 감사"
@@ -461,6 +483,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "mystery-shopping",
+    work: true,
     family: "retail",
     mode: "physical",
     en: "mystery-shopping mystery-shopper mystery",
@@ -503,6 +526,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Errands and delivery.
   {
     concept: "courier",
+    work: true,
     family: "errands",
     mode: "physical",
     en: "courier couriers couriered delivery deliveries deliver delivered delivering pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
@@ -511,6 +535,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "errand",
+    work: true,
     family: "errands",
     mode: "physical",
     en: "errand errands",
@@ -553,6 +578,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "notary",
+    work: true,
     family: "legal",
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner",
@@ -562,6 +588,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Research and checking.
   {
     concept: "research",
+    work: true,
     family: "research",
     mode: "digital",
     en: "research researcher researching",
@@ -570,6 +597,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "ux-research",
+    work: true,
     family: "research",
     en: "ux user-research usability diary-study diary",
     stems:
@@ -584,6 +612,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "interview",
+    work: true,
     family: "research",
     en: "interview interviews interviewing interviewer",
     stems:
@@ -591,6 +620,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "survey",
+    work: true,
     family: "fieldwork",
     en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census",
     stems:
@@ -598,6 +628,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "market-research",
+    work: true,
     family: "research",
     mode: "digital",
     en: "market-sizing desk-research market-analysis",
@@ -612,6 +643,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "fact-checking",
+    work: true,
     family: "research",
     mode: "digital",
     en: "fact-check fact-checking factcheck factchecking fact facts claim claims debunk",
@@ -634,6 +666,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "legal-research",
+    work: true,
     family: "legal",
     mode: "digital",
     en: "legal law laws case-law caselaw jurisprudence statute statutes lawyer solicitor",
@@ -642,6 +675,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "legal-advice",
+    work: true,
     family: "legal",
     en: "advice counsel representation",
     stems:
@@ -662,6 +696,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "search-rating",
+    work: true,
     family: "data",
     mode: "digital",
     en: "relevance rating ratings rater search-results",
@@ -672,6 +707,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Data.
   {
     concept: "data-entry",
+    work: true,
     family: "data",
     mode: "digital",
     en: "data-entry typing type-up keying digitise digitize digitising digitizing digitisation digitization",
@@ -688,6 +724,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "deduplication",
+    work: true,
     family: "data",
     mode: "digital",
     en: "deduplicate deduplication dedupe duplicates cleaning clean cleanup normalise normalize",
@@ -696,6 +733,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "labelling",
+    work: true,
     family: "data",
     mode: "digital",
     en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation",
@@ -704,6 +742,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "moderation",
+    work: true,
     family: "data",
     mode: "digital",
     en: "moderation moderate moderator moderating flagged guidelines",
@@ -719,6 +758,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "bookkeeping",
+    work: true,
     family: "finance",
     mode: "digital",
     en: "bookkeeping bookkeeper accounting accountant ledger",
@@ -727,6 +767,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "reconciliation",
+    work: true,
     family: "finance",
     mode: "digital",
     en: "reconcile reconciliation reconciling",
@@ -755,6 +796,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Software and IT.
   {
     concept: "software-testing",
+    work: true,
     family: "software",
     mode: "digital",
     en: "qa regression bug bugs bug-report bug-reports defect defects",
@@ -763,6 +805,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "testing",
+    work: true,
     family: "software",
     en: "testing test tests tester tested",
     stems:
@@ -800,6 +843,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "it-support",
+    work: true,
     family: "it",
     en: "it-support troubleshoot troubleshooting helpdesk tech-support",
     stems:
@@ -839,6 +883,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Field work.
   {
     concept: "verification",
+    work: true,
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence",
     stems:
@@ -860,6 +905,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "water-sampling",
+    work: true,
     family: "fieldwork",
     mode: "physical",
     en: "water",
@@ -882,6 +928,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "repair",
+    work: true,
     family: "fieldwork",
     en: "repair repairs fix fixes fixing mend",
     stems: "reparat répar repar ripara herstel napraw tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
@@ -913,6 +960,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "sourcing",
+    work: true,
     family: "sourcing",
     en: "sourcing supplier suppliers vendor vendors vet vetting manufacturer manufacturers",
     stems:
@@ -928,6 +976,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "handyman",
+    work: true,
     family: "fieldwork",
     mode: "physical",
     en: "handyman assembly assemble assembled assembling mount mounting install installation furniture flat-pack shelf-mounting tv repair repairs",
