@@ -10,8 +10,8 @@ import { cachedPerObject, immutableKey, type VersionedCache, versionedCache } fr
 import {
   asksForWork,
   confiningPlaces,
-  doesTheWork,
   coverageOf,
+  doesTheWork,
   emphasis,
   idfOf,
   isEvidence,

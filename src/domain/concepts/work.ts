@@ -62,14 +62,15 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم अनुवाद 翻訳 翻译 翻譯 번역"
+      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم अनुवाद 翻訳 翻译 翻譯 번역"
   },
   {
     concept: "interpretation",
     work: true,
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
-    stems: "dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم दुभाषि 通訳 口译 口譯 통역"
+    stems:
+      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم दुभाषि 通訳 口译 口譯 통역"
   },
   {
     concept: "localization",
@@ -86,7 +87,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated",
     stems:
-      "transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사"
+      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사"
   },
   {
     concept: "captioning",
@@ -324,7 +325,7 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ"
+      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ"
   },
   {
     concept: "retouching",
@@ -374,7 +375,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검"
+      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검"
   },
   {
     concept: "audit",
@@ -531,7 +532,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "courier couriers couriered delivery deliveries deliver delivered delivering pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
     stems:
-      "kurier zustell liefer paket coursier livr colis mensajer entreg paquet envío envio sobre$ corriere consegn pacco entregad encomenda koerier bezorg pakket przesył przesyl paczk kurye teslim paket$ курьер достав посылк пакет مندوب توصيل طرد कूरियर डिलीवरी पार्सल 配達 配送 宅配 快递 快遞 配送员 택배 배달 kurir paket antar"
+      "שליח משלוח кур'єр кур’єр доставк ταχυμεταφορ κουριερ ส่งเอกสาร ส่งพัสดุ พัสดุ kurier zustell liefer paket coursier livr colis mensajer entreg paquet envío envio sobre$ corriere consegn pacco entregad encomenda koerier bezorg pakket przesył przesyl paczk kurye teslim paket$ курьер достав посылк пакет مندوب توصيل طرد कूरियर डिलीवरी पार्सल 配達 配送 宅配 快递 快遞 配送员 택배 배달 kurir paket antar"
   },
   {
     concept: "errand",
