@@ -7,6 +7,7 @@
  * and "transcription" meet, as do "Montréal" and "Montreal". Pure (docs/decisions/relevance.md).
  */
 import { memoized } from "../read_cache.ts"
+import { trades } from "./concepts/trades.ts"
 import { type Concept, concepts } from "./concepts/work.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
@@ -357,7 +358,7 @@ const lexicon: Lexicon = (() => {
   const mode = new Map<string, Concept["mode"]>()
   const work = new Set<string>()
   let longest = 0
-  for (const entry of concepts) {
+  for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
     if (entry.family !== undefined) family.set(key, familyKey(entry.family))
     if (entry.mode !== undefined) mode.set(key, entry.mode)

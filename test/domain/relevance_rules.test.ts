@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, inferExecutionMode, rankTop, searchDirectory } from "../../src/domain/matching.ts"
-import { plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
+import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
@@ -70,6 +70,40 @@ describe("one threshold between plausible and unrelated, shared by search, feasi
       expect(found.search[0], text).toBe("ola-nord")
       expect(found.eligible[0], text).toBe("ola-nord")
       expect(found.offered, text).toBe("ola-nord")
+    }
+  })
+})
+
+describe("plausible means doing the work asked, not sharing what it is about", () => {
+  it("a task naming a kind of work needs someone whose record has it, however much else they share", () => {
+    expect(isPlausible({ evidence: 9, doesWork: false }, true)).toBe(false)
+    expect(isPlausible({ evidence: plausibleEvidence, doesWork: true }, true)).toBe(true)
+    expect(isPlausible({ evidence: plausibleEvidence, doesWork: false }, false)).toBe(true)
+    expect(isPlausible({ evidence: plausibleEvidence - 1, doesWork: true }, true)).toBe(false)
+  })
+
+  it("an inspector of solar panels is not asked to install them; to inspect them, they are", () => {
+    const install = {
+      executionMode: "physical" as const,
+      location: "Perth, Australia",
+      text: "Install solar panels on a shed roof in Perth"
+    }
+    expect(answers(install)).toEqual({ search: [], eligible: [], offered: undefined, declined: true })
+    const inspect = { ...install, text: "Inspect the solar panels on a shed roof in Perth" }
+    expect(answers(inspect)).toMatchObject({
+      search: ["liam-obrien"],
+      eligible: ["liam-obrien"],
+      offered: "liam-obrien"
+    })
+  })
+
+  it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
+    for (const text of [
+      "Mow the lawn at our office in Lagos",
+      "Klempner für ein Leck in Berlin",
+      "Cours de piano pour mon fils à Lyon"
+    ]) {
+      expect(searchDirectory(text, sample, 10).matches, text).toEqual([])
     }
   })
 })
@@ -148,6 +182,21 @@ describe("requests in other words, languages and scripts find the specialist", (
     // Related but distinct work stays apart in every language.
     expect(keyOf("dolmetscher")).toBe(keyOf("interpreter"))
     expect(keyOf("dolmetscher")).not.toBe(keyOf("ubersetzer"))
+    // Another language's listed beginning that covers more of a word than its English stem wins:
+    // "parcelles" are plots of land, "parcels" go by courier.
+    expect(keyOf("parcelles")).toBe(keyOf("crops"))
+    expect(keyOf("parcels")).toBe(keyOf("courier"))
+  })
+
+  it.each([
+    ["צריך שליח בתל אביב", "Tel Aviv, Israel"],
+    ["توصيل مستندات بالقاهرة", "Cairo, Egypt"],
+    ["Kurier w Warszawie", "Warsaw, Poland"],
+    ["Φωτογράφος στη Θεσσαλονίκη", "Thessaloniki, Greece"],
+    ["ช่างภาพในกรุงเทพ", "Bangkok, Thailand"],
+    ["Kurye lazım Ankara'da", "Ankara, Türkiye"]
+  ])("places written locally: %s is in %s", (text, location) => {
+    expect(searchDirectory(text, sample, 10).location).toBe(location)
   })
 })
 

@@ -332,9 +332,15 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "imaging",
     mode: "digital",
-    en: "retouch retouching retouched retoucher background backgrounds cutout clipping",
-    stems:
-      "retusch retouch retoque ritocc scontorn retus rötuş rotus hintergrund arrière-plan arriere-plan fondo fundo achtergrond tło tlo arka-plan ретуш фон خلفية रीटच 修图 修圖 レタッチ 背景 보정"
+    en: "retouch retouching retouched retoucher cutout clipping",
+    stems: "retusch retouch retoque ritocc scontorn retus rötuş rotus ретуш रीटच 修图 修圖 レタッチ 보정"
+  },
+  {
+    // What retouching is often about, not retouching itself: "background music" is no photo work.
+    concept: "background",
+    family: "imaging",
+    en: "background backgrounds",
+    stems: "hintergrund arrière-plan arriere-plan fondo fundo achtergrond tło tlo arka-plan фон خلفية 背景"
   },
   {
     concept: "illustration",
@@ -980,7 +986,7 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     mode: "physical",
-    en: "handyman assembly assemble assembled assembling mount mounting install installation furniture flat-pack shelf-mounting tv repair repairs",
+    en: "handyman assembly assemble assembled assembling mount mounting install installation furniture flat-pack shelf-mounting put-up hang-up drill drilling tv repair repairs",
     stems:
       "montage montier aufbau zusammenbau möbel mobel meuble mueble móvel movel mobil$ mobili meubel mebl mobilya монтаж сборк мебел تركيب أثاث फर्नीचर 組み立て 家具 组装 조립"
   },
