@@ -2,9 +2,10 @@
  * How matching reads a text, in any language: accents folded, lower-cased, split into words (runs
  * of a script written without spaces kept apart from the rest), stop words of the languages
  * agents write in dropped, each word — or phrase — read as the concept it names (the concept
- * layer, src/domain/concepts/work.ts: "Übersetzung", "traduction" and "translation" are one key;
- * compounds read part by part), and otherwise reduced to its Porter stem, so that "transcribed"
- * and "transcription" meet, as do "Montréal" and "Montreal". Pure (docs/decisions/relevance.md).
+ * layer, src/domain/concepts/work.ts and trades.ts: "Übersetzung", "traduction" and
+ * "translation" are one key; compounds read part by part), and otherwise reduced to its Porter
+ * stem, so that "transcribed" and "transcription" meet, as do "Montréal" and "Montreal". Pure
+ * (docs/decisions/relevance.md).
  */
 import { memoized } from "../read_cache.ts"
 import { trades } from "./concepts/trades.ts"
