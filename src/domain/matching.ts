@@ -430,7 +430,7 @@ const physicalCues = new RegExp(
     "drive to",
     "drive[ -]tests?",
     "walk[ -]around",
-    "deliver(?:y|ies|ed|ing)?",
+    // Not "deliver" alone: every deliverable is delivered ("deliver a CSV by Friday").
     "hand[ -]deliver",
     "couriers?",
     "pick(?:ing)? up",
@@ -468,6 +468,7 @@ const physicalCues = new RegExp(
     "shelves",
     "supermarkets?",
     "stores",
+    "shops",
     "restaurants?",
     "venues?",
     "kitchen",

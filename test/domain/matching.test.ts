@@ -58,7 +58,7 @@ describe("words", () => {
       ["translator", "translations"],
       ["notarise", "notarized"],
       ["labelling", "annotation"],
-      ["courier", "deliveries"],
+      ["courier", "parcels"],
       ["accessible", "accessibility"],
       ["subtitles", "captioning"]
     ] as const) {

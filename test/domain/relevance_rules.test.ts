@@ -8,7 +8,7 @@ import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, inferExecutionMode, rankTop, searchDirectory } from "../../src/domain/matching.ts"
 import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { keyOf, termsOf } from "../../src/domain/words.ts"
+import { isWorkKey, keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
@@ -97,6 +97,40 @@ describe("plausible means doing the work asked, not sharing what it is about", (
     })
   })
 
+  it("a word said of many kinds of work (test, verify, write, rate, fix, deliver, clean, legal) asks for none", () => {
+    // Kinds of work are concepts that name one discipline's work; these are said of every
+    // discipline's, so reading them as a kind of work turned the specialist away.
+    for (const word of [
+      "test",
+      "verify",
+      "confirm",
+      "write",
+      "rate",
+      "fix",
+      "deliver",
+      "clean",
+      "legal",
+      "label",
+      "water"
+    ]) {
+      expect(isWorkKey(keyOf(word)), word).toBe(false)
+    }
+    for (const word of ["translate", "inspect", "courier", "parcel", "proofread", "retouch", "plumber"]) {
+      expect(isWorkKey(keyOf(word)), word).toBe(true)
+    }
+    expect(keyOf("deliver")).not.toBe(keyOf("courier"))
+    for (const [text, slug] of [
+      ["Test the water of three rivers near Oslo", "erik-larsen"],
+      ["Fix the wifi in our Kuala Lumpur office", "farah-aziz"],
+      ["Vérifier l'accessibilité d'un hôtel à Montréal", "camille-tremblay"],
+      ["Write down what is said in a Quechua recording", "diego-quispe"],
+      ["Count shared bikes in Amsterdam and deliver a CSV by Friday", "sanne-de-vries"],
+      ["Deliver a translated Japanese contract in Word by Monday", "akiko-tanaka"]
+    ] as const) {
+      expect(searchDirectory(text, sample, 10).matches[0]?.participant.slug, text).toBe(slug)
+    }
+  })
+
   it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
     for (const text of [
       "Mow the lawn at our office in Lagos",
@@ -112,6 +146,7 @@ describe("the execution mode, read from wording and deliverables in any language
   it.each([
     // Files and online work → digital.
     ["Send the cleaned list back as a CSV file", "digital"],
+    ["Deliver the translated contract as a Word file", "digital"],
     ["Übersetzen Sie unsere Website ins Französische", "digital"],
     ["Relecture et correction d'un rapport annuel", "digital"],
     ["Sous-titrer une vidéo, fichier SRT", "digital"],

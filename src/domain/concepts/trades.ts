@@ -51,6 +51,14 @@ export const trades: ReadonlyArray<Concept> = [
       "friseur friseuse coiffeur coiffure peluquer cabeleireir parrucchier kapper fryzjer kuaför kuafor berber парикмахер стрижк حلاق नाई 美容師 理髪 理发 미용사 이발 ספר שיער κομμωτ ช่างตัดผม tukang cukur"
   },
   {
+    concept: "cleaning-service",
+    work: true,
+    mode: "physical",
+    en: "cleaner cleaners housekeeping housekeeper housecleaning house-cleaning janitor janitorial wash washing car-wash",
+    stems:
+      "putzkraft reinigungskraft nettoyeur limpiador faxineir diarista schoonmaker sprzątacz sprzatacz temizlikçi temizlikci уборщ мойщ نظافة 掃除 清扫 保洁 청소 ניקיון καθαρίστρ καθαριστ ทำความสะอาด"
+  },
+  {
     concept: "massage",
     work: true,
     mode: "physical",

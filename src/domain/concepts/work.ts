@@ -103,7 +103,7 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "language",
     mode: "digital",
-    en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos",
+    en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings",
     stems:
       "korrektur lektorat lektor relectur correcteur correction revisión revision revisao revisão corrector correzion correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
   },
@@ -117,7 +117,6 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "writing",
-    work: true,
     family: "language",
     en: "writing written writer tutorial tutorials ghostwrite ghostwriting copywriting",
     stems: "schreib redact rédig escrib escrev scriv schrijv napisa написа كتابة लेखन 執筆 撰写 작성"
@@ -439,7 +438,7 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "meter",
     family: "inspection",
     mode: "physical",
-    en: "meter meters reading readings",
+    en: "meter meters",
     stems:
       "zähler zahler compteur contador contatore medidor meterstand licznik sayaç sayac счётчик счетчик عداد मीटर メーター 电表 계량기"
   },
@@ -493,7 +492,7 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "retail",
     mode: "physical",
-    en: "mystery-shopping mystery-shopper mystery",
+    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping",
     stems:
       "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리"
   },
@@ -536,9 +535,18 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "errands",
     mode: "physical",
-    en: "courier couriers couriered delivery deliveries deliver delivered delivering pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
+    en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
     stems:
-      "שליח משלוח кур'єр кур’єр доставк ταχυμεταφορ κουριερ ส่งเอกสาร ส่งพัสดุ พัสดุ kurier zustell liefer paket coursier livr colis mensajer entreg paquet envío envio sobre$ corriere consegn pacco entregad encomenda koerier bezorg pakket przesył przesyl paczk kurye teslim paket$ курьер достав посылк пакет مندوب توصيل طرد कूरियर डिलीवरी पार्सल 配達 配送 宅配 快递 快遞 配送员 택배 배달 kurir paket antar"
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet sobre$ corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket"
+  },
+  {
+    // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
+    // delivery"): said of many kinds of work, so it asks for none.
+    concept: "delivery",
+    family: "errands",
+    en: "delivery deliveries deliver delivered delivering",
+    stems:
+      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar"
   },
   {
     concept: "errand",
@@ -676,13 +684,19 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "legal",
     mode: "digital",
-    en: "legal law laws case-law caselaw jurisprudence statute statutes lawyer solicitor",
+    en: "case-law caselaw jurisprudence statute statutes",
+    stems: "jurisprud jurisprudên 判例 판례"
+  },
+  {
+    // The law a task is about ("legal documents", "a lawyer's office"): not legal research.
+    concept: "law",
+    family: "legal",
+    en: "legal law laws lawyer solicitor",
     stems:
-      "recht juristi juridi jurídic jurisprud jurisprudên direito derecho diritto droit$ legal prawn hukuk прав юрид قانون قانوني कानून 法律 判例 법률 판례"
+      "recht juristi juridi jurídic direito derecho diritto droit$ legal prawn hukuk прав юрид قانون قانوني कानून 法律 법률"
   },
   {
     concept: "legal-advice",
-    work: true,
     family: "legal",
     en: "advice counsel representation",
     stems:
@@ -703,7 +717,6 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "search-rating",
-    work: true,
     family: "data",
     mode: "digital",
     en: "relevance rating ratings rater search-results",
@@ -734,9 +747,21 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "deduplicate deduplication dedupe duplicates cleaning clean cleanup normalise normalize",
-    stems:
-      "bereinig duplikat dédoublonn dedoublonn nettoy limpi limpez dedup pulizi opschon czyszcz temizle очистк дубл تنظيف सफाई 重複 去重 중복"
+    en: "deduplicate deduplication dedupe duplicates normalise normalize",
+    stems: "duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복"
+  },
+  {
+    // Cleaning data, a transcript's "clean read", a flat: said of many kinds of work.
+    concept: "cleaning",
+    family: "data",
+    en: "cleaning clean cleanup",
+    stems: "bereinig nettoy limpi limpez pulizi opschon czyszcz temizle очистк تنظيف सफाई"
+  },
+  {
+    // A label on a shelf or a parcel: what labelling is about, not the work.
+    concept: "label",
+    family: "data",
+    en: "label labels"
   },
   {
     concept: "labelling",
@@ -812,7 +837,6 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "testing",
-    work: true,
     family: "software",
     en: "testing test tests tester tested",
     stems:
@@ -890,7 +914,6 @@ export const concepts: ReadonlyArray<Concept> = [
   // Field work.
   {
     concept: "verification",
-    work: true,
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence",
     stems:
@@ -912,7 +935,6 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "water-sampling",
-    work: true,
     family: "fieldwork",
     mode: "physical",
     en: "water",
@@ -937,7 +959,7 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "repair",
     work: true,
     family: "fieldwork",
-    en: "repair repairs fix fixes fixing mend",
+    en: "repair repairs mend",
     stems: "reparat répar repar ripara herstel napraw tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
   },
   {
@@ -966,6 +988,12 @@ export const concepts: ReadonlyArray<Concept> = [
     stems: "zähl zahl compt contar conteggi tellen licz sayım подсч गिनती 数える 计数 세다"
   },
   {
+    // What research cites, not the sourcing of suppliers ("sources" is not "sourcing").
+    concept: "sources",
+    family: "research",
+    en: "source sources"
+  },
+  {
     concept: "sourcing",
     work: true,
     family: "sourcing",
@@ -986,9 +1014,16 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     mode: "physical",
-    en: "handyman assembly assemble assembled assembling mount mounting install installation furniture flat-pack shelf-mounting put-up hang-up drill drilling tv repair repairs",
-    stems:
-      "montage montier aufbau zusammenbau möbel mobel meuble mueble móvel movel mobil$ mobili meubel mebl mobilya монтаж сборк мебел تركيب أثاث फर्नीचर 組み立て 家具 组装 조립"
+    en: "handyman assembly assemble assembled assembling mount mounting install installation flat-pack shelf-mounting put-up hang-up drill drilling repair repairs",
+    stems: "montage montier aufbau zusammenbau монтаж сборк تركيب 組み立て 组装 조립"
+  },
+  {
+    // What a handyman assembles or mounts, and what a property report lists.
+    concept: "furniture",
+    family: "fieldwork",
+    mode: "physical",
+    en: "furniture tv",
+    stems: "möbel mobel meuble mueble móvel movel mobil$ mobili meubel mebl mobilya мебел أثاث फर्नीचर 家具"
   },
   {
     concept: "event",
