@@ -17,6 +17,7 @@ import {
   isEvidence,
   isPlausible,
   placeFilterOf,
+  plausibleEvidence,
   profileOf,
   profileWith,
   queryOf,
@@ -113,7 +114,25 @@ export const rankTop = (
     (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
     (unavailable === undefined || !unavailable.has(everyone[i]!.slug))
   const takes = (i: number) => takesBut(i) && !refusedByBoundary(i)
-  const plausible = (i: number) => isPlausible({ evidence: evidence[i]!, doesWork: doesWork[i] === 1 }, asksWork)
+  // A task naming a participant's whole discipline asks for their work (`namesTheDiscipline`).
+  const plausible = (i: number) =>
+    isPlausible(
+      {
+        evidence: evidence[i]!,
+        doesWork: doesWork[i] === 1 || (asksWork && evidence[i]! >= plausibleEvidence && coverage(i) === 2)
+      },
+      asksWork
+    )
+
+  // 1 + the share of a participant's discipline the task names: worked out on a participant's
+  // first tie, or when the task asks for work they are not shown to do; kept for the call.
+  const coverage = (i: number) => {
+    if (coverageAt[i] === 0) {
+      const { covered, disciplineSize } = coverageOf(index.disciplineOf[i]!, keys)
+      coverageAt[i] = 1 + covered / disciplineSize
+    }
+    return coverageAt[i]!
+  }
 
   const scoredIds: Array<number> = []
   try {
@@ -146,14 +165,6 @@ export const rankTop = (
 
     // The best, kept in `before`'s order as they are found: by points, then (only on a tie)
     // discipline coverage, then slug order.
-    // Worked out on a participant's first tie, kept for the rest of the call.
-    const coverage = (i: number) => {
-      if (coverageAt[i] === 0) {
-        const { covered, disciplineSize } = coverageOf(index.disciplineOf[i]!, keys)
-        coverageAt[i] = 1 + covered / disciplineSize
-      }
-      return coverageAt[i]!
-    }
     // Small whole numbers: equal fractions divide to the same number, distinct ones far apart.
     const precedes = (a: number, b: number) => {
       if (points[a] !== points[b]) return points[a]! > points[b]!

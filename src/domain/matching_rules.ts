@@ -175,7 +175,8 @@ export const doesTheWork = 1
 /**
  * The threshold's second half, also shared by every ranking: a task that names a kind of work
  * (translation, inspection, repair, editing…) asks for that work, so a participant is plausible
- * only when their work (`doesTheWork`) has one of the kinds it names. Who shares only what the
+ * only when their work (`doesTheWork`) has one of the kinds it names, or the task names their
+ * whole discipline (`namesTheDiscipline`). Who shares only what the
  * work is about ("solar panels" for an inspector asked to install them, "video" for an
  * interpreter asked to edit one) does other work on the same things. A task naming no kind of
  * work is judged by its evidence alone. Read off the concept layer's data, the same for every
@@ -195,7 +196,7 @@ export interface Scored {
   readonly matched: ReadonlyArray<string>
   /** The field weights of the task's evidence keys found in the participant's work (`plausibleEvidence`). */
   readonly evidence: number
-  /** Whether their work has a kind of work the task names (`isPlausible`). */
+  /** Whether their work has a kind of work the task names, or the task names their whole discipline (`isPlausible`). */
   readonly doesWork: boolean
   /** How many of the participant's discipline keys the task has, and how many there are. */
   readonly covered: number
@@ -232,8 +233,18 @@ export const scoredWith = (
     if (weight >= doesTheWork && isWorkKey(key)) doesWork = true
     if (!matched.includes(word)) matched.push(word)
   })
-  return { participant, points, matched, evidence, doesWork, ...coverageOf(profile.discipline, keys) }
+  const coverage = coverageOf(profile.discipline, keys)
+  return { participant, points, matched, evidence, doesWork: doesWork || namesTheDiscipline(coverage), ...coverage }
 }
+
+/**
+ * Whether a task names a participant's whole discipline ("Photograph the water sampling points"
+ * for a water sampler): then they do the work asked, whatever other kind of work the task names
+ * on the way (`isPlausible`). A discipline the task names only in part does not: an inspector of
+ * solar panels asked to install them shares "solar panel", not "inspection".
+ */
+export const namesTheDiscipline = (c: { readonly covered: number; readonly disciplineSize: number }) =>
+  c.covered > 0 && c.covered === c.disciplineSize
 
 /** How many of a participant's discipline keys a task has, out of how many (at least 1): `before`'s tie-break. */
 export const coverageOf = (discipline: ReadonlyArray<string>, keys: ReadonlySet<string>) => {

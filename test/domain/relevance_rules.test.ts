@@ -131,6 +131,15 @@ describe("plausible means doing the work asked, not sharing what it is about", (
     }
   })
 
+  it("a task naming someone's whole discipline asks for their work, whatever else it names on the way", () => {
+    // Photographing is no work of the water sampler's record; "water sampling" is all of it.
+    const text = "Photograph water sampling points on a river in Oslo"
+    expect(isWorkKey(keyOf("photograph"))).toBe(true)
+    expect(searchDirectory(text, sample, 10).matches.map((m) => m.participant.slug)).toEqual(["erik-larsen"])
+    // Named in part, it does not: "solar panel" is two of the three keys of "Solar panel inspection".
+    expect(searchDirectory("Install solar panels on a roof in Perth", sample, 10).matches).toEqual([])
+  })
+
   it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
     for (const text of [
       "Mow the lawn at our office in Lagos",
