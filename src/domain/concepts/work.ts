@@ -105,7 +105,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings",
     stems:
-      "korrektur lektorat lektor relectur correcteur correction revisión revision revisao revisão corrector correzion correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
+      "korrektur lektorat lektor relectur correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
   },
   {
     concept: "editing",
@@ -160,7 +160,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "online virtual virtually",
     stems:
-      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio videogesprek wideorozmow"
+      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow"
   },
   {
     concept: "file",
@@ -657,11 +657,17 @@ export const concepts: ReadonlyArray<Concept> = [
     stems: "markt marché marche mercad mercat rynk pazar рын سوق बाजार 市場 市场 시장"
   },
   {
+    // What a fact-check is about, and what an insurance claim or an advert says: not the work.
+    concept: "claims",
+    family: "research",
+    en: "fact facts claim claims"
+  },
+  {
     concept: "fact-checking",
     work: true,
     family: "research",
     mode: "digital",
-    en: "fact-check fact-checking factcheck factchecking fact facts claim claims debunk",
+    en: "fact-check fact-checking factcheck factchecking debunk",
     stems:
       "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크"
   },
