@@ -62,7 +62,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم अनुवाद 翻訳 翻译 翻譯 번역"
+      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역"
   },
   {
     concept: "interpretation",
@@ -70,7 +70,7 @@ export const concepts: ReadonlyArray<Concept> = [
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
     stems:
-      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم दुभाषि 通訳 口译 口譯 통역"
+      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역"
   },
   {
     concept: "localization",
@@ -105,7 +105,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings",
     stems:
-      "korrektur lektorat lektor relectur correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
+      "korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
   },
   {
     concept: "editing",
