@@ -85,7 +85,7 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
   })
 
   // Floors: what they scored when the session that wrote them ended (docs/performance.md: 21 of
-  // 333 answerable empty, an acceptable person first for 294), less a margin.
+  // 329 answerable empty, an acceptable person first for 290), less a margin.
   it("answer at most 23 answerable requests with nobody, and every request nobody can take empty or with the reason", () => {
     expect(report.answerableEmpty).toBeLessThanOrEqual(23)
     expect(report.noAnswer.handled).toBe(report.noAnswer.total)
