@@ -73,6 +73,11 @@ export const concepts: ReadonlyArray<Concept> = [
       "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역"
   },
   {
+    // "Local", "locally": where someone is, not localization (whose English stem it is).
+    concept: "local",
+    en: "local locals locally"
+  },
+  {
     concept: "localization",
     work: true,
     family: "language",
@@ -174,58 +179,58 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "lang-japanese",
     en: "japanese",
     stems:
-      "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어"
+      "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어 японськ"
   },
   {
     concept: "lang-english",
     en: "english british american",
     stems:
-      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris"
+      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ"
   },
   {
     concept: "lang-spanish",
     en: "spanish castilian",
     stems:
-      "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어"
+      "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ"
   },
   {
     concept: "lang-french",
     en: "french",
     stems:
-      "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어"
+      "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어 французьк"
   },
   {
     concept: "lang-arabic",
     en: "arabic darija",
-    stems: "arabisch arabe árabe arabo arabsk arapça arapca арабск عرب अरबी 阿拉伯 アラビア語 아랍어"
+    stems: "arabisch arabe árabe arabo arabsk arapça arapca арабск عرب अरबी 阿拉伯 アラビア語 아랍어 арабськ"
   },
   {
     concept: "lang-german",
     en: "german",
     stems:
-      "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어"
+      "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어 німецьк"
   },
   {
     concept: "lang-portuguese",
     en: "portuguese brazilian",
     stems:
-      "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어"
+      "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어 португальськ"
   },
   {
     concept: "lang-turkish",
     en: "turkish",
-    stems: "türkisch turkisch turc$ turco turque turks turecki türkçe turkce турецк ترك तुर्की 土耳其 トルコ語 터키어"
+    stems: "türkisch turkisch turc$ turco turque turks turecki türkçe turkce турецк ترك तुर्की 土耳其 トルコ語 터키어 турецьк"
   },
   {
     concept: "lang-mandarin",
     en: "mandarin chinese",
     stems:
-      "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어"
+      "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어 китайськ"
   },
   {
     concept: "lang-korean",
     en: "korean",
-    stems: "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어"
+    stems: "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어 корейськ"
   },
   {
     concept: "lang-quechua",
@@ -235,19 +240,19 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-polish",
     en: "polish",
-    stems: "polnisch polonais polaco polacco pools polsk lehçe lehce польск بولند पोलिश 波兰语 ポーランド語 폴란드어"
+    stems: "polnisch polonais polaco polacco pools polsk lehçe lehce польск بولند पोलिश 波兰语 ポーランド語 폴란드어 польськ"
   },
   {
     concept: "lang-dutch",
     en: "dutch",
     stems:
-      "niederländisch niederlandisch néerlandais neerlandais neerlandés neerlandes holandês holandes olandes nederlands niderlandzk hollandaca нидерландск هولند डच 荷兰语 オランダ語 네덜란드어"
+      "niederländisch niederlandisch néerlandais neerlandais neerlandés neerlandes holandês holandes olandes nederlands niderlandzk hollandaca нидерландск هولند डच 荷兰语 オランダ語 네덜란드어 нідерландськ"
   },
   {
     concept: "lang-swedish",
     en: "swedish",
     stems:
-      "schwedisch suédois suedois sueco svedese zweeds szwedzk isveççe isvecce шведск سويد स्वीडिश 瑞典语 スウェーデン語 스웨덴어"
+      "schwedisch suédois suedois sueco svedese zweeds szwedzk isveççe isvecce шведск سويد स्वीडिश 瑞典语 スウェーデン語 스웨덴어 шведськ"
   },
   {
     concept: "lang-te-reo-maori",
@@ -279,17 +284,17 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-greek",
     en: "greek",
-    stems: "griechisch grec$ grecque griego grego greco grieks grecki yunanca греческ يونان ελληνικ"
+    stems: "griechisch grec$ grecque griego grego greco grieks grecki yunanca греческ يونان ελληνικ грецьк"
   },
   {
     concept: "lang-romanian",
     en: "romanian",
-    stems: "rumänisch rumanisch roumain rumano romeno rumeno roemeens rumuńsk rumunsk romence румынск română romana"
+    stems: "rumänisch rumanisch roumain rumano romeno rumeno roemeens rumuńsk rumunsk romence румынск română romana румунськ"
   },
   {
     concept: "lang-norwegian",
     en: "norwegian",
-    stems: "norwegisch norvégien norvegien noruego norueguês norvegese noors norwesk norveççe норвежск norsk"
+    stems: "norwegisch norvégien norvegien noruego norueguês norvegese noors norwesk norveççe норвежск norsk норвезьк"
   },
   {
     concept: "lang-urdu",
