@@ -219,7 +219,8 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-turkish",
     en: "turkish",
-    stems: "türkisch turkisch turc$ turco turque turks turecki türkçe turkce турецк ترك तुर्की 土耳其 トルコ語 터키어 турецьк"
+    stems:
+      "türkisch turkisch turc$ turco turque turks turecki türkçe turkce турецк ترك तुर्की 土耳其 トルコ語 터키어 турецьк"
   },
   {
     concept: "lang-mandarin",
@@ -230,7 +231,8 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-korean",
     en: "korean",
-    stems: "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어 корейськ"
+    stems:
+      "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어 корейськ"
   },
   {
     concept: "lang-quechua",
@@ -240,7 +242,8 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-polish",
     en: "polish",
-    stems: "polnisch polonais polaco polacco pools polsk lehçe lehce польск بولند पोलिश 波兰语 ポーランド語 폴란드어 польськ"
+    stems:
+      "polnisch polonais polaco polacco pools polsk lehçe lehce польск بولند पोलिश 波兰语 ポーランド語 폴란드어 польськ"
   },
   {
     concept: "lang-dutch",
@@ -289,7 +292,8 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-romanian",
     en: "romanian",
-    stems: "rumänisch rumanisch roumain rumano romeno rumeno roemeens rumuńsk rumunsk romence румынск română romana румунськ"
+    stems:
+      "rumänisch rumanisch roumain rumano romeno rumeno roemeens rumuńsk rumunsk romence румынск română romana румунськ"
   },
   {
     concept: "lang-norwegian",
