@@ -452,7 +452,9 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   const found: Array<string> = []
   if (first !== undefined) found.push(first[1])
   if (plain.length >= compoundLength && plain.length <= longestCompound) {
-    let from = first === undefined ? 1 : first[0]
+    // A compound's first part (or a prefix: "bi-lingual", "un-verifiable") has two letters or
+    // more: "preparation" is no "p" and "reparation" (repair), "business" no "b" and "usines".
+    let from = first === undefined ? 2 : first[0]
     while (from <= plain.length - 4) {
       const part = prefixAt(plain, from)
       if (part === undefined) from++

@@ -119,6 +119,11 @@ describe("plausible means doing the work asked, not sharing what it is about", (
       expect(isWorkKey(keyOf(word)), word).toBe(true)
     }
     expect(keyOf("deliver")).not.toBe(keyOf("courier"))
+    // Nor is a kind of work read inside an English word from its second letter ("p|reparation").
+    expect(keyOf("preparation")).not.toBe(keyOf("repair"))
+    expect(keyOf("prepared")).not.toBe(keyOf("repair"))
+    expect(keyOf("business")).not.toBe(keyOf("factory"))
+    expect(keyOf("bilingual")).toBe(keyOf("language"))
     for (const [text, slug] of [
       ["Test the water of three rivers near Oslo", "erik-larsen"],
       ["Fix the wifi in our Kuala Lumpur office", "farah-aziz"],
