@@ -111,7 +111,13 @@ describe("plausible means doing the work asked, not sharing what it is about", (
       "clean",
       "legal",
       "label",
-      "water"
+      "water",
+      "account",
+      "type",
+      "key",
+      "guidelines",
+      "private",
+      "sobre"
     ]) {
       expect(isWorkKey(keyOf(word)), word).toBe(false)
     }
@@ -119,6 +125,8 @@ describe("plausible means doing the work asked, not sharing what it is about", (
       expect(isWorkKey(keyOf(word)), word).toBe(true)
     }
     expect(keyOf("deliver")).not.toBe(keyOf("courier"))
+    expect(termsOf("Carry out checks at the store").some(({ key }) => isWorkKey(key))).toBe(false)
+    expect(keyOf("carry")).toBe(keyOf("courier"))
     // Nor is a kind of work read inside an English word from its second letter ("p|reparation").
     expect(keyOf("preparation")).not.toBe(keyOf("repair"))
     expect(keyOf("prepared")).not.toBe(keyOf("repair"))

@@ -78,7 +78,7 @@ export const trades: ReadonlyArray<Concept> = [
     work: true,
     en: "tutor tutors tutoring tuition teacher teaching lesson lessons",
     stems:
-      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה פרטי שיעור μαθήματα ครูสอน gia sư les privat"
+      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia sư les-privat"
   },
   {
     concept: "music-composition",

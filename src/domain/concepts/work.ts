@@ -546,7 +546,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
     stems:
-      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet sobre$ corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket"
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket"
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
@@ -741,11 +741,21 @@ export const concepts: ReadonlyArray<Concept> = [
 
   // Data.
   {
+    // To carry out work is to do it, whatever it is: not to carry something, as a courier does.
+    concept: "carry-out",
+    en: "carry-out carrying-out carried-out carries-out"
+  },
+  {
+    // "Type", "key": a kind and what is key, said of anything; typing and keying in are data entry.
+    concept: "kind",
+    en: "type types key keys"
+  },
+  {
     concept: "data-entry",
     work: true,
     family: "data",
     mode: "digital",
-    en: "data-entry typing type-up keying digitise digitize digitising digitizing digitisation digitization",
+    en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization",
     stems:
       "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력"
   },
@@ -792,7 +802,7 @@ export const concepts: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "moderation moderate moderator moderating flagged guidelines",
+    en: "moderation moderate moderator moderating flagged",
     stems:
       "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle"
   },
@@ -802,6 +812,12 @@ export const concepts: ReadonlyArray<Concept> = [
     en: "content comment comments post posts",
     stems:
       "inhalt kommentar contenu comentari conteúdo conteudo contenut commento inhoud reactie treść tresc komentarz içerik icerik yorum контент комментар محتوى تعليقات सामग्री टिप्पणी コンテンツ 内容 评论 콘텐츠 댓글"
+  },
+  {
+    // An account is anyone's (a user's, an owner's); accounting and accountants keep books.
+    concept: "account",
+    family: "finance",
+    en: "account accounts"
   },
   {
     concept: "bookkeeping",
