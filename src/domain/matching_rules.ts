@@ -10,7 +10,7 @@ import { cachedPerObject, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, isWorkKey, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
+import { fold, isAskedWorkKey, isWorkKey, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -185,8 +185,11 @@ export const doesTheWork = 1
 export const isPlausible = (s: { readonly evidence: number; readonly doesWork: boolean }, asksWork: boolean) =>
   s.evidence >= plausibleEvidence && (!asksWork || s.doesWork)
 
-/** Whether a task's terms name a kind of work (`isPlausible`). */
-export const asksForWork = (query: ReadonlyArray<Term>) => query.some(({ key }) => isWorkKey(key))
+/**
+ * Whether a task's terms name one discipline's kind of work (`isPlausible`); then whoever does any
+ * kind of work it names, one discipline's or several's, does the work asked.
+ */
+export const asksForWork = (query: ReadonlyArray<Term>) => query.some(({ key }) => isAskedWorkKey(key))
 
 /** A participant's relevance to a task, as `before` orders it. */
 export interface Scored {

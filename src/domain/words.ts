@@ -344,8 +344,10 @@ interface Lexicon {
   /** By concept key: its family's key and its mode. */
   readonly family: ReadonlyMap<string, string>
   readonly mode: ReadonlyMap<string, Concept["mode"]>
-  /** The keys of concepts that are kinds of work (`Concept.work`). */
+  /** The keys of concepts that are kinds of work (`Concept.work`), shared by several disciplines or not. */
   readonly work: ReadonlySet<string>
+  /** The keys of kinds of work of one discipline (`Concept.work` true): a task naming one asks for it. */
+  readonly asked: ReadonlySet<string>
 }
 
 const lexicon: Lexicon = (() => {
@@ -358,12 +360,14 @@ const lexicon: Lexicon = (() => {
   const family = new Map<string, string>()
   const mode = new Map<string, Concept["mode"]>()
   const work = new Set<string>()
+  const asked = new Set<string>()
   let longest = 0
   for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
     if (entry.family !== undefined) family.set(key, familyKey(entry.family))
     if (entry.mode !== undefined) mode.set(key, entry.mode)
-    if (entry.work === true) work.add(key)
+    if (entry.work !== undefined) work.add(key)
+    if (entry.work === true) asked.add(key)
     // The first concept to list a word keeps it.
     const put = (map: Map<string, string>, word: string) => {
       if (!map.has(word)) map.set(word, key)
@@ -388,7 +392,7 @@ const lexicon: Lexicon = (() => {
   }
   // Longest first, so that a run's longer name wins ("内容审核" before "审核").
   inside.sort((a, b) => b[0].length - a[0].length)
-  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode, work }
+  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode, work, asked }
 })()
 
 /** The family a concept key belongs to, if any. */
@@ -399,6 +403,12 @@ export const modeOfKey = (key: string): Concept["mode"] => lexicon.mode.get(key)
 
 /** Whether a key names a kind of work (`Concept.work`): what is done, not what it is about. */
 export const isWorkKey = (key: string): boolean => lexicon.work.has(key)
+
+/**
+ * Whether a key names one discipline's kind of work (`Concept.work` true), so that a task naming
+ * it asks for that work; a kind of work several disciplines do ("shared") asks for none alone.
+ */
+export const isAskedWorkKey = (key: string): boolean => lexicon.asked.has(key)
 
 /** The shortest beginning of a word that may name a concept: shorter ones match too much. */
 const shortest = (word: string) => (/^[a-z]/.test(word) ? 4 : 3)

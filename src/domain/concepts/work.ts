@@ -45,8 +45,12 @@ export interface Concept {
    * A kind of work (what is done: translation, inspection, repair), as against what work is
    * about or what comes of it (solar panels, a video, a document). A task that names a kind of
    * work asks for someone who does it (`doesTheWork`, src/domain/matching_rules.ts).
+   * "shared": work done in several disciplines (research, surveys, interviews, audits, testing,
+   * verification): whoever does it does the work asked, but named alone it asks for no one
+   * discipline's work ("Interview store managers", "Survey e-scooter parking": the store
+   * auditor, the fleet auditor).
    */
-  readonly work?: true
+  readonly work?: true | "shared"
   /** Where such work happens, when the wording says no more: on site, or online. */
   readonly mode?: "physical" | "digital"
   readonly en: string
@@ -393,7 +397,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "audit",
-    work: true,
+    work: "shared",
     family: "inspection",
     en: "audit audits auditing auditor",
     stems: "audit auditor auditoría auditoria denetim аудит تدقيق-ميداني ऑडिट 監査 审核 審核 감사"
@@ -612,7 +616,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Research and checking.
   {
     concept: "research",
-    work: true,
+    work: "shared",
     family: "research",
     mode: "digital",
     en: "research researcher researching",
@@ -636,7 +640,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "interview",
-    work: true,
+    work: "shared",
     family: "research",
     en: "interview interviews interviewing interviewer",
     stems:
@@ -644,7 +648,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "survey",
-    work: true,
+    work: "shared",
     family: "fieldwork",
     en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census",
     stems:
@@ -868,6 +872,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "testing",
+    work: "shared",
     family: "software",
     en: "testing test tests tester tested",
     stems:
@@ -945,6 +950,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Field work.
   {
     concept: "verification",
+    work: "shared",
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence",
     stems:
