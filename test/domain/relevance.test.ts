@@ -85,7 +85,7 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
   })
 
   // Floors: what they scored when the session that wrote them ended (docs/performance.md: 22 of
-  // 341 answerable empty, an acceptable person first for 301), less a margin.
+  // 346 answerable empty, an acceptable person first for 306), less a margin.
   it("answer at most 24 answerable requests with nobody, and every request nobody can take empty or with the reason", () => {
     expect(report.answerableEmpty).toBeLessThanOrEqual(24)
     expect(report.noAnswer.handled).toBe(report.noAnswer.total)

@@ -45,8 +45,8 @@ export interface Concept {
    * A kind of work (what is done: translation, inspection, repair), as against what work is
    * about or what comes of it (solar panels, a video, a document). A task that names a kind of
    * work asks for someone who does it (`doesTheWork`, src/domain/matching_rules.ts).
-   * "shared": work done in several disciplines (research, surveys, interviews, audits, testing,
-   * verification): whoever does it does the work asked, but named alone it asks for no one
+   * "shared": work done in several disciplines (research, surveys, interviews, audits,
+   * inspections, testing, verification): whoever does it does the work asked, but named alone it asks for no one
    * discipline's work ("Interview store managers", "Survey e-scooter parking": the store
    * auditor, the fleet auditor).
    */
@@ -388,7 +388,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Inspection and checks on site.
   {
     concept: "inspection",
-    work: true,
+    work: "shared",
     family: "inspection",
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
