@@ -46,7 +46,7 @@ export interface Concept {
    * about or what comes of it (solar panels, a video, a document). A task that names a kind of
    * work asks for someone who does it (`doesTheWork`, src/domain/matching_rules.ts).
    * "shared": work done in several disciplines (research, surveys, interviews, audits,
-   * inspections, testing, verification): whoever does it does the work asked, but named alone it asks for no one
+   * inspections, testing, verification, picking up and carrying things): whoever does it does the work asked, but named alone it asks for no one
    * discipline's work ("Interview store managers", "Survey e-scooter parking": the store
    * auditor, the fleet auditor).
    */
@@ -545,7 +545,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Errands and delivery.
   {
     concept: "courier",
-    work: true,
+    work: "shared",
     family: "errands",
     mode: "physical",
     en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
