@@ -48,9 +48,9 @@ describe("the judged set and its one split", () => {
 describe("relevance on the tuning part", () => {
   const report = evaluate(partOf("tuning"))
 
-  it("ranks the right people first: nDCG@5 ≥ 0.95 and precision@1 ≥ 0.95", () => {
-    expect(report.ndcg5).toBeGreaterThanOrEqual(0.95)
-    expect(report.p1).toBeGreaterThanOrEqual(0.95)
+  it("ranks the right people first: nDCG@5 ≥ 0.96 and precision@1 ≥ 0.97", () => {
+    expect(report.ndcg5).toBeGreaterThanOrEqual(0.96)
+    expect(report.p1).toBeGreaterThanOrEqual(0.97)
   })
 
   it("reads the mode right for 95% of queries and the place for 98%", () => {
@@ -99,19 +99,21 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
 describe("relevance on the held-out part", () => {
   const report = evaluate(partOf("held-out"))
 
-  // Floors: what the part scored when first measured after the change it was held out from
-  // (issue 36's work rule, docs/performance.md: nDCG@5 0.931, P@1 0.941, mode 0.898, location
-  // 0.964, 31 of 35 no-answer, 2 answerable empty), less a margin. Issue 36 asks nDCG@5 ≥ 0.95 of
-  // its outside sets; this part, grown by 34 harder requests, is below that.
+  // Floors: what the part scored when measured once, at the end of the session that changed the
+  // ranking last (issue 36, kinds of work said of many disciplines; docs/performance.md: nDCG@5
+  // 0.944, P@1 0.961, mode 0.883, location 0.971, 31 of 35 no-answer, 1 answerable empty), less
+  // a margin; the mode's floor stays where it was (0.88): the part's mode accuracy fell from
+  // 0.898, and a lower floor would hide that. Issue 36 asks nDCG@5 ≥ 0.95 of its outside sets;
+  // this part, grown by 34 harder requests, is below that.
   it("ranks, reads the mode and finds the place near issue 36's targets", () => {
-    expect(report.ndcg5).toBeGreaterThanOrEqual(0.92)
-    expect(report.p1).toBeGreaterThanOrEqual(0.92)
+    expect(report.ndcg5).toBeGreaterThanOrEqual(0.935)
+    expect(report.p1).toBeGreaterThanOrEqual(0.95)
     expect(report.modeAccuracy).toBeGreaterThanOrEqual(0.88)
-    expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.95)
+    expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.96)
   })
 
-  it("answers at most 2 answerable requests empty, and 5 in 6 no-answer requests empty or with the reason", () => {
-    expect(report.answerableEmpty).toBeLessThanOrEqual(2)
+  it("answers at most 1 answerable request empty, and 5 in 6 no-answer requests empty or with the reason", () => {
+    expect(report.answerableEmpty).toBeLessThanOrEqual(1)
     expect(report.noAnswer.handled / report.noAnswer.total).toBeGreaterThanOrEqual(5 / 6)
   })
 })
