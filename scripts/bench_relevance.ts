@@ -8,7 +8,15 @@
  */
 import { searchDirectory } from "../src/domain/matching.ts"
 import { generateDirectory } from "../test/support/directory.ts"
-import { evaluate, judgedSet, type Part, partOf, type RelevanceReport, wordOverlap } from "../test/support/relevance.ts"
+import {
+  evaluate,
+  evaluateProbes,
+  judgedSet,
+  type Part,
+  partOf,
+  type RelevanceReport,
+  wordOverlap
+} from "../test/support/relevance.ts"
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits
 
@@ -51,6 +59,12 @@ export const relevanceMain = (asJson: boolean) => {
   const parts: ReadonlyArray<Part> = ["tuning", "held-out"]
   const reports = parts.map((part) => ({ part, report: evaluate(partOf(part)) }))
   const baselines = parts.map((part) => ({ part, report: evaluate(partOf(part), undefined, wordOverlap) }))
+  const probed = evaluateProbes()
+  const probeShortfalls = probed.outcomes.filter((o) =>
+    o.probe.acceptable.length === 0
+      ? o.top.length > 0 && o.hint === undefined
+      : o.top[0] === undefined || !o.probe.acceptable.includes(o.top[0])
+  )
   const cost = searchCost(100_000)
   const shortfalls = reports[0]!.report.outcomes.filter(
     (o) =>
@@ -62,10 +76,20 @@ export const relevanceMain = (asJson: boolean) => {
   const summary = {
     ...Object.fromEntries(reports.map(({ part, report }) => [part, summaryOf(report)])),
     baseline: Object.fromEntries(baselines.map(({ part, report }) => [part, summaryOf(report)])),
+    probes: {
+      answerable: probed.answerable,
+      answerable_answered_empty: probed.answerableEmpty,
+      acceptable_first: probed.first,
+      acceptable_in_five: probed.inFive,
+      no_answer_handled: probed.noAnswer.handled,
+      no_answer_total: probed.noAnswer.total
+    },
     cost
   }
   if (asJson) {
-    process.stdout.write(`${JSON.stringify({ ...summary, tuning_shortfalls: shortfalls }, null, 2)}\n`)
+    process.stdout.write(
+      `${JSON.stringify({ ...summary, tuning_shortfalls: shortfalls, probe_shortfalls: probeShortfalls }, null, 2)}\n`
+    )
     return
   }
   // The baseline reads no mode and no place: those rows are the ranking's alone.
@@ -96,6 +120,14 @@ export const relevanceMain = (asJson: boolean) => {
         (o.locationRight === false ? `, location ${o.location} (judged ${o.expectedLocation})` : "") +
         (o.ndcg5 === undefined ? "" : `, nDCG@5 ${round(o.ndcg5, 2)}`) +
         `, top: ${o.top.slice(0, 5).join(", ") || "nobody"}`
+    ),
+    "",
+    `Fresh probes of the tuning workflow (test/fixtures/relevance_probes.json): ${probed.answerable} answerable, ` +
+      `${probed.answerableEmpty} answered with nobody, an acceptable person first for ${probed.first} and in the first five for ` +
+      `${probed.inFive}; ${probed.noAnswer.handled} of ${probed.noAnswer.total} nobody can take answered empty or with the reason. Short of it:`,
+    ...probeShortfalls.map(
+      (o) =>
+        `- ${JSON.stringify(o.probe.query)}: ${o.top.slice(0, 3).join(", ") || "nobody"} (acceptable: ${o.probe.acceptable.join(", ") || "nobody"})`
     ),
     ""
   ]

@@ -8,11 +8,14 @@
  */
 import { cachedPerObject, immutableKey, type VersionedCache, versionedCache } from "../read_cache.ts"
 import {
+  asksForWork,
   confiningPlaces,
   coverageOf,
+  doesTheWork,
   emphasis,
   idfOf,
   isEvidence,
+  isPlausible,
   placeFilterOf,
   plausibleEvidence,
   profileOf,
@@ -37,7 +40,7 @@ import {
   worldDisplay
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, modeOfKey, skillLessVerbs, type Term, termsOf } from "./words.ts"
+import { fold, isWorkKey, modeOfKey, skillLessVerbs, type Term, termsOf } from "./words.ts"
 
 // Ranking -----------------------------------------------------------------------------------------
 
@@ -92,7 +95,8 @@ export const rankTop = (
   const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
   const location = placeFilterOf(task)
   const placed = location === undefined ? undefined : participantsIn(index, location)
-  const { points, evidence, inPlace, coverageAt } = index.scratch
+  const { points, evidence, doesWork, inPlace, coverageAt } = index.scratch
+  const asksWork = asksForWork(query)
   if (placed !== undefined) for (const i of placed) inPlace[i] = 1
   // Only the few kept are scored in full, from their own profiles.
   const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf)
@@ -110,7 +114,25 @@ export const rankTop = (
     (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
     (unavailable === undefined || !unavailable.has(everyone[i]!.slug))
   const takes = (i: number) => takesBut(i) && !refusedByBoundary(i)
-  const plausible = (i: number) => evidence[i]! >= plausibleEvidence
+  // A task naming a participant's whole discipline asks for their work (`namesTheDiscipline`).
+  const plausible = (i: number) =>
+    isPlausible(
+      {
+        evidence: evidence[i]!,
+        doesWork: doesWork[i] === 1 || (asksWork && evidence[i]! >= plausibleEvidence && coverage(i) === 2)
+      },
+      asksWork
+    )
+
+  // 1 + the share of a participant's discipline the task names: worked out on a participant's
+  // first tie, or when the task asks for work they are not shown to do; kept for the call.
+  const coverage = (i: number) => {
+    if (coverageAt[i] === 0) {
+      const { covered, disciplineSize } = coverageOf(index.disciplineOf[i]!, keys)
+      coverageAt[i] = 1 + covered / disciplineSize
+    }
+    return coverageAt[i]!
+  }
 
   const scoredIds: Array<number> = []
   try {
@@ -129,6 +151,7 @@ export const rankTop = (
       if (posting === undefined) continue
       const weight = index.idf(query[at]!.key) * emphasis(at)
       const counts = isEvidence(query[at]!.key)
+      const work = isWorkKey(query[at]!.key)
       const { ids, weights } = posting
       for (let k = 0; k < ids.length; k++) {
         const i = ids[k]!
@@ -136,19 +159,12 @@ export const rankTop = (
         if (points[i] === 0) scoredIds.push(i)
         points[i] = points[i]! + weight * weights[k]!
         if (counts) evidence[i] = evidence[i]! + weights[k]!
+        if (work && weights[k]! >= doesTheWork) doesWork[i] = 1
       }
     }
 
     // The best, kept in `before`'s order as they are found: by points, then (only on a tie)
     // discipline coverage, then slug order.
-    // Worked out on a participant's first tie, kept for the rest of the call.
-    const coverage = (i: number) => {
-      if (coverageAt[i] === 0) {
-        const { covered, disciplineSize } = coverageOf(index.disciplineOf[i]!, keys)
-        coverageAt[i] = 1 + covered / disciplineSize
-      }
-      return coverageAt[i]!
-    }
     // Small whole numbers: equal fractions divide to the same number, distinct ones far apart.
     const precedes = (a: number, b: number) => {
       if (points[a] !== points[b]) return points[a]! > points[b]!
@@ -187,6 +203,7 @@ export const rankTop = (
     for (const i of scoredIds) {
       points[i] = 0
       evidence[i] = 0
+      doesWork[i] = 0
       coverageAt[i] = 0
     }
     if (placed !== undefined) for (const i of placed) inPlace[i] = 0
@@ -263,6 +280,8 @@ interface DirectoryIndex {
     readonly points: Float64Array
     /** The evidence summed so far (`plausibleEvidence`); at most 64 terms of weight 3 fit a byte. */
     readonly evidence: Uint8Array
+    /** 1 when a participant's work has a kind of work the task names (`isPlausible`). */
+    readonly doesWork: Uint8Array
     readonly inPlace: Uint8Array
     /** 1 + a participant's discipline coverage once worked out in this call, else 0. */
     readonly coverageAt: Float64Array
@@ -369,6 +388,7 @@ export const directoryIndexOf = cachedPerObject((everyone: ReadonlyArray<Partici
     scratch: {
       points: new Float64Array(n),
       evidence: new Uint8Array(n),
+      doesWork: new Uint8Array(n),
       inPlace: new Uint8Array(n),
       coverageAt: new Float64Array(n)
     },
@@ -421,7 +441,7 @@ const physicalCues = new RegExp(
     "drive to",
     "drive[ -]tests?",
     "walk[ -]around",
-    "deliver(?:y|ies|ed|ing)?",
+    // Not "deliver" alone: every deliverable is delivered ("deliver a CSV by Friday").
     "hand[ -]deliver",
     "couriers?",
     "pick(?:ing)? up",
@@ -459,6 +479,7 @@ const physicalCues = new RegExp(
     "shelves",
     "supermarkets?",
     "stores",
+    "shops",
     "restaurants?",
     "venues?",
     "kitchen",

@@ -10,7 +10,7 @@ import { cachedPerObject, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
+import { fold, isAskedWorkKey, isWorkKey, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -165,6 +165,32 @@ export const plausibleEvidence = 3
 /** Whether a key counts toward `plausibleEvidence`: not a skill-less verb. */
 export const isEvidence = (key: string) => !skillLessVerbs.has(key)
 
+/**
+ * The weight a kind of work the task names (`isWorkKey`) must have in a participant's record for
+ * them to be shown to do it: their discipline, tags or capabilities — what they do, not only
+ * what they send back.
+ */
+export const doesTheWork = 1
+
+/**
+ * The threshold's second half, also shared by every ranking: a task that names a kind of work
+ * (translation, inspection, repair, editing…) asks for that work, so a participant is plausible
+ * only when their work (`doesTheWork`) has one of the kinds it names, or the task names their
+ * whole discipline (`namesTheDiscipline`). Who shares only what the
+ * work is about ("solar panels" for an inspector asked to install them, "video" for an
+ * interpreter asked to edit one) does other work on the same things. A task naming no kind of
+ * work is judged by its evidence alone. Read off the concept layer's data, the same for every
+ * language, never from a list of requests.
+ */
+export const isPlausible = (s: { readonly evidence: number; readonly doesWork: boolean }, asksWork: boolean) =>
+  s.evidence >= plausibleEvidence && (!asksWork || s.doesWork)
+
+/**
+ * Whether a task's terms name one discipline's kind of work (`isPlausible`); then whoever does any
+ * kind of work it names, one discipline's or several's, does the work asked.
+ */
+export const asksForWork = (query: ReadonlyArray<Term>) => query.some(({ key }) => isAskedWorkKey(key))
+
 /** A participant's relevance to a task, as `before` orders it. */
 export interface Scored {
   readonly participant: ParticipantRecord
@@ -173,6 +199,8 @@ export interface Scored {
   readonly matched: ReadonlyArray<string>
   /** The field weights of the task's evidence keys found in the participant's work (`plausibleEvidence`). */
   readonly evidence: number
+  /** Whether their work has a kind of work the task names, or the task names their whole discipline (`isPlausible`). */
+  readonly doesWork: boolean
   /** How many of the participant's discipline keys the task has, and how many there are. */
   readonly covered: number
   readonly disciplineSize: number
@@ -198,16 +226,28 @@ export const scoredWith = (
 ): Scored => {
   let points = 0
   let evidence = 0
+  let doesWork = false
   const matched: Array<string> = []
   query.forEach(({ key, word }, at) => {
     const weight = profile.weights.get(key)
     if (weight === undefined) return
     points += idf(key) * weight * emphasis(at)
     if (isEvidence(key)) evidence += weight
+    if (weight >= doesTheWork && isWorkKey(key)) doesWork = true
     if (!matched.includes(word)) matched.push(word)
   })
-  return { participant, points, matched, evidence, ...coverageOf(profile.discipline, keys) }
+  const coverage = coverageOf(profile.discipline, keys)
+  return { participant, points, matched, evidence, doesWork: doesWork || namesTheDiscipline(coverage), ...coverage }
 }
+
+/**
+ * Whether a task names a participant's whole discipline ("Photograph the water sampling points"
+ * for a water sampler): then they do the work asked, whatever other kind of work the task names
+ * on the way (`isPlausible`). A discipline the task names only in part does not: an inspector of
+ * solar panels asked to install them shares "solar panel", not "inspection".
+ */
+export const namesTheDiscipline = (c: { readonly covered: number; readonly disciplineSize: number }) =>
+  c.covered > 0 && c.covered === c.disciplineSize
 
 /** How many of a participant's discipline keys a task has, out of how many (at least 1): `before`'s tie-break. */
 export const coverageOf = (discipline: ReadonlyArray<string>, keys: ReadonlySet<string>) => {

@@ -150,7 +150,7 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
     let longest: { place: Place; from: number; end: number } | undefined
     let run = ""
     for (let to = from; to < folded.length; to++) {
-      run = run === "" ? folded[to]! : `${run} ${folded[to]}`
+      run = run === "" ? withoutProclitic(folded[to]!, known) : `${run} ${folded[to]}`
       if (!known.starts.has(run)) break
       const place = resolve(run, written.slice(from, to + 1).join(" "), known)
       if (place !== undefined) longest = { place, from, end: to + 1 }
@@ -163,6 +163,16 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
   }
   return runs
 }
+
+/**
+ * Hebrew and Arabic write "in", "to", "from", "and", "the" as one letter joined to the next word
+ * ("בתל אביב", in Tel Aviv; "بالقاهرة", in Cairo): a word that starts no name as written is read
+ * without such a letter when the rest starts one.
+ */
+const proclitic =
+  /^[\u05D1\u05D4\u05D5\u05DB\u05DC\u05DE\u05E9\u0628\u0648\u0644\u0641\u0643](?=[\u0590-\u05FF\u0600-\u06FF]{2})/u
+const withoutProclitic = (word: string, known: KnownPlaces): string =>
+  known.starts.has(word) || !proclitic.test(word) || !known.starts.has(word.slice(1)) ? word : word.slice(1)
 
 /** The place a run of words names, if any (see `placesNamedIn`). */
 const resolve = (run: Place, written: string, known: KnownPlaces): Place | undefined => {

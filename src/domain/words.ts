@@ -2,11 +2,13 @@
  * How matching reads a text, in any language: accents folded, lower-cased, split into words (runs
  * of a script written without spaces kept apart from the rest), stop words of the languages
  * agents write in dropped, each word — or phrase — read as the concept it names (the concept
- * layer, src/domain/concepts/work.ts: "Übersetzung", "traduction" and "translation" are one key;
- * compounds read part by part), and otherwise reduced to its Porter stem, so that "transcribed"
- * and "transcription" meet, as do "Montréal" and "Montreal". Pure (docs/decisions/relevance.md).
+ * layer, src/domain/concepts/work.ts and trades.ts: "Übersetzung", "traduction" and
+ * "translation" are one key; compounds read part by part), and otherwise reduced to its Porter
+ * stem, so that "transcribed" and "transcription" meet, as do "Montréal" and "Montreal". Pure
+ * (docs/decisions/relevance.md).
  */
 import { memoized } from "../read_cache.ts"
+import { trades } from "./concepts/trades.ts"
 import { type Concept, concepts } from "./concepts/work.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
@@ -342,6 +344,10 @@ interface Lexicon {
   /** By concept key: its family's key and its mode. */
   readonly family: ReadonlyMap<string, string>
   readonly mode: ReadonlyMap<string, Concept["mode"]>
+  /** The keys of concepts that are kinds of work (`Concept.work`), shared by several disciplines or not. */
+  readonly work: ReadonlySet<string>
+  /** The keys of kinds of work of one discipline (`Concept.work` true): a task naming one asks for it. */
+  readonly asked: ReadonlySet<string>
 }
 
 const lexicon: Lexicon = (() => {
@@ -353,11 +359,15 @@ const lexicon: Lexicon = (() => {
   const inside: Array<readonly [string, string]> = []
   const family = new Map<string, string>()
   const mode = new Map<string, Concept["mode"]>()
+  const work = new Set<string>()
+  const asked = new Set<string>()
   let longest = 0
-  for (const entry of concepts) {
+  for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
     if (entry.family !== undefined) family.set(key, familyKey(entry.family))
     if (entry.mode !== undefined) mode.set(key, entry.mode)
+    if (entry.work !== undefined) work.add(key)
+    if (entry.work === true) asked.add(key)
     // The first concept to list a word keeps it.
     const put = (map: Map<string, string>, word: string) => {
       if (!map.has(word)) map.set(word, key)
@@ -382,7 +392,7 @@ const lexicon: Lexicon = (() => {
   }
   // Longest first, so that a run's longer name wins ("内容审核" before "审核").
   inside.sort((a, b) => b[0].length - a[0].length)
-  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode }
+  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode, work, asked }
 })()
 
 /** The family a concept key belongs to, if any. */
@@ -390,6 +400,15 @@ export const familyOfKey = (key: string): string | undefined => lexicon.family.g
 
 /** Where the work a concept key names happens, if the concept says. */
 export const modeOfKey = (key: string): Concept["mode"] => lexicon.mode.get(key)
+
+/** Whether a key names a kind of work (`Concept.work`): what is done, not what it is about. */
+export const isWorkKey = (key: string): boolean => lexicon.work.has(key)
+
+/**
+ * Whether a key names one discipline's kind of work (`Concept.work` true), so that a task naming
+ * it asks for that work; a kind of work several disciplines do ("shared") asks for none alone.
+ */
+export const isAskedWorkKey = (key: string): boolean => lexicon.asked.has(key)
 
 /** The shortest beginning of a word that may name a concept: shorter ones match too much. */
 const shortest = (word: string) => (/^[a-z]/.test(word) ? 4 : 3)
@@ -431,14 +450,21 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
     return found.length > 0 ? found : [word]
   }
   const stem = stemOf(word)
-  const named = lexicon.englishWords.get(word) ?? lexicon.english.get(stem) ?? lexicon.whole.get(word)
-  if (named !== undefined) return [named]
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
-  const found: Array<string> = []
   const first = prefixAt(plain, 0)
+  // A word as listed, or by its English stem — unless another language's entry matches more of
+  // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
+  const named =
+    lexicon.englishWords.get(word) ??
+    (first !== undefined && first[0] > stem.length ? undefined : lexicon.english.get(stem)) ??
+    lexicon.whole.get(word)
+  if (named !== undefined) return [named]
+  const found: Array<string> = []
   if (first !== undefined) found.push(first[1])
   if (plain.length >= compoundLength && plain.length <= longestCompound) {
-    let from = first === undefined ? 1 : first[0]
+    // A compound's first part (or a prefix: "bi-lingual", "un-verifiable") has two letters or
+    // more: "preparation" is no "p" and "reparation" (repair), "business" no "b" and "usines".
+    let from = first === undefined ? 2 : first[0]
     while (from <= plain.length - 4) {
       const part = prefixAt(plain, from)
       if (part === undefined) from++

@@ -58,7 +58,7 @@ describe("words", () => {
       ["translator", "translations"],
       ["notarise", "notarized"],
       ["labelling", "annotation"],
-      ["courier", "deliveries"],
+      ["courier", "parcels"],
       ["accessible", "accessibility"],
       ["subtitles", "captioning"]
     ] as const) {
@@ -268,9 +268,11 @@ describe("rankTop", () => {
       }
     }
     // The tasks do score participants and do filter by place: not only empty answers compared
-    // (random words are often below the plausible threshold, so fewer placed tasks find anyone).
-    expect(scoredSeen).toBeGreaterThan(250)
-    expect(placedSeen).toBeGreaterThan(80)
+    // (random words are often below the plausible threshold, and a random task naming a kind of
+    // work is plausible only for those who do it, so fewer tasks find anyone: today about 220 of 600
+    // score someone and 77 placed ones find someone).
+    expect(scoredSeen).toBeGreaterThan(200)
+    expect(placedSeen).toBeGreaterThan(60)
     // And boundaries do refuse some: the same sample without them takes more.
     expect(refusedSeen).toBeGreaterThan(5)
     // And participants not taking offers were skipped where they would have been eligible.

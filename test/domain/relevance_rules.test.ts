@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, inferExecutionMode, rankTop, searchDirectory } from "../../src/domain/matching.ts"
-import { plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
+import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { keyOf, termsOf } from "../../src/domain/words.ts"
+import { isAskedWorkKey, isWorkKey, keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
@@ -74,10 +74,113 @@ describe("one threshold between plausible and unrelated, shared by search, feasi
   })
 })
 
+describe("plausible means doing the work asked, not sharing what it is about", () => {
+  it("a task naming a kind of work needs someone whose record has it, however much else they share", () => {
+    expect(isPlausible({ evidence: 9, doesWork: false }, true)).toBe(false)
+    expect(isPlausible({ evidence: plausibleEvidence, doesWork: true }, true)).toBe(true)
+    expect(isPlausible({ evidence: plausibleEvidence, doesWork: false }, false)).toBe(true)
+    expect(isPlausible({ evidence: plausibleEvidence - 1, doesWork: true }, true)).toBe(false)
+  })
+
+  it("an inspector of solar panels is not asked to install them; to inspect them, they are", () => {
+    const install = {
+      executionMode: "physical" as const,
+      location: "Perth, Australia",
+      text: "Install solar panels on a shed roof in Perth"
+    }
+    expect(answers(install)).toEqual({ search: [], eligible: [], offered: undefined, declined: true })
+    const inspect = { ...install, text: "Inspect the solar panels on a shed roof in Perth" }
+    expect(answers(inspect)).toMatchObject({
+      search: ["liam-obrien"],
+      eligible: ["liam-obrien"],
+      offered: "liam-obrien"
+    })
+  })
+
+  it("a word said of many kinds of work (test, verify, write, fix, deliver, research, survey…) asks for no one discipline's", () => {
+    // Kinds of work are concepts that name one discipline's work; these are said of every
+    // discipline's, so reading them as a kind of work turned the specialist away.
+    for (const word of [
+      "test",
+      "verify",
+      "confirm",
+      "write",
+      "rate",
+      "fix",
+      "deliver",
+      "clean",
+      "legal",
+      "label",
+      "water",
+      "account",
+      "type",
+      "key",
+      "guidelines",
+      "private",
+      "sobre",
+      "research",
+      "survey",
+      "interview",
+      "audit"
+    ]) {
+      expect(isAskedWorkKey(keyOf(word)), word).toBe(false)
+    }
+    // Work done in several disciplines counts as doing the work asked, but asks for none alone.
+    for (const word of ["research", "survey", "interview", "audit", "inspect", "test", "verify", "courier", "parcel"]) {
+      expect(isWorkKey(keyOf(word)), word).toBe(true)
+    }
+    for (const word of ["translate", "proofread", "retouch", "install", "notarise", "plumber"]) {
+      expect(isAskedWorkKey(keyOf(word)), word).toBe(true)
+    }
+    expect(keyOf("deliver")).not.toBe(keyOf("courier"))
+    expect(termsOf("Carry out checks at the store").some(({ key }) => isAskedWorkKey(key))).toBe(false)
+    expect(keyOf("carry")).toBe(keyOf("courier"))
+    // Nor is a kind of work read inside an English word from its second letter ("p|reparation").
+    expect(keyOf("preparation")).not.toBe(keyOf("repair"))
+    expect(keyOf("prepared")).not.toBe(keyOf("repair"))
+    expect(keyOf("business")).not.toBe(keyOf("factory"))
+    expect(keyOf("bilingual")).toBe(keyOf("language"))
+    for (const [text, slug] of [
+      ["Test the water of three rivers near Oslo", "erik-larsen"],
+      ["Fix the wifi in our Kuala Lumpur office", "farah-aziz"],
+      ["Vérifier l'accessibilité d'un hôtel à Montréal", "camille-tremblay"],
+      ["Write down what is said in a Quechua recording", "diego-quispe"],
+      ["Count shared bikes in Amsterdam and deliver a CSV by Friday", "sanne-de-vries"],
+      ["Deliver a translated Japanese contract in Word by Monday", "akiko-tanaka"],
+      ["Interview store managers in Bogotá about out-of-stocks", "carlos-mendoza"],
+      ["Survey e-scooter parking in Amsterdam", "sanne-de-vries"],
+      ["Inspect shelves for out-of-stock items in Bogotá stores", "carlos-mendoza"],
+      ["Pick up samples from a factory in Hanoi and ship them to us", "nguyen-thi-lan"]
+    ] as const) {
+      expect(searchDirectory(text, sample, 10).matches[0]?.participant.slug, text).toBe(slug)
+    }
+  })
+
+  it("a task naming someone's whole discipline asks for their work, whatever else it names on the way", () => {
+    // Photographing is no work of the water sampler's record; "water sampling" is all of it.
+    const text = "Photograph water sampling points on a river in Oslo"
+    expect(isWorkKey(keyOf("photograph"))).toBe(true)
+    expect(searchDirectory(text, sample, 10).matches.map((m) => m.participant.slug)).toEqual(["erik-larsen"])
+    // Named in part, it does not: "solar panel" is two of the three keys of "Solar panel inspection".
+    expect(searchDirectory("Install solar panels on a roof in Perth", sample, 10).matches).toEqual([])
+  })
+
+  it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
+    for (const text of [
+      "Mow the lawn at our office in Lagos",
+      "Klempner für ein Leck in Berlin",
+      "Cours de piano pour mon fils à Lyon"
+    ]) {
+      expect(searchDirectory(text, sample, 10).matches, text).toEqual([])
+    }
+  })
+})
+
 describe("the execution mode, read from wording and deliverables in any language", () => {
   it.each([
     // Files and online work → digital.
     ["Send the cleaned list back as a CSV file", "digital"],
+    ["Deliver the translated contract as a Word file", "digital"],
     ["Übersetzen Sie unsere Website ins Französische", "digital"],
     ["Relecture et correction d'un rapport annuel", "digital"],
     ["Sous-titrer une vidéo, fichier SRT", "digital"],
@@ -148,6 +251,21 @@ describe("requests in other words, languages and scripts find the specialist", (
     // Related but distinct work stays apart in every language.
     expect(keyOf("dolmetscher")).toBe(keyOf("interpreter"))
     expect(keyOf("dolmetscher")).not.toBe(keyOf("ubersetzer"))
+    // Another language's listed beginning that covers more of a word than its English stem wins:
+    // "parcelles" are plots of land, "parcels" go by courier.
+    expect(keyOf("parcelles")).toBe(keyOf("crops"))
+    expect(keyOf("parcels")).toBe(keyOf("courier"))
+  })
+
+  it.each([
+    ["צריך שליח בתל אביב", "Tel Aviv, Israel"],
+    ["توصيل مستندات بالقاهرة", "Cairo, Egypt"],
+    ["Kurier w Warszawie", "Warsaw, Poland"],
+    ["Φωτογράφος στη Θεσσαλονίκη", "Thessaloniki, Greece"],
+    ["ช่างภาพในกรุงเทพ", "Bangkok, Thailand"],
+    ["Kurye lazım Ankara'da", "Ankara, Türkiye"]
+  ])("places written locally: %s is in %s", (text, location) => {
+    expect(searchDirectory(text, sample, 10).location).toBe(location)
   })
 })
 

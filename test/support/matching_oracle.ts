@@ -4,11 +4,12 @@
  * (src/domain/matching_rules.ts), over every participant, with nothing indexed or remembered.
  */
 import {
+  asksForWork,
   before,
   confiningPlaces,
   idfOf,
+  isPlausible,
   placeFilterOf,
-  plausibleEvidence,
   profileOf,
   queryOf,
   type RankedParticipant,
@@ -25,7 +26,7 @@ import { knownPlaces } from "../../src/domain/places.ts"
  * The participants who can take a task, best first: the definition, written the plain way over a
  * whole directory (term weights are the directory's). Eligible: not in `excluding`; of a task
  * type that serves the mode; in the task's place (unless digital); not ruled out by their
- * boundary; and plausible (`plausibleEvidence`) — unless the task names them, when the agent has
+ * boundary; and plausible (`isPlausible`: `plausibleEvidence`, and the kind of work the task names) — unless the task names them, when the agent has
  * chosen and relevance is not asked. `rankTop` gives the same answer without scoring everyone.
  */
 export const rankEligible = (
@@ -36,6 +37,7 @@ export const rankEligible = (
   const known = knownPlaces(everyone.flatMap((p) => profileOf(p).places))
   const query = queryOf(task.text, known)
   const keys = new Set(query.map((t) => t.key))
+  const asksWork = asksForWork(query)
   // Each key's weight counted once per task (the definition; remembered only to keep the test fast).
   const idfs = new Map<string, number>()
   const idf = (key: string) => {
@@ -64,7 +66,7 @@ export const rankEligible = (
       )
     })
     .map((p) => scoredWith(p, profileOf(p), query, keys, idf))
-    .filter((s) => task.participantSlug !== undefined || s.evidence >= plausibleEvidence)
+    .filter((s) => task.participantSlug !== undefined || isPlausible(s, asksWork))
     .sort(before)
     .map(ranked)
 }

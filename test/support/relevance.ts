@@ -159,3 +159,62 @@ export const wordOverlap: Searcher = (query, everyone) => {
     .sort((a, b) => b.score - a.score || (a.slug < b.slug ? -1 : 1))
   return { executionMode: null, location: null, top: scored.slice(0, 10).map((s) => s.slug), hint: undefined }
 }
+
+/** A fresh request of the tuning workflow (test/fixtures/relevance_probes.json). */
+export interface Probe {
+  readonly query: string
+  /** Who may take it, the specialist first; empty when nobody in the catalogue can. */
+  readonly acceptable: ReadonlyArray<string>
+  readonly batch: number
+}
+
+export const probes: ReadonlyArray<Probe> = JSON.parse(
+  readFileSync(new URL("../fixtures/relevance_probes.json", import.meta.url), "utf8")
+).probes
+
+export interface ProbeOutcome {
+  readonly probe: Probe
+  readonly top: ReadonlyArray<string>
+  readonly hint: string | undefined
+}
+
+export interface ProbeReport {
+  readonly answerable: number
+  /** Answerable probes answered with nobody: the false "nobody"s the probes are written to find. */
+  readonly answerableEmpty: number
+  /** Answerable probes whose first answer is acceptable. */
+  readonly first: number
+  /** Answerable probes with an acceptable answer in the first five. */
+  readonly inFive: number
+  readonly noAnswer: { readonly total: number; readonly handled: number }
+  readonly outcomes: ReadonlyArray<ProbeOutcome>
+}
+
+/**
+ * Search measured on the fresh probes: how many answerable ones come back empty, how many have
+ * an acceptable person first or in the first five, and whether the ones nobody can take are
+ * answered empty or with the reason. Tuning-side: their shortfalls are read one by one.
+ */
+export const evaluateProbes = (
+  set: ReadonlyArray<Probe> = probes,
+  everyone: ReadonlyArray<ParticipantRecord> = sampleCatalogue,
+  searcher: Searcher = search
+): ProbeReport => {
+  const outcomes = set.map((probe): ProbeOutcome => {
+    const found = searcher(probe.query, everyone)
+    return { probe, top: found.top, hint: found.hint }
+  })
+  const answerable = outcomes.filter((o) => o.probe.acceptable.length > 0)
+  const noAnswer = outcomes.filter((o) => o.probe.acceptable.length === 0)
+  return {
+    answerable: answerable.length,
+    answerableEmpty: answerable.filter((o) => o.top.length === 0).length,
+    first: answerable.filter((o) => o.top[0] !== undefined && o.probe.acceptable.includes(o.top[0])).length,
+    inFive: answerable.filter((o) => o.top.slice(0, cut).some((slug) => o.probe.acceptable.includes(slug))).length,
+    noAnswer: {
+      total: noAnswer.length,
+      handled: noAnswer.filter((o) => o.top.length === 0 || o.hint !== undefined).length
+    },
+    outcomes
+  }
+}

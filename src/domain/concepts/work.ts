@@ -41,6 +41,16 @@ export type Family =
 export interface Concept {
   readonly concept: string
   readonly family?: Family
+  /**
+   * A kind of work (what is done: translation, inspection, repair), as against what work is
+   * about or what comes of it (solar panels, a video, a document). A task that names a kind of
+   * work asks for someone who does it (`doesTheWork`, src/domain/matching_rules.ts).
+   * "shared": work done in several disciplines (research, surveys, interviews, audits,
+   * inspections, testing, verification, picking up and carrying things): whoever does it does the work asked, but named alone it asks for no one
+   * discipline's work ("Interview store managers", "Survey e-scooter parking": the store
+   * auditor, the fleet auditor).
+   */
+  readonly work?: true | "shared"
   /** Where such work happens, when the wording says no more: on site, or online. */
   readonly mode?: "physical" | "digital"
   readonly en: string
@@ -51,20 +61,29 @@ export const concepts: ReadonlyArray<Concept> = [
   // Language work.
   {
     concept: "translation",
+    work: true,
     family: "language",
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم अनुवाद 翻訳 翻译 翻譯 번역"
+      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역"
   },
   {
     concept: "interpretation",
+    work: true,
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
-    stems: "dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم दुभाषि 通訳 口译 口譯 통역"
+    stems:
+      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역"
+  },
+  {
+    // "Local", "locally": where someone is, not localization (whose English stem it is).
+    concept: "local",
+    en: "local locals locally"
   },
   {
     concept: "localization",
+    work: true,
     family: "language",
     mode: "digital",
     en: "localization localize localized localizing localise localised localisation l10n",
@@ -72,14 +91,16 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "transcription",
+    work: true,
     family: "language",
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated",
     stems:
-      "transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사"
+      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사"
   },
   {
     concept: "captioning",
+    work: true,
     family: "language",
     mode: "digital",
     en: "caption captions captioning captioned subtitle subtitles subtitling subtitled srt webvtt vtt",
@@ -88,14 +109,16 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "proofreading",
+    work: true,
     family: "language",
     mode: "digital",
-    en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos",
+    en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings",
     stems:
-      "korrektur lektorat lektor relectur correcteur correction revisión revision revisao revisão corrector correzion correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
+      "korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
   },
   {
     concept: "editing",
+    work: true,
     family: "language",
     mode: "digital",
     en: "edit editing edited editor",
@@ -104,11 +127,12 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "writing",
     family: "language",
-    en: "writing writer tutorial tutorials ghostwrite ghostwriting copywriting",
+    en: "writing written writer tutorial tutorials ghostwrite ghostwriting copywriting",
     stems: "schreib redact rédig escrib escrev scriv schrijv napisa написа كتابة लेखन 執筆 撰写 작성"
   },
   {
     concept: "documentation",
+    work: true,
     family: "software",
     mode: "digital",
     en: "documentation docs manual manuals handbook",
@@ -117,6 +141,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "voice",
+    work: true,
     family: "audio",
     mode: "digital",
     en: "voice voiceover voice-over narration narrator narrate dubbing",
@@ -144,7 +169,7 @@ export const concepts: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "online virtual virtually",
     stems:
-      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio videogesprek wideorozmow"
+      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow"
   },
   {
     concept: "file",
@@ -158,58 +183,60 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "lang-japanese",
     en: "japanese",
     stems:
-      "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어"
+      "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어 японськ"
   },
   {
     concept: "lang-english",
     en: "english british american",
     stems:
-      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris"
+      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ"
   },
   {
     concept: "lang-spanish",
     en: "spanish castilian",
     stems:
-      "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어"
+      "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ"
   },
   {
     concept: "lang-french",
     en: "french",
     stems:
-      "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어"
+      "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어 французьк"
   },
   {
     concept: "lang-arabic",
     en: "arabic darija",
-    stems: "arabisch arabe árabe arabo arabsk arapça arapca арабск عرب अरबी 阿拉伯 アラビア語 아랍어"
+    stems: "arabisch arabe árabe arabo arabsk arapça arapca арабск عرب अरबी 阿拉伯 アラビア語 아랍어 арабськ"
   },
   {
     concept: "lang-german",
     en: "german",
     stems:
-      "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어"
+      "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어 німецьк"
   },
   {
     concept: "lang-portuguese",
     en: "portuguese brazilian",
     stems:
-      "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어"
+      "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어 португальськ"
   },
   {
     concept: "lang-turkish",
     en: "turkish",
-    stems: "türkisch turkisch turc$ turco turque turks turecki türkçe turkce турецк ترك तुर्की 土耳其 トルコ語 터키어"
+    stems:
+      "türkisch turkisch turc$ turco turque turks turecki türkçe turkce турецк ترك तुर्की 土耳其 トルコ語 터키어 турецьк"
   },
   {
     concept: "lang-mandarin",
     en: "mandarin chinese",
     stems:
-      "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어"
+      "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어 китайськ"
   },
   {
     concept: "lang-korean",
     en: "korean",
-    stems: "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어"
+    stems:
+      "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어 корейськ"
   },
   {
     concept: "lang-quechua",
@@ -219,19 +246,20 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-polish",
     en: "polish",
-    stems: "polnisch polonais polaco polacco pools polsk lehçe lehce польск بولند पोलिश 波兰语 ポーランド語 폴란드어"
+    stems:
+      "polnisch polonais polaco polacco pools polsk lehçe lehce польск بولند पोलिश 波兰语 ポーランド語 폴란드어 польськ"
   },
   {
     concept: "lang-dutch",
     en: "dutch",
     stems:
-      "niederländisch niederlandisch néerlandais neerlandais neerlandés neerlandes holandês holandes olandes nederlands niderlandzk hollandaca нидерландск هولند डच 荷兰语 オランダ語 네덜란드어"
+      "niederländisch niederlandisch néerlandais neerlandais neerlandés neerlandes holandês holandes olandes nederlands niderlandzk hollandaca нидерландск هولند डच 荷兰语 オランダ語 네덜란드어 нідерландськ"
   },
   {
     concept: "lang-swedish",
     en: "swedish",
     stems:
-      "schwedisch suédois suedois sueco svedese zweeds szwedzk isveççe isvecce шведск سويد स्वीडिश 瑞典语 スウェーデン語 스웨덴어"
+      "schwedisch suédois suedois sueco svedese zweeds szwedzk isveççe isvecce шведск سويد स्वीडिश 瑞典语 スウェーデン語 스웨덴어 шведськ"
   },
   {
     concept: "lang-te-reo-maori",
@@ -263,17 +291,18 @@ export const concepts: ReadonlyArray<Concept> = [
   {
     concept: "lang-greek",
     en: "greek",
-    stems: "griechisch grec$ grecque griego grego greco grieks grecki yunanca греческ يونان ελληνικ"
+    stems: "griechisch grec$ grecque griego grego greco grieks grecki yunanca греческ يونان ελληνικ грецьк"
   },
   {
     concept: "lang-romanian",
     en: "romanian",
-    stems: "rumänisch rumanisch roumain rumano romeno rumeno roemeens rumuńsk rumunsk romence румынск română romana"
+    stems:
+      "rumänisch rumanisch roumain rumano romeno rumeno roemeens rumuńsk rumunsk romence румынск română romana румунськ"
   },
   {
     concept: "lang-norwegian",
     en: "norwegian",
-    stems: "norwegisch norvégien norvegien noruego norueguês norvegese noors norwesk norveççe норвежск norsk"
+    stems: "norwegisch norvégien norvegien noruego norueguês norvegese noors norwesk norveççe норвежск norsk норвезьк"
   },
   {
     concept: "lang-urdu",
@@ -304,21 +333,30 @@ export const concepts: ReadonlyArray<Concept> = [
   // Imaging.
   {
     concept: "photography",
+    work: true,
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ"
+      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ"
   },
   {
     concept: "retouching",
+    work: true,
     family: "imaging",
     mode: "digital",
-    en: "retouch retouching retouched retoucher background backgrounds cutout clipping",
-    stems:
-      "retusch retouch retoque ritocc scontorn retus rötuş rotus hintergrund arrière-plan arriere-plan fondo fundo achtergrond tło tlo arka-plan ретуш фон خلفية रीटच 修图 修圖 レタッチ 背景 보정"
+    en: "retouch retouching retouched retoucher cutout clipping",
+    stems: "retusch retouch retoque ritocc scontorn retus rötuş rotus ретуш रीटच 修图 修圖 レタッチ 보정"
+  },
+  {
+    // What retouching is often about, not retouching itself: "background music" is no photo work.
+    concept: "background",
+    family: "imaging",
+    en: "background backgrounds",
+    stems: "hintergrund arrière-plan arriere-plan fondo fundo achtergrond tło tlo arka-plan фон خلفية 背景"
   },
   {
     concept: "illustration",
+    work: true,
     family: "design",
     mode: "digital",
     en: "illustration illustrations illustrate illustrator",
@@ -334,6 +372,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "scouting",
+    work: true,
     family: "imaging",
     mode: "physical",
     en: "scout scouting scouts",
@@ -349,14 +388,16 @@ export const concepts: ReadonlyArray<Concept> = [
   // Inspection and checks on site.
   {
     concept: "inspection",
+    work: "shared",
     family: "inspection",
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검"
+      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검"
   },
   {
     concept: "audit",
+    work: "shared",
     family: "inspection",
     en: "audit audits auditing auditor",
     stems: "audit auditor auditoría auditoria denetim аудит تدقيق-ميداني ऑडिट 監査 审核 審核 감사"
@@ -410,7 +451,7 @@ export const concepts: ReadonlyArray<Concept> = [
     concept: "meter",
     family: "inspection",
     mode: "physical",
-    en: "meter meters reading readings",
+    en: "meter meters",
     stems:
       "zähler zahler compteur contador contatore medidor meterstand licznik sayaç sayac счётчик счетчик عداد मीटर メーター 电表 계량기"
   },
@@ -461,9 +502,10 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "mystery-shopping",
+    work: true,
     family: "retail",
     mode: "physical",
-    en: "mystery-shopping mystery-shopper mystery",
+    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping",
     stems:
       "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리"
   },
@@ -503,14 +545,25 @@ export const concepts: ReadonlyArray<Concept> = [
   // Errands and delivery.
   {
     concept: "courier",
+    work: "shared",
     family: "errands",
     mode: "physical",
-    en: "courier couriers couriered delivery deliveries deliver delivered delivering pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
+    en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
     stems:
-      "kurier zustell liefer paket coursier livr colis mensajer entreg paquet envío envio sobre$ corriere consegn pacco entregad encomenda koerier bezorg pakket przesył przesyl paczk kurye teslim paket$ курьер достав посылк пакет مندوب توصيل طرد कूरियर डिलीवरी पार्सल 配達 配送 宅配 快递 快遞 配送员 택배 배달 kurir paket antar"
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket"
+  },
+  {
+    // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
+    // delivery"): said of many kinds of work, so it asks for none.
+    concept: "delivery",
+    family: "errands",
+    en: "delivery deliveries deliver delivered delivering",
+    stems:
+      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar"
   },
   {
     concept: "errand",
+    work: true,
     family: "errands",
     mode: "physical",
     en: "errand errands",
@@ -553,6 +606,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "notary",
+    work: true,
     family: "legal",
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner",
@@ -562,6 +616,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Research and checking.
   {
     concept: "research",
+    work: "shared",
     family: "research",
     mode: "digital",
     en: "research researcher researching",
@@ -570,6 +625,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "ux-research",
+    work: true,
     family: "research",
     en: "ux user-research usability diary-study diary",
     stems:
@@ -584,6 +640,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "interview",
+    work: "shared",
     family: "research",
     en: "interview interviews interviewing interviewer",
     stems:
@@ -591,6 +648,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "survey",
+    work: "shared",
     family: "fieldwork",
     en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census",
     stems:
@@ -598,6 +656,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "market-research",
+    work: true,
     family: "research",
     mode: "digital",
     en: "market-sizing desk-research market-analysis",
@@ -611,10 +670,17 @@ export const concepts: ReadonlyArray<Concept> = [
     stems: "markt marché marche mercad mercat rynk pazar рын سوق बाजार 市場 市场 시장"
   },
   {
+    // What a fact-check is about, and what an insurance claim or an advert says: not the work.
+    concept: "claims",
+    family: "research",
+    en: "fact facts claim claims"
+  },
+  {
     concept: "fact-checking",
+    work: true,
     family: "research",
     mode: "digital",
-    en: "fact-check fact-checking factcheck factchecking fact facts claim claims debunk",
+    en: "fact-check fact-checking factcheck factchecking debunk",
     stems:
       "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크"
   },
@@ -634,11 +700,19 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "legal-research",
+    work: true,
     family: "legal",
     mode: "digital",
-    en: "legal law laws case-law caselaw jurisprudence statute statutes lawyer solicitor",
+    en: "case-law caselaw jurisprudence statute statutes",
+    stems: "jurisprud jurisprudên 判例 판례"
+  },
+  {
+    // The law a task is about ("legal documents", "a lawyer's office"): not legal research.
+    concept: "law",
+    family: "legal",
+    en: "legal law laws lawyer solicitor",
     stems:
-      "recht juristi juridi jurídic jurisprud jurisprudên direito derecho diritto droit$ legal prawn hukuk прав юрид قانون قانوني कानून 法律 判例 법률 판례"
+      "recht juristi juridi jurídic direito derecho diritto droit$ legal prawn hukuk прав юрид قانون قانوني कानून 法律 법률"
   },
   {
     concept: "legal-advice",
@@ -671,10 +745,21 @@ export const concepts: ReadonlyArray<Concept> = [
 
   // Data.
   {
+    // To carry out work is to do it, whatever it is: not to carry something, as a courier does.
+    concept: "carry-out",
+    en: "carry-out carrying-out carried-out carries-out"
+  },
+  {
+    // "Type", "key": a kind and what is key, said of anything; typing and keying in are data entry.
+    concept: "kind",
+    en: "type types key keys"
+  },
+  {
     concept: "data-entry",
+    work: true,
     family: "data",
     mode: "digital",
-    en: "data-entry typing type-up keying digitise digitize digitising digitizing digitisation digitization",
+    en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization",
     stems:
       "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력"
   },
@@ -688,14 +773,28 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "deduplication",
+    work: true,
     family: "data",
     mode: "digital",
-    en: "deduplicate deduplication dedupe duplicates cleaning clean cleanup normalise normalize",
-    stems:
-      "bereinig duplikat dédoublonn dedoublonn nettoy limpi limpez dedup pulizi opschon czyszcz temizle очистк дубл تنظيف सफाई 重複 去重 중복"
+    en: "deduplicate deduplication dedupe duplicates normalise normalize",
+    stems: "duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복"
+  },
+  {
+    // Cleaning data, a transcript's "clean read", a flat: said of many kinds of work.
+    concept: "cleaning",
+    family: "data",
+    en: "cleaning clean cleanup",
+    stems: "bereinig nettoy limpi limpez pulizi opschon czyszcz temizle очистк تنظيف सफाई"
+  },
+  {
+    // A label on a shelf or a parcel: what labelling is about, not the work.
+    concept: "label",
+    family: "data",
+    en: "label labels"
   },
   {
     concept: "labelling",
+    work: true,
     family: "data",
     mode: "digital",
     en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation",
@@ -704,9 +803,10 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "moderation",
+    work: true,
     family: "data",
     mode: "digital",
-    en: "moderation moderate moderator moderating flagged guidelines",
+    en: "moderation moderate moderator moderating flagged",
     stems:
       "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle"
   },
@@ -718,7 +818,14 @@ export const concepts: ReadonlyArray<Concept> = [
       "inhalt kommentar contenu comentari conteúdo conteudo contenut commento inhoud reactie treść tresc komentarz içerik icerik yorum контент комментар محتوى تعليقات सामग्री टिप्पणी コンテンツ 内容 评论 콘텐츠 댓글"
   },
   {
+    // An account is anyone's (a user's, an owner's); accounting and accountants keep books.
+    concept: "account",
+    family: "finance",
+    en: "account accounts"
+  },
+  {
     concept: "bookkeeping",
+    work: true,
     family: "finance",
     mode: "digital",
     en: "bookkeeping bookkeeper accounting accountant ledger",
@@ -727,6 +834,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "reconciliation",
+    work: true,
     family: "finance",
     mode: "digital",
     en: "reconcile reconciliation reconciling",
@@ -755,6 +863,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Software and IT.
   {
     concept: "software-testing",
+    work: true,
     family: "software",
     mode: "digital",
     en: "qa regression bug bugs bug-report bug-reports defect defects",
@@ -763,6 +872,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "testing",
+    work: "shared",
     family: "software",
     en: "testing test tests tester tested",
     stems:
@@ -800,6 +910,7 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "it-support",
+    work: true,
     family: "it",
     en: "it-support troubleshoot troubleshooting helpdesk tech-support",
     stems:
@@ -839,6 +950,7 @@ export const concepts: ReadonlyArray<Concept> = [
   // Field work.
   {
     concept: "verification",
+    work: "shared",
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence",
     stems:
@@ -882,8 +994,9 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "repair",
+    work: true,
     family: "fieldwork",
-    en: "repair repairs fix fixes fixing mend",
+    en: "repair repairs mend",
     stems: "reparat répar repar ripara herstel napraw tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
   },
   {
@@ -912,7 +1025,14 @@ export const concepts: ReadonlyArray<Concept> = [
     stems: "zähl zahl compt contar conteggi tellen licz sayım подсч गिनती 数える 计数 세다"
   },
   {
+    // What research cites, not the sourcing of suppliers ("sources" is not "sourcing").
+    concept: "sources",
+    family: "research",
+    en: "source sources"
+  },
+  {
     concept: "sourcing",
+    work: true,
     family: "sourcing",
     en: "sourcing supplier suppliers vendor vendors vet vetting manufacturer manufacturers",
     stems:
@@ -928,11 +1048,19 @@ export const concepts: ReadonlyArray<Concept> = [
   },
   {
     concept: "handyman",
+    work: true,
     family: "fieldwork",
     mode: "physical",
-    en: "handyman assembly assemble assembled assembling mount mounting install installation furniture flat-pack shelf-mounting tv repair repairs",
-    stems:
-      "montage montier aufbau zusammenbau möbel mobel meuble mueble móvel movel mobil$ mobili meubel mebl mobilya монтаж сборк мебел تركيب أثاث फर्नीचर 組み立て 家具 组装 조립"
+    en: "handyman assembly assemble assembled assembling mount mounting install installation flat-pack shelf-mounting put-up hang-up drill drilling repair repairs",
+    stems: "montage montier aufbau zusammenbau монтаж сборк تركيب 組み立て 组装 조립"
+  },
+  {
+    // What a handyman assembles or mounts, and what a property report lists.
+    concept: "furniture",
+    family: "fieldwork",
+    mode: "physical",
+    en: "furniture tv",
+    stems: "möbel mobel meuble mueble móvel movel mobil$ mobili meubel mebl mobilya мебел أثاث फर्नीचर 家具"
   },
   {
     concept: "event",

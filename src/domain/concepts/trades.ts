@@ -1,0 +1,131 @@
+/**
+ * Kinds of work a directory may have nobody for: trades and services agents ask for that are
+ * far from the sample catalogue's work (plumbing, carpentry, cooking, moving house, tutoring…),
+ * named in the languages agents write in, as the concepts of work.ts are. Named so that a task
+ * asking for one is known to ask for work, and is plausible only for those who do it
+ * (`isPlausible`, src/domain/matching_rules.ts): without them, a request to install, cook or
+ * move is read by its objects alone, and whoever shares an object ("panels", "kitchen") looks
+ * plausible. Written from the vocabulary of each trade, never from a judged request.
+ */
+import type { Concept } from "./work.ts"
+
+export const trades: ReadonlyArray<Concept> = [
+  {
+    concept: "plumbing",
+    work: true,
+    mode: "physical",
+    en: "plumber plumbers plumbing",
+    stems:
+      "klempner sanitärinstall plombier fontaner encanador idraulic loodgieter hydraulik tesisatçı tesisatci сантехник سباك प्लंबर 配管工 水道屋 水管工 배관공 אינסטלטור υδραυλικ ช่างประปา tukang ledeng"
+  },
+  {
+    concept: "carpentry",
+    work: true,
+    mode: "physical",
+    en: "carpenter carpenters carpentry joiner joinery",
+    stems:
+      "tischler schreiner zimmerer menuisier charpentier carpinter marceneir falegnam timmerman stolarz marangoz плотник столяр نجار बढ़ई 大工 木工 목수 נגר ξυλουργ ช่างไม้ tukang kayu"
+  },
+  {
+    concept: "cooking",
+    work: true,
+    mode: "physical",
+    en: "cook cooks cooking chef chefs catering caterer",
+    stems:
+      "kochen koch$ köchin cuisinier traiteur cociner cocinar cozinh cucin catering kok$ kucharz aşçı asci повар кулинар طباخ طبخ रसोइया खाना-बनान 料理人 板前 厨师 요리사 טבח μάγειρ พ่อครัว แม่ครัว đầu bếp juru masak"
+  },
+  {
+    concept: "moving-house",
+    work: true,
+    mode: "physical",
+    en: "mover movers moving-house house-move removals-company",
+    stems:
+      "umzug déménag demenag mudanza mudança mudanca traslocare trasloco verhuiz przeprowadz nakliyat taşınma tasinma переезд грузчик عفش 引っ越し 引越し 搬家 이삿짐 이사 הובלה μετακόμισ ขนย้าย chuyển nhà pindahan"
+  },
+  {
+    concept: "hairdressing",
+    work: true,
+    mode: "physical",
+    en: "hairdresser hairdressers hairdressing haircut haircuts barber barbers hairstylist",
+    stems:
+      "friseur friseuse coiffeur coiffure peluquer cabeleireir parrucchier kapper fryzjer kuaför kuafor berber парикмахер стрижк حلاق नाई 美容師 理髪 理发 미용사 이발 ספר שיער κομμωτ ช่างตัดผม tukang cukur"
+  },
+  {
+    concept: "cleaning-service",
+    work: true,
+    mode: "physical",
+    en: "cleaner cleaners housekeeping housekeeper housecleaning house-cleaning janitor janitorial wash washing car-wash",
+    stems:
+      "putzkraft reinigungskraft nettoyeur limpiador faxineir diarista schoonmaker sprzątacz sprzatacz temizlikçi temizlikci уборщ мойщ نظافة 掃除 清扫 保洁 청소 ניקיון καθαρίστρ καθαριστ ทำความสะอาด"
+  },
+  {
+    concept: "massage",
+    work: true,
+    mode: "physical",
+    en: "massage massages masseur masseuse",
+    stems: "massag masaj массаж تدليك मालिश マッサージ 按摩 마사지 עיסוי μασάζ นวด pijat"
+  },
+  {
+    concept: "veterinary",
+    work: true,
+    mode: "physical",
+    en: "vet vets veterinarian veterinary",
+    stems:
+      "tierarzt tierärzt vétérinaire veterinari weterynar veteriner ветеринар بيطري पशुचिकित्स 獣医 兽医 수의사 וטרינר κτηνίατρ สัตวแพทย์ bác sĩ thú y dokter hewan"
+  },
+  {
+    concept: "tutoring",
+    work: true,
+    en: "tutor tutors tutoring tuition teacher teaching lesson lessons",
+    stems:
+      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia sư les-privat"
+  },
+  {
+    concept: "music-composition",
+    work: true,
+    mode: "digital",
+    en: "compose composing composer composers songwriting songwriter soundtrack jingle",
+    stems:
+      "komponi compos compon compositor componist kompozyt beste$ сочин композит تلحين संगीतकार 作曲 작곡 הלחנ συνθέτ แต่งเพลง sáng tác"
+  },
+  {
+    concept: "painting-decorating",
+    work: true,
+    mode: "physical",
+    en: "painter painters decorator decorators house-painting wall-painting repaint repainting",
+    stems:
+      "maler$ anstreich streich peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 도장 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ sơn tukang cat"
+  },
+  {
+    concept: "gardening",
+    work: true,
+    mode: "physical",
+    en: "gardener gardeners gardening landscaping landscaper lawn lawns mow mowing",
+    stems:
+      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm vườn tukang kebun"
+  },
+  {
+    concept: "childcare",
+    work: true,
+    mode: "physical",
+    en: "babysit babysits babysitting babysitter babysitters nanny nannies childcare childminder",
+    stems:
+      "kinderbetreu kinderfrau babysitter nounou garde-d-enfant niñera ninera babá baba$ tata$ oppas opiekunk bakıcı bakici няня нян مربية आया ベビーシッター 保姆 베이비시터 בייביסיטר νταντά พี่เลี้ยง"
+  },
+  {
+    concept: "video-editing",
+    work: true,
+    mode: "digital",
+    en: "videographer videography video-editing video-editor footage",
+    stems:
+      "videoschnitt videograf videógraf montage-video montaje-de-video edição-de-vídeo видеомонтаж مونتاج वीडियो-एडिट 動画編集 视频剪辑 영상편집 עריכת-וידאו μοντάζ ตัดต่อ"
+  },
+  {
+    concept: "web-development",
+    work: true,
+    mode: "digital",
+    en: "web-developer web-development website-builder shopify wordpress webshop-build",
+    stems:
+      "webentwickl développeur-web desarrollador-web desenvolvedor-web sviluppatore-web веб-разработ 웹개발 网站开发 ウェブ制作"
+  }
+]
