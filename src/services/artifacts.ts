@@ -42,7 +42,7 @@ import type { TaskState } from "../domain/lifecycle.ts"
 import { madeOnce } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
 import { type BlobMissing, BlobStore } from "./blob_store.ts"
-import { base32, referencePattern } from "./ids.ts"
+import { base32 } from "./ids.ts"
 import { storageCallFor, undecodableRow } from "./storage.ts"
 import { TaskStore } from "./task_store.ts"
 
@@ -216,7 +216,7 @@ export class Artifacts extends Context.Service<
 
       /** What an upload must be checked against before its bytes are read. */
       const admit = Effect.fnUntraced(function* (reference: string, slug: string) {
-        const task = referencePattern.test(reference) ? yield* tasks.findByReference(reference) : undefined
+        const task = yield* tasks.findByReference(reference)
         if (task === undefined) return yield* new TaskNotFound({ reference })
         if (task.participantSlug !== slug) {
           return yield* new NotPermitted({ reason: "this task is not offered to or held by you" })

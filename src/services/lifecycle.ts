@@ -18,7 +18,6 @@ import { maxRevisions } from "../domain/lifecycle.ts"
 import { workMailsOf } from "../domain/mail.ts"
 import type { StoredTask } from "../domain/task_record.ts"
 import { hotFn } from "../tracing.ts"
-import { referencePattern } from "./ids.ts"
 import { MailOutbox } from "./mail_outbox.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { storageCallFor } from "./storage.ts"
@@ -105,7 +104,6 @@ export class Lifecycle extends Context.Service<Lifecycle, { readonly transition:
 
       const transition = hotFn("Lifecycle.transition")(function* (request: CommandRequest<Command, unknown>) {
         const { reference } = request
-        if (!referencePattern.test(reference)) return yield* new TaskNotFound({ reference })
         // Compare-and-set; a lost race re-reads and re-judges. A handful of rounds is plenty: each
         // loss means another move succeeded, and the table has no long chains of them.
         for (let attempt = 0; ; attempt++) {

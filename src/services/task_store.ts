@@ -177,8 +177,9 @@ export class TaskStore extends Context.Service<
       })
 
       const byReference = findOne("reference")
-      // Only a reference of the shape the service issues is looked up: any other names no task, and
-      // some (a NUL, which Postgres text cannot hold) would fail the query as storage unavailable.
+      // Only a reference of the shape the service issues is looked up, here for every caller: any
+      // other names no task, and some (a NUL, which Postgres text cannot hold) would fail the query
+      // as storage unavailable.
       const findByReference = hotFn("TaskStore.findByReference")(
         (reference: string) => (referencePattern.test(reference) ? byReference(reference) : Effect.succeed(undefined)),
         asStorageCall
@@ -193,6 +194,8 @@ export class TaskStore extends Context.Service<
       const commitMarks = yield* CommitMarks
       const known = versionedCache<string, number | null>({ budget: keptVersions })
       const versionOf = hotFn("TaskStore.versionOf")(function* (reference: string) {
+        // As findByReference: a reference the service never issues names no task.
+        if (!referencePattern.test(reference)) return undefined
         const mark = commitMarks.mark()
         if (mark !== undefined) {
           const remembered = known.get(reference, mark)

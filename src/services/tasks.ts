@@ -32,7 +32,7 @@ import {
 } from "../domain/task_draft/validate.ts"
 import type { StoredTask } from "../domain/task_record.ts"
 import { hotFn } from "../tracing.ts"
-import { Ids, referencePattern } from "./ids.ts"
+import { Ids } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
 import { SandboxClock } from "./sandbox_clock.ts"
 import { TaskEvents } from "./task_events.ts"
@@ -273,14 +273,13 @@ export class Tasks extends Context.Service<
       })
 
       const read = hotFn("Tasks.read")(function* (reference: string) {
-        // A string that cannot be a reference is answered without touching storage.
-        const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
+        const stored = yield* store.findByReference(reference)
         if (stored === undefined) return yield* new TaskNotFound({ reference })
         return { task: view(stored), version: stored.version }
       })
 
       const versionOf = hotFn("Tasks.versionOf")(function* (reference: string) {
-        const version = referencePattern.test(reference) ? yield* store.versionOf(reference) : undefined
+        const version = yield* store.versionOf(reference)
         if (version === undefined) return yield* new TaskNotFound({ reference })
         return version
       })
@@ -296,7 +295,7 @@ export class Tasks extends Context.Service<
       })
 
       const deliveries = Effect.fn("Tasks.deliveries")(function* (reference: string) {
-        const stored = referencePattern.test(reference) ? yield* store.findByReference(reference) : undefined
+        const stored = yield* store.findByReference(reference)
         if (stored === undefined) return yield* new TaskNotFound({ reference })
         const events = stored.webhookUrl === null ? [] : yield* outbox.forTask(reference)
         return { webhookUrl: stored.webhookUrl, events }
