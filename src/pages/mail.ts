@@ -180,7 +180,9 @@ export const renderMail = (mail: MailContent, now: number, unsubscribe: string |
           : `${block.label}: ${block.url}`
     )
     .join("\n\n")}\n`
-  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${all
+  // Laid out at the phone's own width, not a desktop's shrunk to fit, and a long unbroken word (an
+  // address pasted into a message) wraps instead of running off the screen.
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"></head><body style="font-family:sans-serif;line-height:1.5;overflow-wrap:anywhere">${all
     .map((block) =>
       "p" in block
         ? `<p>${escapeHtml(block.p)}</p>`
