@@ -68,9 +68,9 @@ describe("mails read on a phone", () => {
         // Laid out at the phone's width (not a desktop's 980 pixels shrunk to fit), and nothing wider.
         expect(clientWidth).toBe(phone.viewport?.width)
         expect(scrollWidth, "nothing runs wider than the screen").toBeLessThanOrEqual(clientWidth)
-        const links = await page.locator("a").evaluateAll((as) =>
-          as.map((a) => ({ label: a.textContent ?? "", href: a.getAttribute("href") ?? "" }))
-        )
+        const links = await page
+          .locator("a")
+          .evaluateAll((as) => as.map((a) => ({ label: a.textContent ?? "", href: a.getAttribute("href") ?? "" })))
         expect(links.length).toBeGreaterThan(0)
         for (const { label, href } of links) {
           expect(href.startsWith(base), `${label} → ${href}`).toBe(true)
