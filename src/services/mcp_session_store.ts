@@ -12,9 +12,14 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import { StorageUnavailable } from "../domain/errors.ts"
+import { versionedCache } from "../read_cache.ts"
+import { CommitMarks } from "../sql/commit_marks.ts"
 
 /** Sessions nobody ended are forgotten after this long (a client then starts a new one, as MCP asks). */
 const sessionLifetimeMs = 7 * 24 * 3600_000
+
+/** How many sessions' rows `find` keeps (the most recently used). */
+const keptSessions = 1_000
 
 /** A live session: the `initialize` that opened it, and whose it is (the agents' sessions are nobody's). */
 export interface StoredMcpSession {
@@ -50,11 +55,36 @@ export class McpSessionStore extends Context.Service<
         // Each new session clears out the expired ones.
         yield* sql`DELETE FROM mcp_sessions WHERE created_at < ${yield* cutoff}`
       }, unavailable)
+      // A session's row never changes: it is written once and removed. The row as read last (null:
+      // none) is kept at the commit mark taken before it was read, which any commit by any process
+      // moves (an ended session, a new one); its age is judged at every request.
+      const commitMarks = yield* CommitMarks
+      type Row = StoredMcpSession & { readonly createdAt: string }
+      const known = versionedCache<string, Row | null>({ budget: keptSessions })
+      const rowOf = Effect.fnUntraced(function* (id: string) {
+        const mark = commitMarks.mark()
+        if (mark !== undefined) {
+          const remembered = known.get(id, mark)
+          if (remembered !== undefined) return remembered
+        }
+        const rows = yield* sql<{
+          readonly initialize: string
+          readonly subject: string | null
+          readonly created_at: string
+        }>`
+          SELECT initialize, subject, created_at FROM mcp_sessions WHERE id = ${id}`
+        const stored = rows[0]
+        const row =
+          stored === undefined
+            ? null
+            : { initialize: stored.initialize, subject: stored.subject ?? undefined, createdAt: stored.created_at }
+        if (mark !== undefined) known.set(id, mark, row)
+        return row
+      })
       const find = Effect.fn("McpSessionStore.find")(function* (id: string) {
-        const rows = yield* sql<{ readonly initialize: string; readonly subject: string | null }>`
-          SELECT initialize, subject FROM mcp_sessions WHERE id = ${id} AND created_at >= ${yield* cutoff}`
-        const row = rows[0]
-        return row === undefined ? undefined : { initialize: row.initialize, subject: row.subject ?? undefined }
+        const row = yield* rowOf(id)
+        if (row === null || row.createdAt < (yield* cutoff)) return undefined
+        return { initialize: row.initialize, subject: row.subject }
       }, unavailable)
       const remove = Effect.fn("McpSessionStore.remove")(function* (id: string) {
         yield* sql`DELETE FROM mcp_sessions WHERE id = ${id}`

@@ -31,6 +31,7 @@ import {
   withWarning
 } from "../domain/task_draft/validate.ts"
 import type { StoredTask } from "../domain/task_record.ts"
+import { versionedCache } from "../read_cache.ts"
 import { hotFn } from "../tracing.ts"
 import { Ids } from "./ids.ts"
 import { ParticipantDirectory } from "./participant_directory.ts"
@@ -272,10 +273,20 @@ export class Tasks extends Context.Service<
         return yield* new IdempotencyKeyReused({ key: key ?? "", reference: outcome.task.reference })
       })
 
+      // The task as read last, at its version: a view is a function of the stored row, whose version
+      // moves with every change. The version is read first (from the commit mark when nothing was
+      // committed since: no statement), so a poll that finds the task unchanged reads no row.
+      const views = versionedCache<string, { readonly task: Task; readonly version: number }>({ budget: keptViews })
       const read = hotFn("Tasks.read")(function* (reference: string) {
+        const version = yield* store.versionOf(reference)
+        if (version === undefined) return yield* new TaskNotFound({ reference })
+        const kept = views.get(reference, version)
+        if (kept !== undefined) return kept
         const stored = yield* store.findByReference(reference)
         if (stored === undefined) return yield* new TaskNotFound({ reference })
-        return { task: view(stored), version: stored.version }
+        const current = { task: view(stored), version: stored.version }
+        views.set(reference, stored.version, current)
+        return current
       })
 
       const versionOf = hotFn("Tasks.versionOf")(function* (reference: string) {
@@ -322,6 +333,9 @@ export class Tasks extends Context.Service<
     ])
   )
 }
+
+/** How many tasks' views `read` keeps (the most recently read): a poll of a task unchanged since reads no row. */
+const keptViews = 1_000
 
 const briefOf = (draft: NormalizedDraft): Brief => ({
   action: draft.action ?? "",

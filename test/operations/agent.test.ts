@@ -9,6 +9,7 @@ import { StorageUnavailable } from "../../src/domain/errors.ts"
 import { describeAllowed } from "../../src/domain/lifecycle.ts"
 import { AgentOperations } from "../../src/operations/agent.ts"
 import { TaskStore } from "../../src/services/task_store.ts"
+import { backend, statementsOf } from "../support/database.ts"
 import { OperationsLayer, operationsOn, refusalOf } from "../support/operations.ts"
 import { validDraft } from "../support/server.ts"
 import { nextReference } from "../support/tasks.ts"
@@ -114,6 +115,27 @@ layer(OperationsLayer, { excludeTestServices: true, timeout: "60 seconds" })("Ag
         assert.strictEqual(body.message, 'No task has the reference "tsk_nothing".')
         yield* refusalOf(operations.versionOf("tsk_nothing"), "TaskNotFound", 404, "task_not_found")
       })
+    )
+
+    it.effect(
+      "a read of a task unchanged since reads no row (on SQLite no statement at all), and every change shows",
+      () =>
+        Effect.gen(function* () {
+          const operations = yield* AgentOperations
+          const { task } = yield* submit(validDraft())
+          const first = yield* operations.read(task.reference)
+          const again = yield* statementsOf(operations.read(task.reference))
+          assert.deepStrictEqual(again.result, first)
+          // The version only, or nothing when SQLite's commit marks say nothing was committed since.
+          assert.deepStrictEqual(
+            again.statements.map(([statement]) => statement.replace(/\s+/g, " ").trim()),
+            backend === "sqlite" ? [] : ["SELECT version FROM tasks WHERE reference = $1"]
+          )
+          yield* operations.cancel(task.reference, task.task_token, "no longer needed")
+          const after = yield* operations.read(task.reference)
+          assert.strictEqual(after.task.state, "cancelled")
+          assert.isAbove(after.version, first.version)
+        })
     )
 
     it.effect("preflight judges a draft without storing it", () =>
