@@ -111,11 +111,16 @@ export const MailSenderWorker = Layer.effectDiscard(
 
     /**
      * A reminder whose offer was answered, withdrawn or has lapsed meanwhile is not sent, nor a
-     * message mail to a participant who no longer reads the task's conversation (it declined).
+     * message mail to a participant who no longer reads the task's conversation (it declined), nor
+     * a notification of a kind its participant turned off since it was queued (a message mail
+     * waits up to ten minutes for the messages that follow).
      */
     const stillWanted = Effect.fnUntraced(function* (mail: StoredMail) {
       const content = mail.content
       if (mail.participantSlug === null) return true
+      if (content !== null && isNotificationKind(content.kind)) {
+        if ((yield* preferences.offFor(mail.participantSlug)).includes(content.kind)) return false
+      }
       if (content?.kind === "offer_reminder") {
         return reminderStillDue(content, mail.participantSlug, yield* tasks.findByReference(content.reference))
       }

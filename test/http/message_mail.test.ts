@@ -5,7 +5,7 @@
  * minutes of the last mail sent go together in one mail when the ten minutes are up; a quiet spell
  * later the next goes at once again. Each mail links the task's console page and carries a
  * one-click unsubscribe, and nothing else; the participant's own messages mail nobody; the kind
- * turned off mails nothing. The agent writes over REST; the participant's side is another
+ * turned off mails nothing, nor a mail held when it was turned off. The agent writes over REST; the participant's side is another
  * process's services on the same database.
  */
 import { Effect } from "effect"
@@ -255,5 +255,35 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
       await sleep(50)
     }
     expect(mailsTo(first.address, messageMails)).toHaveLength(1)
+  })
+
+  it("a held mail whose kind its participant turned off meanwhile is not sent", async () => {
+    const who = { slug: "jonas-weber", address: "jonas@example.org" }
+    await other.runPromise(
+      Effect.gen(function* () {
+        yield* (yield* Logins).invite(who.slug, who.address)
+      })
+    )
+    const { reference, token } = await offeredTo(who, "Check the price of oat milk in three shops")
+    clock.advance(minutes(11))
+    await say(reference, token, "Any brand will do.")
+    await arrived(who.address, messageMails, 1)
+    // Held: within ten minutes of the mail just sent.
+    await say(reference, token, "Photos of the shelf, please.")
+    expect((await outboxFor(who.slug)).at(-1)?.state).toBe("pending")
+    await other.runPromise(
+      Effect.gen(function* () {
+        yield* (yield* MailPreferences).turnOff(who.slug, "message")
+      })
+    )
+    clock.advance(minutes(10))
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      const last = (await outboxFor(who.slug)).at(-1)
+      if (last?.state === "skipped") break
+      if (Date.now() > deadline) throw new Error(`the held mail stayed ${JSON.stringify(last)}`)
+      await sleep(50)
+    }
+    expect(mailsTo(who.address, messageMails)).toHaveLength(1)
   })
 })
