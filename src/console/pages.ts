@@ -24,6 +24,7 @@ import { page } from "../pages/layout.ts"
 import type { RenderedPage } from "../pages/respond.ts"
 import { formFieldsOf } from "../pages/result_form/schema_fields.ts"
 import { describeResultFields, showResultFields } from "../pages/result_form/show.ts"
+import { madeOnce } from "../read_cache.ts"
 
 /** Where the console's pages live, under the service's base path. */
 export interface ConsolePaths {
@@ -73,18 +74,23 @@ const framed = (frame: Frame, title: string, body: Html, status = 200): Rendered
 // ---------------------------------------------------------------------------------------------
 // Times
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: "UTC",
-  timeZoneName: "short"
-})
+// Made on the first page that shows a time: the first date format of a process loads ICU's data
+// (~30 ms), which start-up need not pay (docs/performance.md).
+const dateFormat = madeOnce(
+  () =>
+    new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZone: "UTC",
+      timeZoneName: "short"
+    })
+)
 
 /** An instant as a person reads it (UTC, which the live script turns into their own time). */
-const when = (iso: string) => html`<time datetime="${iso}">${dateFormat.format(new Date(iso))}</time>`
+const when = (iso: string) => html`<time datetime="${iso}">${dateFormat().format(new Date(iso))}</time>`
 
 /** How long until `iso` from `now`, in words: "3 hours", "12 minutes", "less than a minute". */
 const timeLeft = (iso: string, now: number): string => {

@@ -164,7 +164,7 @@ export const makeNodeServer = (docsUrl: string, timeouts: HttpTimeouts = default
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // Once a handler has started its response, a second status line would corrupt it: just close.
     const inFlight = responses.get(socket)
-    const started = inFlight !== undefined && inFlight.headersSent && !inFlight.writableFinished
+    const started = inFlight?.headersSent === true && !inFlight.writableFinished
     if (error.code === "ECONNRESET" || !socket.writable || started) {
       socket.destroy()
       return
