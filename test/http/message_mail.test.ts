@@ -122,6 +122,17 @@ const sentCount = async (slug: string, count: number) => {
   }
 }
 
+/** Waits until a participant's latest message mail is recorded skipped (taken up when due, not sent). */
+const lastSkipped = async (slug: string) => {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const last = (await outboxFor(slug)).at(-1)
+    if (last?.state === "skipped") return
+    if (Date.now() > deadline) throw new Error(`the held mail stayed ${JSON.stringify(last)}`)
+    await sleep(50)
+  }
+}
+
 const quoted = (mail: ReceivedMail) => [...(mail.parsed.text ?? "").matchAll(/^> (.*)$/gm)].map((match) => match[1])
 
 describe("message mails, gathered", { timeout: 90_000 }, () => {
@@ -247,13 +258,7 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
     )
     clock.advance(minutes(10))
     // The sender takes the held mail up when it falls due, and skips it.
-    const deadline = Date.now() + 15_000
-    for (;;) {
-      const last = (await outboxFor(first.slug)).at(-1)
-      if (last?.state === "skipped") break
-      if (Date.now() > deadline) throw new Error(`the held mail stayed ${JSON.stringify(last)}`)
-      await sleep(50)
-    }
+    await lastSkipped(first.slug)
     expect(mailsTo(first.address, messageMails)).toHaveLength(1)
   })
 
@@ -277,13 +282,7 @@ describe("message mails, gathered", { timeout: 90_000 }, () => {
       })
     )
     clock.advance(minutes(10))
-    const deadline = Date.now() + 15_000
-    for (;;) {
-      const last = (await outboxFor(who.slug)).at(-1)
-      if (last?.state === "skipped") break
-      if (Date.now() > deadline) throw new Error(`the held mail stayed ${JSON.stringify(last)}`)
-      await sleep(50)
-    }
+    await lastSkipped(who.slug)
     expect(mailsTo(who.address, messageMails)).toHaveLength(1)
   })
 })

@@ -1,13 +1,12 @@
 // McpSessionStore over the active test backend: a session is found from any process until it is
 // ended or too old. On SQLite a repeated find reads nothing while nothing was committed (its
 // commit marks), and still refuses a session that another connection ended or that grew too old.
-import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { McpSessionStore } from "../../src/services/mcp_session_store.ts"
 import { DatabaseLayer } from "../../src/sql/database.ts"
-import { backend, freshDatabase, onPostgres, statementsOf } from "../support/database.ts"
+import { backend, freshDatabase, statementsOf } from "../support/database.ts"
 import { testConfig } from "../support/settings.ts"
 
 describe("McpSessionStore", () => {
@@ -23,16 +22,8 @@ describe("McpSessionStore", () => {
           )
         )
         const store = Context.get(context, McpSessionStore)
-        const config = database.config
         /** A statement run by another connection (another process, as far as the store can tell). */
-        const elsewhere = (statement: string) =>
-          config._tag === "Sqlite"
-            ? Effect.sync(() => {
-                const db = new DatabaseSync(config.filename)
-                db.exec(statement)
-                db.close()
-              })
-            : Effect.promise(() => onPostgres(database.url, (sql) => sql.unsafe(statement)))
+        const elsewhere = (statement: string) => Effect.promise(() => database.write(statement))
         const find = (id: string) =>
           Effect.map(statementsOf(store.find(id)), ({ result, statements }) => ({
             found: result,

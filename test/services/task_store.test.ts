@@ -1,14 +1,13 @@
 // TaskStore over the active test backend (SQLite or Postgres): insertion, idempotency enforced by the database
 // (DECISIONS §7), reading by reference.
 import { randomUUID } from "node:crypto"
-import { DatabaseSync } from "node:sqlite"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { StoredTask } from "../../src/domain/task_record.ts"
 import { keptVersions, TaskStore } from "../../src/services/task_store.ts"
 import { DatabaseLayer } from "../../src/sql/database.ts"
-import { backend, freshDatabase, onPostgres, statementsOf, TestSqlLayer } from "../support/database.ts"
+import { backend, freshDatabase, statementsOf, TestSqlLayer } from "../support/database.ts"
 import { captureLogs } from "../support/logs.ts"
 import { testConfig } from "../support/settings.ts"
 import { storedTask as sharedStoredTask } from "../support/tasks.ts"
@@ -182,15 +181,7 @@ describe("TaskStore.versionOf across connections", () => {
         )
         const store = Context.get(context, TaskStore)
         /** A statement run by another connection (another process, as far as the store can tell). */
-        const config = database.config
-        const elsewhere = (statement: string) =>
-          config._tag === "Sqlite"
-            ? Effect.sync(() => {
-                const db = new DatabaseSync(config.filename)
-                db.exec(statement)
-                db.close()
-              })
-            : Effect.promise(() => onPostgres(database.url, (sql) => sql.unsafe(statement)))
+        const elsewhere = (statement: string) => Effect.promise(() => database.write(statement))
         const versionOf = (reference: string) =>
           Effect.map(statementsOf(store.versionOf(reference)), ({ result, statements }) => ({
             version: result,
