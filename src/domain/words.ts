@@ -8,8 +8,9 @@
  * (docs/decisions/relevance.md).
  */
 import { memoized } from "../read_cache.ts"
+import type { Concept } from "./concepts/concept.ts"
 import { trades } from "./concepts/trades.ts"
-import { type Concept, concepts } from "./concepts/work.ts"
+import { concepts } from "./concepts/work.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
 export const fold = (text: string): string =>
