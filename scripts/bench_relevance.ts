@@ -6,7 +6,7 @@
  * falls short; and the in-process cost of a search over 100,000 generated participants. No
  * server: search is pure over the directory.
  */
-import { searchDirectory } from "../src/domain/matching.ts"
+import { searchDirectory } from "../src/domain/directory_search.ts"
 import { generateDirectory } from "../test/support/directory.ts"
 import {
   evaluate,

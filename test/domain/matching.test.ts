@@ -2,17 +2,12 @@
 // by (word forms, synonyms, boundaries, places, modes).
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import {
-  directoryIndexOf,
-  eligibilityCounts,
-  eligibilityOf,
-  inferExecutionMode,
-  inferLocationIn,
-  rankTop,
-  searchDirectory
-} from "../../src/domain/matching.ts"
+import { directoryIndexOf } from "../../src/domain/directory_index.ts"
+import { searchDirectory } from "../../src/domain/directory_search.ts"
+import { eligibilityCounts, eligibilityOf, rankTop } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft/execution_mode.ts"
+import { inferExecutionMode, inferLocationIn } from "../../src/domain/task_inference.ts"
 import { keyOf, stemOf, termsOf } from "../../src/domain/words.ts"
 import { generateDirectory } from "../support/directory.ts"
 import { rankEligible } from "../support/matching_oracle.ts"

@@ -4,10 +4,12 @@
 // languages and scripts finding the specialist; and "nobody" said with its reason.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
+import { searchDirectory } from "../../src/domain/directory_search.ts"
 import { dueMove } from "../../src/domain/dispatch.ts"
-import { eligibilityOf, inferExecutionMode, rankTop, searchDirectory } from "../../src/domain/matching.ts"
+import { eligibilityOf, rankTop } from "../../src/domain/matching.ts"
 import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { inferExecutionMode } from "../../src/domain/task_inference.ts"
 import { isAskedWorkKey, isWorkKey, keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
 

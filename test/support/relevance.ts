@@ -6,7 +6,7 @@
  * baseline. Used by `npm run bench -- --relevance` and by the test that holds the thresholds.
  */
 import { readFileSync } from "node:fs"
-import { searchDirectory } from "../../src/domain/matching.ts"
+import { searchDirectory } from "../../src/domain/directory_search.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { canonicalPlace, placeOf } from "../../src/domain/places.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft/execution_mode.ts"
