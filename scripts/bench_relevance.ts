@@ -13,7 +13,9 @@ import {
   evaluateProbes,
   judgedSet,
   type Part,
+  type ProbeReport,
   partOf,
+  probes,
   type RelevanceReport,
   wordOverlap
 } from "../test/support/relevance.ts"
@@ -43,6 +45,16 @@ const searchCost = (size: number) => {
   }
 }
 
+const probeSummaryOf = (report: ProbeReport) => ({
+  answerable: report.answerable,
+  answerable_answered_empty: report.answerableEmpty,
+  acceptable_first: report.first,
+  no_answer_handled: report.noAnswer.handled,
+  no_answer_total: report.noAnswer.total,
+  mode_judged: report.mode.judged,
+  mode_right: report.mode.right
+})
+
 const summaryOf = (report: RelevanceReport) => ({
   queries: report.queries,
   answerable: report.answerable,
@@ -60,10 +72,18 @@ export const relevanceMain = (asJson: boolean) => {
   const reports = parts.map((part) => ({ part, report: evaluate(partOf(part)) }))
   const baselines = parts.map((part) => ({ part, report: evaluate(partOf(part), undefined, wordOverlap) }))
   const probed = evaluateProbes()
-  const probeShortfalls = probed.outcomes.filter((o) =>
-    o.probe.acceptable.length === 0
-      ? o.top.length > 0 && o.hint === undefined
-      : o.top[0] === undefined || !o.probe.acceptable.includes(o.top[0])
+  // The newest batch, written before any run of this session's ranking, beside the earlier ones.
+  const newest = Math.max(...probes.map((p) => p.batch))
+  const byBatch = [
+    { name: "earlier batches", report: evaluateProbes(probes.filter((p) => p.batch < newest)) },
+    { name: `batch ${newest}`, report: evaluateProbes(probes.filter((p) => p.batch === newest)) }
+  ]
+  const probeShortfalls = probed.outcomes.filter(
+    (o) =>
+      (o.probe.acceptable.length === 0
+        ? o.top.length > 0 && o.hint === undefined
+        : o.top[0] === undefined || !o.probe.acceptable.includes(o.top[0])) ||
+      (o.probe.mode !== undefined && o.mode !== o.probe.mode)
   )
   const cost = searchCost(100_000)
   const shortfalls = reports[0]!.report.outcomes.filter(
@@ -82,7 +102,8 @@ export const relevanceMain = (asJson: boolean) => {
       acceptable_first: probed.first,
       acceptable_in_five: probed.inFive,
       no_answer_handled: probed.noAnswer.handled,
-      no_answer_total: probed.noAnswer.total
+      no_answer_total: probed.noAnswer.total,
+      by_batch: Object.fromEntries(byBatch.map(({ name, report }) => [name, probeSummaryOf(report)]))
     },
     cost
   }
@@ -125,9 +146,16 @@ export const relevanceMain = (asJson: boolean) => {
     `Fresh probes of the tuning workflow (test/fixtures/relevance_probes.json): ${probed.answerable} answerable, ` +
       `${probed.answerableEmpty} answered with nobody, an acceptable person first for ${probed.first} and in the first five for ` +
       `${probed.inFive}; ${probed.noAnswer.handled} of ${probed.noAnswer.total} nobody can take answered empty or with the reason. Short of it:`,
+    ...byBatch.map(
+      ({ name, report: r }) =>
+        `  ${name}: ${r.answerable} answerable, ${r.answerableEmpty} with nobody, acceptable first ${r.first}, ` +
+        `no-answer ${r.noAnswer.handled} of ${r.noAnswer.total}` +
+        (r.mode.judged === 0 ? "" : `, mode ${r.mode.right} of ${r.mode.judged}`)
+    ),
     ...probeShortfalls.map(
       (o) =>
-        `- ${JSON.stringify(o.probe.query)}: ${o.top.slice(0, 3).join(", ") || "nobody"} (acceptable: ${o.probe.acceptable.join(", ") || "nobody"})`
+        `- ${JSON.stringify(o.probe.query)}: ${o.top.slice(0, 3).join(", ") || "nobody"} (acceptable: ${o.probe.acceptable.join(", ") || "nobody"})` +
+        (o.probe.mode !== undefined && o.mode !== o.probe.mode ? `, mode ${o.mode} (judged ${o.probe.mode})` : "")
     ),
     ""
   ]

@@ -75,11 +75,13 @@ describe("relevance on the tuning part", () => {
 })
 
 describe("fresh probes of the tuning workflow, written to find answerable requests answered with nobody", () => {
-  const report = evaluateProbes()
+  // Batches 1 to 6, which the third session wrote; batch 7 has floors of its own (below).
+  const report = evaluateProbes(probes.filter((p) => p.batch <= 6))
 
   it("are requests of their own, none in the judged set, most answerable", () => {
     const judged = new Set(judgedSet.map((j) => j.query))
     for (const p of probes) expect(judged.has(p.query), p.query).toBe(false)
+    expect(new Set(probes.map((p) => p.query)).size).toBe(probes.length)
     expect(report.answerable).toBeGreaterThanOrEqual(300)
     expect(report.noAnswer.total).toBeGreaterThanOrEqual(20)
   })
