@@ -10,7 +10,17 @@ import { cachedPerObject, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, isAskedWorkKey, isWorkKey, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
+import {
+  fold,
+  isAskedWorkKey,
+  isWorkKey,
+  keysOf,
+  readWords,
+  skillLessVerbs,
+  type Term,
+  termsOfWords,
+  withIncluded
+} from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -65,7 +75,9 @@ export const profileWith = (
   weights.clear()
   const add = (weight: number, texts: ReadonlyArray<string>) => {
     for (const text of texts) {
-      for (const key of read.keys(text)) if ((weights.get(key) ?? 0) < weight) weights.set(key, weight)
+      for (const named of read.keys(text)) {
+        for (const key of withIncluded(named)) if ((weights.get(key) ?? 0) < weight) weights.set(key, weight)
+      }
     }
   }
   add(3, [participant.discipline, ...participant.tags])

@@ -7,7 +7,7 @@ import { directoryIndexOf } from "./directory_index.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, placesNamedIn, worldDisplay } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, modeOfKey, termsOf } from "./words.ts"
+import { fold, isTopicMode, modeOfKey, termsOf } from "./words.ts"
 
 /**
  * Where a free-text task is, if it names a place: a participant's city first (as that
@@ -181,10 +181,20 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   if (bothCues.test(folded)) return "hybrid"
   let onSite = physical.test(folded.replace(onlinePremises, " online "))
   let online = digital.test(folded)
+  // What the work is about says where only when nothing else does (`Concept.mode`).
+  let aboutSite = false
+  let aboutOnline = false
   for (const { key } of termsOf(text)) {
     const mode = modeOfKey(key)
-    if (mode === "physical") onSite = true
+    const topic = isTopicMode(key)
+    if (mode === "physical" && topic) aboutSite = true
+    else if (mode === "physical") onSite = true
+    else if (mode === "digital" && topic) aboutOnline = true
     else if (mode === "digital") online = true
+  }
+  if (!onSite && !online) {
+    onSite = aboutSite
+    online = aboutOnline
   }
   if (onSite && online) return "hybrid"
   if (onSite) return "physical"

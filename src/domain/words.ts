@@ -345,10 +345,14 @@ interface Lexicon {
   /** By concept key: its family's key and its mode. */
   readonly family: ReadonlyMap<string, string>
   readonly mode: ReadonlyMap<string, Concept["mode"]>
+  /** The keys whose mode is of what work is about, not of the work or where it is (`Concept.mode`). */
+  readonly topics: ReadonlySet<string>
   /** The keys of concepts that are kinds of work (`Concept.work`), shared by several disciplines or not. */
   readonly work: ReadonlySet<string>
   /** The keys of kinds of work of one discipline (`Concept.work` true): a task naming one asks for it. */
   readonly asked: ReadonlySet<string>
+  /** By concept key: the keys of the kinds of work it takes in (`Concept.includes`). */
+  readonly includes: ReadonlyMap<string, ReadonlyArray<string>>
 }
 
 const lexicon: Lexicon = (() => {
@@ -360,15 +364,19 @@ const lexicon: Lexicon = (() => {
   const inside: Array<readonly [string, string]> = []
   const family = new Map<string, string>()
   const mode = new Map<string, Concept["mode"]>()
+  const topics = new Set<string>()
   const work = new Set<string>()
   const asked = new Set<string>()
+  const includes = new Map<string, ReadonlyArray<string>>()
   let longest = 0
   for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
     if (entry.family !== undefined) family.set(key, familyKey(entry.family))
     if (entry.mode !== undefined) mode.set(key, entry.mode)
+    if (entry.mode !== undefined && entry.work === undefined && entry.saysWhere === undefined) topics.add(key)
     if (entry.work !== undefined) work.add(key)
     if (entry.work === true) asked.add(key)
+    if (entry.includes !== undefined) includes.set(key, entry.includes.map(conceptKey))
     // The first concept to list a word keeps it.
     const put = (map: Map<string, string>, word: string) => {
       if (!map.has(word)) map.set(word, key)
@@ -393,14 +401,44 @@ const lexicon: Lexicon = (() => {
   }
   // Longest first, so that a run's longer name wins ("内容审核" before "审核").
   inside.sort((a, b) => b[0].length - a[0].length)
-  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode, work, asked }
+  const named = new Set([...concepts, ...trades].map((entry) => conceptKey(entry.concept)))
+  for (const [key, taken] of includes) {
+    for (const one of taken) if (!named.has(one)) throw new Error(`${key} includes ${one}, which is no concept`)
+  }
+  return {
+    englishWords,
+    english,
+    prefixes,
+    whole,
+    phrases,
+    inside,
+    longest,
+    family,
+    mode,
+    topics,
+    work,
+    asked,
+    includes
+  }
 })()
+
+/** A key and the keys of the kinds of work it takes in (`Concept.includes`): how a profile reads it. */
+export const withIncluded = (key: string): ReadonlyArray<string> => {
+  const taken = lexicon.includes.get(key)
+  return taken === undefined ? [key] : [key, ...taken]
+}
 
 /** The family a concept key belongs to, if any. */
 export const familyOfKey = (key: string): string | undefined => lexicon.family.get(key)
 
 /** Where the work a concept key names happens, if the concept says. */
 export const modeOfKey = (key: string): Concept["mode"] => lexicon.mode.get(key)
+
+/**
+ * Whether a key's mode is of what work is about (solar panels, an app), which says where work
+ * happens only when nothing else in a text does (`Concept.mode`).
+ */
+export const isTopicMode = (key: string): boolean => lexicon.topics.has(key)
 
 /** Whether a key names a kind of work (`Concept.work`): what is done, not what it is about. */
 export const isWorkKey = (key: string): boolean => lexicon.work.has(key)

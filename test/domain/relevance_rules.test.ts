@@ -167,6 +167,24 @@ describe("plausible means doing the work asked, not sharing what it is about", (
     expect(searchDirectory("Install solar panels on a roof in Perth", sample, 10).matches).toEqual([])
   })
 
+  it("a discipline takes in the kinds of work it includes: a handyman and IT support install things", () => {
+    // Installing is a kind of work of its own (an inspector of panels does not install them),
+    // done by the disciplines whose concept includes it (`Concept.includes`).
+    expect(keyOf("install")).not.toBe(keyOf("handyman"))
+    expect(
+      searchDirectory("Install a new router in our Kuala Lumpur office", sample, 10).matches[0]?.participant.slug
+    ).toBe("farah-aziz")
+    expect(searchDirectory("Install a TV bracket in a Denver flat", sample, 10).matches[0]?.participant.slug).toBe(
+      "jack-thompson"
+    )
+  })
+
+  it('a word any discipline uses is read as itself: "new" is no news, "file" no court', () => {
+    expect(keyOf("new")).not.toBe(keyOf("news"))
+    expect(keyOf("file")).not.toBe(keyOf("court"))
+    expect(searchDirectory("A court runner in Dublin", sample, 10).matches[0]?.participant.slug).toBe("niamh-byrne")
+  })
+
   it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
     for (const text of [
       "Mow the lawn at our office in Lagos",
@@ -194,6 +212,10 @@ describe("the execution mode, read from wording and deliverables in any language
     ["東京の工場を訪問してほしい", "physical"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
+    // What the work is about says where only when the work does not: desk research on scooters.
+    ["Size the market for electric scooters in Vietnam", "digital"],
+    ["Desk study of the coffee market in Brazil, sources cited", "digital"],
+    ["Check the electrical panels of a Berlin office", "physical"],
     // Neither: unknown, so that no one is filtered out by a guess.
     ["Looking for a photographer", null]
   ])("%s → %s", (text, mode) => {

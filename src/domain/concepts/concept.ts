@@ -51,8 +51,21 @@ export interface Concept {
    * auditor, the fleet auditor).
    */
   readonly work?: true | "shared"
-  /** Where such work happens, when the wording says no more: on site, or online. */
+  /**
+   * Kinds of work this one takes in (by concept name): whoever's record names it does them too (a
+   * handyman installs and mounts things; IT support sets devices up). Read into participants'
+   * profiles, at the weight of the field that names this one; a task is read as written.
+   */
+  readonly includes?: ReadonlyArray<string>
+  /**
+   * Where such work happens, when the wording says no more: on site, or online. The mode of a
+   * kind of work (`work`) or of a word saying where work happens (`saysWhere`) decides; the mode
+   * of what work is about (solar panels, an app, a shelf) counts only when nothing else in the
+   * text says where ("Size the market for electric scooters in Vietnam" is desk research).
+   */
   readonly mode?: "physical" | "digital"
+  /** The concept says where work happens (on site, online, a visit, a file sent back). */
+  readonly saysWhere?: true
   readonly en: string
   readonly stems?: string
 }

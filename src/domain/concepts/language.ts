@@ -103,6 +103,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   // is digital work, unless the wording also sends someone somewhere (then hybrid).
   {
     concept: "on-site",
+    saysWhere: true,
     mode: "physical",
     en: "on-site onsite in-person face-to-face",
     stems:
@@ -110,6 +111,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "online",
+    saysWhere: true,
     mode: "digital",
     en: "online virtual virtually",
     stems:
@@ -117,6 +119,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "file",
+    saysWhere: true,
     mode: "digital",
     en: "pdf pdfs json csv docx xlsx srt wav mp3 svg png jpeg jpg",
     stems: "datei fichier archivo arquivo bestand plik dosya файл ملف फ़ाइल फाइल ファイル 檔案 파일"

@@ -48,9 +48,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "research",
     mode: "digital",
-    en: "market-sizing desk-research market-analysis",
+    en: "market-sizing market-size market-sizes size-the-market market-share desk-research desk-study desk-based secondary-research market-analysis competitor-analysis competitive-analysis competitor-overview competitive-landscape",
     stems:
-      "marktanalys marktforsch marktgröß marktgroß étude-de-marché etude-de-marche estudio-de-mercado análisis-de-mercado pesquisa-de-mercado ricerca-di-mercato marktonderzoek analiza-rynku pazar-araştırma маркетинг анализ-рынка أبحاث-السوق बाजार 市場調査 市场调研 市场规模 시장조사"
+      "marktanalys marktforsch marktgröß marktgroß marktgröss marktgross desk-research schreibtischrecherch sekundärforsch sekundarforsch wettbewerbsanalys recherche-documentaire étude-documentaire etude-documentaire investigación-documental investigacion-documental estudio-de-escritorio estudio-documental pesquisa-documental ricerca-documentale deskresearch tamaño-del-mercado tamano-del-mercado taille-du-marché taille-du-marche tamanho-do-mercado dimensione-del-mercato wielkość-rynku wielkosc-rynku pazar-büyüklüğü pazar-buyuklugu объём-рынка объем-рынка кабинетн حجم-السوق बाजार-आकार 市場規模 デスクリサーチ 案头研究 시장-규모 ukuran-pasar cercetare-de-piață cercetare-de-piata studiu-de-piață studiu-de-piata étude-de-marché etude-de-marche estudio-de-mercado análisis-de-mercado pesquisa-de-mercado ricerca-di-mercato marktonderzoek analiza-rynku pazar-araştırma маркетинг анализ-рынка أبحاث-السوق बाजार 市場調査 市场调研 市场规模 시장조사"
   },
   {
     concept: "market",
@@ -76,9 +76,10 @@ export const researchAndData: ReadonlyArray<Concept> = [
   {
     concept: "news",
     family: "research",
-    en: "news article articles press journalism",
+    // "news" only whole: Porter's stem of "news" is "new".
+    en: "article articles press journalism",
     stems:
-      "nachricht artikel presse article artículo articulo artigo articol nieuws prasow haber новост стать خبر مقال समाचार लेख 記事 新闻 新聞 기사"
+      "news$ nachricht artikel presse article artículo articulo artigo articol nieuws prasow haber новост стать خبر مقال समाचार लेख 記事 新闻 新聞 기사"
   },
   {
     concept: "reverse-image",
@@ -113,7 +114,8 @@ export const researchAndData: ReadonlyArray<Concept> = [
   {
     concept: "court",
     family: "legal",
-    en: "court courts tribunal filing",
+    // Not "filing": a court filing says "court", and "file" is said of every kind of work.
+    en: "court courts courthouse tribunal court-runner process-server court-clerk",
     stems: "gericht tribunal corte tribunale rechtbank sąd$ sad$ mahkeme суд محكمة अदालत 裁判所 法院 법원"
   },
   {

@@ -54,6 +54,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "it-support",
     work: true,
     family: "it",
+    includes: ["installation"],
     en: "it-support troubleshoot troubleshooting helpdesk tech-support",
     stems:
       "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원"
@@ -168,9 +169,13 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   },
   {
     // What research cites, not the sourcing of suppliers ("sources" is not "sourcing").
+    // Work from what is published: done at a desk, wherever it is about.
     concept: "sources",
     family: "research",
-    en: "source sources"
+    mode: "digital",
+    en: "source sources cite cited citing citation citations public-data open-data official-statistics published-data",
+    stems:
+      "quellen quelle$ sources$ fuentes fuente$ fontes fonte$ bronnen źródł zrodl kaynak источник مصادر स्रोत 出典 出处 來源 출처 sumber surse sursa$"
   },
   {
     concept: "sourcing",
@@ -193,8 +198,22 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     mode: "physical",
-    en: "handyman assembly assemble assembled assembling mount mounting install installation flat-pack shelf-mounting put-up hang-up drill drilling repair repairs",
-    stems: "montage montier aufbau zusammenbau монтаж сборк تركيب 組み立て 组装 조립"
+    includes: ["installation"],
+    en: "handyman handymen assembly assemble assembled assembling flat-pack shelf-mounting put-up hang-up drill drilling repair repairs",
+    stems:
+      "aufbau zusammenbau сборк 組み立て 组装 조립 handwerker bricoleur manitas faz-tudo tuttofare klusjesman złota-rączka zlota-raczka tamirci عامل-صيانة हैंडीमैन 便利屋 杂工 잡역부"
+  },
+  {
+    // Putting something in place so it works: a router, a bracket, a dishwasher, panels. Named
+    // by itself, it asks for those who install things (a handyman, IT support: `includes`), not
+    // for whoever inspects or uses what is installed.
+    concept: "installation",
+    work: true,
+    family: "fieldwork",
+    mode: "physical",
+    en: "install installs installed installing installation installations installer installers mount mounts mounted mounting setup",
+    stems:
+      "installier install instal montage montier монтаж монтир установ подключ تركيب تثبيت स्थापना इंस्टॉल 設置 取り付け 取付 インストール 安装 安裝 설치 התקנ εγκατάστασ kurulum kurmak pasang$ memasang lắp-đặt cài-đặt"
   },
   {
     // What a handyman assembles or mounts, and what a property report lists.
@@ -228,6 +247,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   },
   {
     concept: "visit",
+    saysWhere: true,
     family: "fieldwork",
     mode: "physical",
     en: "visit visits visiting site-visit site-visits walk-around",
