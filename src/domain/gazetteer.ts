@@ -13,7 +13,7 @@ import { citiesOfAsia } from "./gazetteer/asia.ts"
 import { citiesOfEurope } from "./gazetteer/europe.ts"
 
 export { countries } from "./gazetteer/countries.ts"
-export { otherNames } from "./gazetteer/other_names.ts"
+export { metropolitanAreas, otherNames } from "./gazetteer/other_names.ts"
 
 export const cities: ReadonlyArray<string> = [
   ...citiesOfAsia,

@@ -8,7 +8,15 @@
 
 import { cachedPerObject, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
+import {
+  isWorldCity,
+  type KnownPlaces,
+  metropolisOf,
+  type Place,
+  placesNamedIn,
+  placesOfLocation,
+  placeWordsIn
+} from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import {
   fold,
@@ -331,7 +339,8 @@ export const placeFilterOf = (task: TaskProfile): string | undefined =>
 /**
  * The places a task's location confines it to: the cities it names (a participant's city, or a
  * city of the world) when it names any — "Lagos, Nigeria" is Lagos, not Abuja — otherwise the
- * regions and countries it names. A location naming no known place confines the task to nowhere.
+ * regions and countries it names. A city in a larger one's metropolitan area takes that city in
+ * (Giza: Cairo). A location naming no known place confines the task to nowhere.
  */
 export const confiningPlaces = (
   location: string,
@@ -340,5 +349,11 @@ export const confiningPlaces = (
 ): ReadonlySet<Place> => {
   const named = placesNamedIn(location, known)
   const namedCities = named.filter((place) => cities.has(place) || isWorldCity(place))
-  return new Set(namedCities.length > 0 ? namedCities : named)
+  if (namedCities.length === 0) return new Set(named)
+  const confined = new Set(namedCities)
+  for (const city of namedCities) {
+    const metropolis = metropolisOf(city)
+    if (metropolis !== undefined) confined.add(metropolis)
+  }
+  return confined
 }

@@ -3,7 +3,7 @@
  * "City, Region, Country" locations) and the world's (the gazetteer), read with accents folded
  * and other names resolved ("Montreal" is Montréal, "Bombay" is Mumbai, "USA" is United States).
  */
-import { cities, countries, otherNames } from "./gazetteer.ts"
+import { cities, countries, metropolitanAreas, otherNames } from "./gazetteer.ts"
 import { isContinuous, readWords, type TextWords } from "./words.ts"
 
 /** A place as matching compares it: folded words joined by single spaces ("sao paulo"). */
@@ -27,6 +27,8 @@ interface Gazetteer {
   readonly cased: ReadonlyMap<Place, string>
   /** Names in scripts written without spaces, found inside a run of such a script ("東京の工場"). */
   readonly inside: ReadonlyArray<Place>
+  /** By city: the larger city whose metropolitan area it lies in (`metropolitanAreas`). */
+  readonly metropolis: ReadonlyMap<Place, Place>
 }
 
 const gazetteer: Gazetteer = (() => {
@@ -62,8 +64,17 @@ const gazetteer: Gazetteer = (() => {
     }
   }
   const inside = [...byName.keys()].filter(isContinuous).sort((a, b) => b.length - a.length)
-  return { byName, cased, inside }
+  const metropolis = new Map<Place, Place>()
+  for (const [city, centre] of Object.entries(metropolitanAreas)) {
+    const [part, whole] = [byName.get(placeOf(city)), byName.get(placeOf(centre))]
+    if (!part?.isCity || !whole?.isCity) throw new Error(`gazetteer: ${city} in ${centre}, not both listed cities`)
+    metropolis.set(part.place, whole.place)
+  }
+  return { byName, cased, inside, metropolis }
 })()
+
+/** The larger city whose metropolitan area a city lies in, if it does (Giza: Cairo). */
+export const metropolisOf = (place: Place): Place | undefined => gazetteer.metropolis.get(place)
 
 /** The place a name of the catalogue or of the world stands for: its gazetteer entry's, or itself. */
 export const canonicalPlace = (place: Place): Place => gazetteer.byName.get(place)?.place ?? place

@@ -100,7 +100,7 @@ const physicalCues = new RegExp(
     "plumb(?:ing|er)",
     "electrician",
     "handyman",
-    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
+    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank(?! statements?| accounts?| details| transfers?| feeds?| records?)|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
   ].join("|")
 )
 const digitalCues = new RegExp(
@@ -164,8 +164,9 @@ const bothCues =
 const wordBounded = (cues: RegExp) => new RegExp(`\\b(?:${cues.source})\\b`)
 const physical = wordBounded(physicalCues)
 const digital = wordBounded(digitalCues)
-/** "online shop", "web store": a place on the web, not a premises to visit. */
-const onlinePremises = /\b(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)\b/g
+/** "online shop", "web store", "negozio online": a place on the web, not a premises to visit. */
+const onlinePremises =
+  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin) (?:online|en ligne|internetowy))\b/g
 
 /**
  * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
@@ -179,8 +180,10 @@ const onlinePremises = /\b(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|
 export const inferExecutionMode = (text: string, namesPlace = false): ExecutionMode | null => {
   const folded = fold(text)
   if (bothCues.test(folded)) return "hybrid"
-  let onSite = physical.test(folded.replace(onlinePremises, " online "))
-  let online = digital.test(folded)
+  // A shop on the web is neither a premises to visit nor online work ("photos for our web shop").
+  const premisesOff = folded.replace(onlinePremises, " ")
+  let onSite = physical.test(premisesOff)
+  let online = digital.test(premisesOff)
   // What the work is about says where only when nothing else does (`Concept.mode`).
   let aboutSite = false
   let aboutOnline = false

@@ -465,6 +465,12 @@ const prefixAt = (word: string, from: number): readonly [number, string] | undef
 const arabicClitics = /^(?:[وفبكل]?ال|لل|[وفب])(?=[\u0600-\u06FF]{3})/
 
 /**
+ * Hebrew's one-letter proclitics (and, in, to, the, from, that, as: "לצלם" is "to photograph"):
+ * a word that begins no entry as written is read without one.
+ */
+const hebrewProclitic = /^[ובלהמשכ](?=[\u0590-\u05FF]{3})/
+
+/**
  * Words this long are read part by part when whole they name no concept (German and Dutch
  * compounds); past the longest a compound is written, a word is no compound, and reading it part
  * by part would cost its length times the lexicon's longest entry.
@@ -490,7 +496,7 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   }
   const stem = stemOf(word)
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
-  const first = prefixAt(plain, 0)
+  const first = prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : undefined)
   // A word as listed, or by its English stem — unless another language's entry matches more of
   // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
   const named =

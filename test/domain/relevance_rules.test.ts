@@ -216,6 +216,9 @@ describe("the execution mode, read from wording and deliverables in any language
     ["Size the market for electric scooters in Vietnam", "digital"],
     ["Desk study of the coffee market in Brazil, sources cited", "digital"],
     ["Check the electrical panels of a Berlin office", "physical"],
+    // A shop on the web is no premises and no online work; a bank statement is no bank to go to.
+    ["Foto di prodotti su sfondo bianco per un negozio online, ad Atene", null],
+    ["Match bank statements to invoices in Xero", "digital"],
     // Neither: unknown, so that no one is filtered out by a guess.
     ["Looking for a photographer", null]
   ])("%s → %s", (text, mode) => {
@@ -260,7 +263,14 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Нужен курьер в Лиссабоне", "joao-pereira", "Lisbon, Portugal"],
     ["Inspektion von Solaranlagen mit einer Drohne in Perth", "liam-obrien", "Perth, Australia"],
     ["Regalpreise im Supermarkt in Bukarest erfassen", "ana-popescu", "Bucharest, Romania"],
-    ["Someone to snap pictures of a flat for rent in Santiago", "valentina-morales", "Santiago, Chile"]
+    ["Someone to snap pictures of a flat for rent in Santiago", "valentina-morales", "Santiago, Chile"],
+    // Hebrew's one-letter proclitics read off words of the work ("לצלם", to photograph) and places.
+    ["מישהו לצלם דירה בסנטיאגו", "valentina-morales", "Santiago, Chile"],
+    ["ตรวจสอบแผงโซลาร์เซลล์ในเพิร์ธ", "liam-obrien", "Perth, Australia"],
+    ["Verificarea prețurilor la raft în supermarketurile din București", "ana-popescu", "Bucharest, Romania"],
+    // A district of a catalogue city, and a city in its metropolitan area.
+    ["Visit a warehouse in Ikeja and send geotagged pictures", "amara-okafor", "Lagos, Nigeria"],
+    ["Need a motorbike rider to drop off documents in Giza", "ahmed-hassan", "Giza, Egypt"]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)

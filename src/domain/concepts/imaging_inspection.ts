@@ -65,7 +65,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검"
+      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$"
   },
   {
     concept: "audit",
@@ -93,12 +93,12 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     mode: "physical",
     en: "solar pv photovoltaic",
-    stems: "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광"
+    stems: "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광 โซลาร์ โซล่าร์"
   },
   {
     concept: "panel",
     en: "panel panels array arrays",
-    stems: "paneel panel panneau pannell painel modul"
+    stems: "paneel panel panneau pannell painel modul แผง"
   },
   {
     concept: "drone",
@@ -117,7 +117,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
     stems:
-      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트"
+      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$"
   },
   {
     concept: "meter",

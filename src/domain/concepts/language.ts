@@ -66,7 +66,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     family: "language",
     mode: "digital",
     en: "edit editing edited editor",
-    stems: "bearbeit redig edicion edición edicao edição"
+    stems: "bearbeit redig edicion edición edicao edição επιμελει"
   },
   {
     concept: "writing",
@@ -136,7 +136,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "lang-english",
     en: "english british american",
     stems:
-      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ"
+      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ αγγλικ"
   },
   {
     concept: "lang-spanish",

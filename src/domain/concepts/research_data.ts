@@ -199,7 +199,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "moderation moderate moderator moderating flagged",
     stems:
-      "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle"
+      "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural"
   },
   {
     concept: "content",

@@ -8,13 +8,14 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "retail",
     en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
     stems:
-      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장"
+      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ"
   },
   {
     concept: "price",
     family: "retail",
     en: "price prices pricing",
-    stems: "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격"
+    stems:
+      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul"
   },
   {
     concept: "shelf",
@@ -22,7 +23,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "shelf shelves shelf-share planogram planograms facings",
     stems:
-      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열"
+      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul"
   },
   {
     concept: "mystery-shopping",
@@ -44,7 +45,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "retail",
     en: "e-commerce ecommerce online-shop marketplace marketplaces seller sellers storefront listing listings sku skus",
     stems:
-      "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자"
+      "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자 ηλεκτρονικο-καταστημα"
   },
   {
     concept: "authenticity",

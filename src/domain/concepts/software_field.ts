@@ -64,7 +64,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "it",
     en: "network networks networking router routers wi-fi wifi lan connection connectivity internet",
     stems:
-      "netzwerk netz$ réseau reseau redes rede$ rete$ netwerk sieć siec ağ$ internet сеть сети شبكة नेटवर्क ネットワーク 网络 網路 네트워크 jaringan wi-fi wifi routeur enrutador роутер"
+      "netzwerk netz$ réseau reseau redes rede$ rete$ netwerk sieć siec ağ$ internet сеть сети شبكة नेटवर्क ネットワーク 网络 網路 네트워크 jaringan wi-fi wifi routeur enrutador роутер penghala"
   },
   {
     concept: "computer",
@@ -97,7 +97,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence",
     stems:
-      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa"
+      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan"
   },
   {
     concept: "address",
@@ -229,13 +229,13 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "event events conference conferences trade-show expo expos booth booths fair fairs summit",
     stems:
-      "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회"
+      "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회 전시회 전시 참석 행사"
   },
   {
     concept: "notes",
     family: "events",
     en: "notes note minutes summary",
-    stems: "notiz protokoll note notas appunt aantekening notatk заметк ملاحظات नोट्स ノート メモ 笔记 노트"
+    stems: "notiz protokoll note notas appunt aantekening notatk заметк ملاحظات नोट्स ノート メモ 笔记 노트 메모"
   },
   {
     concept: "meeting",
@@ -285,7 +285,8 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "product",
     family: "imaging",
     en: "product products goods",
-    stems: "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang"
+    stems:
+      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk"
   },
   {
     concept: "studio",

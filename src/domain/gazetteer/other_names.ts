@@ -30,7 +30,8 @@ export const otherNames: Readonly<Record<string, string>> = {
   India: "Indien|Inde|Índia|Indie|Hindistan|Индия|الهند|भारत|インド|印度|인도",
   Portugal: "Portogallo|Portugalia|Portekiz|Португалия|البرتغال|ポルトガル|葡萄牙|포르투갈",
   // Cities of the catalogue, and a few of the world's most written.
-  Cairo: "Kairo|Le Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로",
+  Cairo:
+    "Maadi|Zamalek|Heliopolis|Nasr City|Kairo|Le Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로",
   Lisbon: "Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본",
   Bucharest: "Bukarest|Bucarest|Bucareste|Boekarest|Bukareszt|Bükreş|Бухарест|Бухаресте|بوخارست|ブカレスト|布加勒斯特",
   Mumbai: "Mumbaí|Мумбаи|مومباي|मुंबई|मुम्बई|ムンバイ|孟买|뭄바이",
@@ -54,8 +55,9 @@ export const otherNames: Readonly<Record<string, string>> = {
   Moscow: "Moskau|Moscou|Moscú|Moscovo|Mosca|Moskou|Moskwa|Moskova|Москва|Москве|موسكو|モスクワ|莫斯科|모스크바",
   London: "Londres|Londra|Londen|Londyn|Лондон|Лондоне|لندن|ロンドン|伦敦|런던",
   "New York": "Nueva York|Nova Iorque|Nowy Jork|Нью-Йорк|نيويورك|ニューヨーク|纽约|뉴욕",
-  Nairobi: "Найроби|نيروبي|ナイロビ|内罗毕|나이로비",
-  Lagos: "Лагос|لاغوس|ラゴス|拉各斯",
+  Nairobi: "Westlands|Kilimani|Kileleshwa|Найроби|نيروبي|ナイロビ|内罗毕|나이로비",
+  // Districts and suburbs of the catalogue's cities, written as places of their own.
+  Lagos: "Лагос|لاغوس|ラゴス|拉各斯|Ikeja|Lekki|Victoria Island|Ikoyi|Yaba|Surulere|Apapa",
   Istanbul: "İstanbul|Estambul|Istambul|Stambuł|Стамбул|إسطنبول|イスタンブール|伊斯坦布尔|이스탄불",
   "Mexico City": "Mexiko-Stadt|Città del Messico|Cidade do México|Мехико|مكسيكو سيتي|メキシコシティ|墨西哥城",
   "Addis Ababa": "አዲስ አበባ|Addis-Abeba|Addis Abeba|Аддис-Абеба|أديس أبابا|亚的斯亚贝巴",
@@ -72,12 +74,12 @@ export const otherNames: Readonly<Record<string, string>> = {
   Dublin: "Baile Átha Cliath|Dublín|Dublino|Дублин|دبلن|ダブリン|都柏林|더블린",
   Oslo: "Осло|أوسلو|オスロ|奥斯陆|오슬로",
   Stockholm: "Estocolmo|Stoccolma|Sztokholm|Стокгольм|ستوكهولم|ストックホルム|斯德哥尔摩|스톡홀름",
-  Perth: "Перт|بيرث|パース|珀斯|퍼스",
+  Perth: "เพิร์ธ|פרת'|Перт|بيرث|パース|珀斯|퍼스",
   Melbourne: "Мельбурн|ملبورن|メルボルン|墨尔本|멜버른",
   Karachi: "کراچی|Karatschi|Karachí|Карачи|كراتشي|कराची|カラチ|卡拉奇",
   Dhaka: "ঢাকা|ঢাকায়|Dacca|Dakka|Дакка|دكا|ढाका|ダッカ|达卡",
   Bengaluru: "ಬೆಂಗಳೂರು|Бангалор|بنغالور|बेंगलुरु|ベンガルール|班加罗尔",
-  Santiago: "Сантьяго|سانتياغو|サンティアゴ|圣地亚哥",
+  Santiago: "סנטיאגו|Сантьяго|سانتياغو|サンティアゴ|圣地亚哥",
   "Buenos Aires": "Буэнос-Айрес|بوينس آيرس|ブエノスアイレス|布宜诺斯艾利斯",
   Bogotá: "Bogota|Богота|بوغوتا|ボゴタ|波哥大",
   Casablanca: "Dar el Beida|Casablanka|Касабланка|الدار البيضاء|カサブランカ|卡萨布兰卡",
@@ -102,4 +104,15 @@ export const otherNames: Readonly<Record<string, string>> = {
   Ankara: "Анкара|أنقرة|アンカラ|安卡拉|앙카라",
   Thessaloniki:
     "Θεσσαλονίκη|Θεσσαλονίκης|Saloniki|Thessalonique|Tesalónica|Salonicco|Салоники|سالونيك|テッサロニキ|塞萨洛尼基"
+}
+
+/**
+ * Cities that lie in a larger city's metropolitan area, by the names the lists show: work there is
+ * within reach of those who work in the larger city ("Greater Cairo" takes in Giza), so a task
+ * in one is confined to both. Only places most written as one area.
+ */
+export const metropolitanAreas: Readonly<Record<string, string>> = {
+  Giza: "Cairo",
+  Yokohama: "Tokyo",
+  Incheon: "Seoul"
 }
