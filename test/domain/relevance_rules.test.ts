@@ -179,9 +179,10 @@ describe("plausible means doing the work asked, not sharing what it is about", (
     )
   })
 
-  it('a word any discipline uses is read as itself: "new" is no news, "file" no court', () => {
+  it('a word any discipline uses is read as itself: "new" is no news, "file" no court, "sign" no sign language', () => {
     expect(keyOf("new")).not.toBe(keyOf("news"))
     expect(keyOf("file")).not.toBe(keyOf("court"))
+    expect(keyOf("signs")).not.toBe(keyOf("asl"))
     expect(searchDirectory("A court runner in Dublin", sample, 10).matches[0]?.participant.slug).toBe("niamh-byrne")
   })
 
@@ -270,7 +271,14 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Verificarea prețurilor la raft în supermarketurile din București", "ana-popescu", "Bucharest, Romania"],
     // A district of a catalogue city, and a city in its metropolitan area.
     ["Visit a warehouse in Ikeja and send geotagged pictures", "amara-okafor", "Lagos, Nigeria"],
-    ["Need a motorbike rider to drop off documents in Giza", "ahmed-hassan", "Giza, Egypt"]
+    ["Need a motorbike rider to drop off documents in Giza", "ahmed-hassan", "Giza, Egypt"],
+    // Roles and paraphrases of the work: a location manager scouts, talking to people interviews
+    // them, a contract is a document, an electrical installation is what an inspector checks.
+    ["A location manager in Ecuador", "gabriela-andrade", "Ecuador"],
+    ["Talk to 10 small traders in Abuja about how they use mobile money", "aisha-bello", "Abuja, Nigeria"],
+    ["Bring a contract to a lawyer's office in Lisbon", "joao-pereira", "Lisbon, Portugal"],
+    ["Confirm the electrical installation in a Berlin office is safe", "lukas-schmidt", "Berlin, Germany"],
+    ["Rate the service at a Lyon restaurant as a customer", "marie-dubois", "Lyon, France"]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)

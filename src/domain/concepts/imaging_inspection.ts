@@ -47,7 +47,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     work: true,
     family: "imaging",
     mode: "physical",
-    en: "scout scouting scouts",
+    en: "scout scouting scouts location-manager location-managers location-scout location-scouts",
     stems: "locacion locación location-scout repérag reperag sopraluogh motivsuch"
   },
   {
@@ -77,6 +77,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
   {
     concept: "vehicle",
     family: "inspection",
+    mode: "physical",
     en: "vehicle vehicles car cars automobile truck trucks pickup-truck",
     stems:
       "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차"
@@ -85,7 +86,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "electrical",
     family: "inspection",
     mode: "physical",
-    en: "electrical electric electrician electricity wiring socket sockets appliance appliances",
+    en: "electrical electric electrician electricity wiring socket sockets appliance appliances electrical-installation electrical-installations fuse-box distribution-board",
     stems: "elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기"
   },
   {

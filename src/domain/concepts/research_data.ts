@@ -31,9 +31,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "interview",
     work: "shared",
     family: "research",
-    en: "interview interviews interviewing interviewer",
+    en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with",
     stems:
-      "interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰"
+      "sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰"
   },
   {
     concept: "survey",

@@ -30,7 +30,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     work: true,
     family: "retail",
     mode: "physical",
-    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping",
+    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer",
     stems:
       "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리"
   },
@@ -105,9 +105,9 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
   },
   {
     concept: "document",
-    en: "document documents paper papers paperwork certificate certificates",
+    en: "document documents paper papers paperwork certificate certificates contract contracts",
     stems:
-      "dokument unterlag urkunde document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류"
+      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류"
   },
   {
     concept: "submission",

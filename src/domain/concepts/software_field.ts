@@ -257,7 +257,8 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "sign-language",
     family: "language",
-    en: "asl sign-language signing deaf",
+    // Not "signing": a lease or a contract is signed.
+    en: "asl sign-language signed-language deaf",
     stems:
       "gebärdensprach gebardensprach langue-des-signes lengua-de-señas lengua-de-senas lingua-de-sinais lingua-dei-segni gebarentaal język-migowy jezyk-migowy işaret-dili isaret-dili жестов لغة-الإشارة सांकेतिक 手話 手语 수어 señas senas signes sinais"
   },
