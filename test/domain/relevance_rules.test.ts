@@ -305,9 +305,25 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Kurier w Warszawie", "Warsaw, Poland"],
     ["Φωτογράφος στη Θεσσαλονίκη", "Thessaloniki, Greece"],
     ["ช่างภาพในกรุงเทพ", "Bangkok, Thailand"],
-    ["Kurye lazım Ankara'da", "Ankara, Türkiye"]
+    ["Kurye lazım Ankara'da", "Ankara, Türkiye"],
+    // Names in the scripts of the languages agents write in, and inflected after "in".
+    ["שליח בקהיר", "Cairo, Egypt"],
+    ["ล่ามในโตเกียว", "Tokyo, Japan"],
+    ["Φωτογράφος στη Λισαβόνα", "Lisbon, Portugal"],
+    ["Kurier w Lizbonie", "Lisbon, Portugal"],
+    ["Кур'єр у Берліні", "Berlin, Germany"],
+    ["Курьер в Перте", "Perth, Australia"],
+    ["Villanyszerelés ellenőrzése Berlinben", "Berlin, Germany"],
+    ["Berlinde bir kurye", "Berlin, Germany"],
+    ["Fotograf v Praze", "Prague, Czechia"]
   ])("places written locally: %s is in %s", (text, location) => {
     expect(searchDirectory(text, sample, 10).location).toBe(location)
+  })
+
+  it("an ending is read off a place's name only when what is left is a place and the word is none", () => {
+    for (const text of ["Send the photos often", "Reuben needs a courier", "Proofread a Tokyoite's blog"]) {
+      expect(searchDirectory(text, sample, 10).location, text).toBe(null)
+    }
   })
 })
 
