@@ -104,7 +104,14 @@ export const stopWords: ReadonlySet<string> = new Set(
     "dan di ke dari untuk yang dengan " +
     "в на с по для из от и или мне нам нужен нужна нужно " +
     "في من إلى الى على مع عن و " +
-    "में का की के को से और एक है चाहिए करना"
+    "में का की के को से और एक है चाहिए करना " +
+    // Ukrainian, Romanian, Greek, Hebrew, Vietnamese (folded) and Swahili.
+    "у і та або мені нам потрібен потрібна потрібно " +
+    "din în in la pentru cu si sau un o al ale unei unui " +
+    "στα στη στην στο στον του της των και για με σε ενα μια " +
+    "של את עם על צריך מישהו " +
+    "tu sang den cho va cua o mot cac nhung la voi trong ve toi can " +
+    "kutoka kwenda na ya wa kwa katika za la cha vya"
   ).split(" ")
 )
 
@@ -485,14 +492,19 @@ const longestCompound = 40
  */
 export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   if (isContinuous(word)) {
-    const found: Array<string> = []
+    // Longest entries first; the keys in the order the run names them, as words are read (the
+    // first weighs most: `emphasis`).
+    const found: Array<{ key: string; at: number }> = []
     let rest = word
     for (const [entry, key] of lexicon.inside) {
-      if (!rest.includes(entry)) continue
-      if (!found.includes(key)) found.push(key)
-      rest = rest.replaceAll(entry, " ")
+      const at = rest.indexOf(entry)
+      if (at < 0) continue
+      const seen = found.find((f) => f.key === key)
+      if (seen === undefined) found.push({ key, at })
+      else seen.at = Math.min(seen.at, at)
+      rest = rest.replaceAll(entry, " ".repeat(entry.length))
     }
-    return found.length > 0 ? found : [word]
+    return found.length > 0 ? found.sort((a, b) => a.at - b.at).map((f) => f.key) : [word]
   }
   const stem = stemOf(word)
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word

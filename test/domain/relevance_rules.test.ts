@@ -278,7 +278,14 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Talk to 10 small traders in Abuja about how they use mobile money", "aisha-bello", "Abuja, Nigeria"],
     ["Bring a contract to a lawyer's office in Lisbon", "joao-pereira", "Lisbon, Portugal"],
     ["Confirm the electrical installation in a Berlin office is safe", "lukas-schmidt", "Berlin, Germany"],
-    ["Rate the service at a Lyon restaurant as a customer", "marie-dubois", "Lyon, France"]
+    ["Rate the service at a Lyon restaurant as a customer", "marie-dubois", "Lyon, France"],
+    // The work in Vietnamese, Swahili, Ukrainian, Hebrew, Greek and Romanian.
+    ["Dịch tài liệu từ tiếng Nhật sang tiếng Anh", "akiko-tanaka", null],
+    ["Kutafsiri nyaraka kutoka Kijapani kwenda Kiingereza", "akiko-tanaka", null],
+    ["Перевірка електропроводки в офісі в Берліні", "lukas-schmidt", "Berlin, Germany"],
+    ["צילום מוצרים לחנות אונליין באתונה", "eleni-papadopoulou", "Athens, Greece"],
+    ["Επιμέλεια κειμένου στα αγγλικά", "emily-hart", null],
+    ["Sondaj în gospodării din Addis Abeba", "meron-tesfaye", "Addis Ababa, Ethiopia"]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)
@@ -290,6 +297,12 @@ describe("requests in other words, languages and scripts find the specialist", (
     expect(keyOf("traduccion")).toBe(keyOf("translated"))
     expect(termsOf("Produktfotos").map((t) => t.key)).toEqual([keyOf("product"), keyOf("photos")])
     expect(termsOf("技術マニュアルを翻訳").map((t) => t.key)).toContain(keyOf("translation"))
+    // A run of an unspaced script gives its keys in the order it names them (the first weighs most).
+    expect(termsOf("แปลเอกสารภาษาญี่ปุ่น").map((t) => t.key)).toEqual([
+      keyOf("translation"),
+      keyOf("document"),
+      keyOf("japanese")
+    ])
     // Related but distinct work stays apart in every language.
     expect(keyOf("dolmetscher")).toBe(keyOf("interpreter"))
     expect(keyOf("dolmetscher")).not.toBe(keyOf("ubersetzer"))

@@ -9,7 +9,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ"
+      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha"
   },
   {
     concept: "retouching",
@@ -17,7 +17,8 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     mode: "digital",
     en: "retouch retouching retouched retoucher cutout clipping",
-    stems: "retusch retouch retoque ritocc scontorn retus rötuş rotus ретуш रीटच 修图 修圖 レタッチ 보정"
+    stems:
+      "retusch retouch retoque ritocc scontorn retus rötuş rotus ретуш रीटच 修图 修圖 レタッチ 보정 ריטוש ρετουσ รีทัช chinh-sua-anh"
   },
   {
     // What retouching is often about, not retouching itself: "background music" is no photo work.
@@ -33,7 +34,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "illustration illustrations illustrate illustrator",
     stems:
-      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트"
+      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트 איור εικονογραφ ภาพประกอบ ілюстрац ilustra minh-hoa michoro"
   },
   {
     concept: "icon",
@@ -48,7 +49,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     mode: "physical",
     en: "scout scouting scouts location-manager location-managers location-scout location-scouts",
-    stems: "locacion locación location-scout repérag reperag sopraluogh motivsuch"
+    stems: "locacion locación location-scout repérag reperag sopraluogh motivsuch поиск-локац пошук-локац איתור-לוקיישנ"
   },
   {
     concept: "film",
@@ -65,7 +66,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$"
+      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra"
   },
   {
     concept: "audit",
@@ -80,21 +81,23 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "vehicle vehicles car cars automobile truck trucks pickup-truck",
     stems:
-      "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차"
+      "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari"
   },
   {
     concept: "electrical",
     family: "inspection",
     mode: "physical",
     en: "electrical electric electrician electricity wiring socket sockets appliance appliances electrical-installation electrical-installations fuse-box distribution-board",
-    stems: "elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기"
+    stems:
+      "elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme"
   },
   {
     concept: "solar",
     family: "inspection",
     mode: "physical",
     en: "solar pv photovoltaic",
-    stems: "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광 โซลาร์ โซล่าร์"
+    stems:
+      "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광 โซลาร์ โซล่าร์ סולאר ηλιακ φωτοβολτα сонячн pin-mat-troi"
   },
   {
     concept: "panel",
@@ -106,7 +109,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     mode: "physical",
     en: "drone drones uav",
-    stems: "drohn drone dron дрон طائرة-مسيرة ड्रोन ドローン 无人机 無人機 드론"
+    stems: "drohn drone dron дрон طائرة-مسيرة ड्रोन ドローン 无人机 無人機 드론 רחפן โดรน безпілотн flycam"
   },
   {
     concept: "thermal",
@@ -118,7 +121,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
     stems:
-      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$"
+      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue"
   },
   {
     concept: "meter",
@@ -133,7 +136,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "accessibility accessible a11y wheelchair step-free barrier barriers wcag",
     stems:
-      "barrierefrei rollstuhl accessib accesib acessib fauteuil-roulant silla-de-ruedas cadeira-de-rodas toegankelijk rolstoel dostępn dostepn erişileb erisileb доступн إمكانية-الوصول सुलभता アクセシビリティ 无障碍 無障礙 접근성"
+      "barrierefrei rollstuhl accessib accesib acessib fauteuil-roulant silla-de-ruedas cadeira-de-rodas toegankelijk rolstoel dostępn dostepn erişileb erisileb доступн إمكانية-الوصول सुलभता アクセシビリティ 无障碍 無障礙 접근성 נגישות προσβασιμ accesibil tiep-can ufikiaji"
   },
   {
     concept: "screen-reader",

@@ -10,7 +10,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역"
+      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van"
   },
   {
     concept: "interpretation",
@@ -18,7 +18,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
     stems:
-      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역"
+      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역 mkalimani ukalimani phien-dich thong-dich"
   },
   {
     // "Local", "locally": where someone is, not localization (whose English stem it is).
@@ -40,7 +40,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated",
     stems:
-      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사"
+      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi"
   },
   {
     concept: "captioning",
@@ -49,7 +49,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "caption captions captioning captioned subtitle subtitles subtitling subtitled srt webvtt vtt",
     stems:
-      "untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막"
+      "untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu"
   },
   {
     concept: "proofreading",
@@ -58,7 +58,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings",
     stems:
-      "korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정"
+      "korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정 הגהה διορθωσ พิสูจน์อักษร коректур corectur hieu-dinh soat-loi kusahihisha"
   },
   {
     concept: "editing",
@@ -66,7 +66,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     family: "language",
     mode: "digital",
     en: "edit editing edited editor",
-    stems: "bearbeit redig edicion edición edicao edição επιμελει"
+    stems: "bearbeit redig edicion edición edicao edição επιμελει עריכה редагув bien-tap"
   },
   {
     concept: "writing",
@@ -81,7 +81,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "documentation docs manual manuals handbook",
     stems:
-      "dokumentation documentac documentaç documentazion handleiding instrukcj bedienungsanleitung anleitung manuel manuale документац توثيق दस्तावेजीकरण マニュアル 文档 문서화"
+      "dokumentation documentac documentaç documentazion handleiding instrukcj bedienungsanleitung anleitung manuel manuale документац توثيق दस्तावेजीकरण マニュアル 文档 문서화 תיעוד τεκμηριωσ documentati คู่มือ"
   },
   {
     concept: "voice",
@@ -90,7 +90,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "voice voiceover voice-over narration narrator narrate dubbing",
     stems:
-      "sprecher sprachaufnahm vertoner locución locucion locutor doublage narrazion doppiagg seslendir озвуч تعليق-صوتي वॉयस ナレーション 配音 나레이션 성우"
+      "sprecher sprachaufnahm vertoner locución locucion locutor doublage narrazion doppiagg seslendir озвуч تعليق-صوتي वॉयस ナレーション 配音 나레이션 성우 קריינות εκφωνησ พากย์ long-tieng"
   },
   {
     concept: "language",
@@ -130,42 +130,43 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "lang-japanese",
     en: "japanese",
     stems:
-      "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어 японськ"
+      "japanisch japonais japonés japones japonês japones giappones japans japońsk japonsk japonca японск يابان जापानी 日本語 日语 日文 일본어 японськ ญี่ปุ่น יפנית ιαπωνικ japonez tieng-nhat kijapani"
   },
   {
     concept: "lang-english",
     en: "english british american",
     stems:
-      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ αγγλικ"
+      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ αγγλικ อังกฤษ אנגלית englez tieng-anh kiingereza"
   },
   {
     concept: "lang-spanish",
     en: "spanish castilian",
     stems:
-      "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ"
+      "spanisch espagnol español espanol espanhol spagnol spaans hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ สเปน ספרדית ισπανικ spaniol tieng-tay-ban kihispania"
   },
   {
     concept: "lang-french",
     en: "french",
     stems:
-      "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어 французьк"
+      "französisch franzosisch français francais francés frances francês francese frans francusk fransızca fransizca французск فرنس फ़्रेंच फ्रेंच 法语 法語 フランス語 프랑스어 французьк ฝรั่งเศส צרפתית γαλλικ francez tieng-phap kifaransa"
   },
   {
     concept: "lang-arabic",
     en: "arabic darija",
-    stems: "arabisch arabe árabe arabo arabsk arapça arapca арабск عرب अरबी 阿拉伯 アラビア語 아랍어 арабськ"
+    stems:
+      "arabisch arabe árabe arabo arabsk arapça arapca арабск عرب अरबी 阿拉伯 アラビア語 아랍어 арабськ อาหรับ ערבית αραβικ tieng-a-rap kiarabu"
   },
   {
     concept: "lang-german",
     en: "german",
     stems:
-      "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어 німецьк"
+      "deutsch allemand alemán aleman alemão alemao tedesc duits niemieck almanca немецк ألمان जर्मन 德语 德語 ドイツ語 독일어 німецьк เยอรมัน גרמנית γερμανικ tieng-duc kijerumani"
   },
   {
     concept: "lang-portuguese",
     en: "portuguese brazilian",
     stems:
-      "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어 португальськ"
+      "portugiesisch portugais portugués portugues português portoghes portugees portugalsk portekizce португальск برتغال पुर्तगाली 葡萄牙 ポルトガル語 포르투갈어 португальськ โปรตุเกส פורטוגזית πορτογαλ portughez tieng-bo-dao kireno"
   },
   {
     concept: "lang-turkish",
@@ -177,13 +178,13 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "lang-mandarin",
     en: "mandarin chinese",
     stems:
-      "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어 китайськ"
+      "chinesisch chinois chino chinês chines cinese chinees chińsk chinsk çince cince китайск صين चीनी 中文 汉语 漢語 普通话 中国語 중국어 китайськ ภาษาจีน סינית κινεζικ chinez tieng-trung kichina"
   },
   {
     concept: "lang-korean",
     en: "korean",
     stems:
-      "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어 корейськ"
+      "koreanisch coréen coreen coreano koreaans koreańsk korece корейск كوري कोरियाई 韩语 韓語 韓国語 한국어 корейськ เกาหลี קוריאנית κορεατικ coreean tieng-han kikorea"
   },
   {
     concept: "lang-quechua",

@@ -8,14 +8,14 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "retail",
     en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
     stems:
-      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ"
+      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka"
   },
   {
     concept: "price",
     family: "retail",
     en: "price prices pricing",
     stems:
-      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul"
+      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$"
   },
   {
     concept: "shelf",
@@ -23,7 +23,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "shelf shelves shelf-share planogram planograms facings",
     stems:
-      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul"
+      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul מדף ραφι ชั้นวาง полиц rafu$"
   },
   {
     concept: "mystery-shopping",
@@ -32,7 +32,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer",
     stems:
-      "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리"
+      "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi"
   },
   {
     concept: "promotion",
@@ -51,7 +51,8 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "authenticity",
     family: "retail",
     en: "authentic authenticity counterfeit fake-goods genuine",
-    stems: "echtheit authenticit autenticid autenticid keaslian asli$ orijinal подлинн أصالة प्रामाणिक 真贋 真伪 진품"
+    stems:
+      "echtheit authenticit autenticid autenticid keaslian asli$ orijinal подлинн أصالة प्रामाणिक 真贋 真伪 진품 מקוריות זיוף γνησι ของแท้ справжн autenticit hang-that hang-gia uhalisia"
   },
   {
     concept: "unboxing",
@@ -64,7 +65,8 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "purchase",
     family: "retail",
     en: "purchase purchases buy buying order",
-    stems: "kauf achat achet compra acquist koop zakup satın satin покуп شراء खरीद 購入 购买 구매 beli$ membeli"
+    stems:
+      "kauf achat achet compra acquist koop zakup satın satin покуп شراء खरीद 購入 购买 구매 beli$ membeli купів cumpar kununua"
   },
 
   // Errands and delivery.
@@ -75,7 +77,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope",
     stems:
-      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket"
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji"
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
@@ -84,7 +86,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "errands",
     en: "delivery deliveries deliver delivered delivering",
     stems:
-      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar"
+      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza"
   },
   {
     concept: "errand",
@@ -107,7 +109,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "document",
     en: "document documents paper papers paperwork certificate certificates contract contracts",
     stems:
-      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류"
+      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka"
   },
   {
     concept: "submission",
@@ -135,6 +137,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "legal",
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner",
-    stems: "notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig"
+    stems:
+      "notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung"
   }
 ]

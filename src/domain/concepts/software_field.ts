@@ -10,7 +10,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "qa regression bug bugs bug-report bug-reports defect defects",
     stems:
-      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그"
+      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그 בדיקות-תוכנ ทดสอบซอฟต์แวร์ тестуванн kiem-thu"
   },
   {
     concept: "testing",
@@ -57,14 +57,14 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     includes: ["installation"],
     en: "it-support troubleshoot troubleshooting helpdesk tech-support",
     stems:
-      "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원"
+      "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원 תמיכה-טכנ τεχνικη-υποστηρ технічна-підтрим техпідтрим suport-tehnic ho-tro-ky msaada-wa-kiufundi"
   },
   {
     concept: "network",
     family: "it",
     en: "network networks networking router routers wi-fi wifi lan connection connectivity internet",
     stems:
-      "netzwerk netz$ réseau reseau redes rede$ rete$ netwerk sieć siec ağ$ internet сеть сети شبكة नेटवर्क ネットワーク 网络 網路 네트워크 jaringan wi-fi wifi routeur enrutador роутер penghala"
+      "netzwerk netz$ réseau reseau redes rede$ rete$ netwerk sieć siec ağ$ internet сеть сети شبكة नेटवर्क ネットワーク 网络 網路 네트워크 jaringan wi-fi wifi routeur enrutador роутер penghala רשת δικτυ เครือข่าย เราเตอร์ мереж retea mtandao"
   },
   {
     concept: "computer",
@@ -97,14 +97,14 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence",
     stems:
-      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan"
+      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho"
   },
   {
     concept: "address",
     family: "fieldwork",
     en: "address addresses signage signboard signboards sign-board",
     stems:
-      "adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna"
+      "adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna כתובת διευθυνσ ที่อยู่ dia-chi anwani"
   },
   {
     concept: "geotag",
@@ -125,7 +125,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "sample samples sampling",
     stems:
-      "probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove"
+      "probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove דגימ δειγμ ตัวอย่าง зразк mostr sampuli"
   },
   {
     concept: "household",
@@ -133,7 +133,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "household households door-to-door",
     stems:
-      "haushalt ménage menage hogar hogares domicíli domicili famíli huishoud gospodarstw hane домохозяйств أسر घर-घर 世帯 家庭 가구"
+      "haushalt ménage menage hogar hogares domicíli domicili famíli huishoud gospodarstw hane домохозяйств أسر घर-घर 世帯 家庭 가구 משק-בית νοικοκυρι ครัวเรือน домогосп gospodari ho-gia-dinh kaya$"
   },
   {
     concept: "repair",
@@ -147,7 +147,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "crop crops farm farms farmer farmers plot plots agriculture agricultural maize harvest smallholder",
     stems:
-      "landwirt ernte acker agricol agrícol agricult cultivo culture parcell parcel lavoura raccolt boerderij gewas rolnict uprawa tarla tarım tarim çiftç сельск урожа поле زراع محاصيل مزرع खेत फसल 農 农 作物 농업 작물"
+      "landwirt ernte acker agricol agrícol agricult cultivo culture parcell parcel lavoura raccolt boerderij gewas rolnict uprawa tarla tarım tarim çiftç сельск урожа поле زراع محاصيل مزرع खेत फसल 農 农 作物 농업 작물 חקלא γεωργ เกษตร сільськогосп nong-nghiep cay-trong kilimo mashamba shamba mazao"
   },
   {
     concept: "pesticide",
@@ -160,7 +160,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "scooter scooters e-scooter e-scooters escooter bike bikes bicycle bicycles e-bike micromobility fleet",
     stems:
-      "roller fahrrad leihrad trottinette vélo velo patinete bicicleta monopattino fiets deelfiets hulajnog rower scooter bisiklet самокат велосипед سكوتر دراجة स्कूटर साइकिल 自転車 キックボード 滑板车 自行车 킥보드 자전거"
+      "roller fahrrad leihrad trottinette vélo velo patinete bicicleta monopattino fiets deelfiets hulajnog rower scooter bisiklet самокат велосипед سكوتر دراجة स्कूटर साइकिल 自転車 キックボード 滑板车 自行车 킥보드 자전거 קורקינט πατινι สกู๊ตเตอร์ trotinet xe-dap baiskeli"
   },
   {
     concept: "count",
@@ -183,7 +183,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "sourcing",
     en: "sourcing supplier suppliers vendor vendors vet vetting manufacturer manufacturers",
     stems:
-      "lieferant beschaff fournisseur proveedor fornecedor fornitor leverancier dostawc tedarik поставщик مورد आपूर्तिकर्ता サプライヤー 供应商 供應商 공급업체 nhà-cung-cấp nha-cung-cap cung-cap"
+      "lieferant beschaff fournisseur proveedor fornecedor fornitor leverancier dostawc tedarik поставщик مورد आपूर्तिकर्ता サプライヤー 供应商 供應商 공급업체 nhà-cung-cấp nha-cung-cap cung-cap ספק προμηθευτ ซัพพลายเออร์ постачальн furnizor wasambazaji"
   },
   {
     concept: "factory",
@@ -191,7 +191,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "factory factories manufacturing",
     stems:
-      "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may"
+      "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may מפעל εργοστασ โรงงาน fabrica$ fabrici$ kiwanda viwanda"
   },
   {
     concept: "handyman",
@@ -229,13 +229,14 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "event events conference conferences trade-show expo expos booth booths fair fairs summit",
     stems:
-      "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회 전시회 전시 참석 행사"
+      "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회 전시회 전시 참석 행사 כנס$ תערוכה συνεδρι งานแสดงสินค้า สัมมนา виставк conferint hoi-nghi trien-lam hoi-cho maonyesho"
   },
   {
     concept: "notes",
     family: "events",
     en: "notes note minutes summary",
-    stems: "notiz protokoll note notas appunt aantekening notatk заметк ملاحظات नोट्स ノート メモ 笔记 노트 메모"
+    stems:
+      "notiz protokoll note notas appunt aantekening notatk заметк ملاحظات नोट्स ノート メモ 笔记 노트 메모 סיכום σημειωσ จดบันทึก нотатк notite ghi-chu"
   },
   {
     concept: "meeting",
@@ -243,7 +244,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "meeting meetings appointment appointments",
     stems:
-      "treffen meeting besprechung termin réunion reunion rendez-vous reunión cita riunion incontro appuntament vergadering afspraak spotkan toplantı toplanti randevu встреч совещ اجتماع موعد बैठक 会議 打ち合わせ 会议 会面 회의 미팅"
+      "treffen meeting besprechung termin réunion reunion rendez-vous reunión cita riunion incontro appuntament vergadering afspraak spotkan toplantı toplanti randevu встреч совещ اجتماع موعد बैठक 会議 打ち合わせ 会议 会面 회의 미팅 פגישה συναντησ ประชุม зустріч intalnir cuoc-hop mkutano"
   },
   {
     concept: "visit",
@@ -252,7 +253,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "visit visits visiting site-visit site-visits walk-around",
     stems:
-      "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$"
+      "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$ ביקור επισκεψ เยี่ยมชม відвід vizit kutembelea tembelea"
   },
   {
     concept: "sign-language",
@@ -260,34 +261,34 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     // Not "signing": a lease or a contract is signed.
     en: "asl sign-language signed-language deaf",
     stems:
-      "gebärdensprach gebardensprach langue-des-signes lengua-de-señas lengua-de-senas lingua-de-sinais lingua-dei-segni gebarentaal język-migowy jezyk-migowy işaret-dili isaret-dili жестов لغة-الإشارة सांकेतिक 手話 手语 수어 señas senas signes sinais"
+      "gebärdensprach gebardensprach langue-des-signes lengua-de-señas lengua-de-senas lingua-de-sinais lingua-dei-segni gebarentaal język-migowy jezyk-migowy işaret-dili isaret-dili жестов لغة-الإشارة सांकेतिक 手話 手语 수어 señas senas signes sinais שפת-סימנ νοηματικ ภาษามือ limbajul-semnelor lugha-ya-ishara"
   },
   {
     concept: "medical",
     family: "language",
     en: "medical clinical doctor doctors patient patients clinic hospital",
     stems:
-      "medizin ärztl arztl médic medic clínic clinic klinik medisch medyczn tıbbi tibbi медицин врач طبي طبيب चिकित्सा 医療 医学 医疗 醫療 의료"
+      "medizin ärztl arztl médic medic clínic clinic klinik medisch medyczn tıbbi tibbi медицин врач طبي طبيب चिकित्सा 医療 医学 医疗 醫療 의료 רפוא ιατρ แพทย์ медичн y-te matibabu daktari"
   },
   {
     concept: "audio",
     family: "audio",
     en: "audio recording recordings recorded sound podcast",
     stems:
-      "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음"
+      "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음 הקלטה ηχογραφ аудіо inregistrar ghi-am sauti"
   },
   {
     concept: "video",
     family: "audio",
     en: "video videos webinar webinars documentary",
-    stems: "video vidéo vídeo wideo видео فيديو वीडियो ビデオ 動画 视频 視頻 비디오 영상"
+    stems: "video vidéo vídeo wideo видео فيديو वीडियो ビデオ 動画 视频 視頻 비디오 영상 וידאו סרטון βιντεο วิดีโอ відео"
   },
   {
     concept: "product",
     family: "imaging",
     en: "product products goods",
     stems:
-      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk"
+      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa"
   },
   {
     concept: "studio",
