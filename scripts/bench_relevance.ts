@@ -72,12 +72,11 @@ export const relevanceMain = (asJson: boolean) => {
   const reports = parts.map((part) => ({ part, report: evaluate(partOf(part)) }))
   const baselines = parts.map((part) => ({ part, report: evaluate(partOf(part), undefined, wordOverlap) }))
   const probed = evaluateProbes()
-  // The newest batch, written before any run of this session's ranking, beside the earlier ones.
-  const newest = Math.max(...probes.map((p) => p.batch))
-  const byBatch = [
-    { name: "earlier batches", report: evaluateProbes(probes.filter((p) => p.batch < newest)) },
-    { name: `batch ${newest}`, report: evaluateProbes(probes.filter((p) => p.batch === newest)) }
-  ]
+  // Batch by batch: each was written before any run of the ranking on it, so a newer batch
+  // measures the ranking on requests it was not tuned on.
+  const byBatch = [...new Set(probes.map((p) => p.batch))]
+    .sort((a, b) => a - b)
+    .map((batch) => ({ name: `batch ${batch}`, report: evaluateProbes(probes.filter((p) => p.batch === batch)) }))
   const probeShortfalls = probed.outcomes.filter(
     (o) =>
       (o.probe.acceptable.length === 0
