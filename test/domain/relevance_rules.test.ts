@@ -279,6 +279,11 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Bring a contract to a lawyer's office in Lisbon", "joao-pereira", "Lisbon, Portugal"],
     ["Confirm the electrical installation in a Berlin office is safe", "lukas-schmidt", "Berlin, Germany"],
     ["Rate the service at a Lyon restaurant as a customer", "marie-dubois", "Lyon, France"],
+    // The person named by their role.
+    ["A sub-editor for a long report", "emily-hart", null],
+    ["An IT technician in Kuala Lumpur", "farah-aziz", "Kuala Lumpur, Malaysia"],
+    ["An odd-job man in Denver", "jack-thompson", "Denver, United States"],
+    ["A paralegal in Dublin to file papers at the High Court", "niamh-byrne", "Dublin, Ireland"],
     // The work in Vietnamese, Swahili, Ukrainian, Hebrew, Greek and Romanian.
     ["Dịch tài liệu từ tiếng Nhật sang tiếng Anh", "akiko-tanaka", null],
     ["Kutafsiri nyaraka kutoka Kijapani kwenda Kiingereza", "akiko-tanaka", null],

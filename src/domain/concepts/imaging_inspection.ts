@@ -16,7 +16,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     work: true,
     family: "imaging",
     mode: "digital",
-    en: "retouch retouching retouched retoucher cutout clipping",
+    en: "retouch retouching retouched retoucher cutout clipping photo-editor photo-editors photo-editing image-editing image-editor",
     stems:
       "retusch retouch retoque ritocc scontorn retus rötuş rotus ретуш रीटच 修图 修圖 レタッチ 보정 ריטוש ρετουσ รีทัช chinh-sua-anh"
   },
@@ -72,7 +72,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "audit",
     work: "shared",
     family: "inspection",
-    en: "audit audits auditing auditor",
+    en: "audit audits auditing auditor merchandiser merchandisers merchandising",
     stems: "audit auditor auditoría auditoria denetim аудит تدقيق-ميداني ऑडिट 監査 审核 審核 감사"
   },
   {

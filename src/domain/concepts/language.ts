@@ -38,7 +38,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     work: true,
     family: "language",
     mode: "digital",
-    en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated",
+    en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated transcriptionist transcriptionists scribe scribes",
     stems:
       "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi"
   },
@@ -56,7 +56,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     work: true,
     family: "language",
     mode: "digital",
-    en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings",
+    en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings sub-editor sub-editors subeditor subeditors sub-editing subediting copy-editor copy-editors",
     stems:
       "korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정 הגהה διορθωσ พิสูจน์อักษร коректур corectur hieu-dinh soat-loi kusahihisha"
   },
@@ -88,7 +88,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     work: true,
     family: "audio",
     mode: "digital",
-    en: "voice voiceover voice-over narration narrator narrate dubbing",
+    en: "voice voiceover voice-over narration narrator narrate dubbing voice-actor voice-actors voice-talent voice-artist",
     stems:
       "sprecher sprachaufnahm vertoner locución locucion locutor doublage narrazion doppiagg seslendir озвуч تعليق-صوتي वॉयस ナレーション 配音 나레이션 성우 קריינות εκφωνησ พากย์ long-tieng"
   },

@@ -39,7 +39,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "survey",
     work: "shared",
     family: "fieldwork",
-    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census",
+    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors",
     stems:
       "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso"
   },
@@ -48,7 +48,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "research",
     mode: "digital",
-    en: "market-sizing market-size market-sizes size-the-market market-share desk-research desk-study desk-based secondary-research market-analysis competitor-analysis competitive-analysis competitor-overview competitive-landscape",
+    en: "market-sizing market-size market-sizes size-the-market market-share desk-research desk-study desk-based secondary-research market-analysis competitor-analysis competitive-analysis competitor-overview competitive-landscape market-analyst market-analysts research-analyst industry-analyst",
     stems:
       "marktanalys marktforsch marktgröß marktgroß marktgröss marktgross desk-research schreibtischrecherch sekundärforsch sekundarforsch wettbewerbsanalys recherche-documentaire étude-documentaire etude-documentaire investigación-documental investigacion-documental estudio-de-escritorio estudio-documental pesquisa-documental ricerca-documentale deskresearch tamaño-del-mercado tamano-del-mercado taille-du-marché taille-du-marche tamanho-do-mercado dimensione-del-mercato wielkość-rynku wielkosc-rynku pazar-büyüklüğü pazar-buyuklugu объём-рынка объем-рынка кабинетн حجم-السوق बाजार-आकार 市場規模 デスクリサーチ 案头研究 시장-규모 ukuran-pasar cercetare-de-piață cercetare-de-piata studiu-de-piață studiu-de-piata étude-de-marché etude-de-marche estudio-de-mercado análisis-de-mercado pesquisa-de-mercado ricerca-di-mercato marktonderzoek analiza-rynku pazar-araştırma маркетинг анализ-рынка أبحاث-السوق बाजार 市場調査 市场调研 市场规模 시장조사 מחקר-שוק ερευνα-αγορ วิจัยตลาด дослідження-ринк nghien-cuu-thi utafiti-wa-soko"
   },
@@ -93,7 +93,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "legal",
     mode: "digital",
-    en: "case-law caselaw jurisprudence statute statutes",
+    en: "case-law caselaw jurisprudence statute statutes paralegal paralegals legal-researcher",
     stems: "jurisprud jurisprudên 判例 판례 פסיקה νομολογ судова-практ an-le"
   },
   {
@@ -151,7 +151,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization",
+    en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization typist typists data-entry-clerk",
     stems:
       "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data"
   },

@@ -55,7 +55,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     work: true,
     family: "it",
     includes: ["installation"],
-    en: "it-support troubleshoot troubleshooting helpdesk tech-support",
+    en: "it-support troubleshoot troubleshooting helpdesk tech-support it-technician it-technicians it-tech it-techs it-specialist it-help it-person it-guy it-admin sysadmin sysadmins computer-technician desktop-support",
     stems:
       "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원 תמיכה-טכנ τεχνικη-υποστηρ технічна-підтрим техпідтрим suport-tehnic ho-tro-ky msaada-wa-kiufundi"
   },
@@ -95,7 +95,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "verification",
     work: "shared",
     family: "fieldwork",
-    en: "verification verify verified verifying confirm confirmation check-that exists existence",
+    en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing",
     stems:
       "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho"
   },
@@ -145,7 +145,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "agriculture",
     family: "fieldwork",
-    en: "crop crops farm farms farmer farmers plot plots agriculture agricultural maize harvest smallholder",
+    en: "crop crops farm farms farmer farmers plot plots agriculture agricultural maize harvest smallholder agronomist agronomists agronomy extension-officer",
     stems:
       "landwirt ernte acker agricol agrícol agricult cultivo culture parcell parcel lavoura raccolt boerderij gewas rolnict uprawa tarla tarım tarim çiftç сельск урожа поле زراع محاصيل مزرع खेत फसल 農 农 作物 농업 작물 חקלא γεωργ เกษตร сільськогосп nong-nghiep cay-trong kilimo mashamba shamba mazao"
   },
@@ -199,7 +199,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     mode: "physical",
     includes: ["installation"],
-    en: "handyman handymen assembly assemble assembled assembling flat-pack shelf-mounting put-up hang-up drill drilling repair repairs",
+    en: "handyman handymen assembly assemble assembled assembling flat-pack shelf-mounting put-up hang-up drill drilling repair repairs odd-job odd-jobs odd-job-man fix-it",
     stems:
       "aufbau zusammenbau сборк 組み立て 组装 조립 handwerker bricoleur manitas faz-tudo tuttofare klusjesman złota-rączka zlota-raczka tamirci عامل-صيانة हैंडीमैन 便利屋 杂工 잡역부"
   },
@@ -234,7 +234,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "notes",
     family: "events",
-    en: "notes note minutes summary",
+    en: "notes note minutes summary note-taker note-takers notetaker notetakers note-taking notetaking",
     stems:
       "notiz protokoll note notas appunt aantekening notatk заметк ملاحظات नोट्स ノート メモ 笔记 노트 메모 סיכום σημειωσ จดบันทึก нотатк notite ghi-chu"
   },
