@@ -220,6 +220,15 @@ describe("the execution mode, read from wording and deliverables in any language
     // A shop on the web is no premises and no online work; a bank statement is no bank to go to.
     ["Foto di prodotti su sfondo bianco per un negozio online, ad Atene", null],
     ["Match bank statements to invoices in Xero", "digital"],
+    // Where, said in Thai, Hebrew, Greek, Ukrainian, Romanian, Vietnamese and Swahili.
+    ["ตรวจสอบในสถานที่", "physical"],
+    ["ראיון מרחוק", "digital"],
+    ["Συνέντευξη εξ αποστάσεως", "digital"],
+    ["Перевірка на місці", "physical"],
+    ["Interviu de la distanță", "digital"],
+    ["Phỏng vấn trực tuyến", "digital"],
+    ["Mahojiano kwa mbali", "digital"],
+    ["Gửi tệp PDF", "digital"],
     // Neither: unknown, so that no one is filtered out by a guess.
     ["Looking for a photographer", null]
   ])("%s → %s", (text, mode) => {
