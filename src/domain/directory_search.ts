@@ -5,7 +5,7 @@
  */
 import { directoryIndexOf, participantsIn, queryIn } from "./directory_index.ts"
 import { rankTop } from "./matching.ts"
-import { profileOf, type RankedParticipant } from "./matching_rules.ts"
+import { languagesAsked, profileOf, type RankedParticipant } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { inferExecutionMode, inferLocationIn } from "./task_inference.ts"
@@ -60,13 +60,15 @@ export const searchDirectory = (
             ).eligible > 0
             ? "Nobody who could take this task is taking offers right now (participants can switch offers off for a while). Try again later, or describe the task so that others can take it."
             : noMatchHint(executionMode, location, everyone)
-          : onlyInReturns(best, terms)
-            ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
-            : onlyByVerb(best, terms)
-              ? `Weak matches only: those listed share nothing with this task but the verb (${best.matched.join(", ")}), which says what is done, not the skill it takes; nobody's work was shown to match the rest. Check them before offering the task, or describe the skill it needs in other words.`
-              : offDiscipline(best, terms)
-                ? `Weak matches only: the best share a word or two of this task (${best.matched.join(", ")}) but not their discipline, and nobody's discipline matches most of it; likely nobody here does this work. Check them before offering the task, or describe the skill it needs in other words.`
-                : undefined
+          : unspoken(matches, terms).length > 0
+            ? `Weak matches only: this task asks for work in ${unspoken(matches, terms).join(", ")}, and nobody listed works in it; likely nobody here does. Check them before offering the task.`
+            : onlyInReturns(best, terms)
+              ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
+              : onlyByVerb(best, terms)
+                ? `Weak matches only: those listed share nothing with this task but the verb (${best.matched.join(", ")}), which says what is done, not the skill it takes; nobody's work was shown to match the rest. Check them before offering the task, or describe the skill it needs in other words.`
+                : offDiscipline(best, terms)
+                  ? `Weak matches only: the best share a word or two of this task (${best.matched.join(", ")}) but not their discipline, and nobody's discipline matches most of it; likely nobody here does this work. Check them before offering the task, or describe the skill it needs in other words.`
+                  : undefined
   }
 }
 
@@ -93,6 +95,17 @@ const sharedWeights = (match: RankedParticipant, query: ReadonlyArray<Term>) => 
 const offDiscipline = (match: RankedParticipant, query: ReadonlyArray<Term>) => {
   const shared = sharedWeights(match, query)
   return shared.every(({ weight }) => weight < 3) && 2 * shared.length < query.length
+}
+
+/**
+ * The languages a task asks its work in (`languagesAsked`) as the task writes them, when none of
+ * those listed has any of them in their record: a Korean contract for translators of Japanese and
+ * Spanish.
+ */
+const unspoken = (matches: ReadonlyArray<RankedParticipant>, query: ReadonlyArray<Term>): ReadonlyArray<string> => {
+  const languages = languagesAsked(query)
+  if (languages.some((key) => matches.some((m) => profileOf(m.participant).weights.has(key)))) return []
+  return query.filter(({ key }) => languages.includes(key)).map(({ word }) => word)
 }
 
 /** Whether the best match shares only skill-less verbs with the task ("file", "write", "fix"). */

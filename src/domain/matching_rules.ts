@@ -19,8 +19,11 @@ import {
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import {
+  englishKey,
   fold,
   isAskedWorkKey,
+  isLanguageKey,
+  isLanguageWorkKey,
   isWorkKey,
   keysOf,
   readWords,
@@ -204,6 +207,21 @@ export const doesTheWork = 1
  */
 export const isPlausible = (s: { readonly evidence: number; readonly doesWork: boolean }, asksWork: boolean) =>
   s.evidence >= plausibleEvidence && (!asksWork || s.doesWork)
+
+/**
+ * The languages, other than English, a task asks its work to be done in: when it asks for work
+ * done in a language (`Concept.inLanguages`: translating, interpreting, transcribing, subtitling,
+ * editing, voicing, moderating) and names languages, those whose record has none of them are
+ * weak matches, and search says so (a translator of Japanese and Spanish asked for a Korean
+ * contract). Not a filter: the speaker of a language who does related work (a field surveyor
+ * who speaks Chichewa asked to transcribe Chichewa interviews) would be turned away with the
+ * rest, and an answerable request answered with nobody costs most. English, which nearly every
+ * record names, asks for nobody in particular. Empty when the task asks no such work.
+ */
+export const languagesAsked = (query: ReadonlyArray<Term>): ReadonlyArray<string> =>
+  query.some(({ key }) => isLanguageWorkKey(key))
+    ? query.filter(({ key }) => isLanguageKey(key) && key !== englishKey).map(({ key }) => key)
+    : []
 
 /**
  * Whether a task's terms name one discipline's kind of work (`isPlausible`); then whoever does any

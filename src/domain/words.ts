@@ -358,6 +358,8 @@ interface Lexicon {
   readonly work: ReadonlySet<string>
   /** The keys of kinds of work of one discipline (`Concept.work` true): a task naming one asks for it. */
   readonly asked: ReadonlySet<string>
+  /** The keys of work done in a language (`Concept.inLanguages`). */
+  readonly inLanguages: ReadonlySet<string>
   /** By concept key: the keys of the kinds of work it takes in (`Concept.includes`). */
   readonly includes: ReadonlyMap<string, ReadonlyArray<string>>
 }
@@ -375,6 +377,7 @@ const lexicon: Lexicon = (() => {
   const work = new Set<string>()
   const asked = new Set<string>()
   const includes = new Map<string, ReadonlyArray<string>>()
+  const inLanguages = new Set<string>()
   let longest = 0
   for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
@@ -384,6 +387,7 @@ const lexicon: Lexicon = (() => {
     if (entry.work !== undefined) work.add(key)
     if (entry.work === true) asked.add(key)
     if (entry.includes !== undefined) includes.set(key, entry.includes.map(conceptKey))
+    if (entry.inLanguages === true) inLanguages.add(key)
     // The first concept to list a word keeps it.
     const put = (map: Map<string, string>, word: string) => {
       if (!map.has(word)) map.set(word, key)
@@ -425,7 +429,8 @@ const lexicon: Lexicon = (() => {
     topics,
     work,
     asked,
-    includes
+    includes,
+    inLanguages
   }
 })()
 
@@ -446,6 +451,13 @@ export const modeOfKey = (key: string): Concept["mode"] => lexicon.mode.get(key)
  * happens only when nothing else in a text does (`Concept.mode`).
  */
 export const isTopicMode = (key: string): boolean => lexicon.topics.has(key)
+
+/** Whether a key names work done in a language (`Concept.inLanguages`). */
+export const isLanguageWorkKey = (key: string): boolean => lexicon.inLanguages.has(key)
+
+/** Whether a key names a language (the concepts "lang-…"): English's is `englishKey`. */
+export const isLanguageKey = (key: string): boolean => key.startsWith(conceptKey("lang-"))
+export const englishKey = conceptKey("lang-english")
 
 /** Whether a key names a kind of work (`Concept.work`): what is done, not what it is about. */
 export const isWorkKey = (key: string): boolean => lexicon.work.has(key)

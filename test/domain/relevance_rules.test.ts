@@ -361,6 +361,22 @@ describe("nobody, only when nobody plausibly can, with the reason", () => {
     expect(found.hint).toMatch(/^Nobody in the catalogue works in Munich, Germany/)
   })
 
+  it("work asked in a language nobody listed works in: listed, but said to be weak", () => {
+    const korean = searchDirectory("Translate a Korean contract into English", sample, 10)
+    expect(korean.matches.length).toBeGreaterThan(0)
+    expect(korean.hint).toMatch(/asks for work in korean, and nobody listed works in it/)
+    for (const text of [
+      "Subtitle a film in Finnish",
+      "Moderate Ukrainian comments",
+      "Traduire un contrat du hongrois"
+    ]) {
+      expect(searchDirectory(text, sample, 10).hint, text).toMatch(/^Weak matches only: this task asks for work in /)
+    }
+    // A language someone listed works in, or none named but English: no such hint.
+    expect(searchDirectory("Translate a Japanese contract into English", sample, 10).hint).toBeUndefined()
+    expect(searchDirectory("Proofread our English annual report", sample, 10).hint).toBeUndefined()
+  })
+
   it("work nobody does, where people are", () => {
     const found = searchDirectory("Klavier stimmen in Berlin", sample, 10)
     expect(found.matches).toEqual([])

@@ -64,6 +64,12 @@ export interface Concept {
    * text says where ("Size the market for electric scooters in Vietnam" is desk research).
    */
   readonly mode?: "physical" | "digital"
+  /**
+   * Work done in a language (translation, interpretation, transcription, subtitling, editing, a
+   * voice-over, moderation): a task asking for it and naming languages other than English asks
+   * for someone whose record has one of them (`languagesAsked`, src/domain/matching_rules.ts).
+   */
+  readonly inLanguages?: true
   /** The concept says where work happens (on site, online, a visit, a file sent back). */
   readonly saysWhere?: true
   readonly en: string

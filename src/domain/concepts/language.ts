@@ -5,6 +5,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   // Language work.
   {
     concept: "translation",
+    inLanguages: true,
     work: true,
     family: "language",
     mode: "digital",
@@ -14,6 +15,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "interpretation",
+    inLanguages: true,
     work: true,
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
@@ -27,6 +29,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "localization",
+    inLanguages: true,
     work: true,
     family: "language",
     mode: "digital",
@@ -35,6 +38,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "transcription",
+    inLanguages: true,
     work: true,
     family: "language",
     mode: "digital",
@@ -44,6 +48,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "captioning",
+    inLanguages: true,
     work: true,
     family: "language",
     mode: "digital",
@@ -53,6 +58,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "proofreading",
+    inLanguages: true,
     work: true,
     family: "language",
     mode: "digital",
@@ -62,6 +68,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "editing",
+    inLanguages: true,
     work: true,
     family: "language",
     mode: "digital",
@@ -85,6 +92,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   },
   {
     concept: "voice",
+    inLanguages: true,
     work: true,
     family: "audio",
     mode: "digital",
@@ -277,5 +285,140 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "lang-chichewa",
     en: "chichewa nyanja",
     stems: "chichewa"
+  },
+  // Languages nobody in the sample catalogue works in, named so that work asked in them finds
+  // nobody rather than whoever works in another language (`languagesAsked`).
+  {
+    concept: "lang-italian",
+    en: "italian",
+    stems:
+      "italienisch italien italiano italiaans włosk wlosk italyanca итальянск إيطالي इतालवी イタリア語 意大利语 이탈리아어"
+  },
+  {
+    concept: "lang-russian",
+    en: "russian",
+    stems:
+      "russisch russe ruso russo russisch rosyjsk rusça rusca русск روسي रूसी ロシア語 俄语 러시아어 רוסית ρωσικ російськ"
+  },
+  {
+    concept: "lang-ukrainian",
+    en: "ukrainian",
+    stems:
+      "ukrainisch ukrainien ucraniano ucraino oekraïens ukraiński ukrainski ukraynaca украинск українськ أوكراني ウクライナ語 乌克兰语 우크라이나어"
+  },
+  {
+    concept: "lang-hungarian",
+    en: "hungarian magyar",
+    stems:
+      "ungarisch hongrois húngaro hungaro ungherese hongaars węgiersk wegiersk macarca венгерск угорськ مجري ハンガリー語 匈牙利语 헝가리어"
+  },
+  {
+    concept: "lang-finnish",
+    en: "finnish",
+    stems:
+      "finnisch finnois finlandés finlandes finlandese fins$ fińsk finsk fince финск фінськ فنلندي フィンランド語 芬兰语 핀란드어 suomi$"
+  },
+  {
+    concept: "lang-czech",
+    en: "czech",
+    stems:
+      "tschechisch tchèque tcheque checo ceco tsjechisch czesk çekçe cekce чешск чеськ تشيكي チェコ語 捷克语 체코어 čeština cestina"
+  },
+  {
+    concept: "lang-swahili",
+    en: "swahili kiswahili",
+    stems: "suaheli swahili suajili swahili kiswahili суахили سواحيلي स्वाहिली スワヒリ語 斯瓦希里语 스와힐리어"
+  },
+  {
+    concept: "lang-thai",
+    en: "thai",
+    stems:
+      "thailändisch thailandisch thaï tailandés tailandes tailandese thais$ tajsk tayca тайск تايلاندي थाई タイ語 泰语 태국어 ภาษาไทย"
+  },
+  {
+    concept: "lang-hebrew",
+    en: "hebrew",
+    stems:
+      "hebräisch hebraisch hébreu hebreu hebreo ebraico hebreeuws hebrajsk ibranice иврит іврит عبري हिब्रू ヘブライ語 希伯来语 히브리어 עברית"
+  },
+  {
+    concept: "lang-persian",
+    en: "persian farsi",
+    stems:
+      "persisch persan persa persiano perzisch perski farsça farsca персидск перськ فارسی فارسي फ़ारसी ペルシア語 波斯语 페르시아어"
+  },
+  {
+    concept: "lang-tamil",
+    en: "tamil",
+    stems: "tamoul தமிழ் тамильск तमिल タミル語 泰米尔语 타밀어"
+  },
+  {
+    concept: "lang-telugu",
+    en: "telugu",
+    stems: "తెలుగు телугу तेलुगु テルグ語 泰卢固语"
+  },
+  {
+    concept: "lang-punjabi",
+    en: "punjabi panjabi",
+    stems: "ਪੰਜਾਬੀ पंजाबी پنجابی панджаби パンジャブ語 旁遮普语"
+  },
+  {
+    concept: "lang-yoruba",
+    en: "yoruba",
+    stems: "yorùbá йоруба ヨルバ語 约鲁巴语"
+  },
+  {
+    concept: "lang-zulu",
+    en: "zulu isizulu",
+    stems: "зулу ズールー語 祖鲁语"
+  },
+  {
+    concept: "lang-tagalog",
+    en: "tagalog filipino",
+    stems: "tagalo филиппинск タガログ語 他加禄语 타갈로그어"
+  },
+  {
+    concept: "lang-danish",
+    en: "danish",
+    stems:
+      "dänisch danisch danois danés danes danese deens duńsk dunsk danca датск دنماركي デンマーク語 丹麦语 덴마크어 dansk$"
+  },
+  {
+    concept: "lang-catalan",
+    en: "catalan",
+    stems:
+      "katalanisch catalán català catala catalano catalaans katalońsk katalonsk каталанск カタルーニャ語 加泰罗尼亚语"
+  },
+  {
+    concept: "lang-serbo-croatian",
+    en: "serbian croatian bosnian",
+    stems:
+      "serbisch kroatisch serbe croate serbio croata serbo croato servisch kroatisch serbsk chorwack sırpça hırvatça сербск хорватск سربي كرواتي セルビア語 クロアチア語 塞尔维亚语 克罗地亚语"
+  },
+  {
+    concept: "lang-bulgarian",
+    en: "bulgarian",
+    stems:
+      "bulgarisch bulgare búlgaro bulgaro bulgaars bułgarsk bulgarsk bulgarca болгарск بلغاري ブルガリア語 保加利亚语"
+  },
+  {
+    concept: "lang-cantonese",
+    en: "cantonese",
+    stems: "kantonesisch cantonais cantonés cantones cantonese kantoński kantonski кантонск 広東語 粤语 廣東話 광동어"
+  },
+  {
+    concept: "lang-nepali",
+    en: "nepali",
+    stems: "नेपाली непальск ネパール語 尼泊尔语"
+  },
+  {
+    concept: "lang-somali",
+    en: "somali",
+    stems: "somalisch somalí сомалийск الصومالية ソマリ語 索马里语"
+  },
+  {
+    concept: "lang-yiddish",
+    en: "yiddish",
+    stems: "jiddisch yiddish ídish idish идиш ייִדיש イディッシュ語"
   }
 ]

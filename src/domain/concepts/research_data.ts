@@ -93,14 +93,14 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "legal",
     mode: "digital",
-    en: "case-law caselaw jurisprudence statute statutes paralegal paralegals legal-researcher",
+    en: "case-law caselaw jurisprudence statute statutes legal-researcher",
     stems: "jurisprud jurisprudên 判例 판례 פסיקה νομολογ судова-практ an-le"
   },
   {
     // The law a task is about ("legal documents", "a lawyer's office"): not legal research.
     concept: "law",
     family: "legal",
-    en: "legal law laws lawyer solicitor",
+    en: "legal law laws lawyer solicitor paralegal paralegals",
     stems:
       "recht juristi juridi jurídic direito derecho diritto droit$ legal prawn hukuk прав юрид قانون قانوني कानून 法律 법률 עורך-דין δικηγορ νομικ правов avocat wakili sheria"
   },
@@ -195,6 +195,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
   },
   {
     concept: "moderation",
+    inLanguages: true,
     work: true,
     family: "data",
     mode: "digital",
