@@ -288,6 +288,11 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Bring a contract to a lawyer's office in Lisbon", "joao-pereira", "Lisbon, Portugal"],
     ["Confirm the electrical installation in a Berlin office is safe", "lukas-schmidt", "Berlin, Germany"],
     ["Rate the service at a Lyon restaurant as a customer", "marie-dubois", "Lyon, France"],
+    // Drawing is an illustrator's work; drawing boxes on images is labelling.
+    ["Draw a map of our campus for the website", "hana-novakova", null],
+    ["Draw boxes around cars in 2,000 street images", "chen-wei", null],
+    // Hungarian.
+    ["Napelemek ellenőrzése drónnal Perthben", "liam-obrien", "Perth, Australia"],
     // The person named by their role.
     ["A sub-editor for a long report", "emily-hart", null],
     ["An IT technician in Kuala Lumpur", "farah-aziz", "Kuala Lumpur, Malaysia"],

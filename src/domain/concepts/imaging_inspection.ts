@@ -9,7 +9,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha"
+      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz"
   },
   {
     concept: "retouching",
@@ -32,7 +32,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     work: true,
     family: "design",
     mode: "digital",
-    en: "illustration illustrations illustrate illustrator",
+    en: "illustration illustrations illustrate illustrator draw draws drawing drawings drawn sketch sketches sketching",
     stems:
       "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트 איור εικονογραφ ภาพประกอบ ілюстрац ilustra minh-hoa michoro"
   },
@@ -66,7 +66,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra"
+      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr"
   },
   {
     concept: "audit",
@@ -81,7 +81,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "vehicle vehicles car cars automobile truck trucks pickup-truck",
     stems:
-      "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari"
+      "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű"
   },
   {
     concept: "electrical",
@@ -89,7 +89,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "electrical electric electrician electricity wiring socket sockets appliance appliances electrical-installation electrical-installations fuse-box distribution-board",
     stems:
-      "elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme"
+      "elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany"
   },
   {
     concept: "solar",
@@ -97,7 +97,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "solar pv photovoltaic",
     stems:
-      "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광 โซลาร์ โซล่าร์ סולאר ηλιακ φωτοβολτα сонячн pin-mat-troi"
+      "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광 โซลาร์ โซล่าร์ סולאר ηλιακ φωτοβολτα сонячн pin-mat-troi napelem"
   },
   {
     concept: "panel",
@@ -121,7 +121,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
     stems:
-      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue"
+      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan"
   },
   {
     concept: "meter",

@@ -11,7 +11,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van"
+      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít"
   },
   {
     concept: "interpretation",
@@ -20,7 +20,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
     stems:
-      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역 mkalimani ukalimani phien-dich thong-dich"
+      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역 mkalimani ukalimani phien-dich thong-dich tolmacs tolmács"
   },
   {
     // "Local", "locally": where someone is, not localization (whose English stem it is).
@@ -44,7 +44,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated transcriptionist transcriptionists scribe scribes",
     stems:
-      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi"
+      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás"
   },
   {
     concept: "captioning",
@@ -54,7 +54,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "caption captions captioning captioned subtitle subtitles subtitling subtitled srt webvtt vtt",
     stems:
-      "untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu"
+      "untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu felirat"
   },
   {
     concept: "proofreading",
@@ -78,7 +78,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   {
     concept: "writing",
     family: "language",
-    en: "writing written writer tutorial tutorials ghostwrite ghostwriting copywriting",
+    en: "writing written writer tutorial tutorials ghostwrite ghostwriting copywriting draw-up drawing-up drawn-up",
     stems: "schreib redact rédig escrib escrev scriv schrijv napisa написа كتابة लेखन 執筆 撰写 작성"
   },
   {

@@ -10,7 +10,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "research researcher researching",
     stems:
-      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti"
+      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti kutatas kutatás"
   },
   {
     concept: "ux-research",
@@ -33,7 +33,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     family: "research",
     en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with",
     stems:
-      "sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano"
+      "sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú"
   },
   {
     concept: "survey",
@@ -41,7 +41,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors",
     stems:
-      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso"
+      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív"
   },
   {
     concept: "market-research",
@@ -50,7 +50,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "market-sizing market-size market-sizes size-the-market market-share desk-research desk-study desk-based secondary-research market-analysis competitor-analysis competitive-analysis competitor-overview competitive-landscape market-analyst market-analysts research-analyst industry-analyst",
     stems:
-      "marktanalys marktforsch marktgröß marktgroß marktgröss marktgross desk-research schreibtischrecherch sekundärforsch sekundarforsch wettbewerbsanalys recherche-documentaire étude-documentaire etude-documentaire investigación-documental investigacion-documental estudio-de-escritorio estudio-documental pesquisa-documental ricerca-documentale deskresearch tamaño-del-mercado tamano-del-mercado taille-du-marché taille-du-marche tamanho-do-mercado dimensione-del-mercato wielkość-rynku wielkosc-rynku pazar-büyüklüğü pazar-buyuklugu объём-рынка объем-рынка кабинетн حجم-السوق बाजार-आकार 市場規模 デスクリサーチ 案头研究 시장-규모 ukuran-pasar cercetare-de-piață cercetare-de-piata studiu-de-piață studiu-de-piata étude-de-marché etude-de-marche estudio-de-mercado análisis-de-mercado pesquisa-de-mercado ricerca-di-mercato marktonderzoek analiza-rynku pazar-araştırma маркетинг анализ-рынка أبحاث-السوق बाजार 市場調査 市场调研 市场规模 시장조사 מחקר-שוק ερευνα-αγορ วิจัยตลาด дослідження-ринк nghien-cuu-thi utafiti-wa-soko"
+      "marktanalys marktforsch marktgröß marktgroß marktgröss marktgross desk-research schreibtischrecherch sekundärforsch sekundarforsch wettbewerbsanalys recherche-documentaire étude-documentaire etude-documentaire investigación-documental investigacion-documental estudio-de-escritorio estudio-documental pesquisa-documental ricerca-documentale deskresearch tamaño-del-mercado tamano-del-mercado taille-du-marché taille-du-marche tamanho-do-mercado dimensione-del-mercato wielkość-rynku wielkosc-rynku pazar-büyüklüğü pazar-buyuklugu объём-рынка объем-рынка кабинетн حجم-السوق बाजार-आकार 市場規模 デスクリサーチ 案头研究 시장-규모 ukuran-pasar cercetare-de-piață cercetare-de-piata studiu-de-piață studiu-de-piata étude-de-marché etude-de-marche estudio-de-mercado análisis-de-mercado pesquisa-de-mercado ricerca-di-mercato marktonderzoek analiza-rynku pazar-araştırma маркетинг анализ-рынка أبحاث-السوق बाजार 市場調査 市场调研 市场规模 시장조사 מחקר-שוק ερευνα-αγορ วิจัยตลาด дослідження-ринк nghien-cuu-thi utafiti-wa-soko piackutat"
   },
   {
     concept: "market",
@@ -153,7 +153,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization typist typists data-entry-clerk",
     stems:
-      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data"
+      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit"
   },
   {
     concept: "spreadsheet",
@@ -189,9 +189,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation",
+    en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation draw-boxes draw-bounding draw-polygons draw-box",
     stems:
-      "annotier beschrift label annot etiquet etichett etiket oznacz işaretle isaretle размет аннотац توسيم تعليق-توضيحي एनोटेशन लेबल アノテーション ラベル付け 标注 標註 标记 边界框 라벨링 어노테이션 תיוג επισημανσ ป้ายกำกับ розмітк etichetar gan-nhan"
+      "annotier beschrift label annot etiquet etichett etiket oznacz işaretle isaretle размет аннотац توسيم تعليق-توضيحي एनोटेशन लेबल アノテーション ラベル付け 标注 標註 标记 边界框 라벨링 어노테이션 תיוג επισημανσ ป้ายกำกับ розмітк etichetar gan-nhan cimkez címkéz"
   },
   {
     concept: "moderation",
@@ -223,7 +223,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "bookkeeping bookkeeper accounting accountant ledger",
     stems:
-      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu"
+      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu konyvel könyvel"
   },
   {
     concept: "reconciliation",

@@ -8,14 +8,14 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "retail",
     en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
     stems:
-      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka"
+      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
   },
   {
     concept: "price",
     family: "retail",
     en: "price prices pricing",
     stems:
-      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$"
+      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$ arak$ árak$ arazas árazás"
   },
   {
     concept: "shelf",
@@ -77,7 +77,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
     stems:
-      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji"
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár"
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
@@ -86,7 +86,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "errands",
     en: "delivery deliveries deliver delivered delivering",
     stems:
-      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza"
+      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit"
   },
   {
     concept: "errand",
@@ -109,7 +109,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "document",
     en: "document documents paper papers paperwork certificate certificates contract contracts",
     stems:
-      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka"
+      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok"
   },
   {
     concept: "submission",
@@ -138,6 +138,6 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner",
     stems:
-      "notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung"
+      "notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz"
   }
 ]

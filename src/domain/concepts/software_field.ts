@@ -183,7 +183,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "sourcing",
     en: "sourcing supplier suppliers vendor vendors vet vetting manufacturer manufacturers",
     stems:
-      "lieferant beschaff fournisseur proveedor fornecedor fornitor leverancier dostawc tedarik поставщик مورد आपूर्तिकर्ता サプライヤー 供应商 供應商 공급업체 nhà-cung-cấp nha-cung-cap cung-cap ספק προμηθευτ ซัพพลายเออร์ постачальн furnizor wasambazaji"
+      "lieferant beschaff fournisseur proveedor fornecedor fornitor leverancier dostawc tedarik поставщик مورد आपूर्तिकर्ता サプライヤー 供应商 供應商 공급업체 nhà-cung-cấp nha-cung-cap cung-cap ספק προμηθευτ ซัพพลายเออร์ постачальн furnizor wasambazaji beszallit beszállít"
   },
   {
     concept: "factory",
@@ -191,7 +191,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "factory factories manufacturing",
     stems:
-      "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may מפעל εργοστασ โรงงาน fabrica$ fabrici$ kiwanda viwanda"
+      "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may מפעל εργοστασ โรงงาน fabrica$ fabrici$ kiwanda viwanda gyar$ gyár$ gyarak gyárak"
   },
   {
     concept: "handyman",
@@ -229,7 +229,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "event events conference conferences trade-show expo expos booth booths fair fairs summit",
     stems:
-      "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회 전시회 전시 참석 행사 כנס$ תערוכה συνεδρι งานแสดงสินค้า สัมมนา виставк conferint hoi-nghi trien-lam hoi-cho maonyesho"
+      "messe konferenz tagung veranstalt salon conférence conference congrès feria conferencia evento fiera beurs congres targi konferencj etkinlik fuar konferans конференц выставк مؤتمر معرض सम्मेलन कॉन्फ़्रेंस 展示会 会議 展会 会议 컨퍼런스 박람회 전시회 전시 참석 행사 כנס$ תערוכה συνεδρι งานแสดงสินค้า สัมมนา виставк conferint hoi-nghi trien-lam hoi-cho maonyesho rendezveny rendezvény konferenci"
   },
   {
     concept: "notes",
@@ -288,7 +288,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "product products goods",
     stems:
-      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa"
+      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa termek$ termék$ termekek termékek"
   },
   {
     concept: "studio",
