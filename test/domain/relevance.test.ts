@@ -48,19 +48,21 @@ describe("the judged set and its one split", () => {
 describe("relevance on the tuning part", () => {
   const report = evaluate(partOf("tuning"))
 
-  it("ranks the right people first: nDCG@5 ≥ 0.96 and precision@1 ≥ 0.97", () => {
-    expect(report.ndcg5).toBeGreaterThanOrEqual(0.96)
-    expect(report.p1).toBeGreaterThanOrEqual(0.97)
+  // Floors: issue 36's fourth session ended at nDCG@5 0.983, P@1 0.994, mode 0.978, location 1,
+  // 1 answerable empty (docs/decisions/multilingual-relevance.md), less a margin.
+  it("ranks the right people first: nDCG@5 ≥ 0.975 and precision@1 ≥ 0.98", () => {
+    expect(report.ndcg5).toBeGreaterThanOrEqual(0.975)
+    expect(report.p1).toBeGreaterThanOrEqual(0.98)
   })
 
-  it("reads the mode right for 95% of queries and the place for 98%", () => {
-    expect(report.modeAccuracy).toBeGreaterThanOrEqual(0.95)
-    expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.98)
+  it("reads the mode right for 97% of queries and the place for 99%", () => {
+    expect(report.modeAccuracy).toBeGreaterThanOrEqual(0.97)
+    expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.99)
   })
 
-  it("answers every no-answer request empty or with the reason, and at most 3 answerable ones empty", () => {
+  it("answers every no-answer request empty or with the reason, and at most 1 answerable one empty", () => {
     expect(report.noAnswer.handled).toBe(report.noAnswer.total)
-    expect(report.answerableEmpty).toBeLessThanOrEqual(3)
+    expect(report.answerableEmpty).toBeLessThanOrEqual(1)
   })
 
   it("answers every request naming a place nobody serves with nobody", () => {
@@ -75,7 +77,8 @@ describe("relevance on the tuning part", () => {
 })
 
 describe("fresh probes of the tuning workflow, written to find answerable requests answered with nobody", () => {
-  // Batches 1 to 6, which the third session wrote; batch 7 has floors of its own (below).
+  // Batches 1 to 6, which the third session wrote; batches 7 and 8, the fourth's, have floors of
+  // their own (below).
   const report = evaluateProbes(probes.filter((p) => p.batch <= 6))
 
   it("are requests of their own, none in the judged set, most answerable", () => {
@@ -86,15 +89,39 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
     expect(report.noAnswer.total).toBeGreaterThanOrEqual(20)
   })
 
-  // Floors: what they scored when the session that wrote them ended (docs/performance.md: 21 of
-  // 346 answerable empty, an acceptable person first for 307), less a margin.
-  it("answer at most 24 answerable requests with nobody, and every request nobody can take empty or with the reason", () => {
-    expect(report.answerableEmpty).toBeLessThanOrEqual(24)
+  // Floors: 21 of 346 answerable empty and an acceptable person first for 307 when the session
+  // that wrote them ended; 7 and 325 when the fourth ended (docs/decisions/
+  // multilingual-relevance.md); less a margin.
+  it("answer at most 10 answerable requests with nobody, and every request nobody can take empty or with the reason", () => {
+    expect(report.answerableEmpty).toBeLessThanOrEqual(10)
     expect(report.noAnswer.handled).toBe(report.noAnswer.total)
   })
 
-  it("put an acceptable person first for 87% of the answerable ones", () => {
-    expect(report.first / report.answerable).toBeGreaterThanOrEqual(0.87)
+  it("put an acceptable person first for 92% of the answerable ones", () => {
+    expect(report.first / report.answerable).toBeGreaterThanOrEqual(0.92)
+  })
+
+  describe("batches 7 and 8, written before any run of the fourth session's ranking", () => {
+    const fresh = evaluateProbes(probes.filter((p) => p.batch >= 7))
+
+    // First scores: 110 answerable, 11 answered with nobody, 95 acceptable first, 11 of 12
+    // nobody can take handled, mode 109 of 122; at the session's end 0, 106, 11 of 12, 117 of 122.
+    it("include requests in other languages and scripts, and say the mode their wording makes clear", () => {
+      expect(fresh.answerable).toBeGreaterThanOrEqual(100)
+      expect(fresh.mode.judged).toBe(fresh.answerable + fresh.noAnswer.total)
+      const other = probes.filter((p) => p.batch >= 7 && !/^[\x20-\x7E’]*$/.test(p.query))
+      expect(other.length).toBeGreaterThanOrEqual(20)
+    })
+
+    it("answer at most 2 answerable ones with nobody and all but one nobody can take empty or with the reason", () => {
+      expect(fresh.answerableEmpty).toBeLessThanOrEqual(2)
+      expect(fresh.noAnswer.handled).toBeGreaterThanOrEqual(fresh.noAnswer.total - 1)
+    })
+
+    it("put an acceptable person first for 92% and read the mode right for 92%", () => {
+      expect(fresh.first / fresh.answerable).toBeGreaterThanOrEqual(0.92)
+      expect(fresh.mode.right / fresh.mode.judged).toBeGreaterThanOrEqual(0.92)
+    })
   })
 })
 
