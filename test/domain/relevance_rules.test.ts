@@ -360,6 +360,20 @@ describe("requests in other words, languages and scripts find the specialist", (
 })
 
 describe("nobody, only when nobody plausibly can, with the reason", () => {
+  it("a place nobody works in, written locally", () => {
+    for (const [text, place] of [
+      ["Доставка посилки у Києві", "Kyiv, Ukraine"],
+      ["צלם חתונות בירושלים", "Jerusalem, Israel"],
+      ["Φωτογράφος στη Ρώμη", "Rome, Italy"],
+      ["ช่างภาพในเชียงใหม่", "Chiang Mai, Thailand"],
+      ["مترجم فوري في الرياض", "Riyadh, Saudi Arabia"]
+    ] as const) {
+      const found = searchDirectory(text, sample, 10)
+      expect(found.matches, text).toEqual([])
+      expect(found.hint, text).toMatch(new RegExp(`^Nobody in the catalogue works in ${place}`))
+    }
+  })
+
   it("a place nobody works in", () => {
     const found = searchDirectory("Wohnung fotografieren in München", sample, 10)
     expect(found.matches).toEqual([])
