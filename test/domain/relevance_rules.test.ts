@@ -217,6 +217,10 @@ describe("the execution mode, read from wording and deliverables in any language
     ["Size the market for electric scooters in Vietnam", "digital"],
     ["Desk study of the coffee market in Brazil, sources cited", "digital"],
     ["Check the electrical panels of a Berlin office", "physical"],
+    // News articles and users' comments are on the web unless the work goes somewhere.
+    ["Cross-check the figures quoted in a news article", "digital"],
+    ["Screen user comments against our posting rules", "digital"],
+    ["Attend a press conference in Seoul", "physical"],
     // A shop on the web is no premises and no online work; a bank statement is no bank to go to.
     ["Foto di prodotti su sfondo bianco per un negozio online, ad Atene", null],
     ["Match bank statements to invoices in Xero", "digital"],

@@ -75,6 +75,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
   },
   {
     concept: "news",
+    mode: "digital",
     family: "research",
     // "news" only whole: Porter's stem of "news" is "new".
     en: "article articles press journalism",
@@ -199,12 +200,13 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "moderation moderate moderator moderating flagged",
+    en: "moderation moderate moderator moderating flagged posting-rules community-guidelines community-standards content-policy house-rules",
     stems:
       "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural מודרציה ניהול-תוכן εποπτει กลั่นกรองเนื้อหา kiem-duyet"
   },
   {
     concept: "content",
+    mode: "digital",
     family: "data",
     en: "content comment comments post posts",
     stems:

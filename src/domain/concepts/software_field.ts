@@ -95,7 +95,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "verification",
     work: "shared",
     family: "fieldwork",
-    en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing",
+    en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked",
     stems:
       "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho"
   },
