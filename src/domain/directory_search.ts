@@ -41,6 +41,7 @@ export const searchDirectory = (
   )
   const best = matches[0]
   const terms = queryIn(directoryIndexOf(everyone), query)
+  const unspokenLanguages = unspoken(matches, terms)
   return {
     executionMode,
     location,
@@ -60,8 +61,8 @@ export const searchDirectory = (
             ).eligible > 0
             ? "Nobody who could take this task is taking offers right now (participants can switch offers off for a while). Try again later, or describe the task so that others can take it."
             : noMatchHint(executionMode, location, everyone)
-          : unspoken(matches, terms).length > 0
-            ? `Weak matches only: this task asks for work in ${unspoken(matches, terms).join(", ")}, and nobody listed works in it; likely nobody here does. Check them before offering the task.`
+          : unspokenLanguages.length > 0
+            ? `Weak matches only: this task asks for work in ${unspokenLanguages.join(", ")}, and nobody listed works in it; likely nobody here does. Check them before offering the task.`
             : onlyInReturns(best, terms)
               ? "Weak matches only: no participant's discipline, tags or capabilities match this task; those listed only mention its words in what they deliver. Check them before offering the task, or describe the skill it needs in other words."
               : onlyByVerb(best, terms)
@@ -125,6 +126,3 @@ const noMatchHint = (
   location !== null && participantsIn(directoryIndexOf(everyone), location).size === 0
     ? `Nobody in the catalogue works in ${location}, so nobody can take this task there. If it can be done online, say so (e.g. "remotely"); the places participants work in are listed by GET /api/public/v1/participants.`
     : `Nobody in the catalogue can take this task${mode === null ? "" : ` (${mode}${location === null ? "" : `, in ${location}`})`}: no participant's discipline, tags, capabilities or returns match it, or their boundaries rule it out. Describe the skill it needs in other words, or browse GET /api/public/v1/participants?q=…`
-
-// Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations of
-// doomed drafts (src/domain/feasibility.ts). Nothing here scores, and ranking never calls it.

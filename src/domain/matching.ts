@@ -198,6 +198,7 @@ export const rankTop = (
   }
 }
 
+// Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations of
 // doomed drafts (src/domain/feasibility.ts). Nothing here scores, and ranking never calls it.
 
 export interface EligibilityCounts {

@@ -1,10 +1,11 @@
 /**
- * The concept layer of matching, as data: kinds of work, the things they are about, and what
- * comes of them, each one concept whatever the language it is named in. Every word of a
+ * What a concept of matching's concept layer is (its data: the modules beside this one, joined in
+ * work.ts; and trades.ts): kinds of work, the things they are about, and what comes of them,
+ * each one concept whatever the language it is named in. Every word of a
  * participant's profile and of a task that names a concept reads as that concept's key, so
  * "translation", "Übersetzung", "traduction", "перевод" and "翻訳" meet; a concept's `family`
- * groups related work (translation, interpretation and subtitling are language work) and weighs
- * as soft evidence; its `mode` is where such work happens when the wording says no more.
+ * groups related work (translation, interpretation and subtitling are language work; kept as
+ * data, it does not score); its `mode` is where such work happens when the wording says no more.
  *
  * How each list is read (src/domain/words.ts):
  * - `en`: English words, each matched as written and by its Porter stem ("translated" meets
