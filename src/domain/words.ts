@@ -105,13 +105,15 @@ export const stopWords: ReadonlySet<string> = new Set(
     "в на с по для из от и или мне нам нужен нужна нужно " +
     "في من إلى الى على مع عن و " +
     "में का की के को से और एक है चाहिए करना " +
-    // Ukrainian, Romanian, Greek, Hebrew, Vietnamese (folded) and Swahili.
+    // Ukrainian, Romanian, Greek, Hebrew, Vietnamese (folded), Swahili and Bengali.
     "у і та або мені нам потрібен потрібна потрібно " +
     "din în in la pentru cu si sau un o al ale unei unui " +
     "στα στη στην στο στον του της των και για με σε ενα μια " +
     "של את עם על צריך מישהו " +
     "tu sang den cho va cua o mot cac nhung la voi trong ve toi can " +
-    "kutoka kwenda na ya wa kwa katika za la cha vya"
+    "kutoka kwenda na ya wa kwa katika za la cha vya " +
+    // Bengali.
+    "এবং ও করা করুন জন্য থেকে একটি আমাদের আমার দরকার"
   ).split(" ")
 )
 

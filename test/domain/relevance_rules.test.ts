@@ -297,6 +297,11 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Draw boxes around cars in 2,000 street images", "chen-wei", null],
     // Hungarian.
     ["Napelemek ellenőrzése drónnal Perthben", "liam-obrien", "Perth, Australia"],
+    // Instructions for installing are documentation, not installing; hanging pictures is.
+    ["Write installation instructions for our router firmware in English", "ingrid-johansson", null],
+    ["Hang three framed pictures and a mirror in a Denver flat", "jack-thompson", "Denver, United States"],
+    // Bengali.
+    ["ইংরেজিতে ডেটা এন্ট্রি এবং স্প্রেডশিট পরিষ্কার করা", "nusrat-jahan", null],
     // The person named by their role.
     ["A sub-editor for a long report", "emily-hart", null],
     ["An IT technician in Kuala Lumpur", "farah-aziz", "Kuala Lumpur, Malaysia"],

@@ -11,7 +11,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít"
+      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ"
   },
   {
     concept: "interpretation",
@@ -44,7 +44,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated transcriptionist transcriptionists scribe scribes",
     stems:
-      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás"
+      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás প্রতিলিপি ট্রান্সক্রিপ"
   },
   {
     concept: "captioning",
@@ -86,7 +86,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     work: true,
     family: "software",
     mode: "digital",
-    en: "documentation docs manual manuals handbook",
+    en: "documentation docs manual manuals handbook instructions installation-instructions installation-guide installation-guides installation-manual setup-guide setup-instructions install-guide assembly-instructions repair-manual repair-guide user-guide user-guides how-to-guide",
     stems:
       "dokumentation documentac documentaç documentazion handleiding instrukcj bedienungsanleitung anleitung manuel manuale документац توثيق दस्तावेजीकरण マニュアル 文档 문서화 תיעוד τεκμηριωσ documentati คู่มือ"
   },
@@ -145,7 +145,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "lang-english",
     en: "english british american",
     stems:
-      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ αγγλικ อังกฤษ אנגלית englez tieng-anh kiingereza"
+      "englisch anglais inglés ingles inglês ingles ingles engels angielsk ingilizce английск إنجليز अंग्रेज़ी अंग्रेजी 英語 英语 英文 영어 inggris англійськ αγγλικ อังกฤษ אנגלית englez tieng-anh kiingereza ইংরেজি"
   },
   {
     concept: "lang-spanish",

@@ -10,7 +10,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "research researcher researching",
     stems:
-      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti kutatas kutatás"
+      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti kutatas kutatás গবেষণা"
   },
   {
     concept: "ux-research",
@@ -33,7 +33,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     family: "research",
     en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with",
     stems:
-      "sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú"
+      "sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú সাক্ষাৎকার"
   },
   {
     concept: "survey",
@@ -41,7 +41,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors",
     stems:
-      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív"
+      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív জরিপ"
   },
   {
     concept: "market-research",
@@ -154,7 +154,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization typist typists data-entry-clerk",
     stems:
-      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit"
+      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit ডেটা-এন্ট্র ডাটা-এন্ট্র"
   },
   {
     concept: "spreadsheet",
@@ -162,7 +162,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "spreadsheet spreadsheets excel sheets csv table",
     stems:
-      "tabelle excel tableur feuille-de-calcul hoja-de-cálculo hoja-de-calculo hojas-de-cálculo planilha foglio-di-calcolo spreadsheet arkusz elektronik-tablo таблиц جدول स्प्रेडशीट 表計算 电子表格 스프레드시트"
+      "tabelle excel tableur feuille-de-calcul hoja-de-cálculo hoja-de-calculo hojas-de-cálculo planilha foglio-di-calcolo spreadsheet arkusz elektronik-tablo таблиц جدول स्प्रेडशीट 表計算 电子表格 스프레드시트 স্প্রেডশিট এক্সেল"
   },
   {
     concept: "deduplication",
@@ -170,14 +170,14 @@ export const researchAndData: ReadonlyArray<Concept> = [
     family: "data",
     mode: "digital",
     en: "deduplicate deduplication dedupe duplicates normalise normalize",
-    stems: "duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복"
+    stems: "duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복 ডুপ্লিকেট"
   },
   {
     // Cleaning data, a transcript's "clean read", a flat: said of many kinds of work.
     concept: "cleaning",
     family: "data",
     en: "cleaning clean cleanup",
-    stems: "bereinig nettoy limpi limpez pulizi opschon czyszcz temizle очистк تنظيف सफाई"
+    stems: "bereinig nettoy limpi limpez pulizi opschon czyszcz temizle очистк تنظيف सफाई পরিষ্কার"
   },
   {
     // A label on a shelf or a parcel: what labelling is about, not the work.
@@ -225,7 +225,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "bookkeeping bookkeeper accounting accountant ledger",
     stems:
-      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu konyvel könyvel"
+      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu konyvel könyvel হিসাবরক্ষণ"
   },
   {
     concept: "reconciliation",

@@ -77,7 +77,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
     stems:
-      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár"
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার"
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
@@ -86,7 +86,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "errands",
     en: "delivery deliveries deliver delivered delivering",
     stems:
-      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit"
+      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি"
   },
   {
     concept: "errand",
@@ -109,7 +109,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "document",
     en: "document documents paper papers paperwork certificate certificates contract contracts",
     stems:
-      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok"
+      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র"
   },
   {
     concept: "submission",

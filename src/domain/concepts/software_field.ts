@@ -97,14 +97,14 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked",
     stems:
-      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho"
+      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho যাচাই"
   },
   {
     concept: "address",
     family: "fieldwork",
     en: "address addresses signage signboard signboards sign-board",
     stems:
-      "adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna כתובת διευθυνσ ที่อยู่ dia-chi anwani"
+      "adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna כתובת διευθυνσ ที่อยู่ dia-chi anwani ঠিকানা"
   },
   {
     concept: "geotag",
@@ -211,7 +211,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     mode: "physical",
-    en: "install installs installed installing installation installations installer installers mount mounts mounted mounting setup",
+    en: "install installs installed installing installation installations installer installers mount mounts mounted mounting setup hang hangs hanging",
     stems:
       "installier install instal montage montier монтаж монтир установ подключ تركيب تثبيت स्थापना इंस्टॉल 設置 取り付け 取付 インストール 安装 安裝 설치 התקנ εγκατάστασ kurulum kurmak pasang$ memasang lắp-đặt cài-đặt"
   },
