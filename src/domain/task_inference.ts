@@ -61,7 +61,8 @@ const physicalCues = new RegExp(
     "inspect(?:ion|ing)?",
     "attend(?:ing)?",
     "measure(?:ments?)?",
-    "install(?:ation)?",
+    // Not instructions for installing (documentation): "installation guide".
+    "install(?:ation)?(?! (?:instructions|guides?|manuals?))",
     "assembl(?:e|y|ing)",
     "mount(?:ing)?",
     "set up (?:the |a |our )?(?:wi-?fi|router|network|printer)",
