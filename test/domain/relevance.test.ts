@@ -123,6 +123,18 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
       expect(fresh.mode.right / fresh.mode.judged).toBeGreaterThanOrEqual(0.92)
     })
   })
+
+  describe("batches 9 and 10, written after the fourth session's tuning as checks", () => {
+    // Batch 9 read once (27 answerable, 3 with nobody) and then tuned on; batch 10 never tuned
+    // on (32 answerable, 2 with nobody, 30 acceptable first, 4 of 4 no-answer, mode 35 of 36).
+    const checks = evaluateProbes(probes.filter((p) => p.batch === 9 || p.batch === 10))
+
+    it("answer at most 4 answerable ones with nobody, put an acceptable person first for 88%", () => {
+      expect(checks.answerableEmpty).toBeLessThanOrEqual(4)
+      expect(checks.first / checks.answerable).toBeGreaterThanOrEqual(0.88)
+      expect(checks.noAnswer.handled).toBeGreaterThanOrEqual(checks.noAnswer.total - 1)
+    })
+  })
 })
 
 describe("relevance on the held-out part", () => {
