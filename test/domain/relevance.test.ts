@@ -142,11 +142,11 @@ describe("relevance on the held-out part", () => {
 
   // Floors: what the part scored when measured once, at the end of the session that changed the
   // ranking last (issue 36's fourth session, docs/decisions/multilingual-relevance.md: nDCG@5
-  // 0.953, P@1 0.961, mode 0.891, location 0.964, 32 of 35 no-answer, 1 answerable empty), less
+  // 0.962, P@1 0.971, mode 0.898, location 0.964, 32 of 35 no-answer, 0 answerable empty), less
   // a margin; the mode's floor stays at 0.88 and the place's at 0.96. Issue 36 asks mode ≥ 0.9 of
   // its outside sets; this part is below that.
   it("ranks, reads the mode and finds the place near issue 36's targets", () => {
-    expect(report.ndcg5).toBeGreaterThanOrEqual(0.945)
+    expect(report.ndcg5).toBeGreaterThanOrEqual(0.95)
     expect(report.p1).toBeGreaterThanOrEqual(0.95)
     expect(report.modeAccuracy).toBeGreaterThanOrEqual(0.88)
     expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.96)
