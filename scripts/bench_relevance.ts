@@ -6,14 +6,16 @@
  * falls short; and the in-process cost of a search over 100,000 generated participants. No
  * server: search is pure over the directory.
  */
-import { searchDirectory } from "../src/domain/matching.ts"
+import { searchDirectory } from "../src/domain/directory_search.ts"
 import { generateDirectory } from "../test/support/directory.ts"
 import {
   evaluate,
   evaluateProbes,
   judgedSet,
   type Part,
+  type ProbeReport,
   partOf,
+  probes,
   type RelevanceReport,
   wordOverlap
 } from "../test/support/relevance.ts"
@@ -43,6 +45,16 @@ const searchCost = (size: number) => {
   }
 }
 
+const probeSummaryOf = (report: ProbeReport) => ({
+  answerable: report.answerable,
+  answerable_answered_empty: report.answerableEmpty,
+  acceptable_first: report.first,
+  no_answer_handled: report.noAnswer.handled,
+  no_answer_total: report.noAnswer.total,
+  mode_judged: report.mode.judged,
+  mode_right: report.mode.right
+})
+
 const summaryOf = (report: RelevanceReport) => ({
   queries: report.queries,
   answerable: report.answerable,
@@ -60,10 +72,17 @@ export const relevanceMain = (asJson: boolean) => {
   const reports = parts.map((part) => ({ part, report: evaluate(partOf(part)) }))
   const baselines = parts.map((part) => ({ part, report: evaluate(partOf(part), undefined, wordOverlap) }))
   const probed = evaluateProbes()
-  const probeShortfalls = probed.outcomes.filter((o) =>
-    o.probe.acceptable.length === 0
-      ? o.top.length > 0 && o.hint === undefined
-      : o.top[0] === undefined || !o.probe.acceptable.includes(o.top[0])
+  // Batch by batch: each was written before any run of the ranking on it, so a newer batch
+  // measures the ranking on requests it was not tuned on.
+  const byBatch = [...new Set(probes.map((p) => p.batch))]
+    .sort((a, b) => a - b)
+    .map((batch) => ({ name: `batch ${batch}`, report: evaluateProbes(probes.filter((p) => p.batch === batch)) }))
+  const probeShortfalls = probed.outcomes.filter(
+    (o) =>
+      (o.probe.acceptable.length === 0
+        ? o.top.length > 0 && o.hint === undefined
+        : o.top[0] === undefined || !o.probe.acceptable.includes(o.top[0])) ||
+      (o.probe.mode !== undefined && o.mode !== o.probe.mode)
   )
   const cost = searchCost(100_000)
   const shortfalls = reports[0]!.report.outcomes.filter(
@@ -82,7 +101,8 @@ export const relevanceMain = (asJson: boolean) => {
       acceptable_first: probed.first,
       acceptable_in_five: probed.inFive,
       no_answer_handled: probed.noAnswer.handled,
-      no_answer_total: probed.noAnswer.total
+      no_answer_total: probed.noAnswer.total,
+      by_batch: Object.fromEntries(byBatch.map(({ name, report }) => [name, probeSummaryOf(report)]))
     },
     cost
   }
@@ -125,9 +145,16 @@ export const relevanceMain = (asJson: boolean) => {
     `Fresh probes of the tuning workflow (test/fixtures/relevance_probes.json): ${probed.answerable} answerable, ` +
       `${probed.answerableEmpty} answered with nobody, an acceptable person first for ${probed.first} and in the first five for ` +
       `${probed.inFive}; ${probed.noAnswer.handled} of ${probed.noAnswer.total} nobody can take answered empty or with the reason. Short of it:`,
+    ...byBatch.map(
+      ({ name, report: r }) =>
+        `  ${name}: ${r.answerable} answerable, ${r.answerableEmpty} with nobody, acceptable first ${r.first}, ` +
+        `no-answer ${r.noAnswer.handled} of ${r.noAnswer.total}` +
+        (r.mode.judged === 0 ? "" : `, mode ${r.mode.right} of ${r.mode.judged}`)
+    ),
     ...probeShortfalls.map(
       (o) =>
-        `- ${JSON.stringify(o.probe.query)}: ${o.top.slice(0, 3).join(", ") || "nobody"} (acceptable: ${o.probe.acceptable.join(", ") || "nobody"})`
+        `- ${JSON.stringify(o.probe.query)}: ${o.top.slice(0, 3).join(", ") || "nobody"} (acceptable: ${o.probe.acceptable.join(", ") || "nobody"})` +
+        (o.probe.mode !== undefined && o.mode !== o.probe.mode ? `, mode ${o.mode} (judged ${o.probe.mode})` : "")
     ),
     ""
   ]

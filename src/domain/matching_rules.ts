@@ -8,9 +8,30 @@
 
 import { cachedPerObject, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { isWorldCity, type KnownPlaces, type Place, placesNamedIn, placesOfLocation, placeWordsIn } from "./places.ts"
+import {
+  isWorldCity,
+  type KnownPlaces,
+  metropolisOf,
+  type Place,
+  placesNamedIn,
+  placesOfLocation,
+  placeWordsIn
+} from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, isAskedWorkKey, isWorkKey, keysOf, readWords, skillLessVerbs, type Term, termsOfWords } from "./words.ts"
+import {
+  englishKey,
+  fold,
+  isAskedWorkKey,
+  isLanguageKey,
+  isLanguageWorkKey,
+  isWorkKey,
+  keysOf,
+  readWords,
+  skillLessVerbs,
+  type Term,
+  termsOfWords,
+  withIncluded
+} from "./words.ts"
 
 /**
  * Participant task types that can serve a task of each mode. A hybrid participant works both on
@@ -65,7 +86,9 @@ export const profileWith = (
   weights.clear()
   const add = (weight: number, texts: ReadonlyArray<string>) => {
     for (const text of texts) {
-      for (const key of read.keys(text)) if ((weights.get(key) ?? 0) < weight) weights.set(key, weight)
+      for (const named of read.keys(text)) {
+        for (const key of withIncluded(named)) if ((weights.get(key) ?? 0) < weight) weights.set(key, weight)
+      }
     }
   }
   add(3, [participant.discipline, ...participant.tags])
@@ -184,6 +207,21 @@ export const doesTheWork = 1
  */
 export const isPlausible = (s: { readonly evidence: number; readonly doesWork: boolean }, asksWork: boolean) =>
   s.evidence >= plausibleEvidence && (!asksWork || s.doesWork)
+
+/**
+ * The languages, other than English, a task asks its work to be done in: when it asks for work
+ * done in a language (`Concept.inLanguages`: translating, interpreting, transcribing, subtitling,
+ * editing, voicing, moderating) and names languages, those whose record has none of them are
+ * weak matches, and search says so (a translator of Japanese and Spanish asked for a Korean
+ * contract). Not a filter: the speaker of a language who does related work (a field surveyor
+ * who speaks Chichewa asked to transcribe Chichewa interviews) would be turned away with the
+ * rest, and an answerable request answered with nobody costs most. English, which nearly every
+ * record names, asks for nobody in particular. Empty when the task asks no such work.
+ */
+export const languagesAsked = (query: ReadonlyArray<Term>): ReadonlyArray<string> =>
+  query.some(({ key }) => isLanguageWorkKey(key))
+    ? query.filter(({ key }) => isLanguageKey(key) && key !== englishKey).map(({ key }) => key)
+    : []
 
 /**
  * Whether a task's terms name one discipline's kind of work (`isPlausible`); then whoever does any
@@ -319,7 +357,8 @@ export const placeFilterOf = (task: TaskProfile): string | undefined =>
 /**
  * The places a task's location confines it to: the cities it names (a participant's city, or a
  * city of the world) when it names any — "Lagos, Nigeria" is Lagos, not Abuja — otherwise the
- * regions and countries it names. A location naming no known place confines the task to nowhere.
+ * regions and countries it names. A city in a larger one's metropolitan area takes that city in
+ * (Giza: Cairo). A location naming no known place confines the task to nowhere.
  */
 export const confiningPlaces = (
   location: string,
@@ -328,5 +367,11 @@ export const confiningPlaces = (
 ): ReadonlySet<Place> => {
   const named = placesNamedIn(location, known)
   const namedCities = named.filter((place) => cities.has(place) || isWorldCity(place))
-  return new Set(namedCities.length > 0 ? namedCities : named)
+  if (namedCities.length === 0) return new Set(named)
+  const confined = new Set(namedCities)
+  for (const city of namedCities) {
+    const metropolis = metropolisOf(city)
+    if (metropolis !== undefined) confined.add(metropolis)
+  }
+  return confined
 }

@@ -3,7 +3,7 @@
  * "City, Region, Country" locations) and the world's (the gazetteer), read with accents folded
  * and other names resolved ("Montreal" is Montréal, "Bombay" is Mumbai, "USA" is United States).
  */
-import { cities, countries, otherNames } from "./gazetteer.ts"
+import { cities, countries, metropolitanAreas, otherNames } from "./gazetteer.ts"
 import { isContinuous, readWords, type TextWords } from "./words.ts"
 
 /** A place as matching compares it: folded words joined by single spaces ("sao paulo"). */
@@ -27,6 +27,8 @@ interface Gazetteer {
   readonly cased: ReadonlyMap<Place, string>
   /** Names in scripts written without spaces, found inside a run of such a script ("東京の工場"). */
   readonly inside: ReadonlyArray<Place>
+  /** By city: the larger city whose metropolitan area it lies in (`metropolitanAreas`). */
+  readonly metropolis: ReadonlyMap<Place, Place>
 }
 
 const gazetteer: Gazetteer = (() => {
@@ -62,8 +64,17 @@ const gazetteer: Gazetteer = (() => {
     }
   }
   const inside = [...byName.keys()].filter(isContinuous).sort((a, b) => b.length - a.length)
-  return { byName, cased, inside }
+  const metropolis = new Map<Place, Place>()
+  for (const [city, centre] of Object.entries(metropolitanAreas)) {
+    const [part, whole] = [byName.get(placeOf(city)), byName.get(placeOf(centre))]
+    if (!part?.isCity || !whole?.isCity) throw new Error(`gazetteer: ${city} in ${centre}, not both listed cities`)
+    metropolis.set(part.place, whole.place)
+  }
+  return { byName, cased, inside, metropolis }
 })()
+
+/** The larger city whose metropolitan area a city lies in, if it does (Giza: Cairo). */
+export const metropolisOf = (place: Place): Place | undefined => gazetteer.metropolis.get(place)
 
 /** The place a name of the catalogue or of the world stands for: its gazetteer entry's, or itself. */
 export const canonicalPlace = (place: Place): Place => gazetteer.byName.get(place)?.place ?? place
@@ -150,8 +161,16 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
     let longest: { place: Place; from: number; end: number } | undefined
     let run = ""
     for (let to = from; to < folded.length; to++) {
-      run = run === "" ? withoutProclitic(folded[to]!, known) : `${run} ${folded[to]}`
-      if (!known.starts.has(run)) break
+      const word = run === "" ? withoutProclitic(folded[to]!, known) : folded[to]!
+      const next = run === "" ? word : `${run} ${word}`
+      if (!known.starts.has(next)) {
+        // A name's last word inflected after a preposition ("в Берлине", "Perthben"): its
+        // dictionary form ends the run.
+        const place = inflectedPlace(run, word, known)
+        if (place !== undefined) longest = { place, from, end: to + 1 }
+        break
+      }
+      run = next
       const place = resolve(run, written.slice(from, to + 1).join(" "), known)
       if (place !== undefined) longest = { place, from, end: to + 1 }
     }
@@ -173,6 +192,54 @@ const proclitic =
   /^[\u05D1\u05D4\u05D5\u05DB\u05DC\u05DE\u05E9\u0628\u0648\u0644\u0641\u0643](?=[\u0590-\u05FF\u0600-\u06FF]{2})/u
 const withoutProclitic = (word: string, known: KnownPlaces): string =>
   known.starts.has(word) || !proclitic.test(word) || !known.starts.has(word.slice(1)) ? word : word.slice(1)
+
+/**
+ * Endings that languages agents write in put on a place's name after "in", "to" or "from", each
+ * with what the name ends in without it: Russian and Ukrainian locatives ("Берлине", "Праге",
+ * "Берліні"), Polish, Czech and Croatian ones ("Berlinie", "Warszawie", "Zagrebu"), Hungarian
+ * case endings ("Perthben", "Londonba", "Párizsból"), Turkish ones written without an apostrophe
+ * ("Ankarada"), the Greek genitive ("Αθήνας"). Grammar, not names: a word is read so only when
+ * what is left is a known place's name and the word as written is none.
+ */
+const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
+  ["е", ""],
+  ["е", "а"],
+  ["і", ""],
+  ["і", "а"],
+  ["ie", ""],
+  ["ie", "a"],
+  ["u", ""],
+  ["ban", ""],
+  ["ben", ""],
+  ["ba", ""],
+  ["be", ""],
+  ["bol", ""],
+  ["rol", ""],
+  ["nal", ""],
+  ["nel", ""],
+  ["on", ""],
+  ["en", ""],
+  ["da", ""],
+  ["de", ""],
+  ["ta", ""],
+  ["te", ""],
+  ["dan", ""],
+  ["den", ""],
+  ["ς", ""]
+]
+
+/** The place a run of words ending in an inflected word names, if any (see `placeEndings`). */
+const inflectedPlace = (run: Place, word: string, known: KnownPlaces): Place | undefined => {
+  for (const [ending, base] of placeEndings) {
+    if (!word.endsWith(ending) || word.length - ending.length < 3) continue
+    const name = `${run === "" ? "" : `${run} `}${word.slice(0, word.length - ending.length)}${base}`
+    // A name that counts only capitalised as written ("Chad", "US") is never read inflected.
+    if (!known.starts.has(name) || gazetteer.cased.has(name)) continue
+    const place = resolve(name, name, known)
+    if (place !== undefined) return place
+  }
+  return undefined
+}
 
 /** The place a run of words names, if any (see `placesNamedIn`). */
 const resolve = (run: Place, written: string, known: KnownPlaces): Place | undefined => {

@@ -8,8 +8,9 @@
  * (docs/decisions/relevance.md).
  */
 import { memoized } from "../read_cache.ts"
+import type { Concept } from "./concepts/concept.ts"
 import { trades } from "./concepts/trades.ts"
-import { type Concept, concepts } from "./concepts/work.ts"
+import { concepts } from "./concepts/work.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
 export const fold = (text: string): string =>
@@ -103,7 +104,16 @@ export const stopWords: ReadonlySet<string> = new Set(
     "dan di ke dari untuk yang dengan " +
     "в на с по для из от и или мне нам нужен нужна нужно " +
     "في من إلى الى على مع عن و " +
-    "में का की के को से और एक है चाहिए करना"
+    "में का की के को से और एक है चाहिए करना " +
+    // Ukrainian, Romanian, Greek, Hebrew, Vietnamese (folded), Swahili and Bengali.
+    "у і та або мені нам потрібен потрібна потрібно " +
+    "din în in la pentru cu si sau un o al ale unei unui " +
+    "στα στη στην στο στον του της των και για με σε ενα μια " +
+    "של את עם על צריך מישהו " +
+    "tu sang den cho va cua o mot cac nhung la voi trong ve toi can " +
+    "kutoka kwenda na ya wa kwa katika za la cha vya " +
+    // Bengali.
+    "এবং ও করা করুন জন্য থেকে একটি আমাদের আমার দরকার"
   ).split(" ")
 )
 
@@ -344,10 +354,16 @@ interface Lexicon {
   /** By concept key: its family's key and its mode. */
   readonly family: ReadonlyMap<string, string>
   readonly mode: ReadonlyMap<string, Concept["mode"]>
+  /** The keys whose mode is of what work is about, not of the work or where it is (`Concept.mode`). */
+  readonly topics: ReadonlySet<string>
   /** The keys of concepts that are kinds of work (`Concept.work`), shared by several disciplines or not. */
   readonly work: ReadonlySet<string>
   /** The keys of kinds of work of one discipline (`Concept.work` true): a task naming one asks for it. */
   readonly asked: ReadonlySet<string>
+  /** The keys of work done in a language (`Concept.inLanguages`). */
+  readonly inLanguages: ReadonlySet<string>
+  /** By concept key: the keys of the kinds of work it takes in (`Concept.includes`). */
+  readonly includes: ReadonlyMap<string, ReadonlyArray<string>>
 }
 
 const lexicon: Lexicon = (() => {
@@ -359,15 +375,21 @@ const lexicon: Lexicon = (() => {
   const inside: Array<readonly [string, string]> = []
   const family = new Map<string, string>()
   const mode = new Map<string, Concept["mode"]>()
+  const topics = new Set<string>()
   const work = new Set<string>()
   const asked = new Set<string>()
+  const includes = new Map<string, ReadonlyArray<string>>()
+  const inLanguages = new Set<string>()
   let longest = 0
   for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
     if (entry.family !== undefined) family.set(key, familyKey(entry.family))
     if (entry.mode !== undefined) mode.set(key, entry.mode)
+    if (entry.mode !== undefined && entry.work === undefined && entry.saysWhere === undefined) topics.add(key)
     if (entry.work !== undefined) work.add(key)
     if (entry.work === true) asked.add(key)
+    if (entry.includes !== undefined) includes.set(key, entry.includes.map(conceptKey))
+    if (entry.inLanguages === true) inLanguages.add(key)
     // The first concept to list a word keeps it.
     const put = (map: Map<string, string>, word: string) => {
       if (!map.has(word)) map.set(word, key)
@@ -392,14 +414,52 @@ const lexicon: Lexicon = (() => {
   }
   // Longest first, so that a run's longer name wins ("内容审核" before "审核").
   inside.sort((a, b) => b[0].length - a[0].length)
-  return { englishWords, english, prefixes, whole, phrases, inside, longest, family, mode, work, asked }
+  const named = new Set([...concepts, ...trades].map((entry) => conceptKey(entry.concept)))
+  for (const [key, taken] of includes) {
+    for (const one of taken) if (!named.has(one)) throw new Error(`${key} includes ${one}, which is no concept`)
+  }
+  return {
+    englishWords,
+    english,
+    prefixes,
+    whole,
+    phrases,
+    inside,
+    longest,
+    family,
+    mode,
+    topics,
+    work,
+    asked,
+    includes,
+    inLanguages
+  }
 })()
+
+/** A key and the keys of the kinds of work it takes in (`Concept.includes`): how a profile reads it. */
+export const withIncluded = (key: string): ReadonlyArray<string> => {
+  const taken = lexicon.includes.get(key)
+  return taken === undefined ? [key] : [key, ...taken]
+}
 
 /** The family a concept key belongs to, if any. */
 export const familyOfKey = (key: string): string | undefined => lexicon.family.get(key)
 
 /** Where the work a concept key names happens, if the concept says. */
 export const modeOfKey = (key: string): Concept["mode"] => lexicon.mode.get(key)
+
+/**
+ * Whether a key's mode is of what work is about (solar panels, an app), which says where work
+ * happens only when nothing else in a text does (`Concept.mode`).
+ */
+export const isTopicMode = (key: string): boolean => lexicon.topics.has(key)
+
+/** Whether a key names work done in a language (`Concept.inLanguages`). */
+export const isLanguageWorkKey = (key: string): boolean => lexicon.inLanguages.has(key)
+
+/** Whether a key names a language (the concepts "lang-…"): English's is `englishKey`. */
+export const isLanguageKey = (key: string): boolean => key.startsWith(conceptKey("lang-"))
+export const englishKey = conceptKey("lang-english")
 
 /** Whether a key names a kind of work (`Concept.work`): what is done, not what it is about. */
 export const isWorkKey = (key: string): boolean => lexicon.work.has(key)
@@ -426,6 +486,12 @@ const prefixAt = (word: string, from: number): readonly [number, string] | undef
 const arabicClitics = /^(?:[وفبكل]?ال|لل|[وفب])(?=[\u0600-\u06FF]{3})/
 
 /**
+ * Hebrew's one-letter proclitics (and, in, to, the, from, that, as: "לצלם" is "to photograph"):
+ * a word that begins no entry as written is read without one.
+ */
+const hebrewProclitic = /^[ובלהמשכ](?=[\u0590-\u05FF]{3})/
+
+/**
  * Words this long are read part by part when whole they name no concept (German and Dutch
  * compounds); past the longest a compound is written, a word is no compound, and reading it part
  * by part would cost its length times the lexicon's longest entry.
@@ -440,18 +506,23 @@ const longestCompound = 40
  */
 export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   if (isContinuous(word)) {
-    const found: Array<string> = []
+    // Longest entries first; the keys in the order the run names them, as words are read (the
+    // first weighs most: `emphasis`).
+    const found: Array<{ key: string; at: number }> = []
     let rest = word
     for (const [entry, key] of lexicon.inside) {
-      if (!rest.includes(entry)) continue
-      if (!found.includes(key)) found.push(key)
-      rest = rest.replaceAll(entry, " ")
+      const at = rest.indexOf(entry)
+      if (at < 0) continue
+      const seen = found.find((f) => f.key === key)
+      if (seen === undefined) found.push({ key, at })
+      else seen.at = Math.min(seen.at, at)
+      rest = rest.replaceAll(entry, " ".repeat(entry.length))
     }
-    return found.length > 0 ? found : [word]
+    return found.length > 0 ? found.sort((a, b) => a.at - b.at).map((f) => f.key) : [word]
   }
   const stem = stemOf(word)
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
-  const first = prefixAt(plain, 0)
+  const first = prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : undefined)
   // A word as listed, or by its English stem — unless another language's entry matches more of
   // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
   const named =

@@ -7,6 +7,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../config/app_config.ts"
+import { type DirectorySearch, searchDirectory } from "../domain/directory_search.ts"
 import {
   DraftRejected,
   IdempotencyKeyMismatch,
@@ -16,7 +17,7 @@ import {
   TaskNotFound
 } from "../domain/errors.ts"
 import { type Infeasibility, infeasibilityOf, warningOf } from "../domain/feasibility.ts"
-import { type DirectorySearch, eligibilityCounts, rankTop, searchDirectory } from "../domain/matching.ts"
+import { eligibilityCounts, rankTop } from "../domain/matching.ts"
 import { type TaskProfile, taskTextOf } from "../domain/matching_rules.ts"
 import type { ParticipantRecord } from "../domain/participant.ts"
 import { asRecorded, lateRetryKey, retryVerdict } from "../domain/replay.ts"

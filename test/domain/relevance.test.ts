@@ -48,19 +48,21 @@ describe("the judged set and its one split", () => {
 describe("relevance on the tuning part", () => {
   const report = evaluate(partOf("tuning"))
 
-  it("ranks the right people first: nDCG@5 ≥ 0.96 and precision@1 ≥ 0.97", () => {
-    expect(report.ndcg5).toBeGreaterThanOrEqual(0.96)
-    expect(report.p1).toBeGreaterThanOrEqual(0.97)
+  // Floors: issue 36's fourth session ended at nDCG@5 0.983, P@1 0.994, mode 0.978, location 1,
+  // 1 answerable empty (docs/decisions/multilingual-relevance.md), less a margin.
+  it("ranks the right people first: nDCG@5 ≥ 0.975 and precision@1 ≥ 0.98", () => {
+    expect(report.ndcg5).toBeGreaterThanOrEqual(0.975)
+    expect(report.p1).toBeGreaterThanOrEqual(0.98)
   })
 
-  it("reads the mode right for 95% of queries and the place for 98%", () => {
-    expect(report.modeAccuracy).toBeGreaterThanOrEqual(0.95)
-    expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.98)
+  it("reads the mode right for 97% of queries and the place for 99%", () => {
+    expect(report.modeAccuracy).toBeGreaterThanOrEqual(0.97)
+    expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.99)
   })
 
-  it("answers every no-answer request empty or with the reason, and at most 3 answerable ones empty", () => {
+  it("answers every no-answer request empty or with the reason, and at most 1 answerable one empty", () => {
     expect(report.noAnswer.handled).toBe(report.noAnswer.total)
-    expect(report.answerableEmpty).toBeLessThanOrEqual(3)
+    expect(report.answerableEmpty).toBeLessThanOrEqual(1)
   })
 
   it("answers every request naming a place nobody serves with nobody", () => {
@@ -75,24 +77,63 @@ describe("relevance on the tuning part", () => {
 })
 
 describe("fresh probes of the tuning workflow, written to find answerable requests answered with nobody", () => {
-  const report = evaluateProbes()
+  // Batches 1 to 6, which the third session wrote; batches 7 and 8, the fourth's, have floors of
+  // their own (below).
+  const report = evaluateProbes(probes.filter((p) => p.batch <= 6))
 
   it("are requests of their own, none in the judged set, most answerable", () => {
     const judged = new Set(judgedSet.map((j) => j.query))
     for (const p of probes) expect(judged.has(p.query), p.query).toBe(false)
+    expect(new Set(probes.map((p) => p.query)).size).toBe(probes.length)
     expect(report.answerable).toBeGreaterThanOrEqual(300)
     expect(report.noAnswer.total).toBeGreaterThanOrEqual(20)
   })
 
-  // Floors: what they scored when the session that wrote them ended (docs/performance.md: 21 of
-  // 346 answerable empty, an acceptable person first for 307), less a margin.
-  it("answer at most 24 answerable requests with nobody, and every request nobody can take empty or with the reason", () => {
-    expect(report.answerableEmpty).toBeLessThanOrEqual(24)
+  // Floors: 21 of 346 answerable empty and an acceptable person first for 307 when the session
+  // that wrote them ended; 7 and 325 when the fourth ended (docs/decisions/
+  // multilingual-relevance.md); less a margin.
+  it("answer at most 10 answerable requests with nobody, and every request nobody can take empty or with the reason", () => {
+    expect(report.answerableEmpty).toBeLessThanOrEqual(10)
     expect(report.noAnswer.handled).toBe(report.noAnswer.total)
   })
 
-  it("put an acceptable person first for 87% of the answerable ones", () => {
-    expect(report.first / report.answerable).toBeGreaterThanOrEqual(0.87)
+  it("put an acceptable person first for 92% of the answerable ones", () => {
+    expect(report.first / report.answerable).toBeGreaterThanOrEqual(0.92)
+  })
+
+  describe("batches 7 and 8, written before any run of the fourth session's ranking", () => {
+    const fresh = evaluateProbes(probes.filter((p) => p.batch === 7 || p.batch === 8))
+
+    // First scores: 110 answerable, 11 answered with nobody, 95 acceptable first, 11 of 12
+    // nobody can take handled, mode 109 of 122; at the session's end 0, 106, 11 of 12, 117 of 122.
+    it("include requests in other languages and scripts, and say the mode their wording makes clear", () => {
+      expect(fresh.answerable).toBeGreaterThanOrEqual(100)
+      expect(fresh.mode.judged).toBe(fresh.answerable + fresh.noAnswer.total)
+      const other = probes.filter((p) => (p.batch === 7 || p.batch === 8) && !/^[\x20-\x7E’]*$/.test(p.query))
+      expect(other.length).toBeGreaterThanOrEqual(20)
+    })
+
+    it("answer at most 2 answerable ones with nobody and all but one nobody can take empty or with the reason", () => {
+      expect(fresh.answerableEmpty).toBeLessThanOrEqual(2)
+      expect(fresh.noAnswer.handled).toBeGreaterThanOrEqual(fresh.noAnswer.total - 1)
+    })
+
+    it("put an acceptable person first for 92% and read the mode right for 92%", () => {
+      expect(fresh.first / fresh.answerable).toBeGreaterThanOrEqual(0.92)
+      expect(fresh.mode.right / fresh.mode.judged).toBeGreaterThanOrEqual(0.92)
+    })
+  })
+
+  describe("batches 9 and 10, written after the fourth session's tuning as checks", () => {
+    // Batch 9 read once (27 answerable, 3 with nobody) and then tuned on; batch 10 never tuned
+    // on (32 answerable, 2 with nobody, 30 acceptable first, 4 of 4 no-answer, mode 35 of 36).
+    const checks = evaluateProbes(probes.filter((p) => p.batch === 9 || p.batch === 10))
+
+    it("answer at most 4 answerable ones with nobody, put an acceptable person first for 88%", () => {
+      expect(checks.answerableEmpty).toBeLessThanOrEqual(4)
+      expect(checks.first / checks.answerable).toBeGreaterThanOrEqual(0.88)
+      expect(checks.noAnswer.handled).toBeGreaterThanOrEqual(checks.noAnswer.total - 1)
+    })
   })
 })
 
@@ -100,13 +141,12 @@ describe("relevance on the held-out part", () => {
   const report = evaluate(partOf("held-out"))
 
   // Floors: what the part scored when measured once, at the end of the session that changed the
-  // ranking last (issue 36, kinds of work said of many disciplines; docs/performance.md: nDCG@5
-  // 0.944, P@1 0.961, mode 0.883, location 0.971, 31 of 35 no-answer, 1 answerable empty), less
-  // a margin; the mode's floor stays where it was (0.88): the part's mode accuracy fell from
-  // 0.898, and a lower floor would hide that. Issue 36 asks nDCG@5 ≥ 0.95 of its outside sets;
-  // this part, grown by 34 harder requests, is below that.
+  // ranking last (issue 36's fourth session, docs/decisions/multilingual-relevance.md: nDCG@5
+  // 0.962, P@1 0.971, mode 0.898, location 0.964, 32 of 35 no-answer, 0 answerable empty), less
+  // a margin; the mode's floor stays at 0.88 and the place's at 0.96. Issue 36 asks mode ≥ 0.9 of
+  // its outside sets; this part is below that.
   it("ranks, reads the mode and finds the place near issue 36's targets", () => {
-    expect(report.ndcg5).toBeGreaterThanOrEqual(0.935)
+    expect(report.ndcg5).toBeGreaterThanOrEqual(0.95)
     expect(report.p1).toBeGreaterThanOrEqual(0.95)
     expect(report.modeAccuracy).toBeGreaterThanOrEqual(0.88)
     expect(report.locationAccuracy).toBeGreaterThanOrEqual(0.96)

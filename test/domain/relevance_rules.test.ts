@@ -4,10 +4,12 @@
 // languages and scripts finding the specialist; and "nobody" said with its reason.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
+import { searchDirectory } from "../../src/domain/directory_search.ts"
 import { dueMove } from "../../src/domain/dispatch.ts"
-import { eligibilityOf, inferExecutionMode, rankTop, searchDirectory } from "../../src/domain/matching.ts"
+import { eligibilityOf, rankTop } from "../../src/domain/matching.ts"
 import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { inferExecutionMode } from "../../src/domain/task_inference.ts"
 import { isAskedWorkKey, isWorkKey, keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
 
@@ -165,6 +167,25 @@ describe("plausible means doing the work asked, not sharing what it is about", (
     expect(searchDirectory("Install solar panels on a roof in Perth", sample, 10).matches).toEqual([])
   })
 
+  it("a discipline takes in the kinds of work it includes: a handyman and IT support install things", () => {
+    // Installing is a kind of work of its own (an inspector of panels does not install them),
+    // done by the disciplines whose concept includes it (`Concept.includes`).
+    expect(keyOf("install")).not.toBe(keyOf("handyman"))
+    expect(
+      searchDirectory("Install a new router in our Kuala Lumpur office", sample, 10).matches[0]?.participant.slug
+    ).toBe("farah-aziz")
+    expect(searchDirectory("Install a TV bracket in a Denver flat", sample, 10).matches[0]?.participant.slug).toBe(
+      "jack-thompson"
+    )
+  })
+
+  it('a word any discipline uses is read as itself: "new" is no news, "file" no court, "sign" no sign language', () => {
+    expect(keyOf("new")).not.toBe(keyOf("news"))
+    expect(keyOf("file")).not.toBe(keyOf("court"))
+    expect(keyOf("signs")).not.toBe(keyOf("asl"))
+    expect(searchDirectory("A court runner in Dublin", sample, 10).matches[0]?.participant.slug).toBe("niamh-byrne")
+  })
+
   it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
     for (const text of [
       "Mow the lawn at our office in Lagos",
@@ -192,6 +213,26 @@ describe("the execution mode, read from wording and deliverables in any language
     ["東京の工場を訪問してほしい", "physical"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
+    // What the work is about says where only when the work does not: desk research on scooters.
+    ["Size the market for electric scooters in Vietnam", "digital"],
+    ["Desk study of the coffee market in Brazil, sources cited", "digital"],
+    ["Check the electrical panels of a Berlin office", "physical"],
+    // News articles and users' comments are on the web unless the work goes somewhere.
+    ["Cross-check the figures quoted in a news article", "digital"],
+    ["Screen user comments against our posting rules", "digital"],
+    ["Attend a press conference in Seoul", "physical"],
+    // A shop on the web is no premises and no online work; a bank statement is no bank to go to.
+    ["Foto di prodotti su sfondo bianco per un negozio online, ad Atene", null],
+    ["Match bank statements to invoices in Xero", "digital"],
+    // Where, said in Thai, Hebrew, Greek, Ukrainian, Romanian, Vietnamese and Swahili.
+    ["ตรวจสอบในสถานที่", "physical"],
+    ["ראיון מרחוק", "digital"],
+    ["Συνέντευξη εξ αποστάσεως", "digital"],
+    ["Перевірка на місці", "physical"],
+    ["Interviu de la distanță", "digital"],
+    ["Phỏng vấn trực tuyến", "digital"],
+    ["Mahojiano kwa mbali", "digital"],
+    ["Gửi tệp PDF", "digital"],
     // Neither: unknown, so that no one is filtered out by a guess.
     ["Looking for a photographer", null]
   ])("%s → %s", (text, mode) => {
@@ -236,7 +277,43 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Нужен курьер в Лиссабоне", "joao-pereira", "Lisbon, Portugal"],
     ["Inspektion von Solaranlagen mit einer Drohne in Perth", "liam-obrien", "Perth, Australia"],
     ["Regalpreise im Supermarkt in Bukarest erfassen", "ana-popescu", "Bucharest, Romania"],
-    ["Someone to snap pictures of a flat for rent in Santiago", "valentina-morales", "Santiago, Chile"]
+    ["Someone to snap pictures of a flat for rent in Santiago", "valentina-morales", "Santiago, Chile"],
+    // Hebrew's one-letter proclitics read off words of the work ("לצלם", to photograph) and places.
+    ["מישהו לצלם דירה בסנטיאגו", "valentina-morales", "Santiago, Chile"],
+    ["ตรวจสอบแผงโซลาร์เซลล์ในเพิร์ธ", "liam-obrien", "Perth, Australia"],
+    ["Verificarea prețurilor la raft în supermarketurile din București", "ana-popescu", "Bucharest, Romania"],
+    // A district of a catalogue city, and a city in its metropolitan area.
+    ["Visit a warehouse in Ikeja and send geotagged pictures", "amara-okafor", "Lagos, Nigeria"],
+    ["Need a motorbike rider to drop off documents in Giza", "ahmed-hassan", "Giza, Egypt"],
+    // Roles and paraphrases of the work: a location manager scouts, talking to people interviews
+    // them, a contract is a document, an electrical installation is what an inspector checks.
+    ["A location manager in Ecuador", "gabriela-andrade", "Ecuador"],
+    ["Talk to 10 small traders in Abuja about how they use mobile money", "aisha-bello", "Abuja, Nigeria"],
+    ["Bring a contract to a lawyer's office in Lisbon", "joao-pereira", "Lisbon, Portugal"],
+    ["Confirm the electrical installation in a Berlin office is safe", "lukas-schmidt", "Berlin, Germany"],
+    ["Rate the service at a Lyon restaurant as a customer", "marie-dubois", "Lyon, France"],
+    // Drawing is an illustrator's work; drawing boxes on images is labelling.
+    ["Draw a map of our campus for the website", "hana-novakova", null],
+    ["Draw boxes around cars in 2,000 street images", "chen-wei", null],
+    // Hungarian.
+    ["Napelemek ellenőrzése drónnal Perthben", "liam-obrien", "Perth, Australia"],
+    // Instructions for installing are documentation, not installing; hanging pictures is.
+    ["Write installation instructions for our router firmware in English", "ingrid-johansson", null],
+    ["Hang three framed pictures and a mirror in a Denver flat", "jack-thompson", "Denver, United States"],
+    // Bengali.
+    ["ইংরেজিতে ডেটা এন্ট্রি এবং স্প্রেডশিট পরিষ্কার করা", "nusrat-jahan", null],
+    // The person named by their role.
+    ["A sub-editor for a long report", "emily-hart", null],
+    ["An IT technician in Kuala Lumpur", "farah-aziz", "Kuala Lumpur, Malaysia"],
+    ["An odd-job man in Denver", "jack-thompson", "Denver, United States"],
+    ["A paralegal in Dublin to file papers at the High Court", "niamh-byrne", "Dublin, Ireland"],
+    // The work in Vietnamese, Swahili, Ukrainian, Hebrew, Greek and Romanian.
+    ["Dịch tài liệu từ tiếng Nhật sang tiếng Anh", "akiko-tanaka", null],
+    ["Kutafsiri nyaraka kutoka Kijapani kwenda Kiingereza", "akiko-tanaka", null],
+    ["Перевірка електропроводки в офісі в Берліні", "lukas-schmidt", "Berlin, Germany"],
+    ["צילום מוצרים לחנות אונליין באתונה", "eleni-papadopoulou", "Athens, Greece"],
+    ["Επιμέλεια κειμένου στα αγγλικά", "emily-hart", null],
+    ["Sondaj în gospodării din Addis Abeba", "meron-tesfaye", "Addis Ababa, Ethiopia"]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)
@@ -248,6 +325,12 @@ describe("requests in other words, languages and scripts find the specialist", (
     expect(keyOf("traduccion")).toBe(keyOf("translated"))
     expect(termsOf("Produktfotos").map((t) => t.key)).toEqual([keyOf("product"), keyOf("photos")])
     expect(termsOf("技術マニュアルを翻訳").map((t) => t.key)).toContain(keyOf("translation"))
+    // A run of an unspaced script gives its keys in the order it names them (the first weighs most).
+    expect(termsOf("แปลเอกสารภาษาญี่ปุ่น").map((t) => t.key)).toEqual([
+      keyOf("translation"),
+      keyOf("document"),
+      keyOf("japanese")
+    ])
     // Related but distinct work stays apart in every language.
     expect(keyOf("dolmetscher")).toBe(keyOf("interpreter"))
     expect(keyOf("dolmetscher")).not.toBe(keyOf("ubersetzer"))
@@ -263,17 +346,63 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Kurier w Warszawie", "Warsaw, Poland"],
     ["Φωτογράφος στη Θεσσαλονίκη", "Thessaloniki, Greece"],
     ["ช่างภาพในกรุงเทพ", "Bangkok, Thailand"],
-    ["Kurye lazım Ankara'da", "Ankara, Türkiye"]
+    ["Kurye lazım Ankara'da", "Ankara, Türkiye"],
+    // Names in the scripts of the languages agents write in, and inflected after "in".
+    ["שליח בקהיר", "Cairo, Egypt"],
+    ["ล่ามในโตเกียว", "Tokyo, Japan"],
+    ["Φωτογράφος στη Λισαβόνα", "Lisbon, Portugal"],
+    ["Kurier w Lizbonie", "Lisbon, Portugal"],
+    ["Кур'єр у Берліні", "Berlin, Germany"],
+    ["Курьер в Перте", "Perth, Australia"],
+    ["Villanyszerelés ellenőrzése Berlinben", "Berlin, Germany"],
+    ["Berlinde bir kurye", "Berlin, Germany"],
+    ["Fotograf v Praze", "Prague, Czechia"]
   ])("places written locally: %s is in %s", (text, location) => {
     expect(searchDirectory(text, sample, 10).location).toBe(location)
+  })
+
+  it("an ending is read off a place's name only when what is left is a place and the word is none", () => {
+    for (const text of ["Send the photos often", "Reuben needs a courier", "Proofread a Tokyoite's blog"]) {
+      expect(searchDirectory(text, sample, 10).location, text).toBe(null)
+    }
   })
 })
 
 describe("nobody, only when nobody plausibly can, with the reason", () => {
+  it("a place nobody works in, written locally", () => {
+    for (const [text, place] of [
+      ["Доставка посилки у Києві", "Kyiv, Ukraine"],
+      ["צלם חתונות בירושלים", "Jerusalem, Israel"],
+      ["Φωτογράφος στη Ρώμη", "Rome, Italy"],
+      ["ช่างภาพในเชียงใหม่", "Chiang Mai, Thailand"],
+      ["مترجم فوري في الرياض", "Riyadh, Saudi Arabia"]
+    ] as const) {
+      const found = searchDirectory(text, sample, 10)
+      expect(found.matches, text).toEqual([])
+      expect(found.hint, text).toMatch(new RegExp(`^Nobody in the catalogue works in ${place}`))
+    }
+  })
+
   it("a place nobody works in", () => {
     const found = searchDirectory("Wohnung fotografieren in München", sample, 10)
     expect(found.matches).toEqual([])
     expect(found.hint).toMatch(/^Nobody in the catalogue works in Munich, Germany/)
+  })
+
+  it("work asked in a language nobody listed works in: listed, but said to be weak", () => {
+    const korean = searchDirectory("Translate a Korean contract into English", sample, 10)
+    expect(korean.matches.length).toBeGreaterThan(0)
+    expect(korean.hint).toMatch(/asks for work in korean, and nobody listed works in it/)
+    for (const text of [
+      "Subtitle a film in Finnish",
+      "Moderate Ukrainian comments",
+      "Traduire un contrat du hongrois"
+    ]) {
+      expect(searchDirectory(text, sample, 10).hint, text).toMatch(/^Weak matches only: this task asks for work in /)
+    }
+    // A language someone listed works in, or none named but English: no such hint.
+    expect(searchDirectory("Translate a Japanese contract into English", sample, 10).hint).toBeUndefined()
+    expect(searchDirectory("Proofread our English annual report", sample, 10).hint).toBeUndefined()
   })
 
   it("work nobody does, where people are", () => {

@@ -6,7 +6,7 @@
  * baseline. Used by `npm run bench -- --relevance` and by the test that holds the thresholds.
  */
 import { readFileSync } from "node:fs"
-import { searchDirectory } from "../../src/domain/matching.ts"
+import { searchDirectory } from "../../src/domain/directory_search.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { canonicalPlace, placeOf } from "../../src/domain/places.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft/execution_mode.ts"
@@ -166,6 +166,8 @@ export interface Probe {
   /** Who may take it, the specialist first; empty when nobody in the catalogue can. */
   readonly acceptable: ReadonlyArray<string>
   readonly batch: number
+  /** The execution mode the wording makes clear (null when it does not); judged from batch 7 on. */
+  readonly mode?: ExecutionMode | null
 }
 
 export const probes: ReadonlyArray<Probe> = JSON.parse(
@@ -174,6 +176,7 @@ export const probes: ReadonlyArray<Probe> = JSON.parse(
 
 export interface ProbeOutcome {
   readonly probe: Probe
+  readonly mode: ExecutionMode | null
   readonly top: ReadonlyArray<string>
   readonly hint: string | undefined
 }
@@ -187,6 +190,8 @@ export interface ProbeReport {
   /** Answerable probes with an acceptable answer in the first five. */
   readonly inFive: number
   readonly noAnswer: { readonly total: number; readonly handled: number }
+  /** Of the probes whose mode is judged, how many and how many read right. */
+  readonly mode: { readonly judged: number; readonly right: number }
   readonly outcomes: ReadonlyArray<ProbeOutcome>
 }
 
@@ -202,8 +207,9 @@ export const evaluateProbes = (
 ): ProbeReport => {
   const outcomes = set.map((probe): ProbeOutcome => {
     const found = searcher(probe.query, everyone)
-    return { probe, top: found.top, hint: found.hint }
+    return { probe, mode: found.executionMode, top: found.top, hint: found.hint }
   })
+  const modeJudged = outcomes.filter((o) => o.probe.mode !== undefined)
   const answerable = outcomes.filter((o) => o.probe.acceptable.length > 0)
   const noAnswer = outcomes.filter((o) => o.probe.acceptable.length === 0)
   return {
@@ -215,6 +221,7 @@ export const evaluateProbes = (
       total: noAnswer.length,
       handled: noAnswer.filter((o) => o.top.length === 0 || o.hint !== undefined).length
     },
+    mode: { judged: modeJudged.length, right: modeJudged.filter((o) => o.mode === o.probe.mode).length },
     outcomes
   }
 }

@@ -7,7 +7,7 @@
  * move is read by its objects alone, and whoever shares an object ("panels", "kitchen") looks
  * plausible. Written from the vocabulary of each trade, never from a judged request.
  */
-import type { Concept } from "./work.ts"
+import type { Concept } from "./concept.ts"
 
 export const trades: ReadonlyArray<Concept> = [
   {

@@ -1,0 +1,156 @@
+/** Imaging, and inspection and checks on site (the concept layer's data: src/domain/concepts/work.ts says how it is read). */
+import type { Concept } from "./concept.ts"
+
+export const imagingAndInspection: ReadonlyArray<Concept> = [
+  // Imaging.
+  {
+    concept: "photography",
+    work: true,
+    family: "imaging",
+    en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
+    stems:
+      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো"
+  },
+  {
+    concept: "retouching",
+    work: true,
+    family: "imaging",
+    mode: "digital",
+    en: "retouch retouching retouched retoucher cutout clipping photo-editor photo-editors photo-editing image-editing image-editor",
+    stems:
+      "retusch retouch retoque ritocc scontorn retus rötuş rotus ретуш रीटच 修图 修圖 レタッチ 보정 ריטוש ρετουσ รีทัช chinh-sua-anh"
+  },
+  {
+    // What retouching is often about, not retouching itself: "background music" is no photo work.
+    concept: "background",
+    family: "imaging",
+    en: "background backgrounds",
+    stems: "hintergrund arrière-plan arriere-plan fondo fundo achtergrond tło tlo arka-plan фон خلفية 背景"
+  },
+  {
+    concept: "illustration",
+    work: true,
+    family: "design",
+    mode: "digital",
+    en: "illustration illustrations illustrate illustrator draw draws drawing drawings drawn sketch sketches sketching",
+    stems:
+      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트 איור εικονογραφ ภาพประกอบ ілюстрац ilustra minh-hoa michoro"
+  },
+  {
+    concept: "icon",
+    family: "design",
+    mode: "digital",
+    en: "icon icons iconography svg vector vectors",
+    stems: "ikon icône icone icono ícone wektor vektor vector vettorial иконк أيقون आइकन アイコン 图标 아이콘"
+  },
+  {
+    concept: "scouting",
+    work: true,
+    family: "imaging",
+    mode: "physical",
+    en: "scout scouting scouts location-manager location-managers location-scout location-scouts",
+    stems: "locacion locación location-scout repérag reperag sopraluogh motivsuch поиск-локац пошук-локац איתור-לוקיישנ"
+  },
+  {
+    concept: "film",
+    family: "imaging",
+    en: "film filming films movie shooting",
+    stems: "dreh rodaje tournag ripres filmag filmow çekim cekim съёмк съемк تصوير-فيلم ロケ 拍片 촬영지"
+  },
+
+  // Inspection and checks on site.
+  {
+    concept: "inspection",
+    work: "shared",
+    family: "inspection",
+    mode: "physical",
+    en: "inspection inspections inspect inspected inspector inspectors inspecting",
+    stems:
+      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr পরিদর্শন"
+  },
+  {
+    concept: "audit",
+    work: "shared",
+    family: "inspection",
+    en: "audit audits auditing auditor merchandiser merchandisers merchandising",
+    stems: "audit auditor auditoría auditoria denetim аудит تدقيق-ميداني ऑडिट 監査 审核 審核 감사"
+  },
+  {
+    concept: "vehicle",
+    family: "inspection",
+    mode: "physical",
+    en: "vehicle vehicles car cars automobile truck trucks pickup-truck",
+    stems:
+      "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű"
+  },
+  {
+    concept: "electrical",
+    family: "inspection",
+    mode: "physical",
+    en: "electrical electric electrician electricity wiring socket sockets appliance appliances electrical-installation electrical-installations fuse-box distribution-board",
+    stems:
+      "elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany"
+  },
+  {
+    concept: "solar",
+    family: "inspection",
+    mode: "physical",
+    en: "solar pv photovoltaic",
+    stems:
+      "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광 โซลาร์ โซล่าร์ סולאר ηλιακ φωτοβολτα сонячн pin-mat-troi napelem"
+  },
+  {
+    concept: "panel",
+    en: "panel panels array arrays",
+    stems: "paneel panel panneau pannell painel modul แผง"
+  },
+  {
+    concept: "drone",
+    family: "inspection",
+    mode: "physical",
+    en: "drone drones uav",
+    stems: "drohn drone dron дрон طائرة-مسيرة ड्रोन ドローン 无人机 無人機 드론 רחפן โดรน безпілотн flycam"
+  },
+  {
+    concept: "thermal",
+    en: "thermal infrared thermography",
+    stems: "wärmebild warmebild thermi térmic termic termogra тепловиз حراري 赤外線 热成像 열화상"
+  },
+  {
+    concept: "property",
+    family: "inspection",
+    en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
+    stems:
+      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan"
+  },
+  {
+    concept: "meter",
+    family: "inspection",
+    mode: "physical",
+    en: "meter meters",
+    stems:
+      "zähler zahler compteur contador contatore medidor meterstand licznik sayaç sayac счётчик счетчик عداد मीटर メーター 电表 계량기"
+  },
+  {
+    concept: "accessibility",
+    family: "inspection",
+    en: "accessibility accessible a11y wheelchair step-free barrier barriers wcag",
+    stems:
+      "barrierefrei rollstuhl accessib accesib acessib fauteuil-roulant silla-de-ruedas cadeira-de-rodas toegankelijk rolstoel dostępn dostepn erişileb erisileb доступн إمكانية-الوصول सुलभता アクセシビリティ 无障碍 無障礙 접근성 נגישות προσβασιμ accesibil tiep-can ufikiaji"
+  },
+  {
+    concept: "screen-reader",
+    family: "software",
+    mode: "digital",
+    en: "screen-reader screenreader nvda voiceover-testing rgaa",
+    stems: "screenreader bildschirmleser lecteur-d-ecran lector-de-pantalla"
+  },
+  {
+    concept: "venue",
+    family: "events",
+    mode: "physical",
+    en: "venue venues restaurant restaurants hotel hotels theatre theater cinema",
+    stems:
+      "veranstaltungsort restaurant restaurante ristorante salle sala$ theater théâtre teatro lokal mekan ресторан مطعم रेस्तरां レストラン 餐厅 餐廳 식당"
+  }
+]

@@ -1,0 +1,143 @@
+/** Retail, errands and delivery (the concept layer's data: src/domain/concepts/work.ts says how it is read). */
+import type { Concept } from "./concept.ts"
+
+export const retailAndErrands: ReadonlyArray<Concept> = [
+  // Retail.
+  {
+    concept: "store",
+    family: "retail",
+    en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
+    stems:
+      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
+  },
+  {
+    concept: "price",
+    family: "retail",
+    en: "price prices pricing",
+    stems:
+      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$ arak$ árak$ arazas árazás"
+  },
+  {
+    concept: "shelf",
+    family: "retail",
+    mode: "physical",
+    en: "shelf shelves shelf-share planogram planograms facings",
+    stems:
+      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul מדף ραφι ชั้นวาง полиц rafu$"
+  },
+  {
+    concept: "mystery-shopping",
+    work: true,
+    family: "retail",
+    mode: "physical",
+    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer",
+    stems:
+      "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi"
+  },
+  {
+    concept: "promotion",
+    family: "retail",
+    en: "promotion promotions discount discounts",
+    stems: "aktion rabatt promo remise descuento desconto sconto korting rabat indirim скидк خصم छूट 割引 折扣 할인"
+  },
+  {
+    concept: "ecommerce",
+    family: "retail",
+    en: "e-commerce ecommerce online-shop marketplace marketplaces seller sellers storefront listing listings sku skus",
+    stems:
+      "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자 ηλεκτρονικο-καταστημα חנות-אונליין לחנות-אונליין חנות-מקוונת לחנות-מקוונת διαδικτυακο-καταστημα интернет-магазин інтернет-магазин онлайн-магазин ร้านค้าออนไลน์ ร้านออนไลน์ magazin-online cua-hang-truc duka-la-mtandaoni"
+  },
+  {
+    concept: "authenticity",
+    family: "retail",
+    en: "authentic authenticity counterfeit fake-goods genuine",
+    stems:
+      "echtheit authenticit autenticid autenticid keaslian asli$ orijinal подлинн أصالة प्रामाणिक 真贋 真伪 진품 מקוריות זיוף γνησι ของแท้ справжн autenticit hang-that hang-gia uhalisia"
+  },
+  {
+    concept: "unboxing",
+    family: "retail",
+    mode: "physical",
+    en: "unbox unboxing",
+    stems: "auspack déballage deballage desembal unboxing"
+  },
+  {
+    concept: "purchase",
+    family: "retail",
+    en: "purchase purchases buy buying order",
+    stems:
+      "kauf achat achet compra acquist koop zakup satın satin покуп شراء खरीद 購入 购买 구매 beli$ membeli купів cumpar kununua"
+  },
+
+  // Errands and delivery.
+  {
+    concept: "courier",
+    work: "shared",
+    family: "errands",
+    mode: "physical",
+    en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
+    stems:
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার"
+  },
+  {
+    // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
+    // delivery"): said of many kinds of work, so it asks for none.
+    concept: "delivery",
+    family: "errands",
+    en: "delivery deliveries deliver delivered delivering",
+    stems:
+      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি"
+  },
+  {
+    concept: "errand",
+    work: true,
+    family: "errands",
+    mode: "physical",
+    en: "errand errands",
+    stems:
+      "behördengang behordengang démarche demarche trámite tramite gestion file-d-attente fila$ schlange kolejk sıra sira очеред مشوار طابور कतार 行列 排队 排隊 줄서기 대기"
+  },
+  {
+    concept: "government-office",
+    family: "errands",
+    mode: "physical",
+    en: "government municipal rto registry ministry",
+    stems:
+      "behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
+  },
+  {
+    concept: "document",
+    en: "document documents paper papers paperwork certificate certificates contract contracts",
+    stems:
+      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র"
+  },
+  {
+    concept: "submission",
+    family: "errands",
+    en: "submit submission submitting lodge lodging",
+    stems:
+      "einreich abgeb déposer deposer dépôt depot presentar entregar-document consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
+  },
+  {
+    concept: "certified",
+    family: "legal",
+    en: "certified certify certification",
+    stems:
+      "beglaubig zertifiz certifi certific jurada juramentad giurat beëdigd przysięg przysieg uwierzyteln onaylı onayli заверен مصدق प्रमाणित 認証 认证 공인"
+  },
+  {
+    concept: "sworn",
+    family: "legal",
+    en: "sworn",
+    stems: "vereidigt assermenté assermente jurado juramentado giurato beëdigde yeminli присяжн محلف शपथ 宣誓 宣誓翻译"
+  },
+  {
+    concept: "notary",
+    work: true,
+    family: "legal",
+    mode: "physical",
+    en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner",
+    stems:
+      "notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz"
+  }
+]

@@ -1,0 +1,209 @@
+/**
+ * What a free-text task makes clear of itself: the place it names (`inferLocationIn`) and the
+ * execution mode its wording says (`inferExecutionMode`). Used by POST /search
+ * (directory_search.ts).
+ */
+import { directoryIndexOf } from "./directory_index.ts"
+import type { ParticipantRecord } from "./participant.ts"
+import { isWorldCity, placesNamedIn, worldDisplay } from "./places.ts"
+import type { ExecutionMode } from "./task_draft/execution_mode.ts"
+import { fold, isTopicMode, modeOfKey, termsOf } from "./words.ts"
+
+/**
+ * Where a free-text task is, if it names a place: a participant's city first (as that
+ * participant's location reads, "Berlin, Germany"), then a city of the world ("Madrid, Spain":
+ * nobody may be there, and that is the answer), then a region or country, the catalogue's
+ * spelling first. Null when it names none.
+ */
+export const inferLocationIn = (text: string, everyone: ReadonlyArray<ParticipantRecord>): string | null => {
+  const index = directoryIndexOf(everyone)
+  const named = placesNamedIn(text, index.known)
+  for (const place of named) {
+    const location = index.locationOfCity.get(place)
+    if (location !== undefined) return location
+  }
+  for (const place of named) if (isWorldCity(place)) return worldDisplay(place)!
+  for (const place of named) {
+    const shown = index.regionAsWritten.get(place) ?? worldDisplay(place)
+    if (shown !== undefined) return shown
+  }
+  return null
+}
+
+/*
+ * Cues of where the work happens. Physical: going somewhere, handling things, being there in
+ * person. Digital: working on files, software and the web, or saying "online"/"remote". Nouns of
+ * deliverables (photos, a report, a PDF) are neither: every physical task sends something back.
+ */
+const physicalCues = new RegExp(
+  [
+    "in[ -]person",
+    "on[ -]?site",
+    "in[ -]home",
+    "door[ -]to[ -]door",
+    "face[ -]to[ -]face",
+    "field ?work",
+    "on the ground",
+    "on the street",
+    "visit(?:s|ing|ed)?",
+    "go(?:ing)? to",
+    "drive to",
+    "drive[ -]tests?",
+    "walk[ -]around",
+    // Not "deliver" alone: every deliverable is delivered ("deliver a CSV by Friday").
+    "hand[ -]deliver",
+    "couriers?",
+    "pick(?:ing)? up",
+    "pickup",
+    "drop(?:ping)? off",
+    "photograph(?:ing)?",
+    "take (?:\\w+ ){0,2}(?:photos|pictures|photographs)",
+    "inspect(?:ion|ing)?",
+    "attend(?:ing)?",
+    "measure(?:ments?)?",
+    // Not instructions for installing (documentation): "installation guide".
+    "install(?:ation)?(?! (?:instructions|guides?|manuals?))",
+    "assembl(?:e|y|ing)",
+    "mount(?:ing)?",
+    "set up (?:the |a |our )?(?:wi-?fi|router|network|printer)",
+    "queu(?:e|ing) (?:at|in|outside|for)",
+    "queueing",
+    "stand in line",
+    "notar(?:y|i[sz]e|i[sz]ed|i[sz]ation)",
+    "mystery shop(?:per|ping)?",
+    "scout(?:ing)?",
+    "unbox(?:ing)?",
+    "collect (?:\\w+ ){0,2}samples?",
+    "water samples?",
+    "babysit(?:ting)?",
+    "dog",
+    "piano",
+    "meter",
+    "appliances?",
+    "roof(?:top)?",
+    "drone",
+    "gps",
+    "trade show",
+    "booths?",
+    "shelf",
+    "shelves",
+    "supermarkets?",
+    "stores",
+    "shops",
+    "restaurants?",
+    "venues?",
+    "kitchen",
+    "farm",
+    "lake",
+    "river",
+    "bench[ -]test(?:ing)?",
+    "wiring",
+    "plumb(?:ing|er)",
+    "electrician",
+    "handyman",
+    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank(?! statements?| accounts?| details| transfers?| feeds?| records?)|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
+  ].join("|")
+)
+const digitalCues = new RegExp(
+  [
+    "online",
+    // "a remote village" is far away, not online.
+    "remote(?:ly)?(?! (?:villages?|areas?|regions?|towns?|locations?|islands?|parts?|communit(?:y|ies)|sites?|farms?))",
+    "virtual(?:ly)?",
+    "over (?:video|zoom|the phone)",
+    "by (?:video|email|phone)",
+    "video call",
+    "zoom",
+    "websites?",
+    "phone interviews?",
+    "video calls?",
+    "web",
+    "apps?",
+    "android",
+    "ios",
+    "software",
+    "code",
+    "compiler",
+    "api",
+    "markdown",
+    "spreadsheets?",
+    "database",
+    "translat(?:e|ion|ions|or|ing|ed)",
+    "transcri(?:be|bed|bing|ption|pt)",
+    "subtitl(?:e|es|ing)",
+    "captions?",
+    "proofread(?:ing)?",
+    "copy[ -]?edit(?:ing)?",
+    "retouch(?:ing)?",
+    "digiti[sz]e",
+    "data entry",
+    "deduplicate",
+    "label(?:l?ing)?",
+    "annotat(?:e|ion)",
+    "bounding box(?:es)?",
+    "moderat(?:e|ion)",
+    "search results",
+    "fact[ -]check(?:ing)?",
+    "bookkeeping",
+    "reconcil(?:e|iation)",
+    "xero",
+    "vector",
+    "icons?",
+    "illustrat(?:e|ion)",
+    "voice[ -]?over",
+    "desk research",
+    "research",
+    "market sizing",
+    "wcag",
+    "screen reader",
+    "usability",
+    "documentation"
+  ].join("|")
+)
+const bothCues =
+  /\b(?:remote(?:ly)? or (?:on[ -]?site|in[ -]person)|(?:on[ -]?site|in[ -]person) or (?:remote(?:ly)?|online|over video|by video)|hybrid|partly (?:remote|online|on[ -]?site))\b/
+const wordBounded = (cues: RegExp) => new RegExp(`\\b(?:${cues.source})\\b`)
+const physical = wordBounded(physicalCues)
+const digital = wordBounded(digitalCues)
+/** "online shop", "web store", "negozio online": a place on the web, not a premises to visit. */
+const onlinePremises =
+  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin) (?:online|en ligne|internetowy))\b/g
+
+/**
+ * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
+ * "remote or on site") → hybrid; only on-site cues → physical; only online cues → digital; none
+ * → null, and then search filters by no mode at all (a wrong guess would hide the only fitting
+ * person). Cues are English phrases (above) and, in any language, the concepts the text names
+ * (src/domain/concepts/work.ts): work done on site (a visit, an inspection, an errand, a
+ * delivery) or online (translation, data entry, a file sent back). A task with no cue either way
+ * that names a place (`namesPlace`) is done there: physical.
+ */
+export const inferExecutionMode = (text: string, namesPlace = false): ExecutionMode | null => {
+  const folded = fold(text)
+  if (bothCues.test(folded)) return "hybrid"
+  // A shop on the web is neither a premises to visit nor online work ("photos for our web shop").
+  const premisesOff = folded.replace(onlinePremises, " ")
+  let onSite = physical.test(premisesOff)
+  let online = digital.test(premisesOff)
+  // What the work is about says where only when nothing else does (`Concept.mode`).
+  let aboutSite = false
+  let aboutOnline = false
+  for (const { key } of termsOf(text)) {
+    const mode = modeOfKey(key)
+    const topic = isTopicMode(key)
+    if (mode === "physical" && topic) aboutSite = true
+    else if (mode === "physical") onSite = true
+    else if (mode === "digital" && topic) aboutOnline = true
+    else if (mode === "digital") online = true
+  }
+  if (!onSite && !online) {
+    onSite = aboutSite
+    online = aboutOnline
+  }
+  if (onSite && online) return "hybrid"
+  if (onSite) return "physical"
+  if (online) return "digital"
+  return namesPlace ? "physical" : null
+}
+
+// Search ------------------------------------------------------------------------------------------
