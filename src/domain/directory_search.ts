@@ -9,7 +9,7 @@ import { languagesAsked, profileOf, type RankedParticipant } from "./matching_ru
 import type { ParticipantRecord } from "./participant.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { inferExecutionMode, inferLocationIn } from "./task_inference.ts"
-import { skillLessVerbs, type Term } from "./words.ts"
+import { isSkillLessVerb, type Term } from "./words.ts"
 
 export interface DirectorySearch {
   readonly executionMode: ExecutionMode | null
@@ -111,7 +111,7 @@ const unspoken = (matches: ReadonlyArray<RankedParticipant>, query: ReadonlyArra
 
 /** Whether the best match shares only skill-less verbs with the task ("file", "write", "fix"). */
 const onlyByVerb = (match: RankedParticipant, query: ReadonlyArray<Term>) =>
-  sharedWeights(match, query).every(({ key }) => skillLessVerbs.has(key))
+  sharedWeights(match, query).every(({ key }) => isSkillLessVerb(key))
 
 /** Whether a participant matched only through what they deliver (`returns`), not their work. */
 const onlyInReturns = (match: RankedParticipant, query: ReadonlyArray<Term>) =>

@@ -6,7 +6,7 @@
  * with them (test/support/matching_oracle.ts). Pure (docs/decisions/relevance.md).
  */
 
-import { cachedPerObject, memoized } from "../read_cache.ts"
+import { cachedPerObject, madeOnce, memoized } from "../read_cache.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import {
   isWorldCity,
@@ -24,10 +24,10 @@ import {
   isAskedWorkKey,
   isLanguageKey,
   isLanguageWorkKey,
+  isSkillLessVerb,
   isWorkKey,
   keysOf,
   readWords,
-  skillLessVerbs,
   type Term,
   termsOfWords,
   withIncluded
@@ -129,8 +129,8 @@ function refusalsOf(boundary: string): ReadonlyArray<ReadonlyArray<string>> {
     const items = refusal
       .split(/,|\bor\b|\band\b|\bnor\b/)
       .map(keysOf)
-      .filter((keys) => keys.some((key) => !genericBoundaryKeys.has(key)))
-    for (const item of sharedHead(items)) out.push(item.filter((key) => !genericBoundaryKeys.has(key)))
+      .filter((keys) => keys.some((key) => !genericBoundaryKeys().has(key)))
+    for (const item of sharedHead(items)) out.push(item.filter((key) => !genericBoundaryKeys().has(key)))
   }
   return out
 }
@@ -157,7 +157,9 @@ const conditionWords =
   /\b(?:without|unless|outside|after|before|above|below|under|inside|during|beyond|except|within|for|until|while|if)\b/
 
 /** Words of a boundary that name no kind of work. */
-const genericBoundaryKeys = new Set(keysOf("work works job jobs item items thing things involve involving"))
+const genericBoundaryKeys = madeOnce(
+  () => new Set(keysOf("work works job jobs item items thing things involve involving"))
+)
 
 /** Whether a participant's boundary (their profile's `exclusions`) rules out a task with these keys. */
 export const refuses = (exclusions: Profile["exclusions"], keys: ReadonlySet<string>) =>
@@ -186,7 +188,7 @@ export const idfOf = (n: number, df: number) =>
 export const plausibleEvidence = 3
 
 /** Whether a key counts toward `plausibleEvidence`: not a skill-less verb. */
-export const isEvidence = (key: string) => !skillLessVerbs.has(key)
+export const isEvidence = (key: string) => !isSkillLessVerb(key)
 
 /**
  * The weight a kind of work the task names (`isWorkKey`) must have in a participant's record for

@@ -3,6 +3,8 @@
  * "City, Region, Country" locations) and the world's (the gazetteer), read with accents folded
  * and other names resolved ("Montreal" is Montréal, "Bombay" is Mumbai, "USA" is United States).
  */
+
+import { madeOnce } from "../read_cache.ts"
 import { cities, countries, metropolitanAreas, otherNames } from "./gazetteer.ts"
 import { isContinuous, readWords, type TextWords } from "./words.ts"
 
@@ -31,7 +33,8 @@ interface Gazetteer {
   readonly metropolis: ReadonlyMap<Place, Place>
 }
 
-const gazetteer: Gazetteer = (() => {
+// Made on first use (the first location read), not at start-up (docs/performance.md).
+const gazetteer = madeOnce((): Gazetteer => {
   const byName = new Map<Place, GazetteerEntry>()
   const cased = new Map<Place, string>()
   const add = (names: ReadonlyArray<string>, entry: GazetteerEntry) => {
@@ -71,19 +74,19 @@ const gazetteer: Gazetteer = (() => {
     metropolis.set(part.place, whole.place)
   }
   return { byName, cased, inside, metropolis }
-})()
+})
 
 /** The larger city whose metropolitan area a city lies in, if it does (Giza: Cairo). */
-export const metropolisOf = (place: Place): Place | undefined => gazetteer.metropolis.get(place)
+export const metropolisOf = (place: Place): Place | undefined => gazetteer().metropolis.get(place)
 
 /** The place a name of the catalogue or of the world stands for: its gazetteer entry's, or itself. */
-export const canonicalPlace = (place: Place): Place => gazetteer.byName.get(place)?.place ?? place
+export const canonicalPlace = (place: Place): Place => gazetteer().byName.get(place)?.place ?? place
 
 /** Whether the gazetteer knows a place as a city. */
-export const isWorldCity = (place: Place): boolean => gazetteer.byName.get(place)?.isCity === true
+export const isWorldCity = (place: Place): boolean => gazetteer().byName.get(place)?.isCity === true
 
 /** How the gazetteer shows a place, if it knows it. */
-export const worldDisplay = (place: Place): string | undefined => gazetteer.byName.get(place)?.display
+export const worldDisplay = (place: Place): string | undefined => gazetteer().byName.get(place)?.display
 
 /** A "City, Region, Country" location's places, city first, each canonical: "Montréal, Canada" → montreal, canada. */
 export const placesOfLocation = (location: string): ReadonlyArray<Place> =>
@@ -101,11 +104,11 @@ export interface KnownPlaces {
 }
 
 /** The first runs of words of every gazetteer name: the same for every catalogue. */
-const worldStarts: ReadonlySet<Place> = (() => {
+const worldStarts = madeOnce((): ReadonlySet<Place> => {
   const starts = new Set<Place>()
-  for (const name of gazetteer.byName.keys()) addStarts(starts, name)
+  for (const name of gazetteer().byName.keys()) addStarts(starts, name)
   return starts
-})()
+})
 
 function addStarts(starts: Set<Place>, place: Place) {
   const words = place.split(" ")
@@ -114,7 +117,7 @@ function addStarts(starts: Set<Place>, place: Place) {
 
 export const knownPlaces = (places: Iterable<Place>): KnownPlaces => {
   const set = new Set(places)
-  const starts = new Set(worldStarts)
+  const starts = new Set(worldStarts())
   for (const place of set) addStarts(starts, place)
   return { places: set, starts }
 }
@@ -149,10 +152,10 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
     // A run of a script written without spaces: the names inside it, its words left to the task.
     if (isContinuous(folded[from]!)) {
       let rest = folded[from]!
-      for (const name of gazetteer.inside) {
+      for (const name of gazetteer().inside) {
         // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place.
         if (!new RegExp(`${name}(?![${notPlaceAfter}])`, "u").test(rest)) continue
-        runs.push({ place: gazetteer.byName.get(name)!.place, from, end: from })
+        runs.push({ place: gazetteer().byName.get(name)!.place, from, end: from })
         rest = rest.replaceAll(name, " ")
       }
       from++
@@ -234,7 +237,7 @@ const inflectedPlace = (run: Place, word: string, known: KnownPlaces): Place | u
     if (!word.endsWith(ending) || word.length - ending.length < 3) continue
     const name = `${run === "" ? "" : `${run} `}${word.slice(0, word.length - ending.length)}${base}`
     // A name that counts only capitalised as written ("Chad", "US") is never read inflected.
-    if (!known.starts.has(name) || gazetteer.cased.has(name)) continue
+    if (!known.starts.has(name) || gazetteer().cased.has(name)) continue
     const place = resolve(name, name, known)
     if (place !== undefined) return place
   }
@@ -243,9 +246,9 @@ const inflectedPlace = (run: Place, word: string, known: KnownPlaces): Place | u
 
 /** The place a run of words names, if any (see `placesNamedIn`). */
 const resolve = (run: Place, written: string, known: KnownPlaces): Place | undefined => {
-  const entry = gazetteer.byName.get(run)
+  const entry = gazetteer().byName.get(run)
   if (entry !== undefined) {
-    const cased = gazetteer.cased.get(run)
+    const cased = gazetteer().cased.get(run)
     return cased === undefined || cased === written ? entry.place : undefined
   }
   return known.places.has(run) ? run : undefined

@@ -7,7 +7,7 @@
  * stem, so that "transcribed" and "transcription" meet, as do "Montréal" and "Montreal". Pure
  * (docs/decisions/relevance.md).
  */
-import { memoized } from "../read_cache.ts"
+import { madeOnce, memoized } from "../read_cache.ts"
 import type { Concept } from "./concepts/concept.ts"
 import { trades } from "./concepts/trades.ts"
 import { concepts } from "./concepts/work.ts"
@@ -366,7 +366,9 @@ interface Lexicon {
   readonly includes: ReadonlyMap<string, ReadonlyArray<string>>
 }
 
-const lexicon: Lexicon = (() => {
+// Made on first use (the first task or profile read), not at start-up, which would pay for it
+// before any request needs it (docs/performance.md).
+const lexicon = madeOnce((): Lexicon => {
   const englishWords = new Map<string, string>()
   const english = new Map<string, string>()
   const prefixes = new Map<string, string>()
@@ -434,49 +436,49 @@ const lexicon: Lexicon = (() => {
     includes,
     inLanguages
   }
-})()
+})
 
 /** A key and the keys of the kinds of work it takes in (`Concept.includes`): how a profile reads it. */
 export const withIncluded = (key: string): ReadonlyArray<string> => {
-  const taken = lexicon.includes.get(key)
+  const taken = lexicon().includes.get(key)
   return taken === undefined ? [key] : [key, ...taken]
 }
 
 /** The family a concept key belongs to, if any. */
-export const familyOfKey = (key: string): string | undefined => lexicon.family.get(key)
+export const familyOfKey = (key: string): string | undefined => lexicon().family.get(key)
 
 /** Where the work a concept key names happens, if the concept says. */
-export const modeOfKey = (key: string): Concept["mode"] => lexicon.mode.get(key)
+export const modeOfKey = (key: string): Concept["mode"] => lexicon().mode.get(key)
 
 /**
  * Whether a key's mode is of what work is about (solar panels, an app), which says where work
  * happens only when nothing else in a text does (`Concept.mode`).
  */
-export const isTopicMode = (key: string): boolean => lexicon.topics.has(key)
+export const isTopicMode = (key: string): boolean => lexicon().topics.has(key)
 
 /** Whether a key names work done in a language (`Concept.inLanguages`). */
-export const isLanguageWorkKey = (key: string): boolean => lexicon.inLanguages.has(key)
+export const isLanguageWorkKey = (key: string): boolean => lexicon().inLanguages.has(key)
 
 /** Whether a key names a language (the concepts "lang-…"): English's is `englishKey`. */
 export const isLanguageKey = (key: string): boolean => key.startsWith(conceptKey("lang-"))
 export const englishKey = conceptKey("lang-english")
 
 /** Whether a key names a kind of work (`Concept.work`): what is done, not what it is about. */
-export const isWorkKey = (key: string): boolean => lexicon.work.has(key)
+export const isWorkKey = (key: string): boolean => lexicon().work.has(key)
 
 /**
  * Whether a key names one discipline's kind of work (`Concept.work` true), so that a task naming
  * it asks for that work; a kind of work several disciplines do ("shared") asks for none alone.
  */
-export const isAskedWorkKey = (key: string): boolean => lexicon.asked.has(key)
+export const isAskedWorkKey = (key: string): boolean => lexicon().asked.has(key)
 
 /** The shortest beginning of a word that may name a concept: shorter ones match too much. */
 const shortest = (word: string) => (/^[a-z]/.test(word) ? 4 : 3)
 
 /** The longest entry of `prefixes` that `word` begins with at `from`, as [length, key]. */
 const prefixAt = (word: string, from: number): readonly [number, string] | undefined => {
-  for (let length = Math.min(lexicon.longest, word.length - from); length >= shortest(word); length--) {
-    const key = lexicon.prefixes.get(word.slice(from, from + length))
+  for (let length = Math.min(lexicon().longest, word.length - from); length >= shortest(word); length--) {
+    const key = lexicon().prefixes.get(word.slice(from, from + length))
     if (key !== undefined) return [length, key]
   }
   return undefined
@@ -510,7 +512,7 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
     // first weighs most: `emphasis`).
     const found: Array<{ key: string; at: number }> = []
     let rest = word
-    for (const [entry, key] of lexicon.inside) {
+    for (const [entry, key] of lexicon().inside) {
       const at = rest.indexOf(entry)
       if (at < 0) continue
       const seen = found.find((f) => f.key === key)
@@ -526,9 +528,9 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   // A word as listed, or by its English stem — unless another language's entry matches more of
   // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
   const named =
-    lexicon.englishWords.get(word) ??
-    (first !== undefined && first[0] > stem.length ? undefined : lexicon.english.get(stem)) ??
-    lexicon.whole.get(word)
+    lexicon().englishWords.get(word) ??
+    (first !== undefined && first[0] > stem.length ? undefined : lexicon().english.get(stem)) ??
+    lexicon().whole.get(word)
   if (named !== undefined) return [named]
   const found: Array<string> = []
   if (first !== undefined) found.push(first[1])
@@ -554,7 +556,7 @@ const phraseAt = (words: ReadonlyArray<string>, at: number): readonly [number, s
     const joined = words.slice(at, at + count).join("-")
     const before = words.slice(at, at + count - 1).join("-").length + 1
     for (let length = joined.length; length > before + 1; length--) {
-      const key = lexicon.phrases.get(joined.slice(0, length))
+      const key = lexicon().phrases.get(joined.slice(0, length))
       if (key !== undefined) return [count, key]
     }
   }
@@ -567,32 +569,38 @@ const phraseAt = (words: ReadonlyArray<string>, at: number): readonly [number, s
  * ("file" in a researcher's "file a records request") has not been shown to do that work. Kept
  * as keys (stems), so every form of the verb counts.
  */
-export const skillLessVerbs: ReadonlySet<string> = new Set(
-  [
-    "do",
-    "make",
-    "get",
-    "take",
-    "give",
-    "put",
-    "set",
-    "send",
-    "bring",
-    "check",
-    "fix",
-    "file",
-    "write",
-    "create",
-    "prepare",
-    "handle",
-    "provide",
-    "produce",
-    "run",
-    "help",
-    "go",
-    "come",
-    "keep",
-    "start",
-    "finish"
-  ].map((verb) => keyOf(verb))
+const skillLessKeys = madeOnce(
+  (): ReadonlySet<string> =>
+    new Set(
+      [
+        "do",
+        "make",
+        "get",
+        "take",
+        "give",
+        "put",
+        "set",
+        "send",
+        "bring",
+        "check",
+        "fix",
+        "file",
+        "write",
+        "create",
+        "prepare",
+        "handle",
+        "provide",
+        "produce",
+        "run",
+        "help",
+        "go",
+        "come",
+        "keep",
+        "start",
+        "finish"
+      ].map((verb) => keyOf(verb))
+    )
 )
+
+/** Whether a key is one of the verbs said of any work (`skillLessKeys`). */
+export const isSkillLessVerb = (key: string): boolean => skillLessKeys().has(key)
