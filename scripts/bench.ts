@@ -896,7 +896,11 @@ const main = async () => {
       ratio: ceilingRps === undefined ? null : Math.round((rps / ceilingRps) * 100) / 100,
       floor_rps: floorRps === undefined ? null : Math.round(floorRps),
       floor_ratio:
-        floorRps === undefined || ceilingRps === undefined ? null : Math.round((floorRps / ceilingRps) * 100) / 100
+        floorRps === undefined || ceilingRps === undefined ? null : Math.round((floorRps / ceilingRps) * 100) / 100,
+      // What the machine and the stack allow for the tail at the same load: an absolute p99 target
+      // reads against these.
+      ceiling_p99_ms: ceilingRps === undefined ? null : median(ceiling_.map((m) => m.p99)),
+      floor_p99_ms: floorRps === undefined ? null : median(floor_.map((m) => m.p99))
     })
   }
   memory ??= rssOf(service.child.pid!)
@@ -917,7 +921,17 @@ const main = async () => {
   emit(
     report,
     `${report.database}, Node ${report.node}; ${runs} runs × ${duration} s, ${connections} connections; medians; tracing ${report.tracing}.`,
-    ["scenario", "req/s", "p50 ms", "p99 ms", "node:http ceiling req/s", "ratio", "stack floor req/s", "floor ratio"],
+    [
+      "scenario",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "node:http ceiling req/s",
+      "ratio",
+      "stack floor req/s",
+      "floor ratio",
+      "p99 ms: ceiling, floor"
+    ],
     results.map((r) => [
       r.scenario + (r.errors ? ` (${r.errors})` : ""),
       r.rps,
@@ -926,7 +940,8 @@ const main = async () => {
       r.ceiling_rps ?? "—",
       r.ratio ?? "—",
       r.floor_rps ?? "—",
-      r.floor_ratio ?? "—"
+      r.floor_ratio ?? "—",
+      r.ceiling_p99_ms === null ? "—" : `${r.ceiling_p99_ms}, ${r.floor_p99_ms}`
     ]),
     [
       `start-up to first answered request: ${report.startup_ms_median} ms (runs: ${report.startup_ms_runs.join(", ")})`,
