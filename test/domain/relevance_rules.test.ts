@@ -228,6 +228,9 @@ describe("the execution mode, read from wording and deliverables in any language
     ["Entregar un paquete hoy", "physical"],
     ["東京の工場を訪問してほしい", "physical"],
     ["Interview shoppers in their homes", "physical"],
+    // GPS tags are no labelling, a car's fault codes no software.
+    ["Photograph shop fronts with GPS tags", "physical"],
+    ["Read the fault code of a used car", "physical"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
     // What the work is about says where only when the work does not: desk research on scooters.
@@ -259,6 +262,9 @@ describe("the execution mode, read from wording and deliverables in any language
   it("a request naming a place and no online cue is done there, and search reports mode and place", () => {
     expect(inferExecutionMode("Fotograf für eine Wohnung in Athen")).toBe(null)
     expect(inferExecutionMode("Fotograf für eine Wohnung in Athen", true)).toBe("physical")
+    // Usability work is done where it is asked for: in a city, there; online when it says so.
+    expect(inferExecutionMode("Usability interviews with twelve shoppers", true)).toBe("physical")
+    expect(inferExecutionMode("Usability tests of our app")).toBe("digital")
     const found = searchDirectory("Fotograf für eine Wohnung in Athen", sample, 10)
     expect(found).toMatchObject({ executionMode: "physical", location: "Athens, Greece" })
   })

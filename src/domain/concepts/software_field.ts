@@ -109,7 +109,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "geotag",
     family: "fieldwork",
-    en: "gps geotagged geotag geotagging coordinates gpx",
+    en: "gps geotagged geotag geotagging coordinates gpx gps-tag gps-tags gps-tagged",
     stems:
       "gps geotag géolocalis geolocaliz coordonn coordenad coordinat współrzęd koordinat координат إحداثيات निर्देशांक 座標 坐标 좌표"
   },
