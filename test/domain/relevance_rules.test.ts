@@ -196,10 +196,15 @@ describe("plausible means doing the work asked, not sharing what it is about", (
     }
     for (const text of [
       "Check the tyres and brakes of a second-hand SUV in Monterrey before I buy it",
-      "Plug a diagnostic scanner into a used minivan in Monterrey"
+      "Plug a diagnostic scanner into a used minivan in Monterrey",
+      // A used pickup is a vehicle; a pickup of a parcel is a courier's.
+      "Look over a used pickup in Monterrey before we buy it"
     ]) {
       expect(searchDirectory(text, sample, 10).matches[0]?.participant.slug, text).toBe("alejandro-ruiz")
     }
+    expect(searchDirectory("Pickup of a parcel in Lisbon", sample, 10).matches[0]?.participant.slug).toBe(
+      "joao-pereira"
+    )
   })
 
   it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {

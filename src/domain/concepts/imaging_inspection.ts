@@ -79,7 +79,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "vehicle",
     family: "inspection",
     mode: "physical",
-    en: "vehicle vehicles car cars automobile truck trucks pickup-truck suv suvs van vans hatchback hatchbacks sedan sedans saloon minivan minivans jeep odometer mileage bodywork obd obd-ii obd2 diagnostic-scanner diagnostic-scan fault-code fault-codes mechanic mechanics brake brakes brake-pad brake-pads tyre tyres tire tires clutch gearbox",
+    en: "vehicle vehicles car cars automobile truck trucks pickup-truck pickup-trucks used-pickup used-pickups second-hand-pickup suv suvs van vans hatchback hatchbacks sedan sedans saloon minivan minivans jeep odometer mileage bodywork obd obd-ii obd2 diagnostic-scanner diagnostic-scan fault-code fault-codes mechanic mechanics brake brakes brake-pad brake-pads tyre tyres tire tires clutch gearbox",
     stems:
       "fahrzeug auto$ autos pkw$ mechaniker kfz-mechan automechan mécanicien mecanicien mecánico mecanico mecânico meccanico monteur$ автомеханик ميكانيكي मैकेनिक 整備士 정비사 מכונאי gebrauchtwag wagen$ kilometerstand voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű"
   },
