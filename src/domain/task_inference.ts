@@ -122,7 +122,8 @@ const digitalCues = new RegExp(
     "android",
     "ios",
     "software",
-    "code",
+    // Not a car's fault codes, a postcode or a dress code.
+    "(?<!(?:error|fault|zip|postal|area|dress) )code",
     "compiler",
     "api",
     "markdown",
@@ -156,7 +157,6 @@ const digitalCues = new RegExp(
     "market sizing",
     "wcag",
     "screen reader",
-    "usability",
     "documentation"
   ].join("|")
 )

@@ -494,6 +494,49 @@ const arabicClitics = /^(?:[وفبكل]?ال|لل|[وفب])(?=[\u0600-\u06FF]{3}
 const hebrewProclitic = /^[ובלהמשכ](?=[\u0590-\u05FF]{3})/
 
 /**
+ * Russian and Ukrainian verbal prefixes (folded, so "й" reads "и"): "сфотографировать" is
+ * "фотографировать" done once, "отремонтировать" "ремонтировать". A Cyrillic word that begins no
+ * entry as written is read without one, when what remains (four letters or more) begins an entry.
+ */
+const slavicPrefixes = [
+  "пере",
+  "пред",
+  "роз",
+  "раз",
+  "рас",
+  "под",
+  "пид",
+  "вид",
+  "при",
+  "про",
+  "вы",
+  "ви",
+  "за",
+  "на",
+  "по",
+  "до",
+  "от",
+  "об",
+  "со",
+  "с",
+  "з",
+  "у",
+  "о"
+]
+const cyrillicWord = /^[\u0400-\u04FF]{6,}$/
+
+/** The longest entry a word begins once its Slavic verbal prefix is read off, as [length, key]. */
+const afterSlavicPrefix = (word: string): readonly [number, string] | undefined => {
+  if (!cyrillicWord.test(word)) return undefined
+  for (const prefix of slavicPrefixes) {
+    if (!word.startsWith(prefix) || word.length - prefix.length < 4) continue
+    const found = prefixAt(word, prefix.length)
+    if (found !== undefined) return [prefix.length + found[0], found[1]]
+  }
+  return undefined
+}
+
+/**
  * Words this long are read part by part when whole they name no concept (German and Dutch
  * compounds); past the longest a compound is written, a word is no compound, and reading it part
  * by part would cost its length times the lexicon's longest entry.
@@ -524,7 +567,8 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   }
   const stem = stemOf(word)
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
-  const first = prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : undefined)
+  const first =
+    prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : afterSlavicPrefix(word))
   // A word as listed, or by its English stem — unless another language's entry matches more of
   // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
   const named =

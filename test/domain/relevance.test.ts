@@ -135,6 +135,29 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
       expect(checks.noAnswer.handled).toBeGreaterThanOrEqual(checks.noAnswer.total - 1)
     })
   })
+
+  describe("batch 11, written before any run of the fifth session's ranking", () => {
+    // First score: 41 answerable, 7 answered with nobody, 31 acceptable first, 8 of 9 nobody can
+    // take handled, mode 42 of 50; at the session's end 2, 38, 9 of 9, 45 of 50.
+    const fresh = evaluateProbes(probes.filter((p) => p.batch === 11))
+
+    it("are mostly in other languages and scripts, and say the mode their wording makes clear", () => {
+      expect(fresh.answerable).toBeGreaterThanOrEqual(40)
+      expect(fresh.mode.judged).toBe(fresh.answerable + fresh.noAnswer.total)
+      const other = probes.filter((p) => p.batch === 11 && !/^[\x20-\x7E’]*$/.test(p.query))
+      expect(other.length).toBeGreaterThanOrEqual(20)
+    })
+
+    it("answer at most 3 answerable ones with nobody, all nobody can take empty or with the reason", () => {
+      expect(fresh.answerableEmpty).toBeLessThanOrEqual(3)
+      expect(fresh.noAnswer.handled).toBe(fresh.noAnswer.total)
+    })
+
+    it("put an acceptable person first for 88% and read the mode right for 85%", () => {
+      expect(fresh.first / fresh.answerable).toBeGreaterThanOrEqual(0.88)
+      expect(fresh.mode.right / fresh.mode.judged).toBeGreaterThanOrEqual(0.85)
+    })
+  })
 })
 
 describe("relevance on the held-out part", () => {

@@ -186,6 +186,27 @@ describe("plausible means doing the work asked, not sharing what it is about", (
     expect(searchDirectory("A court runner in Dublin", sample, 10).matches[0]?.participant.slug).toBe("niamh-byrne")
   })
 
+  it("who checks a car's condition is not asked to service or repair it, nor an electrical inspector to rewire; to check, they are", () => {
+    for (const text of [
+      "Change the oil and replace the brake pads of a sedan in Monterrey",
+      "Cambio de aceite para mi coche en Monterrey",
+      "An electrician to rewire a flat in Berlin"
+    ]) {
+      expect(searchDirectory(text, sample, 10).matches, text).toEqual([])
+    }
+    for (const text of [
+      "Check the tyres and brakes of a second-hand SUV in Monterrey before I buy it",
+      "Plug a diagnostic scanner into a used minivan in Monterrey",
+      // A used pickup is a vehicle; a pickup of a parcel is a courier's.
+      "Look over a used pickup in Monterrey before we buy it"
+    ]) {
+      expect(searchDirectory(text, sample, 10).matches[0]?.participant.slug, text).toBe("alejandro-ruiz")
+    }
+    expect(searchDirectory("Pickup of a parcel in Lisbon", sample, 10).matches[0]?.participant.slug).toBe(
+      "joao-pereira"
+    )
+  })
+
   it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
     for (const text of [
       "Mow the lawn at our office in Lagos",
@@ -211,6 +232,10 @@ describe("the execution mode, read from wording and deliverables in any language
     ["Vérifier sur place l'état d'un appartement", "physical"],
     ["Entregar un paquete hoy", "physical"],
     ["東京の工場を訪問してほしい", "physical"],
+    ["Interview shoppers in their homes", "physical"],
+    // GPS tags are no labelling, a car's fault codes no software.
+    ["Photograph shop fronts with GPS tags", "physical"],
+    ["Read the fault code of a used car", "physical"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
     // What the work is about says where only when the work does not: desk research on scooters.
@@ -242,6 +267,9 @@ describe("the execution mode, read from wording and deliverables in any language
   it("a request naming a place and no online cue is done there, and search reports mode and place", () => {
     expect(inferExecutionMode("Fotograf für eine Wohnung in Athen")).toBe(null)
     expect(inferExecutionMode("Fotograf für eine Wohnung in Athen", true)).toBe("physical")
+    // Usability work is done where it is asked for: in a city, there; online when it says so.
+    expect(inferExecutionMode("Usability interviews with twelve shoppers", true)).toBe("physical")
+    expect(inferExecutionMode("Usability tests of our app")).toBe("digital")
     const found = searchDirectory("Fotograf für eine Wohnung in Athen", sample, 10)
     expect(found).toMatchObject({ executionMode: "physical", location: "Athens, Greece" })
   })
@@ -280,6 +308,9 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Someone to snap pictures of a flat for rent in Santiago", "valentina-morales", "Santiago, Chile"],
     // Hebrew's one-letter proclitics read off words of the work ("לצלם", to photograph) and places.
     ["מישהו לצלם דירה בסנטיאגו", "valentina-morales", "Santiago, Chile"],
+    // Russian and Ukrainian verbal prefixes read off the same way ("сфотографировать").
+    ["Сфотографировать дом в Сантьяго для продажи", "valentina-morales", "Santiago, Chile"],
+    ["Сфотографувати квартиру в Сантьяго", "valentina-morales", "Santiago, Chile"],
     ["ตรวจสอบแผงโซลาร์เซลล์ในเพิร์ธ", "liam-obrien", "Perth, Australia"],
     ["Verificarea prețurilor la raft în supermarketurile din București", "ana-popescu", "Bucharest, Romania"],
     // A district of a catalogue city, and a city in its metropolitan area.
@@ -307,6 +338,9 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["An IT technician in Kuala Lumpur", "farah-aziz", "Kuala Lumpur, Malaysia"],
     ["An odd-job man in Denver", "jack-thompson", "Denver, United States"],
     ["A paralegal in Dublin to file papers at the High Court", "niamh-byrne", "Dublin, Ireland"],
+    ["Get an affidavit sworn in Toronto", "ethan-clarke", "Toronto, Canada"],
+    // "Polish" before an article is the verb (editing), not the language.
+    ["Polish the wording of a grant proposal", "emily-hart", null],
     // The work in Vietnamese, Swahili, Ukrainian, Hebrew, Greek and Romanian.
     ["Dịch tài liệu từ tiếng Nhật sang tiếng Anh", "akiko-tanaka", null],
     ["Kutafsiri nyaraka kutoka Kijapani kwenda Kiingereza", "akiko-tanaka", null],

@@ -9,7 +9,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো"
+      "picha$ צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো"
   },
   {
     concept: "retouching",
@@ -79,9 +79,9 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "vehicle",
     family: "inspection",
     mode: "physical",
-    en: "vehicle vehicles car cars automobile truck trucks pickup-truck",
+    en: "vehicle vehicles car cars automobile truck trucks pickup-truck pickup-trucks used-pickup used-pickups second-hand-pickup suv suvs van vans hatchback hatchbacks sedan sedans saloon minivan minivans jeep odometer mileage bodywork obd obd-ii obd2 diagnostic-scanner diagnostic-scan fault-code fault-codes mechanic mechanics brake brakes brake-pad brake-pads tyre tyres tire tires clutch gearbox",
     stems:
-      "fahrzeug auto$ autos voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű"
+      "fahrzeug auto$ autos pkw$ mechaniker kfz-mechan automechan mécanicien mecanicien mecánico mecanico mecânico meccanico monteur$ автомеханик ميكانيكي मैकेनिक 整備士 정비사 מכונאי gebrauchtwag wagen$ kilometerstand voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű"
   },
   {
     concept: "electrical",
@@ -89,7 +89,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "electrical electric electrician electricity wiring socket sockets appliance appliances electrical-installation electrical-installations fuse-box distribution-board",
     stems:
-      "elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany"
+      "проводк elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany"
   },
   {
     concept: "solar",
@@ -121,7 +121,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
     stems:
-      "wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan"
+      "chumba$ vyumba$ wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan"
   },
   {
     concept: "meter",
@@ -129,7 +129,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "meter meters",
     stems:
-      "zähler zahler compteur contador contatore medidor meterstand licznik sayaç sayac счётчик счетчик عداد मीटर メーター 电表 계량기"
+      "mita$ zähler zahler compteur contador contatore medidor meterstand licznik sayaç sayac счётчик счетчик عداد मीटर メーター 电表 계량기"
   },
   {
     concept: "accessibility",

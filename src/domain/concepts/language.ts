@@ -44,7 +44,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated transcriptionist transcriptionists scribe scribes",
     stems:
-      "תמלול ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás প্রতিলিপি ট্রান্সক্রিপ"
+      "תמלול תמלל ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás প্রতিলিপি ট্রান্সক্রিপ"
   },
   {
     concept: "captioning",
@@ -72,7 +72,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     work: true,
     family: "language",
     mode: "digital",
-    en: "edit editing edited editor",
+    en: "edit editing edited editor polish-the polish-our polish-my polish-your polish-this polish-up",
     stems: "bearbeit redig edicion edición edicao edição επιμελει עריכה редагув bien-tap"
   },
   {
@@ -113,7 +113,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "on-site",
     saysWhere: true,
     mode: "physical",
-    en: "on-site onsite in-person face-to-face",
+    en: "on-site onsite in-person face-to-face in-home in-their-homes at-their-homes home-visit home-visits",
     stems:
       "vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana"
   },

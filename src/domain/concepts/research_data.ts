@@ -16,7 +16,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "ux-research",
     work: true,
     family: "research",
-    en: "ux user-research usability diary-study diary",
+    en: "ux user-research usability diary-study diary moderated-usability moderated-session moderated-sessions",
     stems:
       "usability usabilid utilisabilit ergonomie nutzerforschung nutzertest nutzerinterview benutzer kullanılabilir kullanilabilir юзабилити قابلية-الاستخدام उपयोगिता ユーザビリティ 可用性 사용성"
   },

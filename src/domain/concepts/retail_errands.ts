@@ -136,8 +136,8 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     work: true,
     family: "legal",
     mode: "physical",
-    en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner",
+    en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner affidavit affidavits oath oaths statutory-declaration",
     stems:
-      "notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz"
+      "eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz"
   }
 ]

@@ -109,7 +109,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "geotag",
     family: "fieldwork",
-    en: "gps geotagged geotag geotagging coordinates gpx",
+    en: "gps geotagged geotag geotagging coordinates gpx gps-tag gps-tags gps-tagged",
     stems:
       "gps geotag géolocalis geolocaliz coordonn coordenad coordinat współrzęd koordinat координат إحداثيات निर्देशांक 座標 坐标 좌표"
   },
@@ -139,7 +139,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "repair",
     work: true,
     family: "fieldwork",
-    en: "repair repairs mend",
+    en: "repair repairs mend rewire rewiring rewired",
     stems: "reparat répar repar ripara herstel napraw tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
   },
   {
@@ -211,7 +211,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     mode: "physical",
-    en: "install installs installed installing installation installations installer installers mount mounts mounted mounting setup hang hangs hanging",
+    en: "install installs installed installing installation installations installer installers replace replacing mount mounts mounted mounting setup hang hangs hanging",
     stems:
       "installier install instal montage montier монтаж монтир установ подключ تركيب تثبيت स्थापना इंस्टॉल 設置 取り付け 取付 インストール 安装 安裝 설치 התקנ εγκατάστασ kurulum kurmak pasang$ memasang lắp-đặt cài-đặt"
   },
@@ -268,14 +268,14 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "language",
     en: "medical clinical doctor doctors patient patients clinic hospital",
     stems:
-      "medizin ärztl arztl médic medic clínic clinic klinik medisch medyczn tıbbi tibbi медицин врач طبي طبيب चिकित्सा 医療 医学 医疗 醫療 의료 רפוא ιατρ แพทย์ медичн y-te matibabu daktari"
+      "medizin ärztl arztl médic medic clínic clinic klinik medisch medyczn tıbbi tibbi медицин врач طبي طبيب चिकित्सा 医療 医学 医疗 醫療 의료 רופא רפוא ιατρ แพทย์ медичн y-te matibabu daktari"
   },
   {
     concept: "audio",
     family: "audio",
     en: "audio recording recordings recorded sound podcast",
     stems:
-      "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음 הקלטה ηχογραφ аудіо inregistrar ghi-am sauti"
+      "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음 הקלטה הקלט ηχογραφ аудіо inregistrar ghi-am sauti"
   },
   {
     concept: "video",

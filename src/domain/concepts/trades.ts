@@ -43,6 +43,17 @@ export const trades: ReadonlyArray<Concept> = [
       "umzug déménag demenag mudanza mudança mudanca traslocare trasloco verhuiz przeprowadz nakliyat taşınma tasinma переезд грузчик عفش 引っ越し 引越し 搬家 이삿짐 이사 הובלה μετακόμισ ขนย้าย chuyển nhà pindahan"
   },
   {
+    // Repairing and servicing vehicles, as a garage does: not the check of a car's condition
+    // before a purchase. A vehicle's parts (brakes, tyres) and its mechanic are what either
+    // work is about ("vehicle", imaging_inspection.ts); replacing a part is installation.
+    concept: "vehicle-repair",
+    work: true,
+    mode: "physical",
+    en: "car-repair auto-repair car-service car-servicing oil-change tyre-fitting tire-fitting wheel-alignment",
+    stems:
+      "ölwechsel olwechsel autowerkstatt kfz-werkstatt vidange garagiste cambio-de-aceite cambiar-el-aceite troca-de-oleo trocar-o-oleo cambio-olio wymiana-oleju warsztat-samoch oto-tamir yag-degis автосервис автомастерск замена-масла 修车 汽车维修 정비소 מוסך συνεργειο ช่างซ่อมรถ sua-xe bengkel fundi-wa-magari service-auto"
+  },
+  {
     concept: "hairdressing",
     work: true,
     mode: "physical",
