@@ -152,10 +152,11 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
     // A run of a script written without spaces: the names inside it, its words left to the task.
     if (isContinuous(folded[from]!)) {
       let rest = folded[from]!
-      for (const name of gazetteer().inside) {
+      const { inside, byName } = gazetteer()
+      for (const name of inside) {
         // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place.
         if (!new RegExp(`${name}(?![${notPlaceAfter}])`, "u").test(rest)) continue
-        runs.push({ place: gazetteer().byName.get(name)!.place, from, end: from })
+        runs.push({ place: byName.get(name)!.place, from, end: from })
         rest = rest.replaceAll(name, " ")
       }
       from++

@@ -477,8 +477,9 @@ const shortest = (word: string) => (/^[a-z]/.test(word) ? 4 : 3)
 
 /** The longest entry of `prefixes` that `word` begins with at `from`, as [length, key]. */
 const prefixAt = (word: string, from: number): readonly [number, string] | undefined => {
-  for (let length = Math.min(lexicon().longest, word.length - from); length >= shortest(word); length--) {
-    const key = lexicon().prefixes.get(word.slice(from, from + length))
+  const { longest, prefixes } = lexicon()
+  for (let length = Math.min(longest, word.length - from); length >= shortest(word); length--) {
+    const key = prefixes.get(word.slice(from, from + length))
     if (key !== undefined) return [length, key]
   }
   return undefined
@@ -596,11 +597,12 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
 
 /** The concept a phrase starting at `words[at]` names, and how many words it takes (2 or 3). */
 const phraseAt = (words: ReadonlyArray<string>, at: number): readonly [number, string] | undefined => {
+  const { phrases } = lexicon()
   for (let count = Math.min(3, words.length - at); count >= 2; count--) {
     const joined = words.slice(at, at + count).join("-")
     const before = words.slice(at, at + count - 1).join("-").length + 1
     for (let length = joined.length; length > before + 1; length--) {
-      const key = lexicon().phrases.get(joined.slice(0, length))
+      const key = phrases.get(joined.slice(0, length))
       if (key !== undefined) return [count, key]
     }
   }

@@ -12,8 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import { StorageUnavailable } from "../domain/errors.ts"
-import { versionedCache } from "../read_cache.ts"
-import { CommitMarks } from "../sql/commit_marks.ts"
+import { CommitMarks, readAtMark } from "../sql/commit_marks.ts"
 
 /** Sessions nobody ended are forgotten after this long (a client then starts a new one, as MCP asks). */
 const sessionLifetimeMs = 7 * 24 * 3600_000
@@ -60,27 +59,16 @@ export class McpSessionStore extends Context.Service<
       // moves (an ended session, a new one); its age is judged at every request.
       const commitMarks = yield* CommitMarks
       type Row = StoredMcpSession & { readonly createdAt: string }
-      const known = versionedCache<string, Row | null>({ budget: keptSessions })
-      const rowOf = Effect.fnUntraced(function* (id: string) {
-        const mark = commitMarks.mark()
-        if (mark !== undefined) {
-          const remembered = known.get(id, mark)
-          if (remembered !== undefined) return remembered
-        }
-        const rows = yield* sql<{
-          readonly initialize: string
-          readonly subject: string | null
-          readonly created_at: string
-        }>`
-          SELECT initialize, subject, created_at FROM mcp_sessions WHERE id = ${id}`
-        const stored = rows[0]
-        const row =
-          stored === undefined
-            ? null
-            : { initialize: stored.initialize, subject: stored.subject ?? undefined, createdAt: stored.created_at }
-        if (mark !== undefined) known.set(id, mark, row)
-        return row
-      })
+      const rowOf = readAtMark(commitMarks, keptSessions, (id: string) =>
+        Effect.map(
+          sql<{ readonly initialize: string; readonly subject: string | null; readonly created_at: string }>`
+            SELECT initialize, subject, created_at FROM mcp_sessions WHERE id = ${id}`,
+          ([stored]): Row | null =>
+            stored === undefined
+              ? null
+              : { initialize: stored.initialize, subject: stored.subject ?? undefined, createdAt: stored.created_at }
+        )
+      )
       const find = Effect.fn("McpSessionStore.find")(function* (id: string) {
         const row = yield* rowOf(id)
         if (row === null || row.createdAt < (yield* cutoff)) return undefined

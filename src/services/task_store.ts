@@ -16,9 +16,8 @@ import { Infeasibility } from "../domain/feasibility.ts"
 import type { TaskState } from "../domain/lifecycle.ts"
 import { Brief, HistoryEntry, Outcome, RecordedResult } from "../domain/task.ts"
 import { StoredTask } from "../domain/task_record.ts"
-import { versionedCache } from "../read_cache.ts"
 import { IntegerColumn } from "../sql/columns.ts"
-import { CommitMarks } from "../sql/commit_marks.ts"
+import { CommitMarks, readAtMark } from "../sql/commit_marks.ts"
 import { hotFn } from "../tracing.ts"
 import { referencePattern } from "./ids.ts"
 import { decodeEach, groupCommit, storageCallFor, undecodableRow } from "./storage.ts"
@@ -192,21 +191,16 @@ export class TaskStore extends Context.Service<
       // The read behind every poll. A task's version (null: no such task) is kept at the commit mark taken before it was read,
       // which any commit by any process moves: the mark is read fresh for every request.
       const commitMarks = yield* CommitMarks
-      const known = versionedCache<string, number | null>({ budget: keptVersions })
+      const versionAtMark = readAtMark(commitMarks, keptVersions, (reference: string) =>
+        Effect.map(
+          asStorageCall(sql<{ version: number | bigint }>`SELECT version FROM tasks WHERE reference = ${reference}`),
+          (rows) => (rows[0] === undefined ? null : Number(rows[0].version))
+        )
+      )
       const versionOf = hotFn("TaskStore.versionOf")(function* (reference: string) {
         // As findByReference: a reference the service never issues names no task.
         if (!referencePattern.test(reference)) return undefined
-        const mark = commitMarks.mark()
-        if (mark !== undefined) {
-          const remembered = known.get(reference, mark)
-          if (remembered !== undefined) return remembered ?? undefined
-        }
-        const rows = yield* asStorageCall(
-          sql<{ version: number | bigint }>`SELECT version FROM tasks WHERE reference = ${reference}`
-        )
-        const version = rows[0] === undefined ? undefined : Number(rows[0].version)
-        if (mark !== undefined) known.set(reference, mark, version ?? null)
-        return version
+        return (yield* versionAtMark(reference)) ?? undefined
       })
 
       const update = hotFn("TaskStore.update")(function* (task: StoredTask, expectedVersion: number) {
