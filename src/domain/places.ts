@@ -200,7 +200,7 @@ const withoutProclitic = (word: string, known: KnownPlaces): string =>
 /**
  * Endings that languages agents write in put on a place's name after "in", "to" or "from", each
  * with what the name ends in without it: Russian and Ukrainian locatives ("Берлине", "Праге",
- * "Берліні"), Polish, Czech and Croatian ones ("Berlinie", "Warszawie", "Zagrebu"), Hungarian
+ * "Берліні"), Polish, Czech and Croatian ones ("Berlinie", "Warszawie", "Berlíně", "Zagrebu"), Hungarian
  * case endings ("Perthben", "Londonba", "Párizsból"), Turkish ones written without an apostrophe
  * ("Ankarada"), the Greek genitive ("Αθήνας"). Grammar, not names: a word is read so only when
  * what is left is a known place's name and the word as written is none.
@@ -212,6 +212,8 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["і", "а"],
   ["ie", ""],
   ["ie", "a"],
+  ["e", ""],
+  ["e", "a"],
   ["u", ""],
   ["ban", ""],
   ["ben", ""],

@@ -170,6 +170,14 @@ const onlinePremises =
   /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin) (?:online|en ligne|internetowy))\b/g
 
 /**
+ * "for our restaurant", "for a hotel": the premises the work is for, not a place it is done in
+ * ("Write reviews for our restaurant"); where the work goes, the work's own words say ("visit",
+ * "photograph", "at the hotel").
+ */
+const premisesServed =
+  /\bfor (?:our|my|your|their|his|her|a|an|the) (?:restaurants?|hotels?|cafes?|bars?|shops?|stores?|supermarkets?|venues?|kitchens?|farms?|boutiques?)\b/g
+
+/**
  * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
  * "remote or on site") → hybrid; only on-site cues → physical; only online cues → digital; none
  * → null, and then search filters by no mode at all (a wrong guess would hide the only fitting
@@ -182,7 +190,7 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   const folded = fold(text)
   if (bothCues.test(folded)) return "hybrid"
   // A shop on the web is neither a premises to visit nor online work ("photos for our web shop").
-  const premisesOff = folded.replace(onlinePremises, " ")
+  const premisesOff = folded.replace(onlinePremises, " ").replace(premisesServed, " ")
   let onSite = physical.test(premisesOff)
   let online = digital.test(premisesOff)
   // What the work is about says where only when nothing else does (`Concept.mode`).

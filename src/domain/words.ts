@@ -150,7 +150,20 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return out
+  return rendered(out)
+}
+
+/**
+ * "Render" a text in or into a language is translating it ("Render our user guide in English");
+ * without a language named, rendering is something else (an image, a 3D model).
+ */
+const rendered = (terms: Array<Term>): Array<Term> => {
+  const at = terms.findIndex((t) => t.key === "render")
+  if (at < 0 || !terms.some((t) => isLanguageKey(t.key)) || terms.some((t) => isLanguageWorkKey(t.key))) return terms
+  const key = conceptKey("translation")
+  if (terms.some((t) => t.key === key)) return terms
+  terms[at] = { key, word: terms[at]!.word }
+  return terms
 }
 
 /** Just the keys of `termsOf`. */
@@ -526,16 +539,59 @@ const slavicPrefixes = [
 ]
 const cyrillicWord = /^[\u0400-\u04FF]{6,}$/
 
+/**
+ * The same prefixes of the Slavic languages written in Latin letters (Polish, Czech, Slovak,
+ * Croatian, Slovene; folded, so "prze" is also Czech "pře" and "roz" "rozs"): "sfotografować",
+ * "przetłumaczyć", "zkontrolovat", "wydrukować", "nakreslit". Read off only a word that begins no
+ * entry as written and names no English word, and only when what remains begins an entry of
+ * another language's (the lexicon's `prefixes`) of five letters or more: English words
+ * ("sprint", "position", "obtain") begin with the same letters, and a longer entry is one a
+ * stray prefix does not meet by chance.
+ */
+const latinSlavicPrefixes = [
+  "prze",
+  "przy",
+  "pred",
+  "pod",
+  "nad",
+  "roz",
+  "pri",
+  "pro",
+  "wy",
+  "vy",
+  "za",
+  "po",
+  "na",
+  "do",
+  "od",
+  "ob",
+  "ze",
+  "ve",
+  "we",
+  "s",
+  "z",
+  "u",
+  "o",
+  "v",
+  "w"
+]
+const latinWord = /^[a-z]{6,}$/
+const afterLatinPrefix = 5
+
 /** The longest entry a word begins once its Slavic verbal prefix is read off, as [length, key]. */
 const afterSlavicPrefix = (word: string): readonly [number, string] | undefined => {
-  if (!cyrillicWord.test(word)) return undefined
-  for (const prefix of slavicPrefixes) {
-    if (!word.startsWith(prefix) || word.length - prefix.length < 4) continue
+  const cyrillic = cyrillicWord.test(word)
+  if (!cyrillic && !latinWord.test(word)) return undefined
+  for (const prefix of cyrillic ? slavicPrefixes : latinSlavicPrefixes) {
+    if (!word.startsWith(prefix) || word.length - prefix.length < (cyrillic ? 4 : afterLatinPrefix)) continue
     const found = prefixAt(word, prefix.length)
-    if (found !== undefined) return [prefix.length + found[0], found[1]]
+    if (found !== undefined && (cyrillic || found[0] >= afterLatinPrefix)) return [prefix.length + found[0], found[1]]
   }
   return undefined
 }
+
+/** `afterSlavicPrefix` for a Cyrillic word only (a Latin one is read so only once it names nothing else). */
+const afterCyrillicPrefix = (word: string) => (cyrillicWord.test(word) ? afterSlavicPrefix(word) : undefined)
 
 /**
  * Words this long are read part by part when whole they name no concept (German and Dutch
@@ -569,7 +625,7 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   const stem = stemOf(word)
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
   const first =
-    prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : afterSlavicPrefix(word))
+    prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : afterCyrillicPrefix(word))
   // A word as listed, or by its English stem — unless another language's entry matches more of
   // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
   const named =
@@ -577,6 +633,9 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
     (first !== undefined && first[0] > stem.length ? undefined : lexicon().english.get(stem)) ??
     lexicon().whole.get(word)
   if (named !== undefined) return [named]
+  // A Latin-script Slavic prefix, read off a word that names nothing as written.
+  const prefixed = first ?? afterSlavicPrefix(word)
+  if (prefixed !== first && prefixed !== undefined) return [prefixed[1]]
   const found: Array<string> = []
   if (first !== undefined) found.push(first[1])
   if (plain.length >= compoundLength && plain.length <= longestCompound) {
@@ -595,12 +654,35 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   return found.length > 0 ? found : [stem]
 }, 100_000)
 
-/** The concept a phrase starting at `words[at]` names, and how many words it takes (2 or 3). */
+/**
+ * The concept a phrase starting at `words[at]` names, and how many words it takes (2 or more). A
+ * number inside a phrase is read past when the phrase as written names nothing: "ask 300
+ * households" is "ask households", "interview 20 farmers" "interview farmers".
+ */
 const phraseAt = (words: ReadonlyArray<string>, at: number): readonly [number, string] | undefined => {
+  const found = phraseOf(words.slice(at, at + 3))
+  if (found !== undefined || !words.slice(at + 1, at + 3).some(isNumber)) return found
+  const taken: Array<string> = [words[at]!]
+  let end = at + 1
+  for (; end < words.length && taken.length < 3 && end - at < 6; end++)
+    if (!isNumber(words[end]!)) taken.push(words[end]!)
+  const past = phraseOf(taken)
+  if (past === undefined) return undefined
+  // How many words as written the phrase took: its words and the numbers among them.
+  let count = 0
+  let kept = 0
+  while (kept < past[0]) if (!isNumber(words[at + count++]!) || count === 1) kept++
+  return [count, past[1]]
+}
+
+const isNumber = (word: string) => /^[0-9]+$/.test(word)
+
+/** The concept the first two or three of `words` name as a phrase, and how many it takes. */
+const phraseOf = (words: ReadonlyArray<string>): readonly [number, string] | undefined => {
   const { phrases } = lexicon()
-  for (let count = Math.min(3, words.length - at); count >= 2; count--) {
-    const joined = words.slice(at, at + count).join("-")
-    const before = words.slice(at, at + count - 1).join("-").length + 1
+  for (let count = words.length; count >= 2; count--) {
+    const joined = words.slice(0, count).join("-")
+    const before = words.slice(0, count - 1).join("-").length + 1
     for (let length = joined.length; length > before + 1; length--) {
       const key = phrases.get(joined.slice(0, length))
       if (key !== undefined) return [count, key]

@@ -236,6 +236,9 @@ describe("the execution mode, read from wording and deliverables in any language
     // GPS tags are no labelling, a car's fault codes no software.
     ["Photograph shop fronts with GPS tags", "physical"],
     ["Read the fault code of a used car", "physical"],
+    ["A mechanic to look over a used van: tyres, brakes and error codes", "physical"],
+    // The premises work is for is no place it is done in.
+    ["Write fake reviews for our restaurant", "digital"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
     // What the work is about says where only when the work does not: desk research on scooters.
@@ -347,7 +350,27 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Перевірка електропроводки в офісі в Берліні", "lukas-schmidt", "Berlin, Germany"],
     ["צילום מוצרים לחנות אונליין באתונה", "eleni-papadopoulou", "Athens, Greece"],
     ["Επιμέλεια κειμένου στα αγγλικά", "emily-hart", null],
-    ["Sondaj în gospodării din Addis Abeba", "meron-tesfaye", "Addis Ababa, Ethiopia"]
+    ["Sondaj în gospodării din Addis Abeba", "meron-tesfaye", "Addis Ababa, Ethiopia"],
+    // Polish and Czech verbal prefixes read off as Russian ones are ("sfotografować", "zkontrolovat"),
+    // and a Czech locative ("v Berlíně").
+    ["Sfotografować dom w Santiago na sprzedaż", "valentina-morales", "Santiago, Chile"],
+    ["Zkontrolovat elektroinstalaci v kanceláři v Berlíně", "lukas-schmidt", "Berlin, Germany"],
+    ["Nakreslit ilustraci na obálku knihy", "hana-novakova", null],
+    // Asking people (a number between) is a survey; going to look at something is a check on site.
+    ["Ask 120 residents of Addis Ababa how they pay for water", "meron-tesfaye", "Addis Ababa, Ethiopia"],
+    ["Someone in Lagos to go and see whether a shop is still there", "amara-okafor", "Lagos, Nigeria"],
+    // Handing over documents is a courier's, not only an office's; rendering into a language is
+    // translating.
+    ["Entregar documentos firmados en Lisboa", "joao-pereira", "Lisbon, Portugal"],
+    ["Render a Spanish press release in English", "lucia-garcia", null],
+    ["Penerjemah bahasa Spanyol untuk situs web", "lucia-garcia", null],
+    // Cutting out a background is the retoucher's own work, ahead of a photographer who retouches.
+    ["Scontorno di 80 foto di prodotti", "sofia-rossi", null],
+    // Doors and ramps measured for access, in French.
+    ["Mesurer la largeur des portes d'un musée à Montréal", "camille-tremblay", "Montréal, Canada"],
+    // Provenance of a picture is a fact-checker's; Vietnamese garment workshops and samples.
+    ["Where was this photo first posted?", "tomasz-kowalski", null],
+    ["Tìm xưởng may ở Hà Nội và gửi hàng mẫu", "nguyen-thi-lan", "Hanoi, Vietnam"]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)
@@ -372,6 +395,22 @@ describe("requests in other words, languages and scripts find the specialist", (
     // "parcelles" are plots of land, "parcels" go by courier.
     expect(keyOf("parcelles")).toBe(keyOf("crops"))
     expect(keyOf("parcels")).toBe(keyOf("courier"))
+    // Latin-script Slavic prefixes are read off a word that names nothing as written, when what
+    // is left begins another language's entry of five letters or more; English words keep theirs.
+    expect(keyOf("sfotografowac")).toBe(keyOf("photograph"))
+    expect(keyOf("zkontrolovat")).toBe(keyOf("inspection"))
+    expect(keyOf("przetlumaczyc")).toBe(keyOf("translation"))
+    expect(keyOf("opravit")).toBe(keyOf("repair"))
+    for (const word of ["sprint", "position", "obtain", "support", "download", "overview", "update"]) {
+      expect(keyOf(word).startsWith("~"), word).toBe(false)
+    }
+    // "Render" is translating only when a language is named.
+    expect(termsOf("Render the user guide in English").map((t) => t.key)).toContain(keyOf("translation"))
+    expect(termsOf("Render a 3D model of the kitchen").map((t) => t.key)).not.toContain(keyOf("translation"))
+    // A number inside a phrase is read past; a phrase with none is read as before.
+    expect(termsOf("ask 300 households").map((t) => t.key)).toEqual([keyOf("survey")])
+    expect(termsOf("ask households").map((t) => t.key)).toEqual([keyOf("survey")])
+    expect(termsOf("ask 300").map((t) => t.key)).not.toContain(keyOf("survey"))
   })
 
   it.each([
@@ -443,6 +482,20 @@ describe("nobody, only when nobody plausibly can, with the reason", () => {
     const found = searchDirectory("Klavier stimmen in Berlin", sample, 10)
     expect(found.matches).toEqual([])
     expect(found.hint).toMatch(/^Nobody in the catalogue can take this task \(physical, in Berlin, Germany\)/)
+  })
+
+  it("work nobody here does, and a boundary rules out: spraying crops, fake reviews, an appliance repair in Czech", () => {
+    for (const text of [
+      "Spray pesticide on a cotton field near Lilongwe",
+      "Write fake reviews of our hotel",
+      "Opravit myčku v Praze"
+    ]) {
+      expect(searchDirectory(text, sample, 10).matches, text).toEqual([])
+    }
+    // Who surveys crop fields still does.
+    expect(searchDirectory("Survey crop fields near Lilongwe", sample, 10).matches[0]?.participant.slug).toBe(
+      "thandiwe-banda"
+    )
   })
 
   it("the only one who does it refuses it by their boundary", () => {

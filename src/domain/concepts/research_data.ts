@@ -39,7 +39,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "survey",
     work: "shared",
     family: "fieldwork",
-    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors",
+    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors ask-household ask-famil ask-resident ask-people ask-customer ask-shopper ask-farmer ask-passer ask-voter ask-citizen ask-tenant ask-parent ask-local ask-respondent ask-commuter ask-patient",
     stems:
       "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív জরিপ"
   },
@@ -69,7 +69,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "research",
     mode: "digital",
-    en: "fact-check fact-checking factcheck factchecking debunk",
+    en: "fact-check fact-checking factcheck factchecking debunk provenance reverse-image first-posted first-appeared first-published first-shared originally-posted",
     stems:
       "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크 בדיקת-עובד ελεγχος-γεγον фактчек перевірка-факт verificarea-fapt kiem-chung ตรวจสอบข้อเท็จจริง kuhakiki-ukweli"
   },

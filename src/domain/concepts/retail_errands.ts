@@ -116,7 +116,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "errands",
     en: "submit submission submitting lodge lodging",
     stems:
-      "einreich abgeb déposer deposer dépôt depot presentar entregar-document consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
+      "einreich abgeb déposer deposer dépôt depot presentar consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
   },
   {
     concept: "certified",

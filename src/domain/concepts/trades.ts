@@ -11,6 +11,24 @@ import type { Concept } from "./concept.ts"
 
 export const trades: ReadonlyArray<Concept> = [
   {
+    // Spraying crops is a trade of its own: who surveys a field does not spray it.
+    concept: "crop-spraying",
+    work: true,
+    mode: "physical",
+    en: "spray sprays sprayed spraying sprayer crop-spraying crop-duster pesticide-application apply-pesticide apply-pesticides fumigate fumigating fumigation",
+    stems:
+      "sprüh spruh spritzen pulvéris pulveris fumig pulveriz irrorar irroraz opryskiw opryskac postrzyk ilaçlama ilaclama опрыск обприск رش-المبيد رش-مبيد छिड़काव 散布 喷洒 噴灑 살포 ריסוס ψεκασ ฉีดพ่น phun-thuoc menyemprot penyemprotan kunyunyizia"
+  },
+  {
+    // Writing reviews that pose as customers' own: nobody's work here, and ruled out by some.
+    concept: "fake-reviews",
+    work: true,
+    mode: "digital",
+    en: "fake-review fake-reviews fake-five-star fake-5-star paid-review paid-reviews astroturf astroturfing sock-puppet sock-puppets",
+    stems:
+      "gefälschte-bewertung gefalschte-bewertung fake-bewertung faux-avis avis-falsos reseñas-falsas resenas-falsas avaliações-falsas avaliacoes-falsas recensioni-false valse-recensies fałszywe-opinie falszywe-opinie fałszywe-recenzje falszywe-recenzje sahte-yorum фейковые-отзывы фальшивые-отзывы накрутка-отзыв مراجعات-مزيفة تقييمات-مزيفة 虚假评论 虚假好评 刷好评 やらせレビュー ulasan-palsu"
+  },
+  {
     concept: "plumbing",
     work: true,
     mode: "physical",
