@@ -287,6 +287,21 @@ describe("boundaries: a person whose boundary rules the work out is not a match"
     expect(refused("Übersetzung einer japanischen Bedienungsanleitung")).toBe(false)
   })
 
+  it("a clock time a boundary rules out: a courier who delivers until 22:00 is not asked for 23:00", () => {
+    for (const text of ["Deliver a parcel across Cairo at 11 pm", "Livrer un colis au Caire à 23h30"]) {
+      const late = searchDirectory(text, sample, 10)
+      expect(late.matches, text).toEqual([])
+      expect(late.hint, text).toMatch(/^Ahmed Hassan \(ahmed-hassan\), whose work fits this task best, rules it out/)
+    }
+    for (const text of ["Deliver a parcel across Cairo at 9 pm", "Deliver a parcel across Cairo by 21:30"]) {
+      expect(searchDirectory(text, sample, 10).matches[0]?.participant.slug, text).toBe("ahmed-hassan")
+    }
+    // A number of hours is no time of day.
+    expect(searchDirectory("Deliver 24 parcels across Cairo within 24h", sample, 10).matches[0]?.participant.slug).toBe(
+      "ahmed-hassan"
+    )
+  })
+
   it("search names the specialist who refuses, and the dispatcher offers to someone else or nobody", () => {
     const text = "Beglaubigte Übersetzung einer japanischen Geburtsurkunde"
     const found = searchDirectory(text, sample, 10)

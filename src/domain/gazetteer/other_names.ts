@@ -31,7 +31,7 @@ export const otherNames: Readonly<Record<string, string>> = {
   Portugal: "Portogallo|Portugalia|Portekiz|Португалия|البرتغال|ポルトガル|葡萄牙|포르투갈",
   // Cities of the catalogue, and a few of the world's most written.
   Cairo:
-    "Maadi|Zamalek|Heliopolis|Nasr City|Kairo|Le Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로|קהיר|Каїр|Κάιρο|ไคโร|قاهره",
+    "Maadi|Zamalek|Heliopolis|Nasr City|Kairo|Le Caire|Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로|קהיר|Каїр|Κάιρο|ไคโร|قاهره",
   Lisbon:
     "Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본|ליסבון|Λισαβόνα|Лісабон|ลิสบอน|लिस्बन",
   Bucharest:
