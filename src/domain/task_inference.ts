@@ -165,9 +165,12 @@ const bothCues =
 const wordBounded = (cues: RegExp) => new RegExp(`\\b(?:${cues.source})\\b`)
 const physical = wordBounded(physicalCues)
 const digital = wordBounded(digitalCues)
-/** "online shop", "web store", "negozio online": a place on the web, not a premises to visit. */
+/**
+ * "online shop", "web store", "negozio online", "a restaurant's website": a place on the web, not a
+ * premises to visit.
+ */
 const onlinePremises =
-  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin) (?:online|en ligne|internetowy))\b/g
+  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin|penjual) (?:online|en ligne|internetowy)|(?:restaurant|hotel|shop|store|venue|cafe|bar|museum|supermarket)(?:'?s)?(?= (?:website|web ?site|web ?page|app)\b))\b/g
 
 /**
  * "for our restaurant", "for a hotel": the premises the work is for, not a place it is done in

@@ -150,8 +150,23 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return rendered(out)
+  return typedFromSpeech(rendered(out))
 }
+
+/**
+ * Typing out what was said is transcribing it ("Type out an interview", "type up a recording");
+ * typing up forms or a list is data entry.
+ */
+const typedFromSpeech = (terms: Array<Term>): Array<Term> => {
+  const dataEntry = conceptKey("data-entry")
+  const at = terms.findIndex((t) => t.key === dataEntry && /^(?:typ|key)/.test(t.word))
+  if (at < 0 || !terms.some((t) => spokenKeys.has(t.key))) return terms
+  const key = conceptKey("transcription")
+  if (terms.some((t) => t.key === key)) return terms
+  terms[at] = { key, word: terms[at]!.word }
+  return terms
+}
+const spokenKeys: ReadonlySet<string> = new Set(["~interview", "~audio"])
 
 /**
  * "Render" a text in or into a language is translating it ("Render our user guide in English");

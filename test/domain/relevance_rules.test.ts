@@ -239,6 +239,8 @@ describe("the execution mode, read from wording and deliverables in any language
     ["A mechanic to look over a used van: tyres, brakes and error codes", "physical"],
     // The premises work is for is no place it is done in.
     ["Write fake reviews for our restaurant", "digital"],
+    // A premises' website or app is on the web.
+    ["Audit a restaurant's website for contrast problems", "digital"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
     // What the work is about says where only when the work does not: desk research on scooters.
@@ -385,7 +387,13 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Mesurer la largeur des portes d'un musée à Montréal", "camille-tremblay", "Montréal, Canada"],
     // Provenance of a picture is a fact-checker's; Vietnamese garment workshops and samples.
     ["Where was this photo first posted?", "tomasz-kowalski", null],
-    ["Tìm xưởng may ở Hà Nội và gửi hàng mẫu", "nguyen-thi-lan", "Hanoi, Vietnam"]
+    ["Tìm xưởng may ở Hà Nội và gửi hàng mẫu", "nguyen-thi-lan", "Hanoi, Vietnam"],
+    // Typing out what was said is transcribing; typing up forms is data entry. Labelling images,
+    // a number between.
+    ["Type out a recorded interview in Quechua", "diego-quispe", null],
+    ["Type up handwritten forms into a spreadsheet", "nusrat-jahan", null],
+    ["Label 2,000 images of road signs", "chen-wei", null],
+    ["Label 500 frames of dashcam footage", "chen-wei", null]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)

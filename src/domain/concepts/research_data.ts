@@ -190,7 +190,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation draw-boxes draw-bounding draw-polygons draw-box",
+    en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation draw-boxes draw-bounding draw-polygons draw-box label-image label-frame label-screenshot label-video label-clip label-scan",
     stems:
       "annotier beschrift label annot etiquet etichett etiket oznacz işaretle isaretle размет аннотац توسيم تعليق-توضيحي एनोटेशन लेबल アノテーション ラベル付け 标注 標註 标记 边界框 라벨링 어노테이션 תיוג επισημανσ ป้ายกำกับ розмітк etichetar gan-nhan cimkez címkéz"
   },
