@@ -239,6 +239,9 @@ describe("the execution mode, read from wording and deliverables in any language
     ["A mechanic to look over a used van: tyres, brakes and error codes", "physical"],
     // The premises work is for is no place it is done in.
     ["Write fake reviews for our restaurant", "digital"],
+    // A tax return is desk work, in any language.
+    ["Prepare my income tax return for 2025", "digital"],
+    ["Steuererklärung für 2025 machen", "digital"],
     // A premises' website or app is on the web.
     ["Audit a restaurant's website for contrast problems", "digital"],
     // Both → hybrid.
@@ -511,6 +514,7 @@ describe("nobody, only when nobody plausibly can, with the reason", () => {
     for (const text of [
       "Spray pesticide on a cotton field near Lilongwe",
       "Write fake reviews of our hotel",
+      "Prepare my income tax return for 2025",
       "Opravit myčku v Praze"
     ]) {
       expect(searchDirectory(text, sample, 10).matches, text).toEqual([])

@@ -11,6 +11,15 @@ import type { Concept } from "./concept.ts"
 
 export const trades: ReadonlyArray<Concept> = [
   {
+    // Tax returns are an accountant's or tax adviser's; a bookkeeper may refuse them.
+    concept: "tax-return",
+    work: true,
+    mode: "digital",
+    en: "tax-return tax-returns tax-filing tax-filings tax-preparation tax-preparer tax-preparers file-taxes income-tax-return self-assessment-return",
+    stems:
+      "steuererklärung steuererklarung déclaration-d-impôts declaration-d-impots déclaration-de-revenus declaration-de-revenus declaración-de-la-renta declaracion-de-la-renta declaración-de-impuestos declaracion-de-impuestos declaração-de-imposto declaracao-de-imposto declaração-de-irpf declaracao-de-irpf dichiarazione-dei-redditi belastingaangifte zeznanie-podatkowe vergi-beyannamesi налоговая-декларац налоговую-декларац податкова-декларац الإقرار-الضريبي إقرار-ضريبي आयकर-रिटर्न 確定申告 报税 纳税申报 報稅 세금신고 연말정산 spt-pajak"
+  },
+  {
     // Spraying crops is a trade of its own: who surveys a field does not spray it.
     concept: "crop-spraying",
     work: true,
