@@ -666,8 +666,11 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   }
   const stem = stemOf(word)
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
+  // A letter that may be a clitic may also begin the word ("بازرسی", an inspection): read as written too.
   const first =
-    prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : afterCyrillicPrefix(word))
+    prefixAt(plain, 0) ??
+    (plain !== word ? prefixAt(word, 0) : undefined) ??
+    (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : afterCyrillicPrefix(word))
   // A word as listed, or by its English stem — unless another language's entry matches more of
   // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
   const named =

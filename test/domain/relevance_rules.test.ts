@@ -430,6 +430,33 @@ describe("requests in other words, languages and scripts find the specialist", (
     for (const word of ["sprint", "position", "obtain", "support", "download", "overview", "update"]) {
       expect(keyOf(word).startsWith("~"), word).toBe(false)
     }
+    // The work's words in more languages: Finnish, Swedish, Danish, Czech, Croatian, Serbian,
+    // Hungarian, Tagalog, Italian, Persian, Urdu; a letter that may be an Arabic clitic may also
+    // begin the word ("بازرسی", an inspection; "والترجمة", and the translation).
+    for (const [word, like] of [
+      ["kaannos", "translation"],
+      ["oversattning", "translation"],
+      ["oversaettelse", "translation"],
+      ["preklad", "translation"],
+      ["prijevod", "translation"],
+      ["превод", "translation"],
+      ["forditas", "translation"],
+      ["pagsasalin", "translation"],
+      ["trascrizione", "transcription"],
+      ["litterointi", "transcription"],
+      ["valokuvaus", "photograph"],
+      ["tarkastus", "inspection"],
+      ["بازرسی", "inspection"],
+      ["فحوصات", "inspection"],
+      ["والترجمة", "translation"],
+      ["مصور", "photograph"],
+      ["pruzkum", "survey"],
+      ["kysely", "survey"],
+      ["kuryr", "courier"],
+      ["fattorino", "courier"]
+    ] as const) {
+      expect(keyOf(word), word).toBe(keyOf(like))
+    }
     // "Render" is translating only when a language is named.
     expect(termsOf("Render the user guide in English").map((t) => t.key)).toContain(keyOf("translation"))
     expect(termsOf("Render a 3D model of the kitchen").map((t) => t.key)).not.toContain(keyOf("translation"))
