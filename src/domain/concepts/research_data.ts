@@ -69,7 +69,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "research",
     mode: "digital",
-    en: "fact-check fact-checking factcheck factchecking debunk provenance reverse-image first-posted first-appeared first-published first-shared originally-posted",
+    en: "fact-check fact-checking factcheck factchecking debunk first-posted first-appeared first-published first-shared originally-posted",
     stems:
       "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크 בדיקת-עובד ελεγχος-γεγον фактчек перевірка-факт verificarea-fapt kiem-chung ตรวจสอบข้อเท็จจริง kuhakiki-ukweli"
   },
