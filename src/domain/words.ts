@@ -19,8 +19,9 @@ export const fold = (text: string): string =>
   nonAscii.test(text)
     ? stripMarks(text)
         .toLowerCase()
-        // Letters NFD does not decompose.
-        .replace(/[øœæßłđı]/g, (c) => foldedLetters[c] ?? c)
+        // Letters NFD does not decompose; Persian's and Urdu's forms of Arabic letters as Arabic
+        // writes them ("برلین" is "برلين", Berlin; "کاتب" "كاتب").
+        .replace(/[øœæßłđıیکىے]/g, (c) => foldedLetters[c] ?? c)
     : text.toLowerCase()
 
 /** Anything but printable ASCII and the usual blanks: such a text takes the Unicode path (always correct). */
@@ -30,7 +31,19 @@ const nonAscii = /[^ -~\t\n\r]/
 export const stripMarks = (text: string): string =>
   nonAscii.test(text) ? text.normalize("NFD").replace(/\p{M}+/gu, "") : text
 
-const foldedLetters: Record<string, string> = { ø: "o", œ: "oe", æ: "ae", ß: "ss", ł: "l", đ: "d", ı: "i" }
+const foldedLetters: Record<string, string> = {
+  ø: "o",
+  œ: "oe",
+  æ: "ae",
+  ß: "ss",
+  ł: "l",
+  đ: "d",
+  ı: "i",
+  ی: "ي",
+  ک: "ك",
+  ى: "ي",
+  ے: "ي"
+}
 
 /**
  * A text's words as written: runs of letters, marks and digits. Marks stay inside their word
@@ -104,6 +117,8 @@ export const stopWords: ReadonlySet<string> = new Set(
     "dan di ke dari untuk yang dengan " +
     "в на с по для из от и или мне нам нужен нужна нужно " +
     "في من إلى الى على مع عن و " +
+    // Persian.
+    "در از به با برای را که این یک " +
     "में का की के को से और एक है चाहिए करना " +
     // Ukrainian, Romanian, Greek, Hebrew, Vietnamese (folded), Swahili and Bengali.
     "у і та або мені нам потрібен потрібна потрібно " +

@@ -396,7 +396,15 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Type out a recorded interview in Quechua", "diego-quispe", null],
     ["Type up handwritten forms into a spreadsheet", "nusrat-jahan", null],
     ["Label 2,000 images of road signs", "chen-wei", null],
-    ["Label 500 frames of dashcam footage", "chen-wei", null]
+    ["Label 500 frames of dashcam footage", "chen-wei", null],
+    // More languages: Indonesian, Swedish, Czech, Finnish; Persian, whose letters fold to Arabic's.
+    ["Juru bahasa Jepang untuk rapat di Tokyo", "hiroshi-sato", "Tokyo, Japan"],
+    ["Bokföring för ett litet företag", "sipho-ndlovu", null],
+    ["Tajný nákupčí v obchodě v Lyonu", "marie-dubois", "Lyon, France"],
+    ["Namluvení reklamy ve španělštině", "mateo-fernandez", null],
+    ["Kirjanpito pienelle yritykselle", "sipho-ndlovu", null],
+    ["بازرسی برق دفتر در برلین", "lukas-schmidt", "Berlin, Germany"],
+    ["ترجمه قرارداد از انگلیسی به ژاپنی", "akiko-tanaka", null]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)

@@ -48,7 +48,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "illustration illustrations illustrate illustrator draw draws drawing drawings drawn sketch sketches sketching",
     stems:
-      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun rysow kresl kreslen çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트 איור εικονογραφ ภาพประกอบ ілюстрац ilustra minh-hoa michoro"
+      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun rysow kresl kreslen çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트 איור εικονογραφ ภาพประกอบ ілюстрац ilustra minh-hoa michoro kuvitu kuvitt ilusztr تصویرساز"
   },
   {
     concept: "icon",
@@ -95,7 +95,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "vehicle vehicles car cars automobile truck trucks pickup-truck pickup-trucks used-pickup used-pickups second-hand-pickup suv suvs van vans hatchback hatchbacks sedan sedans saloon minivan minivans jeep odometer mileage bodywork obd obd-ii obd2 diagnostic-scanner diagnostic-scan fault-code fault-codes mechanic mechanics brake brakes brake-pad brake-pads tyre tyres tire tires clutch gearbox",
     stems:
-      "fahrzeug auto$ autos pkw$ mechaniker kfz-mechan automechan mécanicien mecanicien mecánico mecanico mecânico meccanico monteur$ автомеханик ميكانيكي मैकेनिक 整備士 정비사 מכונאי gebrauchtwag wagen$ kilometerstand voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű"
+      "fahrzeug auto$ autos pkw$ mechaniker kfz-mechan automechan mécanicien mecanicien mecánico mecanico mecânico meccanico monteur$ автомеханик ميكانيكي मैकेनिक 整備士 정비사 מכונאי gebrauchtwag wagen$ kilometerstand voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű bil$ bilen$ bilar$ mobil$ خودرو ماشین"
   },
   {
     // What a device or a car reports, not software work: "error codes" alone say neither.
@@ -110,7 +110,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "electrical electric electrician electricity wiring socket sockets appliance appliances electrical-installation electrical-installations fuse-box distribution-board",
     stems:
-      "проводк elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany"
+      "проводк elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany sähkö sahko listrik dien$ برق"
   },
   {
     concept: "solar",
@@ -142,7 +142,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
     stems:
-      "chumba$ vyumba$ wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan"
+      "chumba$ vyumba$ wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan lägenhet lagenhet byt$ bytu$ apartemen آپارتمان"
   },
   {
     concept: "meter",
@@ -157,7 +157,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "accessibility accessible a11y wheelchair step-free barrier barriers wcag",
     stems:
-      "barrierefrei rollstuhl accessib accesib acessib fauteuil-roulant silla-de-ruedas cadeira-de-rodas toegankelijk rolstoel dostępn dostepn erişileb erisileb доступн إمكانية-الوصول सुलभता アクセシビリティ 无障碍 無障礙 접근성 נגישות προσβασιμ accesibil tiep-can ufikiaji"
+      "barrierefrei rollstuhl accessib accesib acessib fauteuil-roulant silla-de-ruedas cadeira-de-rodas toegankelijk rolstoel dostępn dostepn erişileb erisileb доступн إمكانية-الوصول सुलभता アクセシビリティ 无障碍 無障礙 접근성 נגישות προσβασιμ accesibil tiep-can ufikiaji saavutettav tillgänglig tillganglig přístupn pristupn akadálymentes akadalymentes aksesibilit دسترسی-پذیر"
   },
   {
     // What an access audit measures on site.

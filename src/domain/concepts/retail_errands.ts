@@ -32,7 +32,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer",
     stems:
-      "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi"
+      "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi haamuasiak tajný-nákupč tajny-nakupc próbavásárl probavasarl pembeli-misterius tajemniczy-klient tajemniczego-klient"
   },
   {
     concept: "promotion",
@@ -109,7 +109,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "document",
     en: "document documents paper papers paperwork certificate certificates contract contracts",
     stems:
-      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র"
+      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র قرارداد مدارک"
   },
   {
     concept: "submission",
@@ -138,6 +138,6 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner affidavit affidavits oath oaths statutory-declaration",
     stems:
-      "eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz"
+      "eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz notaar нотарі دفترخانه محضر"
   }
 ]

@@ -10,7 +10,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "qa regression bug bugs bug-report bug-reports defect defects",
     stems:
-      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그 בדיקות-תוכנ ทดสอบซอฟต์แวร์ тестуванн kiem-thu"
+      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그 בדיקות-תוכנ ทดสอบซอฟต์แวร์ тестуванн kiem-thu testování-softwar testovani-softwar regresn"
   },
   {
     concept: "testing",
@@ -18,7 +18,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "software",
     en: "testing test tests tester tested",
     stems:
-      "test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트"
+      "test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트 pengujian"
   },
   {
     concept: "app",

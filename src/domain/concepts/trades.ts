@@ -43,7 +43,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "plumber plumbers plumbing",
     stems:
-      "klempner sanitärinstall plombier fontaner encanador idraulic loodgieter hydraulik tesisatçı tesisatci сантехник سباك प्लंबर 配管工 水道屋 水管工 배관공 אינסטלטור υδραυλικ ช่างประปา tukang ledeng"
+      "klempner sanitärinstall plombier fontaner encanador idraulic loodgieter hydraulik tesisatçı tesisatci сантехник سباك प्लंबर 配管工 水道屋 水管工 배관공 אינסטלטור υδραυλικ ช่างประปา tukang-ledeng"
   },
   {
     concept: "carpentry",
@@ -51,7 +51,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "carpenter carpenters carpentry joiner joinery",
     stems:
-      "tischler schreiner zimmerer menuisier charpentier carpinter marceneir falegnam timmerman stolarz marangoz плотник столяр نجار बढ़ई 大工 木工 목수 נגר ξυλουργ ช่างไม้ tukang kayu"
+      "tischler schreiner zimmerer menuisier charpentier carpinter marceneir falegnam timmerman stolarz marangoz плотник столяр نجار बढ़ई 大工 木工 목수 נגר ξυλουργ ช่างไม้ tukang-kayu"
   },
   {
     concept: "cooking",
@@ -59,7 +59,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "cook cooks cooking chef chefs catering caterer",
     stems:
-      "kochen koch$ köchin cuisinier traiteur cociner cocinar cozinh cucin catering kok$ kucharz aşçı asci повар кулинар طباخ طبخ रसोइया खाना-बनान 料理人 板前 厨师 요리사 טבח μάγειρ พ่อครัว แม่ครัว đầu bếp juru masak"
+      "kochen koch$ köchin cuisinier traiteur cociner cocinar cozinh cucin catering kok$ kucharz aşçı asci повар кулинар طباخ طبخ रसोइया खाना-बनान 料理人 板前 厨师 요리사 טבח μάγειρ พ่อครัว แม่ครัว đầu-bếp juru-masak"
   },
   {
     concept: "moving-house",
@@ -86,7 +86,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "hairdresser hairdressers hairdressing haircut haircuts barber barbers hairstylist",
     stems:
-      "friseur friseuse coiffeur coiffure peluquer cabeleireir parrucchier kapper fryzjer kuaför kuafor berber парикмахер стрижк حلاق नाई 美容師 理髪 理发 미용사 이발 ספר שיער κομμωτ ช่างตัดผม tukang cukur"
+      "friseur friseuse coiffeur coiffure peluquer cabeleireir parrucchier kapper fryzjer kuaför kuafor berber парикмахер стрижк حلاق नाई 美容師 理髪 理发 미용사 이발 ספר שיער κομμωτ ช่างตัดผม tukang-cukur"
   },
   {
     concept: "cleaning-service",
@@ -109,14 +109,14 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "vet vets veterinarian veterinary",
     stems:
-      "tierarzt tierärzt vétérinaire veterinari weterynar veteriner ветеринар بيطري पशुचिकित्स 獣医 兽医 수의사 וטרינר κτηνίατρ สัตวแพทย์ bác sĩ thú y dokter hewan"
+      "tierarzt tierärzt vétérinaire veterinari weterynar veteriner ветеринар بيطري पशुचिकित्स 獣医 兽医 수의사 וטרינר κτηνίατρ สัตวแพทย์ thú-y bác-sĩ-thú dokter-hewan"
   },
   {
     concept: "tutoring",
     work: true,
     en: "tutor tutors tutoring tuition teacher teaching lesson lessons",
     stems:
-      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia sư les-privat"
+      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia-sư les-privat"
   },
   {
     concept: "music-composition",
@@ -132,7 +132,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "painter painters decorator decorators house-painting wall-painting repaint repainting",
     stems:
-      "maler$ anstreich streich peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 도장 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ sơn tukang cat"
+      "maler$ anstreich streich peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 도장 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ sơn tukang-cat"
   },
   {
     concept: "gardening",
@@ -140,7 +140,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "gardener gardeners gardening landscaping landscaper lawn lawns mow mowing",
     stems:
-      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm vườn tukang kebun"
+      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm vườn tukang-kebun"
   },
   {
     concept: "childcare",
