@@ -490,7 +490,12 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Курьер в Перте", "Perth, Australia"],
     ["Villanyszerelés ellenőrzése Berlinben", "Berlin, Germany"],
     ["Berlinde bir kurye", "Berlin, Germany"],
-    ["Fotograf v Praze", "Prague, Czechia"]
+    ["Fotograf v Praze", "Prague, Czechia"],
+    // Finnish locatives; Finnish, Czech and Persian names of the catalogue's cities.
+    ["Tulkki liikeneuvotteluun Tokiossa", "Tokyo, Japan"],
+    ["Sähkötarkastus toimistossa Berliinissä", "Berlin, Germany"],
+    ["Kurýr v Londýně", "London, United Kingdom"],
+    ["عکاس محصول در آتن", "Athens, Greece"]
   ])("places written locally: %s is in %s", (text, location) => {
     expect(searchDirectory(text, sample, 10).location).toBe(location)
   })

@@ -288,7 +288,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "product products goods",
     stems:
-      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa termek$ termék$ termekek termékek"
+      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa termek$ termék$ termekek termékek محصول tuote tuotteid výrob vyrob"
   },
   {
     concept: "studio",
