@@ -170,7 +170,7 @@ const digital = wordBounded(digitalCues)
  * premises to visit.
  */
 const onlinePremises =
-  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin|penjual) (?:online|en ligne|internetowy)|(?:restaurant|hotel|shop|store|venue|cafe|bar|museum|supermarket)(?:'?s)?(?= (?:website|web ?site|web ?page|app)\b))\b/g
+  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin|penjual) (?:online|en ligne|internetowy)|(?:restaurant|hotel|shop|store|venue|cafe|bar|museum|supermarket)(?:'?s)?(?= (?:website|web ?site|web ?page|app|menus?|reviews?|listings?|ratings?)\b))\b/g
 
 /**
  * "for our restaurant", "for a hotel": the premises the work is for, not a place it is done in

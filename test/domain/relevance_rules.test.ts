@@ -244,6 +244,7 @@ describe("the execution mode, read from wording and deliverables in any language
     ["Steuererklärung für 2025 machen", "digital"],
     // A premises' website or app is on the web.
     ["Audit a restaurant's website for contrast problems", "digital"],
+    ["Key the dishes of these restaurant menus into a spreadsheet", "digital"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
     // What the work is about says where only when the work does not: desk research on scooters.
