@@ -267,6 +267,18 @@ describe("the execution mode, read from wording and deliverables in any language
     ["Phỏng vấn trực tuyến", "digital"],
     ["Mahojiano kwa mbali", "digital"],
     ["Gửi tệp PDF", "digital"],
+    // Where, said in Finnish, Swedish, Czech, Hungarian, Vietnamese, Persian, Chinese and Thai.
+    ["Käy paikan päällä tarkistamassa myymälä", "physical"],
+    ["Besök butiken på plats", "physical"],
+    ["Navštívit obchod osobně", "physical"],
+    ["Személyesen meglátogatni az üzletet", "physical"],
+    ["Đến cửa hàng trực tiếp", "physical"],
+    ["بازدید حضوری از فروشگاه", "physical"],
+    ["到店里实地查看", "physical"],
+    ["ไปที่ร้านด้วยตนเอง", "physical"],
+    ["Etätyönä verkossa", "digital"],
+    ["På distans via nätet", "digital"],
+    ["به صورت آنلاین و از راه دور", "digital"],
     // Neither: unknown, so that no one is filtered out by a guess.
     ["Looking for a photographer", null]
   ])("%s → %s", (text, mode) => {

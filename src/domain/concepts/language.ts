@@ -115,7 +115,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "on-site onsite in-person face-to-face in-home in-their-homes at-their-homes home-visit home-visits",
     stems:
-      "vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana"
+      "vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
   },
   {
     concept: "online",
@@ -123,7 +123,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "online virtual virtually",
     stems:
-      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow en-ligne ออนไลน์ אונליין מרחוק διαδικτυακ εξ-αποστασεως онлайн дистанційно віддалено de-la-distanta truc-tuyen tu-xa mtandaoni kwa-mbali"
+      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow en-ligne ออนไลน์ אונליין מרחוק διαδικτυακ εξ-αποστασεως онлайн дистанційно віддалено de-la-distanta truc-tuyen tu-xa mtandaoni kwa-mbali verkossa$ etänä$ etana$ etätyö etatyo på-distans pa-distans distans$ via-nätet via-natet آنلاین از-راه-دور 远程 線上 线上 在线"
   },
   {
     concept: "file",

@@ -253,7 +253,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "visit visits visiting site-visit site-visits walk-around",
     stems:
-      "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$ ביקור επισκεψ เยี่ยมชม відвід vizit kutembelea tembelea"
+      "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$ ביקור επισκεψ เยี่ยมชม відвід vizit kutembelea tembelea besök besok navštív navstiv návštěv navstev meglátogat meglatogat látogat latogat بازدید käynti kaynti vierail"
   },
   {
     concept: "sign-language",
