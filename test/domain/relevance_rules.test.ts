@@ -474,9 +474,18 @@ describe("requests in other words, languages and scripts find the specialist", (
       ["pruzkum", "survey"],
       ["kysely", "survey"],
       ["kuryr", "courier"],
-      ["fattorino", "courier"]
+      ["fattorino", "courier"],
+      // The person named by their role, in more languages.
+      ["cevirmen", "translation"],
+      ["mtafsiri", "translation"],
+      ["akuntan", "bookkeeping"],
+      ["mekaniker", "vehicle"],
+      ["montir", "vehicle"],
+      ["تصویرگر", "illustration"],
+      ["カメラマン", "photograph"],
+      ["配達員", "courier"]
     ] as const) {
-      expect(keyOf(word), word).toBe(keyOf(like))
+      expect(termsOf(word)[0]?.key, word).toBe(keyOf(like))
     }
     // "Render" is translating only when a language is named.
     expect(termsOf("Render the user guide in English").map((t) => t.key)).toContain(keyOf("translation"))

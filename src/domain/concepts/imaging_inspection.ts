@@ -9,7 +9,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "picha$ צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো valokuv عکاس فوتوگراف litrato kuhanan-ng-larawan فوٹو مصور"
+      "picha$ צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো valokuv عکاس فوتوگراف litrato kuhanan-ng-larawan فوٹو مصور फ़ोटोग्राफ़र फोटोग्राफर カメラマン"
   },
   {
     concept: "retouching",
@@ -48,7 +48,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "illustration illustrations illustrate illustrator draw draws drawing drawings drawn sketch sketches sketching",
     stems:
-      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun rysow kresl kreslen çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트 איור εικονογραφ ภาพประกอบ ілюстрац ilustra minh-hoa michoro kuvitu kuvitt ilusztr تصویرساز"
+      "illustr ilustr zeichn dessin dibuj disegn desenh tekening rysun rysow kresl kreslen çizim cizim иллюстр رسم चित्र イラスト 插画 插圖 일러스트 איור εικονογραφ ภาพประกอบ ілюстрац ilustra minh-hoa michoro kuvitu kuvitt ilusztr تصویرساز illusztr מאייר تصویرگر ілюстр"
   },
   {
     concept: "icon",
@@ -95,7 +95,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "vehicle vehicles car cars automobile truck trucks pickup-truck pickup-trucks used-pickup used-pickups second-hand-pickup suv suvs van vans hatchback hatchbacks sedan sedans saloon minivan minivans jeep odometer mileage bodywork obd obd-ii obd2 diagnostic-scanner diagnostic-scan fault-code fault-codes mechanic mechanics brake brakes brake-pad brake-pads tyre tyres tire tires clutch gearbox",
     stems:
-      "fahrzeug auto$ autos pkw$ mechaniker kfz-mechan automechan mécanicien mecanicien mecánico mecanico mecânico meccanico monteur$ автомеханик ميكانيكي मैकेनिक 整備士 정비사 מכונאי gebrauchtwag wagen$ kilometerstand voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű bil$ bilen$ bilar$ mobil$ خودرو ماشین"
+      "fahrzeug auto$ autos pkw$ mechaniker kfz-mechan automechan mécanicien mecanicien mecánico mecanico mecânico meccanico monteur$ автомеханик ميكانيكي मैकेनिक 整備士 정비사 מכונאי gebrauchtwag wagen$ kilometerstand voiture véhicul vehicul coche coches carro carros macchina auto's samochod samochód araç arac автомоб машин سيارة गाड़ी कार 車 车 汽车 자동차 רכב αυτοκινητ รถยนต์ masin xe-hoi o-to gari$ magari autó$ gepjarmu gépjármű bil$ bilen$ bilar$ mobil$ خودرو ماشین mekaanik mekaniker mechanik mecanic montir מוסכניק مکانیک механік механик"
   },
   {
     // What a device or a car reports, not software work: "error codes" alone say neither.
@@ -110,7 +110,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "electrical electric electrician electricity wiring socket sockets appliance appliances electrical-installation electrical-installations fuse-box distribution-board",
     stems:
-      "проводк elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany sähkö sahko listrik dien$ برق"
+      "проводк elektr électri electri eléctri eletric elettric elektrik электр كهرب बिजली 電気 电气 電氣 电工 전기 חשמל ηλεκτρ ไฟฟ้า електр umeme villany sähkö sahko listrik dien$ برق इलेक्ट्रीशियन"
   },
   {
     concept: "solar",

@@ -225,7 +225,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "bookkeeping bookkeeper accounting accountant ledger",
     stems:
-      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu konyvel könyvel হিসাবরক্ষণ kirjanpi bokför bokfor účetn ucetn pembukuan حسابدار 记账"
+      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu konyvel könyvel হিসাবরক্ষণ kirjanpi bokför bokfor účetn ucetn pembukuan حسابدار 记账 akuntan מנהל-חשבונות 経理 นักบัญชี मुनीम"
   },
   {
     concept: "reconciliation",

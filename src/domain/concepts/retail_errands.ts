@@ -77,7 +77,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
     stems:
-      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার kurýr kuryr estafeta motoboy fattorino پیک$ lähetti lahetti kuljetu"
+      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার kurýr kuryr estafeta motoboy fattorino پیک$ lähetti lahetti kuljetu кур-єр кур-ер 配達員 배달원 คนส่งของ"
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
