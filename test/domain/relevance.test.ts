@@ -164,7 +164,7 @@ describe("probe batches 12 and 13, issue 36's sixth session", () => {
   // Batch 12, written and committed before any run of the session's ranking (two taken out
   // unread as judged requests word for word): first scores 42 answerable, 3 answered with nobody,
   // 37 acceptable first, 4 of 7 nobody can take handled, mode 47 of 49; at the session's end 0,
-  // 42, 7 of 7, 49 of 49. Batch 13, written after the session's tuning and never tuned on: 31
+  // 42, 7 of 7, 49 of 49. Batch 13, kept out of every run until the last and never tuned on: 31
   // answerable, 2 with nobody, 28 acceptable first, 2 of 3 handled, mode 26 of 34.
   const tuned = evaluateProbes(probes.filter((p) => p.batch === 12))
   const check = evaluateProbes(probes.filter((p) => p.batch === 13))
