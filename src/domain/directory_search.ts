@@ -5,7 +5,7 @@
  */
 import { directoryIndexOf, participantsIn, queryIn } from "./directory_index.ts"
 import { rankTop } from "./matching.ts"
-import { languagesAsked, profileOf, type RankedParticipant } from "./matching_rules.ts"
+import { isClockKey, languagesAsked, profileOf, type RankedParticipant } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { inferExecutionMode, inferLocationIn } from "./task_inference.ts"
@@ -95,7 +95,8 @@ const sharedWeights = (match: RankedParticipant, query: ReadonlyArray<Term>) => 
  */
 const offDiscipline = (match: RankedParticipant, query: ReadonlyArray<Term>) => {
   const shared = sharedWeights(match, query)
-  return shared.every(({ weight }) => weight < 3) && 2 * shared.length < query.length
+  const asked = query.filter(({ key }) => !isClockKey(key)).length
+  return shared.every(({ weight }) => weight < 3) && 2 * shared.length < asked
 }
 
 /**

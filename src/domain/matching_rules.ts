@@ -19,6 +19,7 @@ import {
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import {
+  clockTimesOf,
   englishKey,
   fold,
   isAskedWorkKey,
@@ -119,13 +120,20 @@ export const profileOf = cachedPerObject((participant: ParticipantRecord) => pro
  * commas, "or", "and", "nor") is one set, read with a head noun the items share (`sharedHead`).
  * An item stating a condition (without, unless, outside, after, during, for…) is the
  * participant's to judge and refuses nothing: "No entry without the owner's consent" does not
- * make them refuse entry.
+ * make them refuse entry — except a clock time, which a task states as plainly: "No deliveries
+ * after 22:00" refuses a task asked for 23:00 (`clockKey`).
  */
 function refusalsOf(boundary: string): ReadonlyArray<ReadonlyArray<string>> {
   const out: Array<ReadonlyArray<string>> = []
-  for (const sentence of fold(boundary).split(/[.;:!?]|\band\s+(?=no\b|not\b|never\b)/)) {
+  // Sentences end at a full stop, not at a clock's colon ("after 22:00").
+  for (const sentence of fold(boundary).split(/[.;!?]|:(?!\d)|\band\s+(?=no\b|not\b|never\b)/)) {
     const refusal = /\b(?:no|not|never)\b(.*)$/.exec(sentence)?.[1]
-    if (refusal === undefined || conditionWords.test(refusal)) continue
+    if (refusal === undefined) continue
+    for (const [, side, rest] of refusal.matchAll(/\b(after|before)\s+([^,]*)/g)) {
+      const time = clockTimesOf(rest!)[0]
+      if (time !== undefined) out.push([`${side === "after" ? afterKey : beforeKey}${time}`])
+    }
+    if (conditionWords.test(refusal)) continue
     const items = refusal
       .split(/,|\bor\b|\band\b|\bnor\b/)
       .map(keysOf)
@@ -161,9 +169,32 @@ const genericBoundaryKeys = madeOnce(
   () => new Set(keysOf("work works job jobs item items thing things involve involving"))
 )
 
+/**
+ * A task's clock time as a key ("@at:1380" for 23:00), and a boundary's refusal of times after or
+ * before one ("@after:1320"): a task at a time a boundary refuses has that refusal's key.
+ */
+export const clockKey = (minutes: number) => `@at:${minutes}`
+const afterKey = "@after:"
+const beforeKey = "@before:"
+export const isClockKey = (key: string) => key.startsWith("@at:")
+
+/** Whether a task's keys have this one, or a clock time past a boundary's time refusal. */
+const hasKey = (keys: ReadonlySet<string>, key: string) => {
+  if (keys.has(key)) return true
+  const after = key.startsWith(afterKey)
+  if (!after && !key.startsWith(beforeKey)) return false
+  const limit = Number(key.slice(after ? afterKey.length : beforeKey.length))
+  for (const asked of keys) {
+    if (!isClockKey(asked)) continue
+    const time = Number(asked.slice(4))
+    if (after ? time > limit : time < limit) return true
+  }
+  return false
+}
+
 /** Whether a participant's boundary (their profile's `exclusions`) rules out a task with these keys. */
 export const refuses = (exclusions: Profile["exclusions"], keys: ReadonlySet<string>) =>
-  exclusions.some((set) => set.every((key) => keys.has(key)))
+  exclusions.some((set) => set.every((key) => hasKey(keys, key)))
 
 // Relevance ---------------------------------------------------------------------------------------
 
@@ -315,7 +346,12 @@ export const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> =
   const words = readWords(text)
   const placeWords = placeWordsIn(words, known)
   const terms = termsOfWords(words.folded)
-  return placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
+  const inPlace = placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
+  // The clock times it is asked for, which no profile has: read only by boundaries (`refuses`).
+  const times = clockTimesOf(fold(text))
+  return times.length === 0
+    ? inPlace
+    : [...inPlace, ...times.map((time) => ({ key: clockKey(time), word: String(time) }))]
 }
 
 /**

@@ -200,9 +200,9 @@ const withoutProclitic = (word: string, known: KnownPlaces): string =>
 /**
  * Endings that languages agents write in put on a place's name after "in", "to" or "from", each
  * with what the name ends in without it: Russian and Ukrainian locatives ("Берлине", "Праге",
- * "Берліні"), Polish, Czech and Croatian ones ("Berlinie", "Warszawie", "Zagrebu"), Hungarian
+ * "Берліні"), Polish, Czech and Croatian ones ("Berlinie", "Warszawie", "Berlíně", "Zagrebu"), Hungarian
  * case endings ("Perthben", "Londonba", "Párizsból"), Turkish ones written without an apostrophe
- * ("Ankarada"), the Greek genitive ("Αθήνας"). Grammar, not names: a word is read so only when
+ * ("Ankarada"), the Greek genitive ("Αθήνας"), Finnish locatives ("Tokiossa", "Berliinissä"). Grammar, not names: a word is read so only when
  * what is left is a known place's name and the word as written is none.
  */
 const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
@@ -212,6 +212,8 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["і", "а"],
   ["ie", ""],
   ["ie", "a"],
+  ["e", ""],
+  ["e", "a"],
   ["u", ""],
   ["ban", ""],
   ["ben", ""],
@@ -229,7 +231,12 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["te", ""],
   ["dan", ""],
   ["den", ""],
-  ["ς", ""]
+  ["ς", ""],
+  // Finnish locatives (in, on, from): "Tokiossa", "Berliinissä", "Oslosta".
+  ["ssa", ""],
+  ["sta", ""],
+  ["lla", ""],
+  ["lta", ""]
 ]
 
 /** The place a run of words ending in an inflected word names, if any (see `placeEndings`). */

@@ -165,9 +165,20 @@ const bothCues =
 const wordBounded = (cues: RegExp) => new RegExp(`\\b(?:${cues.source})\\b`)
 const physical = wordBounded(physicalCues)
 const digital = wordBounded(digitalCues)
-/** "online shop", "web store", "negozio online": a place on the web, not a premises to visit. */
+/**
+ * "online shop", "web store", "negozio online", "a restaurant's website": a place on the web, not a
+ * premises to visit.
+ */
 const onlinePremises =
-  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin) (?:online|en ligne|internetowy))\b/g
+  /\b(?:(?:online|web|e-?commerce) (?:shops?|stores?|sellers?|marketplaces?)|(?:negozio|tienda|loja|boutique|winkel|sklep|magaza|toko|kedai|magazin|penjual) (?:online|en ligne|internetowy)|(?:restaurant|hotel|shop|store|venue|cafe|bar|museum|supermarket)(?:'?s)?(?= (?:website|web ?site|web ?page|app|menus?|reviews?|listings?|ratings?)\b))\b/g
+
+/**
+ * "for our restaurant", "for a hotel": the premises the work is for, not a place it is done in
+ * ("Write reviews for our restaurant"); where the work goes, the work's own words say ("visit",
+ * "photograph", "at the hotel").
+ */
+const premisesServed =
+  /\bfor (?:our|my|your|their|his|her|a|an|the) (?:restaurants?|hotels?|cafes?|bars?|shops?|stores?|supermarkets?|venues?|kitchens?|farms?|boutiques?)\b/g
 
 /**
  * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
@@ -182,7 +193,7 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   const folded = fold(text)
   if (bothCues.test(folded)) return "hybrid"
   // A shop on the web is neither a premises to visit nor online work ("photos for our web shop").
-  const premisesOff = folded.replace(onlinePremises, " ")
+  const premisesOff = folded.replace(onlinePremises, " ").replace(premisesServed, " ")
   let onSite = physical.test(premisesOff)
   let online = digital.test(premisesOff)
   // What the work is about says where only when nothing else does (`Concept.mode`).

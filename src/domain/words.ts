@@ -19,8 +19,9 @@ export const fold = (text: string): string =>
   nonAscii.test(text)
     ? stripMarks(text)
         .toLowerCase()
-        // Letters NFD does not decompose.
-        .replace(/[øœæßłđı]/g, (c) => foldedLetters[c] ?? c)
+        // Letters NFD does not decompose; Persian's and Urdu's forms of Arabic letters as Arabic
+        // writes them ("برلین" is "برلين", Berlin; "کاتب" "كاتب").
+        .replace(/[øœæßłđıیکىے]/g, (c) => foldedLetters[c] ?? c)
     : text.toLowerCase()
 
 /** Anything but printable ASCII and the usual blanks: such a text takes the Unicode path (always correct). */
@@ -30,7 +31,19 @@ const nonAscii = /[^ -~\t\n\r]/
 export const stripMarks = (text: string): string =>
   nonAscii.test(text) ? text.normalize("NFD").replace(/\p{M}+/gu, "") : text
 
-const foldedLetters: Record<string, string> = { ø: "o", œ: "oe", æ: "ae", ß: "ss", ł: "l", đ: "d", ı: "i" }
+const foldedLetters: Record<string, string> = {
+  ø: "o",
+  œ: "oe",
+  æ: "ae",
+  ß: "ss",
+  ł: "l",
+  đ: "d",
+  ı: "i",
+  ی: "ي",
+  ک: "ك",
+  ى: "ي",
+  ے: "ي"
+}
 
 /**
  * A text's words as written: runs of letters, marks and digits. Marks stay inside their word
@@ -104,6 +117,8 @@ export const stopWords: ReadonlySet<string> = new Set(
     "dan di ke dari untuk yang dengan " +
     "в на с по для из от и или мне нам нужен нужна нужно " +
     "في من إلى الى على مع عن و " +
+    // Persian.
+    "در از به با برای را که این یک " +
     "में का की के को से और एक है चाहिए करना " +
     // Ukrainian, Romanian, Greek, Hebrew, Vietnamese (folded), Swahili and Bengali.
     "у і та або мені нам потрібен потрібна потрібно " +
@@ -150,8 +165,63 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return out
+  return typedFromSpeech(rendered(out))
 }
+
+/**
+ * Typing out what was said is transcribing it ("Type out an interview", "type up a recording");
+ * typing up forms or a list is data entry.
+ */
+const typedFromSpeech = (terms: Array<Term>): Array<Term> => {
+  const dataEntry = conceptKey("data-entry")
+  const at = terms.findIndex((t) => t.key === dataEntry && /^(?:typ|key)/.test(t.word))
+  if (at < 0 || !terms.some((t) => spokenKeys.has(t.key))) return terms
+  const key = conceptKey("transcription")
+  if (terms.some((t) => t.key === key)) return terms
+  terms[at] = { key, word: terms[at]!.word }
+  return terms
+}
+const spokenKeys: ReadonlySet<string> = new Set(["~interview", "~audio"])
+
+/**
+ * "Render" a text in or into a language is translating it ("Render our user guide in English");
+ * without a language named, rendering is something else (an image, a 3D model).
+ */
+const rendered = (terms: Array<Term>): Array<Term> => {
+  const at = terms.findIndex((t) => t.key === "render")
+  if (at < 0 || !terms.some((t) => isLanguageKey(t.key)) || terms.some((t) => isLanguageWorkKey(t.key))) return terms
+  const key = conceptKey("translation")
+  if (terms.some((t) => t.key === key)) return terms
+  terms[at] = { key, word: terms[at]!.word }
+  return terms
+}
+
+/**
+ * The clock times a folded text names, in minutes after midnight: "23:00", "11 pm", "11:30pm",
+ * "23h", "23h30", "23 uhr", "midnight" (24:00, the end of a day). A bare number is no time ("40
+ * photos", "24-hour turnaround"); neither is "5.00", a price as often as a time.
+ */
+export const clockTimesOf = (folded: string): ReadonlyArray<number> => {
+  const times: Array<number> = []
+  for (const { groups } of folded.matchAll(clockTime)) {
+    if (groups === undefined) continue
+    if (groups.midnight !== undefined) {
+      times.push(24 * 60)
+      continue
+    }
+    let hours = Number(groups.h ?? groups.hh ?? groups.hhh)
+    const minutes = Number(groups.m ?? groups.mm ?? groups.mmm ?? 0)
+    const half = groups.half?.replaceAll(".", "")
+    if (half === "pm" && hours < 12) hours += 12
+    if (half === "am" && hours === 12) hours = 0
+    // "24h" is a day's turnaround, not a time.
+    if (hours > 23 || minutes > 59) continue
+    times.push(hours * 60 + minutes)
+  }
+  return times
+}
+const clockTime =
+  /\b(?<h>\d{1,2})(?::(?<m>\d{2}))?\s*(?<half>[ap]\.?m\b\.?)|\b(?<hh>\d{1,2})(?:h(?<mm>\d{2})?|\s*uhr)\b|\b(?<hhh>\d{1,2}):(?<mmm>\d{2})\b|\b(?<midnight>midnight|minuit|medianoche|mezzanotte|mitternacht)\b/g
 
 /** Just the keys of `termsOf`. */
 export const keysOf = (text: string): ReadonlyArray<string> => termsOf(text).map((t) => t.key)
@@ -526,16 +596,59 @@ const slavicPrefixes = [
 ]
 const cyrillicWord = /^[\u0400-\u04FF]{6,}$/
 
+/**
+ * The same prefixes of the Slavic languages written in Latin letters (Polish, Czech, Slovak,
+ * Croatian, Slovene; folded, so "prze" is also Czech "pře" and "roz" "rozs"): "sfotografować",
+ * "przetłumaczyć", "zkontrolovat", "wydrukować", "nakreslit". Read off only a word that begins no
+ * entry as written and names no English word, and only when what remains begins an entry of
+ * another language's (the lexicon's `prefixes`) of five letters or more: English words
+ * ("sprint", "position", "obtain") begin with the same letters, and a longer entry is one a
+ * stray prefix does not meet by chance.
+ */
+const latinSlavicPrefixes = [
+  "prze",
+  "przy",
+  "pred",
+  "pod",
+  "nad",
+  "roz",
+  "pri",
+  "pro",
+  "wy",
+  "vy",
+  "za",
+  "po",
+  "na",
+  "do",
+  "od",
+  "ob",
+  "ze",
+  "ve",
+  "we",
+  "s",
+  "z",
+  "u",
+  "o",
+  "v",
+  "w"
+]
+const latinWord = /^[a-z]{6,}$/
+const afterLatinPrefix = 5
+
 /** The longest entry a word begins once its Slavic verbal prefix is read off, as [length, key]. */
 const afterSlavicPrefix = (word: string): readonly [number, string] | undefined => {
-  if (!cyrillicWord.test(word)) return undefined
-  for (const prefix of slavicPrefixes) {
-    if (!word.startsWith(prefix) || word.length - prefix.length < 4) continue
+  const cyrillic = cyrillicWord.test(word)
+  if (!cyrillic && !latinWord.test(word)) return undefined
+  for (const prefix of cyrillic ? slavicPrefixes : latinSlavicPrefixes) {
+    if (!word.startsWith(prefix) || word.length - prefix.length < (cyrillic ? 4 : afterLatinPrefix)) continue
     const found = prefixAt(word, prefix.length)
-    if (found !== undefined) return [prefix.length + found[0], found[1]]
+    if (found !== undefined && (cyrillic || found[0] >= afterLatinPrefix)) return [prefix.length + found[0], found[1]]
   }
   return undefined
 }
+
+/** `afterSlavicPrefix` for a Cyrillic word only (a Latin one is read so only once it names nothing else). */
+const afterCyrillicPrefix = (word: string) => (cyrillicWord.test(word) ? afterSlavicPrefix(word) : undefined)
 
 /**
  * Words this long are read part by part when whole they name no concept (German and Dutch
@@ -568,8 +681,11 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   }
   const stem = stemOf(word)
   const plain = arabicClitics.test(word) ? word.replace(arabicClitics, "") : word
+  // A letter that may be a clitic may also begin the word ("بازرسی", an inspection): read as written too.
   const first =
-    prefixAt(plain, 0) ?? (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : afterSlavicPrefix(word))
+    prefixAt(plain, 0) ??
+    (plain !== word ? prefixAt(word, 0) : undefined) ??
+    (hebrewProclitic.test(word) ? prefixAt(word.slice(1), 0) : afterCyrillicPrefix(word))
   // A word as listed, or by its English stem — unless another language's entry matches more of
   // it than the stem keeps ("parcelles", plots of land, is not "parcel" by Porter's stem).
   const named =
@@ -577,6 +693,9 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
     (first !== undefined && first[0] > stem.length ? undefined : lexicon().english.get(stem)) ??
     lexicon().whole.get(word)
   if (named !== undefined) return [named]
+  // A Latin-script Slavic prefix, read off a word that names nothing as written.
+  const prefixed = first ?? afterSlavicPrefix(word)
+  if (prefixed !== first && prefixed !== undefined) return [prefixed[1]]
   const found: Array<string> = []
   if (first !== undefined) found.push(first[1])
   if (plain.length >= compoundLength && plain.length <= longestCompound) {
@@ -595,12 +714,35 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   return found.length > 0 ? found : [stem]
 }, 100_000)
 
-/** The concept a phrase starting at `words[at]` names, and how many words it takes (2 or 3). */
+/**
+ * The concept a phrase starting at `words[at]` names, and how many words it takes (2 or more). A
+ * number inside a phrase is read past when the phrase as written names nothing: "ask 300
+ * households" is "ask households", "interview 20 farmers" "interview farmers".
+ */
 const phraseAt = (words: ReadonlyArray<string>, at: number): readonly [number, string] | undefined => {
+  const found = phraseOf(words.slice(at, at + 3))
+  if (found !== undefined || !words.slice(at + 1, at + 3).some(isNumber)) return found
+  const taken: Array<string> = [words[at]!]
+  let end = at + 1
+  for (; end < words.length && taken.length < 3 && end - at < 6; end++)
+    if (!isNumber(words[end]!)) taken.push(words[end]!)
+  const past = phraseOf(taken)
+  if (past === undefined) return undefined
+  // How many words as written the phrase took: its words and the numbers among them.
+  let count = 0
+  let kept = 0
+  while (kept < past[0]) if (!isNumber(words[at + count++]!) || count === 1) kept++
+  return [count, past[1]]
+}
+
+const isNumber = (word: string) => /^[0-9]+$/.test(word)
+
+/** The concept the first two or three of `words` name as a phrase, and how many it takes. */
+const phraseOf = (words: ReadonlyArray<string>): readonly [number, string] | undefined => {
   const { phrases } = lexicon()
-  for (let count = Math.min(3, words.length - at); count >= 2; count--) {
-    const joined = words.slice(at, at + count).join("-")
-    const before = words.slice(at, at + count - 1).join("-").length + 1
+  for (let count = words.length; count >= 2; count--) {
+    const joined = words.slice(0, count).join("-")
+    const before = words.slice(0, count - 1).join("-").length + 1
     for (let length = joined.length; length > before + 1; length--) {
       const key = phrases.get(joined.slice(0, length))
       if (key !== undefined) return [count, key]

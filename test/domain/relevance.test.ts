@@ -160,14 +160,47 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
   })
 })
 
+describe("probe batches 12 and 13, issue 36's sixth session", () => {
+  // Batch 12, written and committed before any run of the session's ranking (two taken out
+  // unread as judged requests word for word): first scores 42 answerable, 3 answered with nobody,
+  // 37 acceptable first, 4 of 7 nobody can take handled, mode 47 of 49; at the session's end 0,
+  // 42, 7 of 7, 49 of 49. Batch 13, kept out of every run until the last and never tuned on: 31
+  // answerable, 2 with nobody, 28 acceptable first, 2 of 3 handled, mode 26 of 34.
+  const tuned = evaluateProbes(probes.filter((p) => p.batch === 12))
+  const check = evaluateProbes(probes.filter((p) => p.batch === 13))
+
+  it("are half in other languages and scripts, and say the mode their wording makes clear", () => {
+    for (const batch of [12, 13]) {
+      const written = probes.filter((p) => p.batch === batch)
+      // Other languages' letters or scripts in 16 or more (others are in other languages but ASCII).
+      expect(written.filter((p) => !/^[\x20-\x7E’]*$/.test(p.query)).length).toBeGreaterThanOrEqual(15)
+      expect(written.every((p) => p.mode !== undefined)).toBe(true)
+    }
+  })
+
+  it("batch 12: at most one answerable answered with nobody, 92% acceptable first, modes 92%", () => {
+    expect(tuned.answerableEmpty).toBeLessThanOrEqual(1)
+    expect(tuned.noAnswer.handled).toBe(tuned.noAnswer.total)
+    expect(tuned.first / tuned.answerable).toBeGreaterThanOrEqual(0.92)
+    expect(tuned.mode.right / tuned.mode.judged).toBeGreaterThanOrEqual(0.92)
+  })
+
+  it("batch 13: at most 3 answerable answered with nobody, 85% acceptable first, modes 70%", () => {
+    expect(check.answerableEmpty).toBeLessThanOrEqual(3)
+    expect(check.noAnswer.handled).toBeGreaterThanOrEqual(check.noAnswer.total - 1)
+    expect(check.first / check.answerable).toBeGreaterThanOrEqual(0.85)
+    expect(check.mode.right / check.mode.judged).toBeGreaterThanOrEqual(0.7)
+  })
+})
+
 describe("relevance on the held-out part", () => {
   const report = evaluate(partOf("held-out"))
 
   // Floors: what the part scored when measured once, at the end of the session that changed the
-  // ranking last (issue 36's fourth session, docs/decisions/multilingual-relevance.md: nDCG@5
-  // 0.962, P@1 0.971, mode 0.898, location 0.964, 32 of 35 no-answer, 0 answerable empty), less
+  // ranking last (issue 36's sixth session, docs/decisions/multilingual-relevance.md: nDCG@5
+  // 0.962, P@1 0.971, mode 0.905, location 0.971, 34 of 35 no-answer, 0 answerable empty), less
   // a margin; the mode's floor stays at 0.88 and the place's at 0.96. Issue 36 asks mode ≥ 0.9 of
-  // its outside sets; this part is below that.
+  // its outside sets; this part reaches it by one request or two.
   it("ranks, reads the mode and finds the place near issue 36's targets", () => {
     expect(report.ndcg5).toBeGreaterThanOrEqual(0.95)
     expect(report.p1).toBeGreaterThanOrEqual(0.95)

@@ -236,6 +236,15 @@ describe("the execution mode, read from wording and deliverables in any language
     // GPS tags are no labelling, a car's fault codes no software.
     ["Photograph shop fronts with GPS tags", "physical"],
     ["Read the fault code of a used car", "physical"],
+    ["A mechanic to look over a used van: tyres, brakes and error codes", "physical"],
+    // The premises work is for is no place it is done in.
+    ["Write fake reviews for our restaurant", "digital"],
+    // A tax return is desk work, in any language.
+    ["Prepare my income tax return for 2025", "digital"],
+    ["Steuererklärung für 2025 machen", "digital"],
+    // A premises' website or app is on the web.
+    ["Audit a restaurant's website for contrast problems", "digital"],
+    ["Key the dishes of these restaurant menus into a spreadsheet", "digital"],
     // Both → hybrid.
     ["Visit three shops and send the prices as a spreadsheet", "hybrid"],
     // What the work is about says where only when the work does not: desk research on scooters.
@@ -258,6 +267,18 @@ describe("the execution mode, read from wording and deliverables in any language
     ["Phỏng vấn trực tuyến", "digital"],
     ["Mahojiano kwa mbali", "digital"],
     ["Gửi tệp PDF", "digital"],
+    // Where, said in Finnish, Swedish, Czech, Hungarian, Vietnamese, Persian, Chinese and Thai.
+    ["Käy paikan päällä tarkistamassa myymälä", "physical"],
+    ["Besök butiken på plats", "physical"],
+    ["Navštívit obchod osobně", "physical"],
+    ["Személyesen meglátogatni az üzletet", "physical"],
+    ["Đến cửa hàng trực tiếp", "physical"],
+    ["بازدید حضوری از فروشگاه", "physical"],
+    ["到店里实地查看", "physical"],
+    ["ไปที่ร้านด้วยตนเอง", "physical"],
+    ["Etätyönä verkossa", "digital"],
+    ["På distans via nätet", "digital"],
+    ["به صورت آنلاین و از راه دور", "digital"],
     // Neither: unknown, so that no one is filtered out by a guess.
     ["Looking for a photographer", null]
   ])("%s → %s", (text, mode) => {
@@ -282,6 +303,21 @@ describe("boundaries: a person whose boundary rules the work out is not a match"
     expect(refused("Certified translation of a Japanese birth certificate")).toBe(true)
     expect(refused("Beglaubigte Übersetzung einer japanischen Geburtsurkunde")).toBe(true)
     expect(refused("Übersetzung einer japanischen Bedienungsanleitung")).toBe(false)
+  })
+
+  it("a clock time a boundary rules out: a courier who delivers until 22:00 is not asked for 23:00", () => {
+    for (const text of ["Deliver a parcel across Cairo at 11 pm", "Livrer un colis au Caire à 23h30"]) {
+      const late = searchDirectory(text, sample, 10)
+      expect(late.matches, text).toEqual([])
+      expect(late.hint, text).toMatch(/^Ahmed Hassan \(ahmed-hassan\), whose work fits this task best, rules it out/)
+    }
+    for (const text of ["Deliver a parcel across Cairo at 9 pm", "Deliver a parcel across Cairo by 21:30"]) {
+      expect(searchDirectory(text, sample, 10).matches[0]?.participant.slug, text).toBe("ahmed-hassan")
+    }
+    // A number of hours is no time of day.
+    expect(searchDirectory("Deliver 24 parcels across Cairo within 24h", sample, 10).matches[0]?.participant.slug).toBe(
+      "ahmed-hassan"
+    )
   })
 
   it("search names the specialist who refuses, and the dispatcher offers to someone else or nobody", () => {
@@ -347,7 +383,41 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Перевірка електропроводки в офісі в Берліні", "lukas-schmidt", "Berlin, Germany"],
     ["צילום מוצרים לחנות אונליין באתונה", "eleni-papadopoulou", "Athens, Greece"],
     ["Επιμέλεια κειμένου στα αγγλικά", "emily-hart", null],
-    ["Sondaj în gospodării din Addis Abeba", "meron-tesfaye", "Addis Ababa, Ethiopia"]
+    ["Sondaj în gospodării din Addis Abeba", "meron-tesfaye", "Addis Ababa, Ethiopia"],
+    // Polish and Czech verbal prefixes read off as Russian ones are ("sfotografować", "zkontrolovat"),
+    // and a Czech locative ("v Berlíně").
+    ["Sfotografować dom w Santiago na sprzedaż", "valentina-morales", "Santiago, Chile"],
+    ["Zkontrolovat elektroinstalaci v kanceláři v Berlíně", "lukas-schmidt", "Berlin, Germany"],
+    ["Nakreslit ilustraci na obálku knihy", "hana-novakova", null],
+    // Asking people (a number between) is a survey; going to look at something is a check on site.
+    ["Ask 120 residents of Addis Ababa how they pay for water", "meron-tesfaye", "Addis Ababa, Ethiopia"],
+    ["Someone in Lagos to go and see whether a shop is still there", "amara-okafor", "Lagos, Nigeria"],
+    // Handing over documents is a courier's, not only an office's; rendering into a language is
+    // translating.
+    ["Entregar documentos firmados en Lisboa", "joao-pereira", "Lisbon, Portugal"],
+    ["Render a Spanish press release in English", "lucia-garcia", null],
+    ["Penerjemah bahasa Spanyol untuk situs web", "lucia-garcia", null],
+    // Cutting out a background is the retoucher's own work, ahead of a photographer who retouches.
+    ["Scontorno di 80 foto di prodotti", "sofia-rossi", null],
+    // Doors and ramps measured for access, in French.
+    ["Mesurer la largeur des portes d'un musée à Montréal", "camille-tremblay", "Montréal, Canada"],
+    // Provenance of a picture is a fact-checker's; Vietnamese garment workshops and samples.
+    ["Where was this photo first posted?", "tomasz-kowalski", null],
+    ["Tìm xưởng may ở Hà Nội và gửi hàng mẫu", "nguyen-thi-lan", "Hanoi, Vietnam"],
+    // Typing out what was said is transcribing; typing up forms is data entry. Labelling images,
+    // a number between.
+    ["Type out a recorded interview in Quechua", "diego-quispe", null],
+    ["Type up handwritten forms into a spreadsheet", "nusrat-jahan", null],
+    ["Label 2,000 images of road signs", "chen-wei", null],
+    ["Label 500 frames of dashcam footage", "chen-wei", null],
+    // More languages: Indonesian, Swedish, Czech, Finnish; Persian, whose letters fold to Arabic's.
+    ["Juru bahasa Jepang untuk rapat di Tokyo", "hiroshi-sato", "Tokyo, Japan"],
+    ["Bokföring för ett litet företag", "sipho-ndlovu", null],
+    ["Tajný nákupčí v obchodě v Lyonu", "marie-dubois", "Lyon, France"],
+    ["Namluvení reklamy ve španělštině", "mateo-fernandez", null],
+    ["Kirjanpito pienelle yritykselle", "sipho-ndlovu", null],
+    ["بازرسی برق دفتر در برلین", "lukas-schmidt", "Berlin, Germany"],
+    ["ترجمه قرارداد از انگلیسی به ژاپنی", "akiko-tanaka", null]
   ])("%s → %s", (text, slug, location) => {
     const found = searchDirectory(text, sample, 10)
     expect(found.matches[0]?.participant.slug).toBe(slug)
@@ -372,6 +442,58 @@ describe("requests in other words, languages and scripts find the specialist", (
     // "parcelles" are plots of land, "parcels" go by courier.
     expect(keyOf("parcelles")).toBe(keyOf("crops"))
     expect(keyOf("parcels")).toBe(keyOf("courier"))
+    // Latin-script Slavic prefixes are read off a word that names nothing as written, when what
+    // is left begins another language's entry of five letters or more; English words keep theirs.
+    expect(keyOf("sfotografowac")).toBe(keyOf("photograph"))
+    expect(keyOf("zkontrolovat")).toBe(keyOf("inspection"))
+    expect(keyOf("przetlumaczyc")).toBe(keyOf("translation"))
+    expect(keyOf("opravit")).toBe(keyOf("repair"))
+    for (const word of ["sprint", "position", "obtain", "support", "download", "overview", "update"]) {
+      expect(keyOf(word).startsWith("~"), word).toBe(false)
+    }
+    // The work's words in more languages: Finnish, Swedish, Danish, Czech, Croatian, Serbian,
+    // Hungarian, Tagalog, Italian, Persian, Urdu; a letter that may be an Arabic clitic may also
+    // begin the word ("بازرسی", an inspection; "والترجمة", and the translation).
+    for (const [word, like] of [
+      ["kaannos", "translation"],
+      ["oversattning", "translation"],
+      ["oversaettelse", "translation"],
+      ["preklad", "translation"],
+      ["prijevod", "translation"],
+      ["превод", "translation"],
+      ["forditas", "translation"],
+      ["pagsasalin", "translation"],
+      ["trascrizione", "transcription"],
+      ["litterointi", "transcription"],
+      ["valokuvaus", "photograph"],
+      ["tarkastus", "inspection"],
+      ["بازرسی", "inspection"],
+      ["فحوصات", "inspection"],
+      ["والترجمة", "translation"],
+      ["مصور", "photograph"],
+      ["pruzkum", "survey"],
+      ["kysely", "survey"],
+      ["kuryr", "courier"],
+      ["fattorino", "courier"],
+      // The person named by their role, in more languages.
+      ["cevirmen", "translation"],
+      ["mtafsiri", "translation"],
+      ["akuntan", "bookkeeping"],
+      ["mekaniker", "vehicle"],
+      ["montir", "vehicle"],
+      ["تصویرگر", "illustration"],
+      ["カメラマン", "photograph"],
+      ["配達員", "courier"]
+    ] as const) {
+      expect(termsOf(word)[0]?.key, word).toBe(keyOf(like))
+    }
+    // "Render" is translating only when a language is named.
+    expect(termsOf("Render the user guide in English").map((t) => t.key)).toContain(keyOf("translation"))
+    expect(termsOf("Render a 3D model of the kitchen").map((t) => t.key)).not.toContain(keyOf("translation"))
+    // A number inside a phrase is read past; a phrase with none is read as before.
+    expect(termsOf("ask 300 households").map((t) => t.key)).toEqual([keyOf("survey")])
+    expect(termsOf("ask households").map((t) => t.key)).toEqual([keyOf("survey")])
+    expect(termsOf("ask 300").map((t) => t.key)).not.toContain(keyOf("survey"))
   })
 
   it.each([
@@ -390,7 +512,12 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Курьер в Перте", "Perth, Australia"],
     ["Villanyszerelés ellenőrzése Berlinben", "Berlin, Germany"],
     ["Berlinde bir kurye", "Berlin, Germany"],
-    ["Fotograf v Praze", "Prague, Czechia"]
+    ["Fotograf v Praze", "Prague, Czechia"],
+    // Finnish locatives; Finnish, Czech and Persian names of the catalogue's cities.
+    ["Tulkki liikeneuvotteluun Tokiossa", "Tokyo, Japan"],
+    ["Sähkötarkastus toimistossa Berliinissä", "Berlin, Germany"],
+    ["Kurýr v Londýně", "London, United Kingdom"],
+    ["عکاس محصول در آتن", "Athens, Greece"]
   ])("places written locally: %s is in %s", (text, location) => {
     expect(searchDirectory(text, sample, 10).location).toBe(location)
   })
@@ -443,6 +570,21 @@ describe("nobody, only when nobody plausibly can, with the reason", () => {
     const found = searchDirectory("Klavier stimmen in Berlin", sample, 10)
     expect(found.matches).toEqual([])
     expect(found.hint).toMatch(/^Nobody in the catalogue can take this task \(physical, in Berlin, Germany\)/)
+  })
+
+  it("work nobody here does, and a boundary rules out: spraying crops, fake reviews, an appliance repair in Czech", () => {
+    for (const text of [
+      "Spray pesticide on a cotton field near Lilongwe",
+      "Write fake reviews of our hotel",
+      "Prepare my income tax return for 2025",
+      "Opravit myčku v Praze"
+    ]) {
+      expect(searchDirectory(text, sample, 10).matches, text).toEqual([])
+    }
+    // Who surveys crop fields still does.
+    expect(searchDirectory("Survey crop fields near Lilongwe", sample, 10).matches[0]?.participant.slug).toBe(
+      "thandiwe-banda"
+    )
   })
 
   it("the only one who does it refuses it by their boundary", () => {

@@ -10,7 +10,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "research researcher researching",
     stems:
-      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti kutatas kutatás গবেষণা"
+      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti kutatas kutatás গবেষণা istraživ istraziv tutkimu"
   },
   {
     concept: "ux-research",
@@ -39,9 +39,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "survey",
     work: "shared",
     family: "fieldwork",
-    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors",
+    en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors ask-household ask-famil ask-resident ask-people ask-customer ask-shopper ask-farmer ask-passer ask-voter ask-citizen ask-tenant ask-parent ask-local ask-respondent ask-commuter ask-patient",
     stems:
-      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív জরিপ"
+      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív জরিপ kysely enkät enkat průzkum pruzkum نظرسنج sarbey سروے$"
   },
   {
     concept: "market-research",
@@ -69,9 +69,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "research",
     mode: "digital",
-    en: "fact-check fact-checking factcheck factchecking debunk",
+    en: "fact-check fact-checking factcheck factchecking debunk first-posted first-appeared first-published first-shared originally-posted",
     stems:
-      "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크 בדיקת-עובד ελεγχος-γεγον фактчек перевірка-факт verificarea-fapt kiem-chung ตรวจสอบข้อเท็จจริง kuhakiki-ukweli"
+      "faktencheck faktenprüf faktenpruf vérification-des-faits verification-des-faits fact-check verificación-de-datos verificacion-de-datos checagem verifica-dei-fatti feitencheck sprawdzanie-fakt fakt doğrulama dogrulama проверка-факт факт تحقق-من-الحقائق तथ्य ファクトチェック 事实核查 팩트체크 בדיקת-עובד ελεγχος-γεγον фактчек перевірка-факт verificarea-fapt kiem-chung ตรวจสอบข้อเท็จจริง kuhakiki-ukweli tényellenőrz tenyellenorz doğruluk-kontrol dogruluk-kontrol راستی-آزمای"
   },
   {
     concept: "news",
@@ -154,7 +154,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization typist typists data-entry-clerk",
     stems:
-      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit ডেটা-এন্ট্র ডাটা-এন্ট্র"
+      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit ডেটা-এন্ট্র ডাটা-এন্ট্র tiedonsyöt tiedonsyot datainmatn zadávání-dat zadavani-dat entri-data input-data εισαγωγη-δεδομενων הקלדת-נתונים ورود-اطلاعات"
   },
   {
     concept: "spreadsheet",
@@ -190,9 +190,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation draw-boxes draw-bounding draw-polygons draw-box",
+    en: "label labelling labeling labels annotation annotations annotate annotating annotator tagging bounding-box bounding-boxes polygon polygons segmentation draw-boxes draw-bounding draw-polygons draw-box label-image label-frame label-screenshot label-video label-clip label-scan",
     stems:
-      "annotier beschrift label annot etiquet etichett etiket oznacz işaretle isaretle размет аннотац توسيم تعليق-توضيحي एनोटेशन लेबल アノテーション ラベル付け 标注 標註 标记 边界框 라벨링 어노테이션 תיוג επισημανσ ป้ายกำกับ розмітк etichetar gan-nhan cimkez címkéz"
+      "annotier beschrift label annot etiquet etichett etiket oznacz işaretle isaretle размет аннотац توسيم تعليق-توضيحي एनोटेशन लेबल アノテーション ラベル付け 标注 標註 标记 边界框 라벨링 어노테이션 תיוג επισημανσ ป้ายกำกับ розмітк etichetar gan-nhan cimkez címkéz anotac anotasi σημανση-δεδομενων برچسب"
   },
   {
     concept: "moderation",
@@ -202,7 +202,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "moderation moderate moderator moderating flagged posting-rules community-guidelines community-standards content-policy house-rules",
     stems:
-      "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural מודרציה ניהול-תוכן εποπτει กลั่นกรองเนื้อหา kiem-duyet"
+      "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural מודרציה ניהול-תוכן εποπτει กลั่นกรองเนื้อหา kiem-duyet moderoi moderov"
   },
   {
     concept: "content",
@@ -225,7 +225,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "bookkeeping bookkeeper accounting accountant ledger",
     stems:
-      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu konyvel könyvel হিসাবরক্ষণ"
+      "buchhalt buchführ buchfuhr comptab contabil boekhoud księgow ksiegow muhasebe бухгалтер محاسب बहीखाता लेखा 記帳 会计 會計 簿記 회계 장부 הנהלת-חשבונ λογιστ ทำบัญชี ke-toan uhasibu mhasibu konyvel könyvel হিসাবরক্ষণ kirjanpi bokför bokfor účetn ucetn pembukuan حسابدار 记账 akuntan מנהל-חשבונות 経理 นักบัญชี मुनीम"
   },
   {
     concept: "reconciliation",

@@ -10,7 +10,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "qa regression bug bugs bug-report bug-reports defect defects",
     stems:
-      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그 בדיקות-תוכנ ทดสอบซอฟต์แวร์ тестуванн kiem-thu"
+      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그 בדיקות-תוכנ ทดสอบซอฟต์แวร์ тестуванн kiem-thu testování-softwar testovani-softwar regresn"
   },
   {
     concept: "testing",
@@ -18,7 +18,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "software",
     en: "testing test tests tester tested",
     stems:
-      "test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트"
+      "test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트 pengujian"
   },
   {
     concept: "app",
@@ -95,7 +95,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "verification",
     work: "shared",
     family: "fieldwork",
-    en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked",
+    en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked go-and-look go-and-see go-and-check go-look go-see have-a-look take-a-look eyes-on-the eyes-on-site eyes-on-the-ground",
     stems:
       "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho যাচাই"
   },
@@ -125,7 +125,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "sample samples sampling",
     stems:
-      "probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove דגימ δειγμ ตัวอย่าง зразк mostr sampuli"
+      "probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove דגימ δειγμ ตัวอย่าง зразк mostr sampuli hang-mau mau-thu"
   },
   {
     concept: "household",
@@ -140,7 +140,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     en: "repair repairs mend rewire rewiring rewired",
-    stems: "reparat répar repar ripara herstel napraw tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
+    stems: "reparat répar repar ripara herstel napraw oprav tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
   },
   {
     concept: "agriculture",
@@ -152,7 +152,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "pesticide",
     family: "fieldwork",
-    en: "pesticide pesticides agrochemical agrochemicals spraying",
+    en: "pesticide pesticides agrochemical agrochemicals",
     stems: "pestizid pesticid agrochim agroquím pesticyd pestisit пестицид مبيد कीटनाशक 農薬 农药 농약"
   },
   {
@@ -191,7 +191,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "factory factories manufacturing",
     stems:
-      "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may מפעל εργοστασ โรงงาน fabrica$ fabrici$ kiwanda viwanda gyar$ gyár$ gyarak gyárak"
+      "fabrik werk$ usine fábrica fabrica fabbric fabriek fabryk fabrika завод фабрик مصنع कारखाना 工場 工厂 工廠 공장 nhà-máy nha-may xuong-may xuong-san-xuat מפעל εργοστασ โรงงาน fabrica$ fabrici$ kiwanda viwanda gyar$ gyár$ gyarak gyárak"
   },
   {
     concept: "handyman",
@@ -253,7 +253,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "visit visits visiting site-visit site-visits walk-around",
     stems:
-      "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$ ביקור επισκεψ เยี่ยมชม відвід vizit kutembelea tembelea"
+      "besuch besichtig visite visita bezoek wizyt ziyaret посещ визит زيارة दौरा 訪問 見学 视察 参观 访问 방문 thăm tham$ ביקור επισκεψ เยี่ยมชม відвід vizit kutembelea tembelea besök besok navštív navstiv návštěv navstev meglátogat meglatogat látogat latogat بازدید käynti kaynti vierail"
   },
   {
     concept: "sign-language",
@@ -288,7 +288,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "product products goods",
     stems:
-      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa termek$ termék$ termekek termékek"
+      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa termek$ termék$ termekek termékek محصول tuote tuotteid výrob vyrob"
   },
   {
     concept: "studio",

@@ -11,12 +11,39 @@ import type { Concept } from "./concept.ts"
 
 export const trades: ReadonlyArray<Concept> = [
   {
+    // Tax returns are an accountant's or tax adviser's; a bookkeeper may refuse them.
+    concept: "tax-return",
+    work: true,
+    mode: "digital",
+    en: "tax-return tax-returns tax-filing tax-filings tax-preparation tax-preparer tax-preparers file-taxes income-tax-return self-assessment-return",
+    stems:
+      "steuererklärung steuererklarung déclaration-d-impôts declaration-d-impots déclaration-de-revenus declaration-de-revenus declaración-de-la-renta declaracion-de-la-renta declaración-de-impuestos declaracion-de-impuestos declaração-de-imposto declaracao-de-imposto declaração-de-irpf declaracao-de-irpf dichiarazione-dei-redditi belastingaangifte zeznanie-podatkowe vergi-beyannamesi налоговая-декларац налоговую-декларац податкова-декларац الإقرار-الضريبي إقرار-ضريبي आयकर-रिटर्न 確定申告 报税 纳税申报 報稅 세금신고 연말정산 spt-pajak"
+  },
+  {
+    // Spraying crops is a trade of its own: who surveys a field does not spray it.
+    concept: "crop-spraying",
+    work: true,
+    mode: "physical",
+    en: "spray sprays sprayed spraying sprayer crop-spraying crop-duster pesticide-application apply-pesticide apply-pesticides fumigate fumigating fumigation",
+    stems:
+      "sprüh spruh spritzen pulvéris pulveris fumig pulveriz irrorar irroraz opryskiw opryskac postrzyk ilaçlama ilaclama опрыск обприск رش-المبيد رش-مبيد छिड़काव 散布 喷洒 噴灑 살포 ריסוס ψεκασ ฉีดพ่น phun-thuoc menyemprot penyemprotan kunyunyizia"
+  },
+  {
+    // Writing reviews that pose as customers' own: nobody's work here, and ruled out by some.
+    concept: "fake-reviews",
+    work: true,
+    mode: "digital",
+    en: "fake-review fake-reviews fake-five-star fake-5-star paid-review paid-reviews astroturf astroturfing sock-puppet sock-puppets",
+    stems:
+      "gefälschte-bewertung gefalschte-bewertung fake-bewertung faux-avis avis-falsos reseñas-falsas resenas-falsas avaliações-falsas avaliacoes-falsas recensioni-false valse-recensies fałszywe-opinie falszywe-opinie fałszywe-recenzje falszywe-recenzje sahte-yorum фейковые-отзывы фальшивые-отзывы накрутка-отзыв مراجعات-مزيفة تقييمات-مزيفة 虚假评论 虚假好评 刷好评 やらせレビュー ulasan-palsu"
+  },
+  {
     concept: "plumbing",
     work: true,
     mode: "physical",
     en: "plumber plumbers plumbing",
     stems:
-      "klempner sanitärinstall plombier fontaner encanador idraulic loodgieter hydraulik tesisatçı tesisatci сантехник سباك प्लंबर 配管工 水道屋 水管工 배관공 אינסטלטור υδραυλικ ช่างประปา tukang ledeng"
+      "klempner sanitärinstall plombier fontaner encanador idraulic loodgieter hydraulik tesisatçı tesisatci сантехник سباك प्लंबर 配管工 水道屋 水管工 배관공 אינסטלטור υδραυλικ ช่างประปา tukang-ledeng"
   },
   {
     concept: "carpentry",
@@ -24,7 +51,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "carpenter carpenters carpentry joiner joinery",
     stems:
-      "tischler schreiner zimmerer menuisier charpentier carpinter marceneir falegnam timmerman stolarz marangoz плотник столяр نجار बढ़ई 大工 木工 목수 נגר ξυλουργ ช่างไม้ tukang kayu"
+      "tischler schreiner zimmerer menuisier charpentier carpinter marceneir falegnam timmerman stolarz marangoz плотник столяр نجار बढ़ई 大工 木工 목수 נגר ξυλουργ ช่างไม้ tukang-kayu"
   },
   {
     concept: "cooking",
@@ -32,7 +59,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "cook cooks cooking chef chefs catering caterer",
     stems:
-      "kochen koch$ köchin cuisinier traiteur cociner cocinar cozinh cucin catering kok$ kucharz aşçı asci повар кулинар طباخ طبخ रसोइया खाना-बनान 料理人 板前 厨师 요리사 טבח μάγειρ พ่อครัว แม่ครัว đầu bếp juru masak"
+      "kochen koch$ köchin cuisinier traiteur cociner cocinar cozinh cucin catering kok$ kucharz aşçı asci повар кулинар طباخ طبخ रसोइया खाना-बनान 料理人 板前 厨师 요리사 טבח μάγειρ พ่อครัว แม่ครัว đầu-bếp juru-masak"
   },
   {
     concept: "moving-house",
@@ -59,7 +86,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "hairdresser hairdressers hairdressing haircut haircuts barber barbers hairstylist",
     stems:
-      "friseur friseuse coiffeur coiffure peluquer cabeleireir parrucchier kapper fryzjer kuaför kuafor berber парикмахер стрижк حلاق नाई 美容師 理髪 理发 미용사 이발 ספר שיער κομμωτ ช่างตัดผม tukang cukur"
+      "friseur friseuse coiffeur coiffure peluquer cabeleireir parrucchier kapper fryzjer kuaför kuafor berber парикмахер стрижк حلاق नाई 美容師 理髪 理发 미용사 이발 ספר שיער κομμωτ ช่างตัดผม tukang-cukur"
   },
   {
     concept: "cleaning-service",
@@ -82,14 +109,14 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "vet vets veterinarian veterinary",
     stems:
-      "tierarzt tierärzt vétérinaire veterinari weterynar veteriner ветеринар بيطري पशुचिकित्स 獣医 兽医 수의사 וטרינר κτηνίατρ สัตวแพทย์ bác sĩ thú y dokter hewan"
+      "tierarzt tierärzt vétérinaire veterinari weterynar veteriner ветеринар بيطري पशुचिकित्स 獣医 兽医 수의사 וטרינר κτηνίατρ สัตวแพทย์ thú-y bác-sĩ-thú dokter-hewan"
   },
   {
     concept: "tutoring",
     work: true,
     en: "tutor tutors tutoring tuition teacher teaching lesson lessons",
     stems:
-      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia sư les-privat"
+      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia-sư les-privat"
   },
   {
     concept: "music-composition",
@@ -105,7 +132,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "painter painters decorator decorators house-painting wall-painting repaint repainting",
     stems:
-      "maler$ anstreich streich peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 도장 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ sơn tukang cat"
+      "maler$ anstreich streich peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 도장 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ sơn tukang-cat"
   },
   {
     concept: "gardening",
@@ -113,7 +140,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "gardener gardeners gardening landscaping landscaper lawn lawns mow mowing",
     stems:
-      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm vườn tukang kebun"
+      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm vườn tukang-kebun"
   },
   {
     concept: "childcare",

@@ -31,64 +31,68 @@ export const otherNames: Readonly<Record<string, string>> = {
   Portugal: "Portogallo|Portugalia|Portekiz|Португалия|البرتغال|ポルトガル|葡萄牙|포르투갈",
   // Cities of the catalogue, and a few of the world's most written.
   Cairo:
-    "Maadi|Zamalek|Heliopolis|Nasr City|Kairo|Le Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로|קהיר|Каїр|Κάιρο|ไคโร|قاهره",
+    "Maadi|Zamalek|Heliopolis|Nasr City|Kairo|Le Caire|Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로|קהיר|Каїр|Κάιρο|ไคโร|قاهره",
   Lisbon:
-    "Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본|ליסבון|Λισαβόνα|Лісабон|ลิสบอน|लिस्बन",
+    "لیسبون|Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본|ליסבון|Λισαβόνα|Лісабон|ลิสบอน|लिस्बन",
   Bucharest:
     "Bukarest|Bucarest|Bucareste|Boekarest|Bukareszt|Bükreş|Бухарест|Бухаресте|بوخارست|ブカレスト|布加勒斯特|בוקרשט|Βουκουρέστι|บูคาเรสต์|बुखारेस्ट|부쿠레슈티",
-  Mumbai: "Mumbaí|Мумбаи|مومباي|मुंबई|मुम्बई|ムンバイ|孟买|뭄바이|מומבאי|Μουμπάι|Мумбаї|มุมไบ",
-  Tokyo: "Tokio|Tóquio|Токио|طوكيو|टोक्यो|東京|东京|도쿄|טוקיו|Τόκιο|Токіо|โตเกียว",
+  Mumbai: "بمبئی|Mumbaí|Мумбаи|مومباي|मुंबई|मुम्बई|ムンバイ|孟买|뭄바이|מומבאי|Μουμπάι|Мумбаї|มุมไบ",
+  Tokyo: "توکیو|Tokio|Tóquio|Токио|طوكيو|टोक्यो|東京|东京|도쿄|טוקיו|Τόκιο|Токіо|โตเกียว",
   Osaka: "Ōsaka|Осака|أوساكا|大阪|오사카|אוסקה|Οσάκα|โอซากา|ओसाका",
-  Seoul: "Séoul|Seúl|Seul|Сеул|Сеуле|سول|सियोल|ソウル|首尔|首爾|서울|סאול|Σεούλ|กรุงโซล",
+  Seoul: "سئول|Séoul|Seúl|Seul|Сеул|Сеуле|سول|सियोल|ソウル|首尔|首爾|서울|סאול|Σεούλ|กรุงโซล",
   Taipei: "Đài Bắc|Taipéi|Taipé|Тайбэй|تايبيه|台北|臺北|타이베이|טאיפיי|Ταϊπέι|Тайбей|ไทเป|ताइपे",
   Shenzhen: "Thâm Quyến|Shenzen|Шэньчжэнь|深圳|선전|שנג'ן|Σεντζέν|Шеньчжень|เซินเจิ้น|शेन्ज़ेन",
   Beijing: "Pékin|Pekín|Pequim|Pechino|Peking|Pekin|Пекин|بكين|北京|베이징",
   Shanghai: "Schanghai|Xangai|Szanghaj|Şanghay|Шанхай|شانغهاي|上海|상하이",
   Athens:
-    "Αθήνας|Athen|Athènes|Atenas|Atene|Ateny|Atina|Афины|Афинах|أثينا|アテネ|雅典|아테네|Αθήνα|אתונה|Афіни|เอเธนส์|एथेंस",
-  Prague: "Prag|Praga|Prága|Прага|Праге|براغ|プラハ|布拉格|프라하|Praha|Praze|פראג|Πράγα|กรุงปราก|प्राग",
+    "Ateena|Atény|آتن|Αθήνας|Athen|Athènes|Atenas|Atene|Ateny|Atina|Афины|Афинах|أثينا|アテネ|雅典|아테네|Αθήνα|אתונה|Афіни|เอเธนส์|एथेंस",
+  Prague: "پراگ|Prag|Praga|Prága|Прага|Праге|براغ|プラハ|布拉格|프라하|Praha|Praze|פראג|Πράγα|กรุงปราก|प्राग",
   Warsaw:
-    "Warszawie|Warschau|Varsovie|Varsovia|Varsóvia|Varsavia|Varşova|Варшава|Варшаве|وارسو|ワルシャワ|华沙|바르샤바|ורשה|Βαρσοβία|วอร์ซอ|वारसॉ",
-  Milan: "Mailand|Milán|Milão|Mediolan|Милан|Милане|ميلانو|ミラノ|米兰|밀라노|Milano|מילאנו|Μιλάνο|Мілан|มิลาน|मिलान",
+    "Varsova|ورشو|Warszawie|Warschau|Varsovie|Varsovia|Varsóvia|Varsavia|Varşova|Варшава|Варшаве|وارسو|ワルシャワ|华沙|바르샤바|ורשה|Βαρσοβία|วอร์ซอ|वारसॉ",
+  Milan:
+    "میلان|Mailand|Milán|Milão|Mediolan|Милан|Милане|ميلانو|ミラノ|米兰|밀라노|Milano|מילאנו|Μιλάνο|Мілан|มิลาน|मिलान",
   Munich: "Múnich|Munique|Monaco di Baviera|Monachium|Münih|Мюнхен|Мюнхене|ميونخ|ミュンヘン|慕尼黑|뮌헨",
   Cologne: "Colônia|Keulen|Kolonia|Кёльн|Кельн|كولونيا|ケルン|科隆|쾰른",
-  Berlin: "Berlín|Berlijn|Berlino|Берлин|Берлине|برلين|बर्लिन|ベルリン|柏林|베를린|ברלין|Βερολίνο|Берлін|เบอร์ลิน",
-  Paris: "París|Parigi|Paryż|Париж|Париже|باريس|पेरिस|パリ|巴黎|파리",
-  Madrid: "Madryt|Мадрид|Мадриде|مدريد|マドリード|马德里|마드리드",
-  Moscow: "Moskau|Moscou|Moscú|Moscovo|Mosca|Moskou|Moskwa|Moskova|Москва|Москве|موسكو|モスクワ|莫斯科|모스크바",
-  London: "Londres|Londra|Londen|Londyn|Лондон|Лондоне|لندن|ロンドン|伦敦|런던",
+  Berlin:
+    "Berliini|Berlín|Berlijn|Berlino|Берлин|Берлине|برلين|बर्लिन|ベルリン|柏林|베를린|ברלין|Βερολίνο|Берлін|เบอร์ลิน",
+  Paris: "Pariisi|پاریس|París|Parigi|Paryż|Париж|Париже|باريس|पेरिस|パリ|巴黎|파리",
+  Madrid: "مادرید|Madryt|Мадрид|Мадриде|مدريد|マドリード|马德里|마드리드",
+  Moscow: "مسکو|Moskau|Moscou|Moscú|Moscovo|Mosca|Moskou|Moskwa|Moskova|Москва|Москве|موسكو|モスクワ|莫斯科|모스크바",
+  London: "Lontoo|Londýn|Londres|Londra|Londen|Londyn|Лондон|Лондоне|لندن|ロンドン|伦敦|런던",
   "New York": "Nueva York|Nova Iorque|Nowy Jork|Нью-Йорк|نيويورك|ニューヨーク|纽约|뉴욕",
-  Nairobi: "Westlands|Kilimani|Kileleshwa|Найроби|نيروبي|ナイロビ|内罗毕|나이로비|ניירובי|Ναϊρόμπι|Найробі|ไนโรบี|नैरोबी",
+  Nairobi:
+    "نایروبی|Westlands|Kilimani|Kileleshwa|Найроби|نيروبي|ナイロビ|内罗毕|나이로비|ניירובי|Ναϊρόμπι|Найробі|ไนโรบี|नैरोबी",
   // Districts and suburbs of the catalogue's cities, written as places of their own.
-  Lagos: "Лагос|لاغوس|ラゴス|拉各斯|Ikeja|Lekki|Victoria Island|Ikoyi|Yaba|Surulere|Apapa|לאגוס|ลากอส|लागोस|라고스",
+  Lagos:
+    "لاگوس|Лагос|لاغوس|ラゴス|拉各斯|Ikeja|Lekki|Victoria Island|Ikoyi|Yaba|Surulere|Apapa|לאגוס|ลากอส|लागोस|라고스",
   Istanbul:
-    "İstanbul|Estambul|Istambul|Stambuł|Стамбул|إسطنبول|イスタンブール|伊斯坦布尔|이스탄불|איסטנבול|Κωνσταντινούπολη|Ισταμπούλ|อิสตันบูล|इस्तांबुल",
+    "استانبول|İstanbul|Estambul|Istambul|Stambuł|Стамбул|إسطنبول|イスタンブール|伊斯坦布尔|이스탄불|איסטנבול|Κωνσταντινούπολη|Ισταμπούλ|อิสตันบูล|इस्तांबुल",
   "Mexico City":
     "Mexiko-Stadt|Città del Messico|Cidade do México|Мехико|مكسيكو سيتي|メキシコシティ|墨西哥城|Ciudad de México|CDMX|מקסיקו סיטי|Πόλη του Μεξικού|Мехіко|เม็กซิโกซิตี|मेक्सिको सिटी|멕시코시티",
   "Addis Ababa":
     "አዲስ አበባ|Addis-Abeba|Addis Abeba|Аддис-Абеба|أديس أبابا|亚的斯亚贝巴|אדיס אבבה|Αντίς Αμπέμπα|แอดดิสอาบาบา|아디스아바바",
   Singapore:
-    "Singapur|Singapour|Cingapura|Сингапур|سنغافورة|シンガポール|新加坡|싱가포르|סינגפור|Σιγκαπούρη|Сінгапур|สิงคโปร์|सिंगापुर",
+    "سنگاپور|Singapur|Singapour|Cingapura|Сингапур|سنغافورة|シンガポール|新加坡|싱가포르|סינגפור|Σιγκαπούρη|Сінгапур|สิงคโปร์|सिंगापुर",
   "São Paulo": "San Pablo|Сан-Паулу|ساو باولو|サンパウロ|圣保罗|סאו פאולו|Σάο Πάολο|เซาเปาลู|상파울루",
   Montréal: "Montreal|Монреаль|مونتريال|モントリオール|蒙特利尔|מונטריאול|Μόντρεαλ|มอนทรีออล|मॉन्ट्रियल|몬트리올",
-  Toronto: "Торонто|تورونتو|トロント|多伦多|토론토|טורונטו|Τορόντο|โทรอนโต|टोरंटो",
-  Chicago: "Чикаго|شيكاغو|シカゴ|芝加哥|시카고|שיקגו|Σικάγο|ชิคาโก|शिकागो",
+  Toronto: "Торонто|تورونتو|تورنتو|トロント|多伦多|토론토|טורונטו|Τορόντο|โทรอนโต|टोरंटो",
+  Chicago: "شیکاگو|Чикаго|شيكاغو|シカゴ|芝加哥|시카고|שיקגו|Σικάγο|ชิคาโก|शिकागो",
   "Los Angeles":
     "Los Ángeles|Лос-Анджелес|لوس أنجلوس|ロサンゼルス|洛杉矶|로스앤젤레스|לוס אנג'לס|Λος Άντζελες|ลอสแอนเจลิส|लॉस एंजेलिस",
   Amsterdam:
-    "Ámsterdam|Amsterdão|Амстердам|Амстердаме|أمستردام|アムステルダム|阿姆斯特丹|암스테르담|אמסטרדם|Άμστερνταμ|อัมสเตอร์ดัม|एम्स्टर्डम",
+    "آمستردام|Ámsterdam|Amsterdão|Амстердам|Амстердаме|أمستردام|アムステルダム|阿姆斯特丹|암스테르담|אמסטרדם|Άμστερνταμ|อัมสเตอร์ดัม|एम्स्टर्डम",
   Hanoi: "Hà Nội|Ha Noi|Hanói|Hà Nội|Ханой|هانوي|ハノイ|河内|하노이|האנוי|Ανόι|ฮานอย",
   "Kuala Lumpur":
-    "Куала-Лумпур|كوالالمبور|クアラルンプール|吉隆坡|쿠알라룸푸르|קואלה לומפור|Κουάλα Λουμπούρ|กัวลาลัมเปอร์|कुआलालंपुर",
-  Jakarta: "Yakarta|Djakarta|Джакарта|جاكرتا|ジャカルタ|雅加达|자카르타|ג'קרטה|Τζακάρτα|จาการ์ตา|जकार्ता",
+    "کوالالامپور|Куала-Лумпур|كوالالمبور|クアラルンプール|吉隆坡|쿠알라룸푸르|קואלה לומפור|Κουάλα Λουμπούρ|กัวลาลัมเปอร์|कुआलालंपुर",
+  Jakarta: "جاکارتا|Yakarta|Djakarta|Джакарта|جاكرتا|ジャカルタ|雅加达|자카르타|ג'קרטה|Τζακάρτα|จาการ์ตา|जकार्ता",
   Dublin: "Baile Átha Cliath|Dublín|Dublino|Дублин|دبلن|ダブリン|都柏林|더블린|דבלין|Δουβλίνο|Дублін|ดับลิน|डबलिन",
-  Oslo: "Осло|أوسلو|オスロ|奥斯陆|오슬로|אוסלו|Όσλο|ออสโล|ओस्लो",
+  Oslo: "اسلو|Осло|أوسلو|オスロ|奥斯陆|오슬로|אוסלו|Όσλο|ออสโล|ओस्लो",
   Stockholm:
-    "Estocolmo|Stoccolma|Sztokholm|Стокгольм|ستوكهولم|ストックホルム|斯德哥尔摩|스톡홀름|שטוקהולם|Στοκχόλμη|สตอกโฮล์ม|स्टॉकहोम",
+    "Tukholma|استکهلم|Estocolmo|Stoccolma|Sztokholm|Стокгольм|ستوكهولم|ストックホルム|斯德哥尔摩|스톡홀름|שטוקהולם|Στοκχόλμη|สตอกโฮล์ม|स्टॉकहोम",
   Perth: "เพิร์ธ|פרת'|Перт|بيرث|パース|珀斯|퍼스|Περθ|पर्थ",
   Melbourne: "Мельбурн|ملبورن|メルボルン|墨尔本|멜버른|מלבורן|Μελβούρνη|เมลเบิร์น|मेलबर्न",
   Karachi: "کراچی|Karatschi|Karachí|Карачи|كراتشي|कराची|カラチ|卡拉奇|קראצ'י|Καράτσι|Карачі|การาจี|카라치",
-  Dhaka: "ঢাকা|ঢাকায়|Dacca|Dakka|Дакка|دكا|ढाका|ダッカ|达卡|דאקה|Ντάκα|ธากา",
+  Dhaka: "داکا|ঢাকা|ঢাকায়|Dacca|Dakka|Дакка|دكا|ढाका|ダッカ|达卡|דאקה|Ντάκα|ธากา",
   Bengaluru: "ಬೆಂಗಳೂರು|Бангалор|بنغالور|बेंगलुरु|ベンガルール|班加罗尔|בנגלור|Μπανγκαλόρ|บังคาลอร์|벵갈루루",
   Santiago: "סנטיאגו|Сантьяго|سانتياغو|サンティアゴ|圣地亚哥|Σαντιάγο|ซานติอาโก|산티아고",
   "Buenos Aires":
@@ -110,18 +114,18 @@ export const otherNames: Readonly<Record<string, string>> = {
   Monterrey: "Монтеррей|مونتيري|モンテレイ|蒙特雷|מונטריי|Μοντερέι|มอนเตร์เรย์|몬테레이",
   Lilongwe: "Лилонгве|ليلونغوي|リロングウェ|利隆圭|לילונגווה|Λιλόνγκουε|릴롱궤",
   Vancouver: "Ванкувер|فانكوفر|バンクーバー|温哥华|밴쿠버",
-  Delhi: "Dehli|Neu-Delhi|New Delhi|दिल्ली|नई दिल्ली|Дели|Нью-Дели|دلهي|نيودلهي|デリー|德里|新德里|델리",
-  Bangkok: "กรุงเทพ|กรุงเทพฯ|กรุงเทพมหานคร|Бангкок|بانكوك|バンコク|曼谷|방콕",
+  Delhi: "دهلی|Dehli|Neu-Delhi|New Delhi|दिल्ली|नई दिल्ली|Дели|Нью-Дели|دلهي|نيودلهي|デリー|德里|新德里|델리",
+  Bangkok: "بانکوک|กรุงเทพ|กรุงเทพฯ|กรุงเทพมหานคร|Бангкок|بانكوك|バンコク|曼谷|방콕",
   "Ho Chi Minh City":
     "Thành phố Hồ Chí Minh|TP Hồ Chí Minh|TP HCM|Sài Gòn|Хошимин|هو تشي منه|ホーチミン|胡志明市|호찌민",
-  Dubai: "Dubaï|Dubái|Дубай|دبي|ドバイ|迪拜|두바이",
+  Dubai: "دبی|Dubaï|Dubái|Дубай|دبي|ドバイ|迪拜|두바이",
   "Tel Aviv": "Tel-Aviv|Tel Awiw|תל אביב|תל־אביב|Тель-Авив|تل أبيب|テルアビブ|特拉维夫|텔아비브",
   Ankara: "Анкара|أنقرة|アンカラ|安卡拉|앙카라",
   Thessaloniki:
     "Θεσσαλονίκη|Θεσσαλονίκης|Saloniki|Thessalonique|Tesalónica|Salonicco|Салоники|سالونيك|テッサロニキ|塞萨洛尼基",
   Kyiv: "Київ|Києві|Киев|Киеве|Kijów|Kijowie|Kiew|Kiev|Kyjev|كييف|キーウ|基辅|키이우|קייב|Κίεβο",
-  Rome: "Рим|Риме|Rzym|Rzymie|روما|ローマ|罗马|로마|רומא|Ρώμη|रोम|โรม",
-  Vienna: "Wien|Vienne|Viena|Wiedeń|Wiedniu|Viyana|Вена|Вене|Відень|فيينا|ウィーン|维也纳|빈|וינה|Βιέννη",
+  Rome: "Řím|Rooma|Рим|Риме|Rzym|Rzymie|روما|ローマ|罗马|로마|רומא|Ρώμη|रोम|โรม",
+  Vienna: "Vídeň|Wien|Vienne|Viena|Wiedeń|Wiedniu|Viyana|Вена|Вене|Відень|فيينا|ウィーン|维也纳|빈|וינה|Βιέννη",
   Zurich: "Zürich|Zurigo|Цюрих|زيورخ|チューリッヒ|苏黎世|취리히",
   Barcelona: "Барселона|Барселоне|برشلونة|バルセロナ|巴塞罗那|바르셀로나|ברצלונה|Βαρκελώνη",
   Hamburg: "Hambourg|Hamburgo|Amburgo|Гамбург|هامبورغ|ハンブルク|汉堡|함부르크",
@@ -167,7 +171,7 @@ export const otherNames: Readonly<Record<string, string>> = {
   "Abu Dhabi": "Абу-Даби|أبو ظبي|アブダビ|阿布扎比|아부다비",
   Islamabad: "Исламабад|اسلام آباد|إسلام آباد|इस्लामाबाद|イスラマバード|伊斯兰堡",
   Copenhagen:
-    "København|Kopenhagen|Copenhague|Copenaghen|Kopenhaga|Kopenhag|Копенгаген|كوبنهاغن|コペンハーゲン|哥本哈根|코펜하겐",
+    "Kööpenhamina|Kodaň|København|Kopenhagen|Copenhague|Copenaghen|Kopenhaga|Kopenhag|Копенгаген|كوبنهاغن|コペンハーゲン|哥本哈根|코펜하겐",
   Helsinki: "Helsingfors|Хельсинки|هلسنكي|ヘルシンキ|赫尔辛基|헬싱키",
   Porto: "Порту|بورتو|ポルト|波尔图",
   Naples: "Napoli|Neapel|Nápoles|Neapol|Неаполь|نابولي|ナポリ|那不勒斯",
