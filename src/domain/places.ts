@@ -170,7 +170,8 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
       if (!known.starts.has(next)) {
         // A name's last word inflected after a preposition ("в Берлине", "Perthben"): its
         // dictionary form ends the run.
-        const place = inflectedPlace(run, word, known)
+        const asWritten = written[to]!
+        const place = inflectedPlace(run, word, known, asWritten === asWritten.toLowerCase())
         if (place !== undefined) longest = { place, from, end: to + 1 }
         break
       }
@@ -215,6 +216,10 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["e", ""],
   ["e", "a"],
   ["u", ""],
+  // Croatian, Serbian and Slovene locatives of names ending in a vowel ("u Santiagu", "u Oslu",
+  // "u Varšavi", "v Ljubljani").
+  ["u", "o"],
+  ["i", "a"],
   ["ban", ""],
   ["ben", ""],
   ["ba", ""],
@@ -239,9 +244,17 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["lta", ""]
 ]
 
+/**
+ * Hungarian makes an adjective of a place's name with "-i", written in lower case ("bukaresti
+ * szupermarketekben", in Bucharest supermarkets; "lagosi", "párizsi"): read so only written in
+ * lower case, since a capitalised "Nepali" or "Israeli" is a language or a people.
+ */
+const adjectiveEnding = "i"
+
 /** The place a run of words ending in an inflected word names, if any (see `placeEndings`). */
-const inflectedPlace = (run: Place, word: string, known: KnownPlaces): Place | undefined => {
-  for (const [ending, base] of placeEndings) {
+const inflectedPlace = (run: Place, word: string, known: KnownPlaces, lowerCase: boolean): Place | undefined => {
+  const endings = lowerCase ? [...placeEndings, [adjectiveEnding, ""] as const] : placeEndings
+  for (const [ending, base] of endings) {
     if (!word.endsWith(ending) || word.length - ending.length < 3) continue
     const name = `${run === "" ? "" : `${run} `}${word.slice(0, word.length - ending.length)}${base}`
     // A name that counts only capitalised as written ("Chad", "US") is never read inflected.

@@ -701,7 +701,10 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   if (plain.length >= compoundLength && plain.length <= longestCompound) {
     // A compound's first part (or a prefix: "bi-lingual", "un-verifiable") has two letters or
     // more: "preparation" is no "p" and "reparation" (repair), "business" no "b" and "usines".
-    let from = first === undefined ? 2 : first[0]
+    // One naming nothing in another language may be an English word (`englishLead`).
+    const lead = first === undefined ? englishLead(plain) : undefined
+    if (lead !== undefined) found.push(lead[1])
+    let from = first === undefined ? (lead?.[0] ?? 2) : first[0]
     while (from <= plain.length - 4) {
       const part = prefixAt(plain, from)
       if (part === undefined) from++
@@ -713,6 +716,26 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   }
   return found.length > 0 ? found : [stem]
 }, 100_000)
+
+/** The shortest part of a compound read as an English word (`englishLead`). */
+const shortestPart = 5
+
+/**
+ * A compound's first part, when it is an English word the lexicon lists (as written or by its
+ * stem), as [length, key]: Dutch, German and Scandinavian compounds borrow English words
+ * ("mysterieklant", a mystery customer; "Usabilitytest"). The longest such part wins; it and
+ * what follows have five letters or more, so that a short word inside a long one ("over",
+ * "test") is no compound; a last part alone is not read so ("screenshots" is no "shots").
+ */
+const englishLead = (word: string): readonly [number, string] | undefined => {
+  const { englishWords, english } = lexicon()
+  for (let split = word.length - shortestPart; split >= shortestPart; split--) {
+    const part = word.slice(0, split)
+    const key = englishWords.get(part) ?? english.get(stemOf(part))
+    if (key !== undefined) return [split, key]
+  }
+  return undefined
+}
 
 /**
  * The concept a phrase starting at `words[at]` names, and how many words it takes (2 or more). A

@@ -9,7 +9,7 @@ import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, rankTop } from "../../src/domain/matching.ts"
 import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { inferExecutionMode } from "../../src/domain/task_inference.ts"
+import { inferExecutionMode, saysNamedPlace } from "../../src/domain/task_inference.ts"
 import { isAskedWorkKey, isWorkKey, keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
 
@@ -294,6 +294,22 @@ describe("the execution mode, read from wording and deliverables in any language
     const found = searchDirectory("Fotograf für eine Wohnung in Athen", sample, 10)
     expect(found).toMatchObject({ executionMode: "physical", location: "Athens, Greece" })
   })
+
+  it("a named place the gazetteer does not know still says the work is there; a language or a tool after 'in' does not", () => {
+    for (const text of [
+      "Fotografirati kuću u Podgorici",
+      "Zdjęcia mieszkania w Elblągu",
+      "Photos of a flat in Gyumri"
+    ]) {
+      expect(searchDirectory(text, sample, 10), text).toMatchObject({ executionMode: "physical", location: null })
+      expect(saysNamedPlace(text), text).toBe(true)
+    }
+    // A word of someone's work (Lightroom is in a retoucher's record) or a language is no place.
+    expect(searchDirectory("Colour-correct a batch of images in Lightroom", sample, 10).executionMode).toBe(null)
+    expect(saysNamedPlace("Proofread the leaflet in English")).toBe(false)
+    // Capitalised as a sentence begins, "In" puts nothing at a place.
+    expect(saysNamedPlace("In summer we need photos")).toBe(false)
+  })
 })
 
 describe("boundaries: a person whose boundary rules the work out is not a match", () => {
@@ -440,6 +456,10 @@ describe("requests in other words, languages and scripts find the specialist", (
     expect(keyOf("dolmetscher")).not.toBe(keyOf("ubersetzer"))
     // Another language's listed beginning that covers more of a word than its English stem wins:
     // "parcelles" are plots of land, "parcels" go by courier.
+    // A compound naming nothing whole is read by an English word it begins with ("mysterie", a
+    // mystery, the Dutch "mysteriebezoeker", a mystery visitor), not by a short word or its last part alone.
+    expect(termsOf("Mysteriebezoeker gezocht").map((t) => t.key)).toContain(keyOf("mystery"))
+    expect(keyOf("screenshots").startsWith("~")).toBe(false)
     expect(keyOf("parcelles")).toBe(keyOf("crops"))
     expect(keyOf("parcels")).toBe(keyOf("courier"))
     // Latin-script Slavic prefixes are read off a word that names nothing as written, when what
@@ -517,13 +537,26 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Tulkki liikeneuvotteluun Tokiossa", "Tokyo, Japan"],
     ["Sähkötarkastus toimistossa Berliinissä", "Berlin, Germany"],
     ["Kurýr v Londýně", "London, United Kingdom"],
-    ["عکاس محصول در آتن", "Athens, Greece"]
+    ["عکاس محصول در آتن", "Athens, Greece"],
+    // Croatian, Serbian and Slovene locatives of names ending in a vowel; Hungarian's lower-case
+    // adjective of a place; a Portuguese exonym.
+    ["Fotografirati kuću u Torontu", "Toronto, Canada"],
+    ["Notar v Ljubljani", "Ljubljana, Slovenia"],
+    ["Kurir za dokumente u Varšavi", "Warsaw, Poland"],
+    ["Árak gyűjtése lagosi boltokban", "Lagos, Nigeria"],
+    ["Contar trotinetes estacionadas em Amesterdão", "Amsterdam, Netherlands"]
   ])("places written locally: %s is in %s", (text, location) => {
     expect(searchDirectory(text, sample, 10).location).toBe(location)
   })
 
   it("an ending is read off a place's name only when what is left is a place and the word is none", () => {
-    for (const text of ["Send the photos often", "Reuben needs a courier", "Proofread a Tokyoite's blog"]) {
+    for (const text of [
+      "Send the photos often",
+      "Reuben needs a courier",
+      "Proofread a Tokyoite's blog",
+      // A capitalised "-i" is a language or a people, not Hungarian's adjective of a place.
+      "A Nepali speaker to proofread our leaflet"
+    ]) {
       expect(searchDirectory(text, sample, 10).location, text).toBe(null)
     }
   })

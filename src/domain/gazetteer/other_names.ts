@@ -48,7 +48,7 @@ export const otherNames: Readonly<Record<string, string>> = {
     "Ateena|Atény|آتن|Αθήνας|Athen|Athènes|Atenas|Atene|Ateny|Atina|Афины|Афинах|أثينا|アテネ|雅典|아테네|Αθήνα|אתונה|Афіни|เอเธนส์|एथेंस",
   Prague: "پراگ|Prag|Praga|Prága|Прага|Праге|براغ|プラハ|布拉格|프라하|Praha|Praze|פראג|Πράγα|กรุงปราก|प्राग",
   Warsaw:
-    "Varsova|ورشو|Warszawie|Warschau|Varsovie|Varsovia|Varsóvia|Varsavia|Varşova|Варшава|Варшаве|وارسو|ワルシャワ|华沙|바르샤바|ורשה|Βαρσοβία|วอร์ซอ|वारसॉ",
+    "Varsova|Varšava|Varsó|ورشو|Warszawie|Warschau|Varsovie|Varsovia|Varsóvia|Varsavia|Varşova|Варшава|Варшаве|وارسو|ワルシャワ|华沙|바르샤바|ורשה|Βαρσοβία|วอร์ซอ|वारसॉ",
   Milan:
     "میلان|Mailand|Milán|Milão|Mediolan|Милан|Милане|ميلانو|ミラノ|米兰|밀라노|Milano|מילאנו|Μιλάνο|Мілан|มิลาน|मिलान",
   Munich: "Múnich|Munique|Monaco di Baviera|Monachium|Münih|Мюнхен|Мюнхене|ميونخ|ミュンヘン|慕尼黑|뮌헨",
@@ -80,7 +80,7 @@ export const otherNames: Readonly<Record<string, string>> = {
   "Los Angeles":
     "Los Ángeles|Лос-Анджелес|لوس أنجلوس|ロサンゼルス|洛杉矶|로스앤젤레스|לוס אנג'לס|Λος Άντζελες|ลอสแอนเจลิส|लॉस एंजेलिस",
   Amsterdam:
-    "آمستردام|Ámsterdam|Amsterdão|Амстердам|Амстердаме|أمستردام|アムステルダム|阿姆斯特丹|암스테르담|אמסטרדם|Άμστερνταμ|อัมสเตอร์ดัม|एम्स्टर्डम",
+    "آمستردام|Ámsterdam|Amsterdão|Amesterdão|Амстердам|Амстердаме|أمستردام|アムステルダム|阿姆斯特丹|암스테르담|אמסטרדם|Άμστερνταμ|อัมสเตอร์ดัม|एम्स्टर्डम",
   Hanoi: "Hà Nội|Ha Noi|Hanói|Hà Nội|Ханой|هانوي|ハノイ|河内|하노이|האנוי|Ανόι|ฮานอย",
   "Kuala Lumpur":
     "کوالالامپور|Куала-Лумпур|كوالالمبور|クアラルンプール|吉隆坡|쿠알라룸푸르|קואלה לומפור|Κουάλα Λουμπούρ|กัวลาลัมเปอร์|कुआलालंपुर",
