@@ -29,6 +29,7 @@ import {
   isWorkKey,
   keysOf,
   readWords,
+  saysWhereKey,
   type Term,
   termsOfWords,
   withIncluded
@@ -164,9 +165,18 @@ const sharedHead = (items: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<
 const conditionWords =
   /\b(?:without|unless|outside|after|before|above|below|under|inside|during|beyond|except|within|for|until|while|if)\b/
 
-/** Words of a boundary that name no kind of work. */
+/**
+ * Words of a boundary that name no kind of work, nor what it is about: a unit of work ("tasks",
+ * "queues", "requests") is what the content it is made of comes in, so "No review of
+ * extreme-violence queues" refuses reviewing extreme violence wherever it comes from.
+ */
 const genericBoundaryKeys = madeOnce(
-  () => new Set(keysOf("work works job jobs item items thing things involve involving"))
+  () =>
+    new Set(
+      keysOf(
+        "work works job jobs item items thing things involve involving task tasks queue queues request requests assignment assignments"
+      )
+    )
 )
 
 /**
@@ -346,7 +356,7 @@ export const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> =
   const words = readWords(text)
   const placeWords = placeWordsIn(words, known)
   const terms = termsOfWords(words.folded)
-  const inPlace = placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
+  const inPlace = terms.filter((t) => !placeWords.has(t.word) && !saysWhereKey(t.key))
   // The clock times it is asked for, which no profile has: read only by boundaries (`refuses`).
   const times = clockTimesOf(fold(text))
   return times.length === 0

@@ -434,6 +434,8 @@ interface Lexicon {
   readonly inLanguages: ReadonlySet<string>
   /** By concept key: the keys of the kinds of work it takes in (`Concept.includes`). */
   readonly includes: ReadonlyMap<string, ReadonlyArray<string>>
+  /** The keys of concepts that say where work happens (`Concept.saysWhere`). */
+  readonly where: ReadonlySet<string>
 }
 
 // Made on first use (the first task or profile read), not at start-up, which would pay for it
@@ -452,6 +454,7 @@ const lexicon = madeOnce((): Lexicon => {
   const asked = new Set<string>()
   const includes = new Map<string, ReadonlyArray<string>>()
   const inLanguages = new Set<string>()
+  const where = new Set<string>()
   let longest = 0
   for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
@@ -462,6 +465,7 @@ const lexicon = madeOnce((): Lexicon => {
     if (entry.work === true) asked.add(key)
     if (entry.includes !== undefined) includes.set(key, entry.includes.map(conceptKey))
     if (entry.inLanguages === true) inLanguages.add(key)
+    if (entry.saysWhere === true) where.add(key)
     // The first concept to list a word keeps it.
     const put = (map: Map<string, string>, word: string) => {
       if (!map.has(word)) map.set(word, key)
@@ -504,9 +508,13 @@ const lexicon = madeOnce((): Lexicon => {
     work,
     asked,
     includes,
-    inLanguages
+    inLanguages,
+    where
   }
 })
+
+/** Whether a key says where work happens (on site, online, a file sent back), not what work it is. */
+export const saysWhereKey = (key: string): boolean => lexicon().where.has(key)
 
 /** A key and the keys of the kinds of work it takes in (`Concept.includes`): how a profile reads it. */
 export const withIncluded = (key: string): ReadonlyArray<string> => {
@@ -766,6 +774,9 @@ const phraseOf = (words: ReadonlyArray<string>): readonly [number, string] | und
   for (let count = words.length; count >= 2; count--) {
     const joined = words.slice(0, count).join("-")
     const before = words.slice(0, count - 1).join("-").length + 1
+    // Whole, a phrase may end in a one-letter word ("hand a"); cut short, its last word keeps two letters.
+    const whole = phrases.get(joined)
+    if (whole !== undefined) return [count, whole]
     for (let length = joined.length; length > before + 1; length--) {
       const key = phrases.get(joined.slice(0, length))
       if (key !== undefined) return [count, key]

@@ -562,6 +562,43 @@ describe("requests in other words, languages and scripts find the specialist", (
   })
 })
 
+describe("words read as the work they name, not as what comes back or a unit it comes in", () => {
+  const first = (text: string) => searchDirectory(text, sample, 10).matches[0]?.participant.slug
+
+  it("a file, or its format, says the work is online, not who does it: the subtitler before a translator listing SRT", () => {
+    expect(first("Untertitel für ein Video auf Englisch, als SRT-Datei")).toBe("aroha-parata")
+    expect(inferExecutionMode("Untertitel für ein Video auf Englisch, als SRT-Datei")).toBe("digital")
+  })
+
+  it("records are kept papers; a recording and to record are audio", () => {
+    expect(keyOf("records")).toBe(keyOf("documents"))
+    expect(keyOf("record")).toBe(keyOf("recording"))
+  })
+
+  it("an inspector verifies; making sure is verifying; someone who signs signs a language; to hand a thing is to carry it", () => {
+    expect(first("Verify that a shop address in Nairobi exists")).toBe("grace-wanjiku")
+    expect(first("Make sure the shop sign of a pharmacy in Lagos is still up")).toBe("amara-okafor")
+    expect(first("A person who signs, for a parents' evening in Chicago")).toBe("danielle-brooks")
+    expect(first("Hand a box of keys to our landlord in Cairo today")).toBe("ahmed-hassan")
+    // By hand is no errand.
+    expect(termsOf("Draw it by hand").map((t) => t.key)).not.toContain(keyOf("courier"))
+  })
+
+  it("transcribing in Polish, IT support in Malay, Quechua in Polish", () => {
+    expect(keyOf("przepisac")).toBe(keyOf("transcription"))
+    expect(first("Przepisać rozmowy z nagrań")).toBe("olivia-nguyen")
+    expect(first("Sokongan IT jarak jauh untuk syarikat kami")).toBe("farah-aziz")
+    expect(keyOf("keczua")).toBe(keyOf("quechua"))
+  })
+
+  it("a boundary naming content in a unit of work (queues, tasks) rules out the content, however it comes", () => {
+    const found = searchDirectory("Review Turkish posts that show extreme violence", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(/^Aylin Demir \(aylin-demir\), whose work fits this task best, rules it out/)
+    expect(first("Review Turkish posts against our community guidelines")).toBe("aylin-demir")
+  })
+})
+
 describe("nobody, only when nobody plausibly can, with the reason", () => {
   it("a place nobody works in, written locally", () => {
     for (const [text, place] of [

@@ -77,6 +77,8 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "inspection",
     work: "shared",
     family: "inspection",
+    // An inspector verifies what they are sent to see (that an address is real, a state as stated).
+    includes: ["verification"],
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:

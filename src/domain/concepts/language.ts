@@ -44,7 +44,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated transcriptionist transcriptionists scribe scribes",
     stems:
-      "תמלול תמלל ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás প্রতিলিপি ট্রান্সক্রিপ litteroi trascri přepis prepis přepsa prepsa átír atir$ átirat atirat transkripsyon"
+      "przepisac$ przepisz$ przepisanie$ przepisania$ תמלול תמלל ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás প্রতিলিপি ট্রান্সক্রিপ litteroi trascri přepis prepis přepsa prepsa átír atir$ átirat atirat transkripsyon"
   },
   {
     concept: "captioning",
@@ -198,7 +198,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   {
     concept: "lang-quechua",
     en: "quechua",
-    stems: "quechua kichwa кечуа"
+    stems: "quechua kichwa keczua kečuánštin кечуа"
   },
   {
     concept: "lang-polish",

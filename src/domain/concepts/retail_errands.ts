@@ -73,9 +73,10 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
   {
     concept: "courier",
     work: "shared",
+    // To "hand" something (a letter, the keys) to someone is to carry it there; "by hand" is not.
     family: "errands",
     mode: "physical",
-    en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
+    en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope hand-a hand-an hand-the hand-it hand-this hand-these hand-them hand-over dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
     stems:
       "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার kurýr kuryr estafeta motoboy fattorino پیک$ lähetti lahetti kuljetu кур-єр кур-ер 配達員 배달원 คนส่งของ"
   },
@@ -107,7 +108,8 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
   },
   {
     concept: "document",
-    en: "document documents paper papers paperwork certificate certificates contract contracts",
+    // "Records" are kept papers (a registry's, a clinic's) before they are recordings.
+    en: "document documents paper papers paperwork certificate certificates contract contracts records",
     stems:
       "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র قرارداد مدارک"
   },

@@ -57,7 +57,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     includes: ["installation"],
     en: "it-support troubleshoot troubleshooting helpdesk tech-support it-technician it-technicians it-tech it-techs it-specialist it-help it-person it-guy it-admin sysadmin sysadmins computer-technician desktop-support",
     stems:
-      "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원 תמיכה-טכנ τεχνικη-υποστηρ технічна-підтрим техпідтрим suport-tehnic ho-tro-ky msaada-wa-kiufundi"
+      "it-support sokongan-it sokongan-teknikal bantuan-it fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원 תמיכה-טכנ τεχνικη-υποστηρ технічна-підтрим техпідтрим suport-tehnic ho-tro-ky msaada-wa-kiufundi"
   },
   {
     concept: "network",
@@ -95,7 +95,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "verification",
     work: "shared",
     family: "fieldwork",
-    en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked go-and-look go-and-see go-and-check go-look go-see have-a-look take-a-look eyes-on-the eyes-on-site eyes-on-the-ground",
+    en: "verification verify verified verifying confirm confirmation check-that make-sure exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked go-and-look go-and-see go-and-check go-look go-see have-a-look take-a-look eyes-on-the eyes-on-site eyes-on-the-ground",
     stems:
       "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho যাচাই"
   },
@@ -258,8 +258,9 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "sign-language",
     family: "language",
-    // Not "signing": a lease or a contract is signed.
-    en: "asl sign-language signed-language deaf",
+    // Not "signing": a lease or a contract is signed. Someone "who signs", said of a person, signs
+    // a language.
+    en: "asl sign-language signed-language deaf who-signs who-can-sign",
     stems:
       "gebärdensprach gebardensprach langue-des-signes lengua-de-señas lengua-de-senas lingua-de-sinais lingua-dei-segni gebarentaal język-migowy jezyk-migowy işaret-dili isaret-dili жестов لغة-الإشارة सांकेतिक 手話 手语 수어 señas senas signes sinais שפת-סימנ νοηματικ ภาษามือ limbajul-semnelor lugha-ya-ishara"
   },
@@ -273,7 +274,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "audio",
     family: "audio",
-    en: "audio recording recordings recorded sound podcast",
+    en: "audio record recording recordings recorded sound podcast",
     stems:
       "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음 הקלטה הקלט ηχογραφ аудіо inregistrar ghi-am sauti"
   },
