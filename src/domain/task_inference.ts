@@ -122,6 +122,10 @@ const digitalCues = new RegExp(
     "android",
     "ios",
     "software",
+    "chatbots?",
+    // Looking a thing up is a search at a desk; going to look at it is not.
+    "look(?:ing|s)? up",
+    "lookups?",
     // Not a car's fault codes, a postcode or a dress code.
     "(?<!(?:error|fault|zip|postal|area|dress) )code",
     "compiler",

@@ -162,7 +162,8 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
       at += phrase[0] - 1
       continue
     }
-    if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word)) continue
+    // A number counts what the work is done on ("12 stores", "200 photos"), not the work.
+    if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
   return typedFromSpeech(rendered(out))
@@ -175,9 +176,10 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
 const typedFromSpeech = (terms: Array<Term>): Array<Term> => {
   const dataEntry = conceptKey("data-entry")
   const at = terms.findIndex((t) => t.key === dataEntry && /^(?:typ|key)/.test(t.word))
-  if (at < 0 || !terms.some((t) => spokenKeys.has(t.key))) return terms
   const key = conceptKey("transcription")
-  if (terms.some((t) => t.key === key)) return terms
+  if (at < 0 || !terms.some((t) => spokenKeys.has(t.key) || t.key === key)) return terms
+  // Named already ("type up dictated notes"), transcribing is what the typing is.
+  if (terms.some((t) => t.key === key)) return terms.filter((_, i) => i !== at)
   terms[at] = { key, word: terms[at]!.word }
   return terms
 }

@@ -570,6 +570,26 @@ describe("words read as the work they name, not as what comes back or a unit it 
     expect(inferExecutionMode("Untertitel für ein Video auf Englisch, als SRT-Datei")).toBe("digital")
   })
 
+  it("a shop on the web is e-commerce, and a number counts things, not skills: the product photographer first", () => {
+    // "12" once matched a store auditor's "Up to 12 stores per day", "online store" a store.
+    expect(first("Photograph 12 rings on white for our online store")).toBe("eleni-papadopoulou")
+    expect(termsOf("Label 200 images").map((t) => t.word)).not.toContain("200")
+  })
+
+  it("typing up what is named as dictated is transcribing it, not data entry", () => {
+    expect(termsOf("Type up a dictated interview with a surgeon").map((t) => t.key)).toEqual([
+      keyOf("transcription"),
+      keyOf("interview"),
+      keyOf("surgeon")
+    ])
+  })
+
+  it("looking something up is desk work; a chatbot is software", () => {
+    expect(inferExecutionMode("Look up court rulings on tenant deposits")).toBe("digital")
+    expect(inferExecutionMode("Rate a chatbot's replies for tone")).toBe("digital")
+    expect(inferExecutionMode("Go and look at a shop front in Lagos")).toBe("physical")
+  })
+
   it("records are kept papers; a recording and to record are audio", () => {
     expect(keyOf("records")).toBe(keyOf("documents"))
     expect(keyOf("record")).toBe(keyOf("recording"))

@@ -43,7 +43,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
   {
     concept: "ecommerce",
     family: "retail",
-    en: "e-commerce ecommerce online-shop marketplace marketplaces seller sellers storefront listing listings sku skus",
+    en: "e-commerce ecommerce online-shop online-store web-shop web-store e-shop marketplace marketplaces seller sellers storefront listing listings sku skus",
     stems:
       "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자 ηλεκτρονικο-καταστημα חנות-אונליין לחנות-אונליין חנות-מקוונת לחנות-מקוונת διαδικτυακο-καταστημα интернет-магазин інтернет-магазин онлайн-магазин ร้านค้าออนไลน์ ร้านออนไลน์ magazin-online hang-truc-tuyen duka-la-mtandaoni"
   },
