@@ -285,6 +285,8 @@ export interface Scored {
   /** How many of the participant's discipline keys the task has, and how many there are. */
   readonly covered: number
   readonly disciplineSize: number
+  /** Whether their record names the language the task is written in (`requestLanguageOf`): `before`'s last tie-break but one. */
+  readonly speaks: boolean
 }
 
 export interface RankedParticipant {
@@ -303,7 +305,8 @@ export const scoredWith = (
   profile: Profile,
   query: ReadonlyArray<Term>,
   keys: ReadonlySet<string>,
-  idf: (key: string) => number
+  idf: (key: string) => number,
+  language?: string
 ): Scored => {
   let points = 0
   let evidence = 0
@@ -318,7 +321,15 @@ export const scoredWith = (
     if (!matched.includes(word)) matched.push(word)
   })
   const coverage = coverageOf(profile.discipline, keys)
-  return { participant, points, matched, evidence, doesWork: doesWork || namesTheDiscipline(coverage), ...coverage }
+  return {
+    participant,
+    points,
+    matched,
+    evidence,
+    doesWork: doesWork || namesTheDiscipline(coverage),
+    ...coverage,
+    speaks: language !== undefined && profile.weights.has(language)
+  }
 }
 
 /**
@@ -339,12 +350,15 @@ export const coverageOf = (discipline: ReadonlyArray<string>, keys: ReadonlySet<
 
 /**
  * Best first: by relevance; at equal relevance the participant whose discipline the task covers
- * more (for "a photographer", Photography before Product photography); then by slug, so the
- * order is total and the same everywhere.
+ * more (for "a photographer", Photography before Product photography); then the one whose record
+ * names the language the task is written in (`requestLanguageOf`: "Nutzerforschung für unsere
+ * App", the German-speaking UX researcher); then by slug, so the order is total and the same
+ * everywhere.
  */
 export const before = (a: Scored, b: Scored): number =>
   b.points - a.points ||
   b.covered * a.disciplineSize - a.covered * b.disciplineSize ||
+  Number(b.speaks) - Number(a.speaks) ||
   (a.participant.slug < b.participant.slug ? -1 : a.participant.slug > b.participant.slug ? 1 : 0)
 
 /**

@@ -9,6 +9,7 @@ import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, rankTop } from "../../src/domain/matching.ts"
 import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { requestLanguageOf } from "../../src/domain/request_language.ts"
 import { inferExecutionMode, saysNamedPlace } from "../../src/domain/task_inference.ts"
 import { isAskedWorkKey, isWorkKey, keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
@@ -588,6 +589,16 @@ describe("words read as the work they name, not as what comes back or a unit it 
     expect(inferExecutionMode("Look up court rulings on tenant deposits")).toBe("digital")
     expect(inferExecutionMode("Rate a chatbot's replies for tone")).toBe("digital")
     expect(inferExecutionMode("Go and look at a shop front in Lagos")).toBe("physical")
+  })
+
+  it("the language a task is written in breaks a tie between people whose work fits it equally, and only a tie", () => {
+    expect(requestLanguageOf("Benutzerforschung für unsere neue App")).toBe(keyOf("german"))
+    expect(requestLanguageOf("사진 편집해 주세요")).toBe(keyOf("korean"))
+    expect(requestLanguageOf("Proofread our annual report for the board")).toBeUndefined()
+    // Of two UX researchers, the one who speaks German (by slug, the other came first).
+    expect(first("Benutzerforschung für unsere neue App")).toBe("jonas-weber")
+    // Not evidence: the German speakers are no translators of Japanese.
+    expect(first("Übersetzung eines Vertrags aus dem Japanischen ins Englische")).toBe("akiko-tanaka")
   })
 
   it("records are kept papers; a recording and to record are audio", () => {
