@@ -7,7 +7,7 @@ import { directoryIndexOf } from "./directory_index.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, placesNamedIn, worldDisplay } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, isTopicMode, keysOfWord, modeOfKey, readWords, termsOf } from "./words.ts"
+import { fold, isTopicMode, keysOfWord, modeOfKey, splitWords, stripMarks, termsOf } from "./words.ts"
 
 /**
  * Where a free-text task is, if it names a place: a participant's city first (as that
@@ -191,7 +191,7 @@ const premisesServed =
  * Indonesian "di", Scandinavian "i", Dutch "bij"/"op", Romanian "în"/"din", Vietnamese "ở"/"tại"…
  */
 const placePrepositions: ReadonlySet<string> = new Set(
-  "in at near around outside u v ve vo w we à dans en em no na nos nas di dekat ở tại i im bei nahe te op bij în din la pe kod pri ved nær nel nella presso sa".split(
+  "in at near around outside u v ve vo w we à dans en em no na nos nas di dekat ở tại i im bei nahe te op bij în din la pe kod pri ved nær nel nella presso sa ní".split(
     " "
   )
 )
@@ -206,10 +206,12 @@ const capitalised = /^\p{Lu}\p{Ll}/u
  * the gazetteer to know every place in every form.
  */
 export const saysNamedPlace = (text: string, isWordOfWork: (key: string) => boolean = () => false): boolean => {
-  const { written, folded } = readWords(text)
+  // As written, accents and all: "à" and "ní" are prepositions, "a" and "ni" are not.
+  const written = splitWords(text.normalize("NFC"))
   for (let at = 1; at < written.length; at++) {
     if (!placePrepositions.has(written[at - 1]!) || !capitalised.test(written[at]!)) continue
-    if (keysOfWord(folded[at]!).every((key) => !key.startsWith("~") && !isWordOfWork(key))) return true
+    const keys = keysOfWord(fold(stripMarks(written[at]!)))
+    if (keys.every((key) => !key.startsWith("~") && !isWordOfWork(key))) return true
   }
   return false
 }

@@ -310,6 +310,13 @@ describe("the execution mode, read from wording and deliverables in any language
     expect(saysNamedPlace("Proofread the leaflet in English")).toBe(false)
     // Capitalised as a sentence begins, "In" puts nothing at a place.
     expect(saysNamedPlace("In summer we need photos")).toBe(false)
+    // Read as written: French "à" is a preposition, "a" is an article.
+    expect(saysNamedPlace("Photos d'un appartement à Saint-Étienne")).toBe(true)
+    expect(saysNamedPlace("Photos for a Shopify store")).toBe(false)
+    // A flat's photographer, whose tag is real estate, before the flat's inspector.
+    expect(searchDirectory("Fotografirati kuću u Podgorici", sample, 10).matches[0]?.participant.slug).toBe(
+      "valentina-morales"
+    )
   })
 })
 
@@ -545,7 +552,16 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Notar v Ljubljani", "Ljubljana, Slovenia"],
     ["Kurir za dokumente u Varšavi", "Warsaw, Poland"],
     ["Árak gyűjtése lagosi boltokban", "Lagos, Nigeria"],
-    ["Contar trotinetes estacionadas em Amesterdão", "Amsterdam, Netherlands"]
+    ["Contar trotinetes estacionadas em Amesterdão", "Amsterdam, Netherlands"],
+    // Slovene -ju, Lithuanian -e of a name in -o; Amharic's joined "in"; Nepali's and Tamil's
+    // joined postpositions (read folded: their vowel signs are marks); exonyms.
+    ["Kurir v Helsinkiju", "Helsinki, Finland"],
+    ["Fotografas Toronte", "Toronto, Canada"],
+    ["በአዲስ አበባ ፎቶ አንሺ", "Addis Ababa, Ethiopia"],
+    ["काठमाडौंमा फोटोग्राफर", "Kathmandu, Nepal"],
+    ["மும்பையில் புகைப்படக்காரர்", "Mumbai, India"],
+    ["Kurir u Lisabonu", "Lisbon, Portugal"],
+    ["Ya fọ́tò ní Èkó", "Lagos, Nigeria"]
   ])("places written locally: %s is in %s", (text, location) => {
     expect(searchDirectory(text, sample, 10).location).toBe(location)
   })
@@ -614,6 +630,26 @@ describe("words read as the work they name, not as what comes back or a unit it 
     // By hand is no errand.
     expect(termsOf("Draw it by hand").map((t) => t.key)).not.toContain(keyOf("courier"))
   })
+
+  it.each([
+    ["vertaal", "translation"],
+    ["provjeriti", "verification"],
+    ["pregledati", "inspection"],
+    ["stanovanja", "apartment"],
+    ["binciken", "research"],
+    ["vandenį", "water"],
+    ["mėginių", "samples"],
+    ["castellano", "spanish"],
+    ["የዳሰሳ", "survey"],
+    ["एन्ड्रोइड", "android"],
+    ["ஆவணம்", "documents"],
+    ["சமர்ப்பித்தல்", "submission"]
+  ])(
+    "a word of the work in Dutch, Croatian, Slovene, Hausa, Lithuanian, Catalan, Amharic, Nepali or Tamil: %s is %s",
+    (word, english) => {
+      expect(termsOf(word).map((t) => t.key)).toContain(keyOf(english))
+    }
+  )
 
   it("transcribing in Polish, IT support in Malay, Quechua in Polish", () => {
     expect(keyOf("przepisac")).toBe(keyOf("transcription"))

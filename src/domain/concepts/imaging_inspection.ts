@@ -82,7 +82,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr পরিদর্শন tarkast besiktn بازرس معاين فحوص"
+      "pregled בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr পরিদর্শন tarkast besiktn بازرس معاين فحوص"
   },
   {
     concept: "audit",
@@ -142,9 +142,9 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
   {
     concept: "property",
     family: "inspection",
-    en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
+    en: "real-estate apartment apartments flat flats house houses property properties rental rentals room rooms",
     stems:
-      "chumba$ vyumba$ wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan lägenhet lagenhet byt$ bytu$ apartemen آپارتمان"
+      "stanovanj stan$ kuca$ kucu$ chumba$ vyumba$ wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan lägenhet lagenhet byt$ bytu$ apartemen آپارتمان"
   },
   {
     concept: "meter",

@@ -11,7 +11,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
+      "vertaal переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
   },
   {
     concept: "interpretation",
@@ -115,7 +115,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "on-site onsite in-person face-to-face in-home in-their-homes at-their-homes home-visit home-visits",
     stems:
-      "vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
+      "ቤት-ለቤት vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
   },
   {
     concept: "online",
@@ -151,7 +151,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "lang-spanish",
     en: "spanish castilian",
     stems:
-      "spanisch espagnol español espanol espanhol spagnol spaans spanyol hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ สเปน ספרדית ισπανικ spaniol tieng-tay-ban kihispania španělsk spanelsk španělštin spanelstin espanja اسپانیای"
+      "castellan castella$ spanisch espagnol español espanol espanhol spagnol spaans spanyol hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ สเปน ספרדית ισπανικ spaniol tieng-tay-ban kihispania španělsk spanelsk španělštin spanelstin espanja اسپانیای"
   },
   {
     concept: "lang-french",

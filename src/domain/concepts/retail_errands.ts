@@ -104,21 +104,21 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "government municipal rto registry ministry",
     stems:
-      "behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
+      "அரசு behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
   },
   {
     concept: "document",
     // "Records" are kept papers (a registry's, a clinic's) before they are recordings.
     en: "document documents paper papers paperwork certificate certificates contract contracts records",
     stems:
-      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র قرارداد مدارک"
+      "ஆவண dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র قرارداد مدارک"
   },
   {
     concept: "submission",
     family: "errands",
     en: "submit submission submitting lodge lodging",
     stems:
-      "einreich abgeb déposer deposer dépôt depot presentar consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
+      "சமர்ப்பி einreich abgeb déposer deposer dépôt depot presentar consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
   },
   {
     concept: "certified",

@@ -33,10 +33,10 @@ export const otherNames: Readonly<Record<string, string>> = {
   Cairo:
     "Maadi|Zamalek|Heliopolis|Nasr City|Kairo|Le Caire|Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로|קהיר|Каїр|Κάιρο|ไคโร|قاهره",
   Lisbon:
-    "لیسبون|Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본|ליסבון|Λισαβόνα|Лісабон|ลิสบอน|लिस्बन",
+    "Lisabon|لیسبون|Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본|ליסבון|Λισαβόνα|Лісабон|ลิสบอน|लिस्बन",
   Bucharest:
     "Bukarest|Bucarest|Bucareste|Boekarest|Bukareszt|Bükreş|Бухарест|Бухаресте|بوخارست|ブカレスト|布加勒斯特|בוקרשט|Βουκουρέστι|บูคาเรสต์|बुखारेस्ट|부쿠레슈티",
-  Mumbai: "بمبئی|Mumbaí|Мумбаи|مومباي|मुंबई|मुम्बई|ムンバイ|孟买|뭄바이|מומבאי|Μουμπάι|Мумбаї|มุมไบ",
+  Mumbai: "மும்பை|بمبئی|Mumbaí|Мумбаи|مومباي|मुंबई|मुम्बई|ムンバイ|孟买|뭄바이|מומבאי|Μουμπάι|Мумбаї|มุมไบ",
   Tokyo: "توکیو|Tokio|Tóquio|Токио|طوكيو|टोक्यो|東京|东京|도쿄|טוקיו|Τόκιο|Токіо|โตเกียว",
   Osaka: "Ōsaka|Осака|أوساكا|大阪|오사카|אוסקה|Οσάκα|โอซากา|ओसाका",
   Seoul: "سئول|Séoul|Seúl|Seul|Сеул|Сеуле|سول|सियोल|ソウル|首尔|首爾|서울|סאול|Σεούλ|กรุงโซล",
@@ -64,7 +64,7 @@ export const otherNames: Readonly<Record<string, string>> = {
     "نایروبی|Westlands|Kilimani|Kileleshwa|Найроби|نيروبي|ナイロビ|内罗毕|나이로비|ניירובי|Ναϊρόμπι|Найробі|ไนโรบี|नैरोबी",
   // Districts and suburbs of the catalogue's cities, written as places of their own.
   Lagos:
-    "لاگوس|Лагос|لاغوس|ラゴス|拉各斯|Ikeja|Lekki|Victoria Island|Ikoyi|Yaba|Surulere|Apapa|לאגוס|ลากอส|लागोस|라고스",
+    "Èkó|لاگوس|Лагос|لاغوس|ラゴス|拉各斯|Ikeja|Lekki|Victoria Island|Ikoyi|Yaba|Surulere|Apapa|לאגוס|ลากอส|लागोस|라고스",
   Istanbul:
     "استانبول|İstanbul|Estambul|Istambul|Stambuł|Стамбул|إسطنبول|イスタンブール|伊斯坦布尔|이스탄불|איסטנבול|Κωνσταντινούπολη|Ισταμπούλ|อิสตันบูล|इस्तांबुल",
   "Mexico City":
