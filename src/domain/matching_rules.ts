@@ -364,7 +364,10 @@ export const before = (a: Scored, b: Scored): number =>
 /**
  * A task's terms, less the words of the places it names: where the task is decides who can take
  * it (`placeFilterOf`), not how well their work matches ("in Lagos" is no skill of someone whose
- * capabilities mention Lagos).
+ * capabilities mention Lagos); and less the words that only say where work happens (on site,
+ * online, a file or its format: `saysWhereKey`), which decide the mode (task_inference.ts), not
+ * who does the work ("fichier SRT" is no reason to rank a translator who lists SRT above the
+ * subtitler).
  */
 export const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> => {
   const words = readWords(text)
