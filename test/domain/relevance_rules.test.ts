@@ -329,6 +329,15 @@ describe("boundaries: a person whose boundary rules the work out is not a match"
     expect(refused("Übersetzung einer japanischen Bedienungsanleitung")).toBe(false)
   })
 
+  it("a test drive on a public road, said in German, is refused by who takes none; checking the car is not", () => {
+    const found = searchDirectory("Gebrauchtwagen in Monterrey prüfen, mit Probefahrt auf der Autobahn", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(/^Alejandro Ruiz \(alejandro-ruiz\), whose work fits this task best, rules it out/)
+    expect(searchDirectory("Gebrauchtwagen in Monterrey prüfen", sample, 10).matches[0]?.participant.slug).toBe(
+      "alejandro-ruiz"
+    )
+  })
+
   it("a clock time a boundary rules out: a courier who delivers until 22:00 is not asked for 23:00", () => {
     for (const text of ["Deliver a parcel across Cairo at 11 pm", "Livrer un colis au Caire à 23h30"]) {
       const late = searchDirectory(text, sample, 10)

@@ -92,6 +92,23 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     stems: "audit auditor auditoría auditoria denetim аудит تدقيق-ميداني ऑडिट 監査 审核 審核 감사"
   },
   {
+    // Driving a vehicle to judge it: what a boundary rules out ("No test drives on public roads")
+    // in whatever language the task says it.
+    concept: "test-drive",
+    family: "inspection",
+    mode: "physical",
+    en: "test-drive test-drives test-driving test-driven road-test road-tests",
+    stems:
+      "prueba-de-manejo prueba-de-conduccion prueba-de-ruta probefahrt essai-routier essai-sur-route test-drive jazda-probna jazdy-probnej proefrit test-surusu тест-драйв тест-драйва пробная-поездка اختبار-قيادة टेस्ट-ड्राइव 试驾 試乗 시승 נסיעת-מבחן"
+  },
+  {
+    concept: "road",
+    family: "inspection",
+    en: "road roads highway highways motorway motorways freeway freeways public-road public-roads",
+    stems:
+      "carretera carreteras autopista autobahn landstrasse autoroute estrada rodovia autostrada snelweg autostrad otoyol шоссе трасс طريق-سريع राजमार्ग 公路 高速公路 高速道路 고속도로 כביש"
+  },
+  {
     concept: "vehicle",
     family: "inspection",
     mode: "physical",
