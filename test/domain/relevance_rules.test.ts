@@ -652,7 +652,15 @@ describe("words read as the work they name, not as what comes back or a unit it 
     ["የዳሰሳ", "survey"],
     ["एन्ड्रोइड", "android"],
     ["ஆவணம்", "documents"],
-    ["சமர்ப்பித்தல்", "submission"]
+    ["சமர்ப்பித்தல்", "submission"],
+    ["prevajanje", "translation"],
+    ["intervju", "interview"],
+    ["trgovina", "shops"],
+    ["jurubahasa", "interpreter"],
+    ["pristatymas", "delivery"],
+    ["cijene", "prices"],
+    ["popravak", "repair"],
+    ["ஆராய்ச்சி", "research"]
   ])(
     "a word of the work in Dutch, Croatian, Slovene, Hausa, Lithuanian, Catalan, Amharic, Nepali or Tamil: %s is %s",
     (word, english) => {

@@ -9,7 +9,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "picha$ צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো valokuv عکاس فوتوگراف litrato kuhanan-ng-larawan فوٹو مصور फ़ोटोग्राफ़र फोटोग्राफर カメラマン"
+      "फोटो$ ፎቶ$ फोटो ፎቶ புகைப்பட picha$ צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো valokuv عکاس فوتوگراف litrato kuhanan-ng-larawan فوٹو مصور फ़ोटोग्राफ़र फोटोग्राफर カメラマン"
   },
   {
     concept: "retouching",
@@ -82,7 +82,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "pregled בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr পরিদর্শন tarkast besiktn بازرس معاين فحوص"
+      "patikrin parbaud ምርመራ pregled בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr পরিদর্শন tarkast besiktn بازرس معاين فحوص"
   },
   {
     concept: "audit",

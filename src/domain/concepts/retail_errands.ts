@@ -8,14 +8,14 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "retail",
     en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
     stems:
-      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
+      "கடை$ ሱቅ$ trgovin botig parduotuv veikal ሱቅ पसल கடை kedai shago geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
   },
   {
     concept: "price",
     family: "retail",
     en: "price prices pricing",
     stems:
-      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$ arak$ árak$ arazas árazás"
+      "ዋጋ$ விலை$ cijen cene$ preus$ preu$ kainos$ kainu$ cenas$ farashi ዋጋ मूल्य விலை harga preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$ arak$ árak$ arazas árazás"
   },
   {
     concept: "shelf",
@@ -78,7 +78,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope hand-a hand-an hand-the hand-it hand-this hand-these hand-them hand-over dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
     stems:
-      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার kurýr kuryr estafeta motoboy fattorino پیک$ lähetti lahetti kuljetu кур-єр кур-ер 配達員 배달원 คนส่งของ"
+      "kurjer missatger கூரியர் שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার kurýr kuryr estafeta motoboy fattorino پیک$ lähetti lahetti kuljetu кур-єр кур-ер 配達員 배달원 คนส่งของ"
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
@@ -87,7 +87,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "errands",
     en: "delivery deliveries deliver delivered delivering",
     stems:
-      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি doruč doruc dostaw pengirim จัดส่ง 送货 送件 leveran"
+      "dostav lliura pristatym piegad 배송 டெலிவரி डेलिभरी ማድረስ משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি doruč doruc dostaw pengirim จัดส่ง 送货 送件 leveran"
   },
   {
     concept: "errand",
@@ -140,6 +140,6 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner affidavit affidavits oath oaths statutory-declaration",
     stems:
-      "eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz notaar нотарі دفترخانه محضر"
+      "biljeznik ኖታሪ நோட்டரி eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz notaar нотарі دفترخانه محضر"
   }
 ]

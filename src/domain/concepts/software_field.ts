@@ -140,7 +140,8 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     en: "repair repairs mend rewire rewiring rewired",
-    stems: "reparat répar repar ripara herstel napraw oprav tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
+    stems:
+      "remont poprav gyara ጥገና मर्मत பழுது pembaikan baiki reparat répar repar ripara herstel napraw oprav tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
   },
   {
     concept: "agriculture",
