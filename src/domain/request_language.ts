@@ -53,7 +53,8 @@ const smallWords: Readonly<Record<string, string>> = {
   hungarian: "egy az hogy kell keresunk valaki kerem",
   finnish: "kanssa meidan tarvitsemme etsimme joku",
   swahili: "kwa wa tunahitaji mtu kwenye",
-  tagalog: "ang mga ng kailangan namin"
+  tagalog: "ang mga ng kailangan namin",
+  hausa: "ina bukatar wanda zai muna"
 }
 
 const byWord = (() => {

@@ -619,6 +619,7 @@ describe("words read as the work they name, not as what comes back or a unit it 
   it("the language a task is written in breaks a tie between people whose work fits it equally, and only a tie", () => {
     expect(requestLanguageOf("Benutzerforschung für unsere neue App")).toBe(keyOf("german"))
     expect(requestLanguageOf("사진 편집해 주세요")).toBe(keyOf("korean"))
+    expect(requestLanguageOf("Ina bukatar wanda zai dauki hotuna")).toBe(keyOf("hausa"))
     expect(requestLanguageOf("Proofread our annual report for the board")).toBeUndefined()
     // Of two UX researchers, the one who speaks German (by slug, the other came first).
     expect(first("Benutzerforschung für unsere neue App")).toBe("jonas-weber")
