@@ -8,7 +8,7 @@ import { rankTop } from "./matching.ts"
 import { isClockKey, languagesAsked, profileOf, type RankedParticipant } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { inferExecutionMode, inferLocationIn } from "./task_inference.ts"
+import { inferExecutionMode, inferLocationIn, saysNamedPlace } from "./task_inference.ts"
 import { isSkillLessVerb, type Term } from "./words.ts"
 
 export interface DirectorySearch {
@@ -32,7 +32,8 @@ export const searchDirectory = (
   unavailable?: ReadonlySet<string>
 ): DirectorySearch => {
   const named = inferLocationIn(query, everyone)
-  const executionMode = inferExecutionMode(query, named !== null)
+  const { postings } = directoryIndexOf(everyone)
+  const executionMode = inferExecutionMode(query, named !== null || saysNamedPlace(query, (key) => postings.has(key)))
   const location = executionMode === "digital" ? null : named
   const { best: matches, refused } = rankTop(
     { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },

@@ -27,6 +27,7 @@ import {
   type TaskProfile
 } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
+import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { isWorkKey } from "./words.ts"
 
@@ -87,7 +88,10 @@ export const rankTop = (
   const asksWork = asksForWork(query)
   if (placed !== undefined) for (const i of placed) inPlace[i] = 1
   // Only the few kept are scored in full, from their own profiles.
-  const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf)
+  // The language the task is written in breaks a tie after coverage (`before`).
+  const language = requestLanguageOf(task.text)
+  const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf, language)
+  const speaks = (i: number) => language !== undefined && profileOf(everyone[i]!).weights.has(language)
   // Whether each distinct boundary of the directory refuses the task: 0 not known yet, 1 yes, 2 no.
   const refusing = new Uint8Array(index.boundaries.length)
   const refusedByBoundary = (i: number) => {
@@ -152,13 +156,15 @@ export const rankTop = (
     }
 
     // The best, kept in `before`'s order as they are found: by points, then (only on a tie)
-    // discipline coverage, then slug order.
+    // discipline coverage, the task's language, then slug order.
     // Small whole numbers: equal fractions divide to the same number, distinct ones far apart.
     const precedes = (a: number, b: number) => {
       if (points[a] !== points[b]) return points[a]! > points[b]!
       const ca = coverage(a)
       const cb = coverage(b)
-      return ca !== cb ? ca > cb : index.rank[a]! < index.rank[b]!
+      if (ca !== cb) return ca > cb
+      const sa = speaks(a)
+      return sa !== speaks(b) ? sa : index.rank[a]! < index.rank[b]!
     }
     let eligible = 0
     const top: Array<number> = []

@@ -29,6 +29,7 @@ import {
   isWorkKey,
   keysOf,
   readWords,
+  saysWhereKey,
   type Term,
   termsOfWords,
   withIncluded
@@ -164,9 +165,18 @@ const sharedHead = (items: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<
 const conditionWords =
   /\b(?:without|unless|outside|after|before|above|below|under|inside|during|beyond|except|within|for|until|while|if)\b/
 
-/** Words of a boundary that name no kind of work. */
+/**
+ * Words of a boundary that name no kind of work, nor what it is about: a unit of work ("tasks",
+ * "queues", "requests") is what the content it is made of comes in, so "No review of
+ * extreme-violence queues" refuses reviewing extreme violence wherever it comes from.
+ */
 const genericBoundaryKeys = madeOnce(
-  () => new Set(keysOf("work works job jobs item items thing things involve involving"))
+  () =>
+    new Set(
+      keysOf(
+        "work works job jobs item items thing things involve involving task tasks queue queues request requests assignment assignments"
+      )
+    )
 )
 
 /**
@@ -275,6 +285,8 @@ export interface Scored {
   /** How many of the participant's discipline keys the task has, and how many there are. */
   readonly covered: number
   readonly disciplineSize: number
+  /** Whether their record names the language the task is written in (`requestLanguageOf`): `before`'s last tie-break but one. */
+  readonly speaks: boolean
 }
 
 export interface RankedParticipant {
@@ -293,7 +305,8 @@ export const scoredWith = (
   profile: Profile,
   query: ReadonlyArray<Term>,
   keys: ReadonlySet<string>,
-  idf: (key: string) => number
+  idf: (key: string) => number,
+  language?: string
 ): Scored => {
   let points = 0
   let evidence = 0
@@ -308,7 +321,15 @@ export const scoredWith = (
     if (!matched.includes(word)) matched.push(word)
   })
   const coverage = coverageOf(profile.discipline, keys)
-  return { participant, points, matched, evidence, doesWork: doesWork || namesTheDiscipline(coverage), ...coverage }
+  return {
+    participant,
+    points,
+    matched,
+    evidence,
+    doesWork: doesWork || namesTheDiscipline(coverage),
+    ...coverage,
+    speaks: language !== undefined && profile.weights.has(language)
+  }
 }
 
 /**
@@ -329,24 +350,30 @@ export const coverageOf = (discipline: ReadonlyArray<string>, keys: ReadonlySet<
 
 /**
  * Best first: by relevance; at equal relevance the participant whose discipline the task covers
- * more (for "a photographer", Photography before Product photography); then by slug, so the
- * order is total and the same everywhere.
+ * more (for "a photographer", Photography before Product photography); then the one whose record
+ * names the language the task is written in (`requestLanguageOf`: "Nutzerforschung für unsere
+ * App", the German-speaking UX researcher); then by slug, so the order is total and the same
+ * everywhere.
  */
 export const before = (a: Scored, b: Scored): number =>
   b.points - a.points ||
   b.covered * a.disciplineSize - a.covered * b.disciplineSize ||
+  Number(b.speaks) - Number(a.speaks) ||
   (a.participant.slug < b.participant.slug ? -1 : a.participant.slug > b.participant.slug ? 1 : 0)
 
 /**
  * A task's terms, less the words of the places it names: where the task is decides who can take
  * it (`placeFilterOf`), not how well their work matches ("in Lagos" is no skill of someone whose
- * capabilities mention Lagos).
+ * capabilities mention Lagos); and less the words that only say where work happens (on site,
+ * online, a file or its format: `saysWhereKey`), which decide the mode (task_inference.ts), not
+ * who does the work ("fichier SRT" is no reason to rank a translator who lists SRT above the
+ * subtitler).
  */
 export const queryOf = (text: string, known: KnownPlaces): ReadonlyArray<Term> => {
   const words = readWords(text)
   const placeWords = placeWordsIn(words, known)
   const terms = termsOfWords(words.folded)
-  const inPlace = placeWords.size === 0 ? terms : terms.filter((t) => !placeWords.has(t.word))
+  const inPlace = terms.filter((t) => !placeWords.has(t.word) && !saysWhereKey(t.key))
   // The clock times it is asked for, which no profile has: read only by boundaries (`refuses`).
   const times = clockTimesOf(fold(text))
   return times.length === 0

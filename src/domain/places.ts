@@ -170,7 +170,8 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
       if (!known.starts.has(next)) {
         // A name's last word inflected after a preposition ("в Берлине", "Perthben"): its
         // dictionary form ends the run.
-        const place = inflectedPlace(run, word, known)
+        const asWritten = written[to]!
+        const place = inflectedPlace(run, word, known, asWritten === asWritten.toLowerCase())
         if (place !== undefined) longest = { place, from, end: to + 1 }
         break
       }
@@ -189,11 +190,12 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
 
 /**
  * Hebrew and Arabic write "in", "to", "from", "and", "the" as one letter joined to the next word
- * ("בתל אביב", in Tel Aviv; "بالقاهرة", in Cairo): a word that starts no name as written is read
- * without such a letter when the rest starts one.
+ * ("בתל אביב", in Tel Aviv; "بالقاهرة", in Cairo), Amharic "in", "from", "for" as one syllable
+ * ("በአዲስ አበባ", in Addis Ababa): a word that starts no name as written is read without such a
+ * letter when the rest starts one.
  */
 const proclitic =
-  /^[\u05D1\u05D4\u05D5\u05DB\u05DC\u05DE\u05E9\u0628\u0648\u0644\u0641\u0643](?=[\u0590-\u05FF\u0600-\u06FF]{2})/u
+  /^(?:[\u05D1\u05D4\u05D5\u05DB\u05DC\u05DE\u05E9\u0628\u0648\u0644\u0641\u0643](?=[\u0590-\u05FF\u0600-\u06FF]{2})|[\u1260\u12A8\u1208](?=[\u1200-\u137F]{2}))/u
 const withoutProclitic = (word: string, known: KnownPlaces): string =>
   known.starts.has(word) || !proclitic.test(word) || !known.starts.has(word.slice(1)) ? word : word.slice(1)
 
@@ -215,6 +217,10 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["e", ""],
   ["e", "a"],
   ["u", ""],
+  // Croatian, Serbian and Slovene locatives of names ending in a vowel ("u Santiagu", "u Oslu",
+  // "u Varšavi", "v Ljubljani").
+  ["u", "o"],
+  ["i", "a"],
   ["ban", ""],
   ["ben", ""],
   ["ba", ""],
@@ -232,6 +238,13 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["dan", ""],
   ["den", ""],
   ["ς", ""],
+  // Slovene and Croatian locatives of names ending in -i ("v Nairobiju"), Lithuanian ones of
+  // names ending in -o ("Osle"), Nepali's "in" joined to the name ("काठमाडौंमा"), Tamil's
+  // locative ("மும்பையில்").
+  ["ju", ""],
+  ["e", "o"],
+  ["मा", ""],
+  ["யில்", ""],
   // Finnish locatives (in, on, from): "Tokiossa", "Berliinissä", "Oslosta".
   ["ssa", ""],
   ["sta", ""],
@@ -239,9 +252,20 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["lta", ""]
 ]
 
+/**
+ * Hungarian makes an adjective of a place's name with "-i", written in lower case ("bukaresti
+ * szupermarketekben", in Bucharest supermarkets; "lagosi", "párizsi"): read so only written in
+ * lower case, since a capitalised "Nepali" or "Israeli" is a language or a people.
+ */
+const adjectiveEnding = "i"
+
+/** `placeEndings` as words are compared, folded (Devanagari's and Tamil's vowel signs are marks). */
+const foldedEndings = madeOnce(() => placeEndings.map(([ending, base]) => [placeOf(ending), placeOf(base)] as const))
+
 /** The place a run of words ending in an inflected word names, if any (see `placeEndings`). */
-const inflectedPlace = (run: Place, word: string, known: KnownPlaces): Place | undefined => {
-  for (const [ending, base] of placeEndings) {
+const inflectedPlace = (run: Place, word: string, known: KnownPlaces, lowerCase: boolean): Place | undefined => {
+  const endings = lowerCase ? [...foldedEndings(), [adjectiveEnding, ""] as const] : foldedEndings()
+  for (const [ending, base] of endings) {
     if (!word.endsWith(ending) || word.length - ending.length < 3) continue
     const name = `${run === "" ? "" : `${run} `}${word.slice(0, word.length - ending.length)}${base}`
     // A name that counts only capitalised as written ("Chad", "US") is never read inflected.

@@ -7,7 +7,7 @@ import { directoryIndexOf } from "./directory_index.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { isWorldCity, placesNamedIn, worldDisplay } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
-import { fold, isTopicMode, modeOfKey, termsOf } from "./words.ts"
+import { fold, isTopicMode, keysOfWord, modeOfKey, splitWords, stripMarks, termsOf } from "./words.ts"
 
 /**
  * Where a free-text task is, if it names a place: a participant's city first (as that
@@ -122,6 +122,10 @@ const digitalCues = new RegExp(
     "android",
     "ios",
     "software",
+    "chatbots?",
+    // Looking a thing up is a search at a desk; going to look at it is not.
+    "look(?:ing|s)? up",
+    "lookups?",
     // Not a car's fault codes, a postcode or a dress code.
     "(?<!(?:error|fault|zip|postal|area|dress) )code",
     "compiler",
@@ -181,13 +185,46 @@ const premisesServed =
   /\bfor (?:our|my|your|their|his|her|a|an|the) (?:restaurants?|hotels?|cafes?|bars?|shops?|stores?|supermarkets?|venues?|kitchens?|farms?|boutiques?)\b/g
 
 /**
+ * Words that put what follows at a place, in the languages agents write in, as written (lower
+ * case: a capitalised "I" or "A" begins a sentence or a title): "in", "at", "near", Croatian and
+ * Czech "u"/"v"/"ve", Polish "w"/"we", French "à"/"dans", Spanish and Portuguese "en"/"em"/"no"/"na",
+ * Indonesian "di", Scandinavian "i", Dutch "bij"/"op", Romanian "în"/"din", Vietnamese "ở"/"tại"…
+ */
+const placePrepositions: ReadonlySet<string> = new Set(
+  "in at near around outside u v ve vo w we à dans en em no na nos nas di dekat ở tại i im bei nahe te op bij în din la pe kod pri ved nær nel nella presso sa ní".split(
+    " "
+  )
+)
+const capitalised = /^\p{Lu}\p{Ll}/u
+
+/**
+ * Whether a task says its work happens at a named place, known to the gazetteer or not ("in
+ * Tirana", "u Santiagu", "w Gdańsku"): such a preposition before a capitalised word that names no
+ * concept (not "in English") and no word of anyone's work (`isWordOfWork`: the directory's own
+ * words, "in Lightroom", "in Xero"). Evidence of physical work when nothing else says
+ * where, as a place read does (`inferExecutionMode`'s `namesPlace`): the mode must not wait for
+ * the gazetteer to know every place in every form.
+ */
+export const saysNamedPlace = (text: string, isWordOfWork: (key: string) => boolean = () => false): boolean => {
+  // As written, accents and all: "à" and "ní" are prepositions, "a" and "ni" are not.
+  const written = splitWords(text.normalize("NFC"))
+  for (let at = 1; at < written.length; at++) {
+    if (!placePrepositions.has(written[at - 1]!) || !capitalised.test(written[at]!)) continue
+    const keys = keysOfWord(fold(stripMarks(written[at]!)))
+    if (keys.every((key) => !key.startsWith("~") && !isWordOfWork(key))) return true
+  }
+  return false
+}
+
+/**
  * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
  * "remote or on site") → hybrid; only on-site cues → physical; only online cues → digital; none
  * → null, and then search filters by no mode at all (a wrong guess would hide the only fitting
  * person). Cues are English phrases (above) and, in any language, the concepts the text names
  * (src/domain/concepts/work.ts): work done on site (a visit, an inspection, an errand, a
  * delivery) or online (translation, data entry, a file sent back). A task with no cue either way
- * that names a place (`namesPlace`) is done there: physical.
+ * that names a place, or says it is at a named place (`saysNamedPlace`), is done there
+ * (`namesPlace`): physical.
  */
 export const inferExecutionMode = (text: string, namesPlace = false): ExecutionMode | null => {
   const folded = fold(text)

@@ -163,7 +163,8 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
       at += phrase[0] - 1
       continue
     }
-    if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word)) continue
+    // A number counts what the work is done on ("12 stores", "200 photos"), not the work.
+    if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
   return typedFromSpeech(rendered(out))
@@ -176,9 +177,10 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
 const typedFromSpeech = (terms: Array<Term>): Array<Term> => {
   const dataEntry = conceptKey("data-entry")
   const at = terms.findIndex((t) => t.key === dataEntry && /^(?:typ|key)/.test(t.word))
-  if (at < 0 || !terms.some((t) => spokenKeys.has(t.key))) return terms
   const key = conceptKey("transcription")
-  if (terms.some((t) => t.key === key)) return terms
+  if (at < 0 || !terms.some((t) => spokenKeys.has(t.key) || t.key === key)) return terms
+  // Named already ("type up dictated notes"), transcribing is what the typing is.
+  if (terms.some((t) => t.key === key)) return terms.filter((_, i) => i !== at)
   terms[at] = { key, word: terms[at]!.word }
   return terms
 }
@@ -264,6 +266,8 @@ interface Lexicon {
   readonly inLanguages: ReadonlySet<string>
   /** By concept key: the keys of the kinds of work it takes in (`Concept.includes`). */
   readonly includes: ReadonlyMap<string, ReadonlyArray<string>>
+  /** The keys of concepts that say where work happens (`Concept.saysWhere`). */
+  readonly where: ReadonlySet<string>
 }
 
 // Made on first use (the first task or profile read), not at start-up, which would pay for it
@@ -282,6 +286,7 @@ const lexicon = madeOnce((): Lexicon => {
   const asked = new Set<string>()
   const includes = new Map<string, ReadonlyArray<string>>()
   const inLanguages = new Set<string>()
+  const where = new Set<string>()
   let longest = 0
   for (const entry of [...concepts, ...trades]) {
     const key = conceptKey(entry.concept)
@@ -292,6 +297,7 @@ const lexicon = madeOnce((): Lexicon => {
     if (entry.work === true) asked.add(key)
     if (entry.includes !== undefined) includes.set(key, entry.includes.map(conceptKey))
     if (entry.inLanguages === true) inLanguages.add(key)
+    if (entry.saysWhere === true) where.add(key)
     // The first concept to list a word keeps it.
     const put = (map: Map<string, string>, word: string) => {
       if (!map.has(word)) map.set(word, key)
@@ -334,9 +340,13 @@ const lexicon = madeOnce((): Lexicon => {
     work,
     asked,
     includes,
-    inLanguages
+    inLanguages,
+    where
   }
 })
+
+/** Whether a key says where work happens (on site, online, a file sent back), not what work it is. */
+export const saysWhereKey = (key: string): boolean => lexicon().where.has(key)
 
 /** A key and the keys of the kinds of work it takes in (`Concept.includes`): how a profile reads it. */
 export const withIncluded = (key: string): ReadonlyArray<string> => {
@@ -531,7 +541,10 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   if (plain.length >= compoundLength && plain.length <= longestCompound) {
     // A compound's first part (or a prefix: "bi-lingual", "un-verifiable") has two letters or
     // more: "preparation" is no "p" and "reparation" (repair), "business" no "b" and "usines".
-    let from = first === undefined ? 2 : first[0]
+    // One naming nothing in another language may be an English word (`englishLead`).
+    const lead = first === undefined ? englishLead(plain) : undefined
+    if (lead !== undefined) found.push(lead[1])
+    let from = first === undefined ? (lead?.[0] ?? 2) : first[0]
     while (from <= plain.length - 4) {
       const part = prefixAt(plain, from)
       if (part === undefined) from++
@@ -543,6 +556,26 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   }
   return found.length > 0 ? found : [stem]
 }, 100_000)
+
+/** The shortest part of a compound read as an English word (`englishLead`). */
+const shortestPart = 5
+
+/**
+ * A compound's first part, when it is an English word the lexicon lists (as written or by its
+ * stem), as [length, key]: Dutch, German and Scandinavian compounds borrow English words
+ * ("mysterieklant", a mystery customer; "Usabilitytest"). The longest such part wins; it and
+ * what follows have five letters or more, so that a short word inside a long one ("over",
+ * "test") is no compound; a last part alone is not read so ("screenshots" is no "shots").
+ */
+const englishLead = (word: string): readonly [number, string] | undefined => {
+  const { englishWords, english } = lexicon()
+  for (let split = word.length - shortestPart; split >= shortestPart; split--) {
+    const part = word.slice(0, split)
+    const key = englishWords.get(part) ?? english.get(stemOf(part))
+    if (key !== undefined) return [split, key]
+  }
+  return undefined
+}
 
 /**
  * The concept a phrase starting at `words[at]` names, and how many words it takes (2 or more). A
@@ -573,6 +606,9 @@ const phraseOf = (words: ReadonlyArray<string>): readonly [number, string] | und
   for (let count = words.length; count >= 2; count--) {
     const joined = words.slice(0, count).join("-")
     const before = words.slice(0, count - 1).join("-").length + 1
+    // Whole, a phrase may end in a one-letter word ("hand a"); cut short, its last word keeps two letters.
+    const whole = phrases.get(joined)
+    if (whole !== undefined) return [count, whole]
     for (let length = joined.length; length > before + 1; length--) {
       const key = phrases.get(joined.slice(0, length))
       if (key !== undefined) return [count, key]

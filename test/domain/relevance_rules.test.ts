@@ -9,7 +9,8 @@ import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, rankTop } from "../../src/domain/matching.ts"
 import { isPlausible, plausibleEvidence, type TaskProfile } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { inferExecutionMode } from "../../src/domain/task_inference.ts"
+import { requestLanguageOf } from "../../src/domain/request_language.ts"
+import { inferExecutionMode, saysNamedPlace } from "../../src/domain/task_inference.ts"
 import { isAskedWorkKey, isWorkKey, keyOf, termsOf } from "../../src/domain/words.ts"
 import { storedTask } from "../support/tasks.ts"
 
@@ -294,6 +295,29 @@ describe("the execution mode, read from wording and deliverables in any language
     const found = searchDirectory("Fotograf für eine Wohnung in Athen", sample, 10)
     expect(found).toMatchObject({ executionMode: "physical", location: "Athens, Greece" })
   })
+
+  it("a named place the gazetteer does not know still says the work is there; a language or a tool after 'in' does not", () => {
+    for (const text of [
+      "Fotografirati kuću u Podgorici",
+      "Zdjęcia mieszkania w Elblągu",
+      "Photos of a flat in Gyumri"
+    ]) {
+      expect(searchDirectory(text, sample, 10), text).toMatchObject({ executionMode: "physical", location: null })
+      expect(saysNamedPlace(text), text).toBe(true)
+    }
+    // A word of someone's work (Lightroom is in a retoucher's record) or a language is no place.
+    expect(searchDirectory("Colour-correct a batch of images in Lightroom", sample, 10).executionMode).toBe(null)
+    expect(saysNamedPlace("Proofread the leaflet in English")).toBe(false)
+    // Capitalised as a sentence begins, "In" puts nothing at a place.
+    expect(saysNamedPlace("In summer we need photos")).toBe(false)
+    // Read as written: French "à" is a preposition, "a" is an article.
+    expect(saysNamedPlace("Photos d'un appartement à Saint-Étienne")).toBe(true)
+    expect(saysNamedPlace("Photos for a Shopify store")).toBe(false)
+    // A flat's photographer, whose tag is real estate, before the flat's inspector.
+    expect(searchDirectory("Fotografirati kuću u Podgorici", sample, 10).matches[0]?.participant.slug).toBe(
+      "valentina-morales"
+    )
+  })
 })
 
 describe("boundaries: a person whose boundary rules the work out is not a match", () => {
@@ -303,6 +327,15 @@ describe("boundaries: a person whose boundary rules the work out is not a match"
     expect(refused("Certified translation of a Japanese birth certificate")).toBe(true)
     expect(refused("Beglaubigte Übersetzung einer japanischen Geburtsurkunde")).toBe(true)
     expect(refused("Übersetzung einer japanischen Bedienungsanleitung")).toBe(false)
+  })
+
+  it("a test drive on a public road, said in German, is refused by who takes none; checking the car is not", () => {
+    const found = searchDirectory("Gebrauchtwagen in Monterrey prüfen, mit Probefahrt auf der Autobahn", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(/^Alejandro Ruiz \(alejandro-ruiz\), whose work fits this task best, rules it out/)
+    expect(searchDirectory("Gebrauchtwagen in Monterrey prüfen", sample, 10).matches[0]?.participant.slug).toBe(
+      "alejandro-ruiz"
+    )
   })
 
   it("a clock time a boundary rules out: a courier who delivers until 22:00 is not asked for 23:00", () => {
@@ -440,6 +473,10 @@ describe("requests in other words, languages and scripts find the specialist", (
     expect(keyOf("dolmetscher")).not.toBe(keyOf("ubersetzer"))
     // Another language's listed beginning that covers more of a word than its English stem wins:
     // "parcelles" are plots of land, "parcels" go by courier.
+    // A compound naming nothing whole is read by an English word it begins with ("mysterie", a
+    // mystery, the Dutch "mysteriebezoeker", a mystery visitor), not by a short word or its last part alone.
+    expect(termsOf("Mysteriebezoeker gezocht").map((t) => t.key)).toContain(keyOf("mystery"))
+    expect(keyOf("screenshots").startsWith("~")).toBe(false)
     expect(keyOf("parcelles")).toBe(keyOf("crops"))
     expect(keyOf("parcels")).toBe(keyOf("courier"))
     // Latin-script Slavic prefixes are read off a word that names nothing as written, when what
@@ -517,15 +554,133 @@ describe("requests in other words, languages and scripts find the specialist", (
     ["Tulkki liikeneuvotteluun Tokiossa", "Tokyo, Japan"],
     ["Sähkötarkastus toimistossa Berliinissä", "Berlin, Germany"],
     ["Kurýr v Londýně", "London, United Kingdom"],
-    ["عکاس محصول در آتن", "Athens, Greece"]
+    ["عکاس محصول در آتن", "Athens, Greece"],
+    // Croatian, Serbian and Slovene locatives of names ending in a vowel; Hungarian's lower-case
+    // adjective of a place; a Portuguese exonym.
+    ["Fotografirati kuću u Torontu", "Toronto, Canada"],
+    ["Notar v Ljubljani", "Ljubljana, Slovenia"],
+    ["Kurir za dokumente u Varšavi", "Warsaw, Poland"],
+    ["Árak gyűjtése lagosi boltokban", "Lagos, Nigeria"],
+    ["Contar trotinetes estacionadas em Amesterdão", "Amsterdam, Netherlands"],
+    // Slovene -ju, Lithuanian -e of a name in -o; Amharic's joined "in"; Nepali's and Tamil's
+    // joined postpositions (read folded: their vowel signs are marks); exonyms.
+    ["Kurir v Helsinkiju", "Helsinki, Finland"],
+    ["Fotografas Toronte", "Toronto, Canada"],
+    ["በአዲስ አበባ ፎቶ አንሺ", "Addis Ababa, Ethiopia"],
+    ["काठमाडौंमा फोटोग्राफर", "Kathmandu, Nepal"],
+    ["மும்பையில் புகைப்படக்காரர்", "Mumbai, India"],
+    ["Kurir u Lisabonu", "Lisbon, Portugal"],
+    ["Ya fọ́tò ní Èkó", "Lagos, Nigeria"]
   ])("places written locally: %s is in %s", (text, location) => {
     expect(searchDirectory(text, sample, 10).location).toBe(location)
   })
 
   it("an ending is read off a place's name only when what is left is a place and the word is none", () => {
-    for (const text of ["Send the photos often", "Reuben needs a courier", "Proofread a Tokyoite's blog"]) {
+    for (const text of [
+      "Send the photos often",
+      "Reuben needs a courier",
+      "Proofread a Tokyoite's blog",
+      // A capitalised "-i" is a language or a people, not Hungarian's adjective of a place.
+      "A Nepali speaker to proofread our leaflet"
+    ]) {
       expect(searchDirectory(text, sample, 10).location, text).toBe(null)
     }
+  })
+})
+
+describe("words read as the work they name, not as what comes back or a unit it comes in", () => {
+  const first = (text: string) => searchDirectory(text, sample, 10).matches[0]?.participant.slug
+
+  it("a file, or its format, says the work is online, not who does it: the subtitler before a translator listing SRT", () => {
+    expect(first("Untertitel für ein Video auf Englisch, als SRT-Datei")).toBe("aroha-parata")
+    expect(inferExecutionMode("Untertitel für ein Video auf Englisch, als SRT-Datei")).toBe("digital")
+  })
+
+  it("a shop on the web is e-commerce, and a number counts things, not skills: the product photographer first", () => {
+    // "12" once matched a store auditor's "Up to 12 stores per day", "online store" a store.
+    expect(first("Photograph 12 rings on white for our online store")).toBe("eleni-papadopoulou")
+    expect(termsOf("Label 200 images").map((t) => t.word)).not.toContain("200")
+  })
+
+  it("typing up what is named as dictated is transcribing it, not data entry", () => {
+    expect(termsOf("Type up a dictated interview with a surgeon").map((t) => t.key)).toEqual([
+      keyOf("transcription"),
+      keyOf("interview"),
+      keyOf("surgeon")
+    ])
+  })
+
+  it("looking something up is desk work; a chatbot is software", () => {
+    expect(inferExecutionMode("Look up court rulings on tenant deposits")).toBe("digital")
+    expect(inferExecutionMode("Rate a chatbot's replies for tone")).toBe("digital")
+    expect(inferExecutionMode("Go and look at a shop front in Lagos")).toBe("physical")
+  })
+
+  it("the language a task is written in breaks a tie between people whose work fits it equally, and only a tie", () => {
+    expect(requestLanguageOf("Benutzerforschung für unsere neue App")).toBe(keyOf("german"))
+    expect(requestLanguageOf("사진 편집해 주세요")).toBe(keyOf("korean"))
+    expect(requestLanguageOf("Ina bukatar wanda zai dauki hotuna")).toBe(keyOf("hausa"))
+    expect(requestLanguageOf("Proofread our annual report for the board")).toBeUndefined()
+    // Of two UX researchers, the one who speaks German (by slug, the other came first).
+    expect(first("Benutzerforschung für unsere neue App")).toBe("jonas-weber")
+    // Not evidence: the German speakers are no translators of Japanese.
+    expect(first("Übersetzung eines Vertrags aus dem Japanischen ins Englische")).toBe("akiko-tanaka")
+  })
+
+  it("records are kept papers; a recording and to record are audio", () => {
+    expect(keyOf("records")).toBe(keyOf("documents"))
+    expect(keyOf("record")).toBe(keyOf("recording"))
+  })
+
+  it("an inspector verifies; making sure is verifying; someone who signs signs a language; to hand a thing is to carry it", () => {
+    expect(first("Verify that a shop address in Nairobi exists")).toBe("grace-wanjiku")
+    expect(first("Make sure the shop sign of a pharmacy in Lagos is still up")).toBe("amara-okafor")
+    expect(first("A person who signs, for a parents' evening in Chicago")).toBe("danielle-brooks")
+    expect(first("Hand a box of keys to our landlord in Cairo today")).toBe("ahmed-hassan")
+    // By hand is no errand.
+    expect(termsOf("Draw it by hand").map((t) => t.key)).not.toContain(keyOf("courier"))
+  })
+
+  it.each([
+    ["vertaal", "translation"],
+    ["provjeriti", "verification"],
+    ["pregledati", "inspection"],
+    ["stanovanja", "apartment"],
+    ["binciken", "research"],
+    ["vandenį", "water"],
+    ["mėginių", "samples"],
+    ["castellano", "spanish"],
+    ["የዳሰሳ", "survey"],
+    ["एन्ड्रोइड", "android"],
+    ["ஆவணம்", "documents"],
+    ["சமர்ப்பித்தல்", "submission"],
+    ["prevajanje", "translation"],
+    ["intervju", "interview"],
+    ["trgovina", "shops"],
+    ["jurubahasa", "interpreter"],
+    ["pristatymas", "delivery"],
+    ["cijene", "prices"],
+    ["popravak", "repair"],
+    ["ஆராய்ச்சி", "research"]
+  ])(
+    "a word of the work in Dutch, Croatian, Slovene, Hausa, Lithuanian, Catalan, Amharic, Nepali or Tamil: %s is %s",
+    (word, english) => {
+      expect(termsOf(word).map((t) => t.key)).toContain(keyOf(english))
+    }
+  )
+
+  it("transcribing in Polish, IT support in Malay, Quechua in Polish", () => {
+    expect(keyOf("przepisac")).toBe(keyOf("transcription"))
+    expect(first("Przepisać rozmowy z nagrań")).toBe("olivia-nguyen")
+    expect(first("Sokongan IT jarak jauh untuk syarikat kami")).toBe("farah-aziz")
+    expect(keyOf("keczua")).toBe(keyOf("quechua"))
+  })
+
+  it("a boundary naming content in a unit of work (queues, tasks) rules out the content, however it comes", () => {
+    const found = searchDirectory("Review Turkish posts that show extreme violence", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(/^Aylin Demir \(aylin-demir\), whose work fits this task best, rules it out/)
+    expect(first("Review Turkish posts against our community guidelines")).toBe("aylin-demir")
   })
 })
 

@@ -21,6 +21,7 @@ import {
 } from "../../src/domain/matching_rules.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { knownPlaces } from "../../src/domain/places.ts"
+import { requestLanguageOf } from "../../src/domain/request_language.ts"
 
 /**
  * The participants who can take a task, best first: the definition, written the plain way over a
@@ -65,7 +66,7 @@ export const rankEligible = (
         !refuses(profile.exclusions, keys)
       )
     })
-    .map((p) => scoredWith(p, profileOf(p), query, keys, idf))
+    .map((p) => scoredWith(p, profileOf(p), query, keys, idf, requestLanguageOf(task.text)))
     .filter((s) => task.participantSlug !== undefined || isPlausible(s, asksWork))
     .sort(before)
     .map(ranked)

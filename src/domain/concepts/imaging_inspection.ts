@@ -9,7 +9,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "imaging",
     en: "photo photos photograph photographs photographer photographers photography photographing photographic picture pictures pic pics snapshot snap shoot shoots shot shots packshot packshots",
     stems:
-      "picha$ צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো valokuv عکاس فوتوگراف litrato kuhanan-ng-larawan فوٹو مصور फ़ोटोग्राफ़र फोटोग्राफर カメラマン"
+      "फोटो$ ፎቶ$ फोटो ፎቶ புகைப்பட picha$ צילום צלם ถ่ายภาพ ช่างภาพ ถ่ายรูป foto fotograf photograph immagin imagen imagem zdjęc zdjec fotoğraf фото сним تصوير صور फोटो तस्वीर 写真 撮影 照片 拍摄 摄影 拍照 사진 촬영 φωτογραφ chup-anh nhiep-anh piga-picha fenykep fénykép fotoz ছবি ফটো valokuv عکاس فوتوگراف litrato kuhanan-ng-larawan فوٹو مصور फ़ोटोग्राफ़र फोटोग्राफर カメラマン"
   },
   {
     concept: "retouching",
@@ -77,10 +77,12 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "inspection",
     work: "shared",
     family: "inspection",
+    // An inspector verifies what they are sent to see (that an address is real, a state as stated).
+    includes: ["verification"],
     mode: "physical",
     en: "inspection inspections inspect inspected inspector inspectors inspecting",
     stems:
-      "בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr পরিদর্শন tarkast besiktn بازرس معاين فحوص"
+      "patikrin parbaud ምርመራ pregled בדיקה בודק επιθεωρ ตรวจสอบ перевірк inspek inspect inspecc inspeç inspez prüfung prufung prüf begutacht controll contrôl control keuring inspectie kontrol przeglad przegląd denetim muayene осмотр فحص تفتيش निरीक्षण 点検 検査 检查 檢查 점검 kukagua ukaguzi kagua$ kiem-tra ellenor ellenőr পরিদর্শন tarkast besiktn بازرس معاين فحوص"
   },
   {
     concept: "audit",
@@ -88,6 +90,23 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     family: "inspection",
     en: "audit audits auditing auditor merchandiser merchandisers merchandising",
     stems: "audit auditor auditoría auditoria denetim аудит تدقيق-ميداني ऑडिट 監査 审核 審核 감사"
+  },
+  {
+    // Driving a vehicle to judge it: what a boundary rules out ("No test drives on public roads")
+    // in whatever language the task says it.
+    concept: "test-drive",
+    family: "inspection",
+    mode: "physical",
+    en: "test-drive test-drives test-driving test-driven road-test road-tests",
+    stems:
+      "prueba-de-manejo prueba-de-conduccion prueba-de-ruta probefahrt essai-routier essai-sur-route test-drive jazda-probna jazdy-probnej proefrit test-surusu тест-драйв тест-драйва пробная-поездка اختبار-قيادة टेस्ट-ड्राइव 试驾 試乗 시승 נסיעת-מבחן"
+  },
+  {
+    concept: "road",
+    family: "inspection",
+    en: "road roads highway highways motorway motorways freeway freeways public-road public-roads",
+    stems:
+      "carretera carreteras autopista autobahn landstrasse autoroute estrada rodovia autostrada snelweg autostrad otoyol шоссе трасс طريق-سريع राजमार्ग 公路 高速公路 高速道路 고속도로 כביש"
   },
   {
     concept: "vehicle",
@@ -140,9 +159,9 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
   {
     concept: "property",
     family: "inspection",
-    en: "apartment apartments flat flats house houses property properties rental rentals room rooms",
+    en: "real-estate apartment apartments flat flats house houses property properties rental rentals room rooms",
     stems:
-      "chumba$ vyumba$ wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan lägenhet lagenhet byt$ bytu$ apartemen آپارتمان"
+      "stanovanj stan$ kuca$ kucu$ chumba$ vyumba$ wohnung immobil appartement logement departamento apartamento piso$ casa$ appartamento woning mieszkan daire квартир شقة مكان-سكن मकान फ्लैट アパート 公寓 房屋 아파트 דירה דירות nyumba kupangisha kupanga$ διαμερισμ ακινητ อพาร์ตเมนต์ บ้านเช่า apartament locuint can-ho nha-cho-thue lakas lakás ingatlan lägenhet lagenhet byt$ bytu$ apartemen آپارتمان"
   },
   {
     concept: "meter",

@@ -11,7 +11,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
+      "preved prevajanj vertim isvers tulkoj tulkot itumo fassar ትርጉም መተርጎም மொழிபெயர் vertaal переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
   },
   {
     concept: "interpretation",
@@ -20,7 +20,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     family: "language",
     en: "interpretation interpret interpreter interpreters interpreting interpreted",
     stems:
-      "перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역 mkalimani ukalimani phien-dich thong-dich tolmacs tolmács tulkk tlumočn tlumocn tlumacz-ustn tłumacz-ustn juru-bahasa penerjemah-lisan مترجم-شفو مترجم-فوري усний-переклад"
+      "tumac tolmac tulks$ tafinta አስተርጓሚ jurubahasa перекладач תורגמן מתורגמן διερμην ล่าม dolmetsch interpret interprete intérprete tolk tercuman tercüman переводчик مترجم-فوري दुभाषि 通訳 口译 口譯 통역 mkalimani ukalimani phien-dich thong-dich tolmacs tolmács tulkk tlumočn tlumocn tlumacz-ustn tłumacz-ustn juru-bahasa penerjemah-lisan مترجم-شفو مترجم-فوري усний-переклад"
   },
   {
     // "Local", "locally": where someone is, not localization (whose English stem it is).
@@ -44,7 +44,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "transcription transcribe transcribed transcribing transcriber transcript transcripts dictation dictated transcriptionist transcriptionists scribe scribes",
     stems:
-      "תמלול תמלל ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás প্রতিলিপি ট্রান্সক্রিপ litteroi trascri přepis prepis přepsa prepsa átír atir$ átirat atirat transkripsyon"
+      "ट्रान्सक्रिप्सन przepisac$ przepisz$ przepisanie$ przepisania$ תמלול תמלל ถอดเสียง ถอดความ απομαγνητοφων transkri transcri transcrib transkrypc transkrip abtipp diktat dictad dictée dictee dettat транскри расшифр تفريغ نسخ ट्रांसक्रिप्शन 文字起こし 書き起こし 转录 轉錄 听写 받아쓰기 전사 phien-am chep-loi go-bang транскриб unukuzi atiras átírás প্রতিলিপি ট্রান্সক্রিপ litteroi trascri přepis prepis přepsa prepsa átír atir$ átirat atirat transkripsyon"
   },
   {
     concept: "captioning",
@@ -54,7 +54,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "caption captions captioning captioned subtitle subtitles subtitling subtitled srt webvtt vtt",
     stems:
-      "untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu felirat tekstity undertext titulk زیرنویس"
+      "titlov subtitol sarikata sari-kata வசனவரி untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu felirat tekstity undertext titulk زیرنویس"
   },
   {
     concept: "proofreading",
@@ -64,7 +64,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings sub-editor sub-editors subeditor subeditors sub-editing subediting copy-editor copy-editors",
     stems:
-      "korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정 הגהה διορθωσ พิสูจน์อักษร коректур corectur hieu-dinh soat-loi kusahihisha oikoluk вычитк"
+      "lektur korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정 הגהה διορθωσ พิสูจน์อักษร коректур corectur hieu-dinh soat-loi kusahihisha oikoluk вычитк"
   },
   {
     concept: "editing",
@@ -115,7 +115,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "on-site onsite in-person face-to-face in-home in-their-homes at-their-homes home-visit home-visits",
     stems:
-      "vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
+      "ቤት-ለቤት vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
   },
   {
     concept: "online",
@@ -151,7 +151,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     concept: "lang-spanish",
     en: "spanish castilian",
     stems:
-      "spanisch espagnol español espanol espanhol spagnol spaans spanyol hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ สเปน ספרדית ισπανικ spaniol tieng-tay-ban kihispania španělsk spanelsk španělštin spanelstin espanja اسپانیای"
+      "castellan castella$ spanisch espagnol español espanol espanhol spagnol spaans spanyol hiszpańsk hiszpansk ispanyolca испанск إسبان स्पेनिश 西班牙 スペイン語 스페인어 іспанськ สเปน ספרדית ισπανικ spaniol tieng-tay-ban kihispania španělsk spanelsk španělštin spanelstin espanja اسپانیای"
   },
   {
     concept: "lang-french",
@@ -198,7 +198,7 @@ export const languageWork: ReadonlyArray<Concept> = [
   {
     concept: "lang-quechua",
     en: "quechua",
-    stems: "quechua kichwa кечуа"
+    stems: "quechua kichwa keczua kečuánštin кечуа"
   },
   {
     concept: "lang-polish",

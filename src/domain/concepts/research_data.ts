@@ -10,7 +10,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "research researcher researching",
     stems:
-      "recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti kutatas kutatás গবেষণা istraživ istraziv tutkimu"
+      "raziskav recerc tyrim petijum अनुसन्धान ምርምር ஆராய்ச்சி penyelidikan bincik recherch recherche investigac investigaç pesquis ricerc onderzoek badan araştır arastir исследован بحث शोध अनुसंधान 調査 调研 研究 조사 리서치 מחקר ερευν วิจัย дослідж cercetar nghien-cuu utafiti kutatas kutatás গবেষণা istraživ istraziv tutkimu"
   },
   {
     concept: "ux-research",
@@ -33,7 +33,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     family: "research",
     en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with",
     stems:
-      "sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú সাক্ষাৎকার"
+      "intervju intervij अन्तर्वार्ता நேர்காணல் ቃለ-መጠይቅ temu-bual iforowanilenuwo hira$ sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú সাক্ষাৎকার"
   },
   {
     concept: "survey",
@@ -41,7 +41,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     family: "fieldwork",
     en: "survey surveys surveyor surveying enumeration enumerator enumerators poll questionnaire questionnaires census data-collector data-collectors data-collection field-interviewer price-collector price-collectors ask-household ask-famil ask-resident ask-people ask-customer ask-shopper ask-farmer ask-passer ask-voter ask-citizen ask-tenant ask-parent ask-local ask-respondent ask-commuter ask-patient",
     stems:
-      "umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív জরিপ kysely enkät enkat průzkum pruzkum نظرسنج sarbey سروے$"
+      "enquest apklaus aptauj கணக்கெடுப்பு ዳሰሳ የዳሰሳ umfrag befragung erhebung fragebog sondage enquête enquete encuesta cuestionari questionári questionari pesquisa-de-campo sondagg indagin enquête vragenlijst ankiet anket опрос анкет استبيان مسح सर्वेक्षण アンケート 调查 調查 问卷 설문 סקר δημοσκοπ สำรวจ опитув sondaj khao-sat dodoso felmeres felmérés kerdoiv kérdőív জরিপ kysely enkät enkat průzkum pruzkum نظرسنج sarbey سروے$"
   },
   {
     concept: "market-research",
@@ -154,7 +154,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization typist typists data-entry-clerk",
     stems:
-      "datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit ডেটা-এন্ট্র ডাটা-এন্ট্র tiedonsyöt tiedonsyot datainmatn zadávání-dat zadavani-dat entri-data input-data εισαγωγη-δεδομενων הקלדת-נתונים ورود-اطلاعات"
+      "unos-podataka vnos-podatkov entrada-de-dades kemasukan-data datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit ডেটা-এন্ট্র ডাটা-এন্ট্র tiedonsyöt tiedonsyot datainmatn zadávání-dat zadavani-dat entri-data input-data εισαγωγη-δεδομενων הקלדת-נתונים ورود-اطلاعات"
   },
   {
     concept: "spreadsheet",

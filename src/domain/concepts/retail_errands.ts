@@ -8,14 +8,14 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "retail",
     en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
     stems:
-      "geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
+      "கடை$ ሱቅ$ trgovin botig parduotuv veikal ሱቅ पसल கடை kedai shago geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
   },
   {
     concept: "price",
     family: "retail",
     en: "price prices pricing",
     stems:
-      "preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$ arak$ árak$ arazas árazás"
+      "ዋጋ$ விலை$ cijen cene$ preus$ preu$ kainos$ kainu$ cenas$ farashi ዋጋ मूल्य விலை harga preis prix precio preço preco prezz prijs cen fiyat цен سعر أسعار कीमत दाम 価格 价格 價格 가격 pretur pretul מחיר τιμες τιμων τιμη ราคา цін bei$ arak$ árak$ arazas árazás"
   },
   {
     concept: "shelf",
@@ -43,7 +43,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
   {
     concept: "ecommerce",
     family: "retail",
-    en: "e-commerce ecommerce online-shop marketplace marketplaces seller sellers storefront listing listings sku skus",
+    en: "e-commerce ecommerce online-shop online-store web-shop web-store e-shop marketplace marketplaces seller sellers storefront listing listings sku skus",
     stems:
       "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자 ηλεκτρονικο-καταστημα חנות-אונליין לחנות-אונליין חנות-מקוונת לחנות-מקוונת διαδικτυακο-καταστημα интернет-магазин інтернет-магазин онлайн-магазин ร้านค้าออนไลน์ ร้านออนไลน์ magazin-online hang-truc-tuyen duka-la-mtandaoni"
   },
@@ -73,11 +73,12 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
   {
     concept: "courier",
     work: "shared",
+    // To "hand" something (a letter, the keys) to someone is to carry it there; "by hand" is not.
     family: "errands",
     mode: "physical",
-    en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
+    en: "courier couriers couriered pickup pick messenger carriage carry dropoff drop-off parcel parcels package packages envelope hand-a hand-an hand-the hand-it hand-this hand-these hand-them hand-over dispatch-rider dispatch-riders delivery-rider delivery-riders okada boda-boda runner runners",
     stems:
-      "שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার kurýr kuryr estafeta motoboy fattorino پیک$ lähetti lahetti kuljetu кур-єр кур-ер 配達員 배달원 คนส่งของ"
+      "kurjer missatger கூரியர் שליח кур'єр кур’єр ταχυμεταφορ κουριερ ส่งพัสดุ พัสดุ kurier paket coursier colis mensajer paquet corriere pacco encomenda koerier pakket paczk kurye paket$ курьер посылк пакет مندوب طرد कूरियर पार्सल 宅配 快递 快遞 配送员 택배 kurir paket curier giao-hang msafirishaji futar futár কুরিয়ার kurýr kuryr estafeta motoboy fattorino پیک$ lähetti lahetti kuljetu кур-єр кур-ер 配達員 배달원 คนส่งของ"
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
@@ -86,7 +87,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     family: "errands",
     en: "delivery deliveries deliver delivered delivering",
     stems:
-      "משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি doruč doruc dostaw pengirim จัดส่ง 送货 送件 leveran"
+      "dostav lliura pristatym piegad 배송 டெலிவரி डेलिभरी ማድረስ משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি doruč doruc dostaw pengirim จัดส่ง 送货 送件 leveran"
   },
   {
     concept: "errand",
@@ -103,20 +104,21 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "government municipal rto registry ministry",
     stems:
-      "behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
+      "அரசு behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
   },
   {
     concept: "document",
-    en: "document documents paper papers paperwork certificate certificates contract contracts",
+    // "Records" are kept papers (a registry's, a clinic's) before they are recordings.
+    en: "document documents paper papers paperwork certificate certificates contract contracts records",
     stems:
-      "dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র قرارداد مدارک"
+      "ஆவண dokument unterlag urkunde vertrag verträg vertrag contrat contrato contratt contract umow umów sözleşme sozlesme договор عقد अनुबंध 契約書 合同 계약서 document documento documenti belge документ справк وثيق مستند दस्तावेज़ दस्तावेज प्रमाणपत्र 書類 文件 证书 서류 מסמכ מסמך εγγραφ เอกสาร giay-to tai-lieu nyaraka dokumentum irat$ iratok নথি কাগজপত্র قرارداد مدارک"
   },
   {
     concept: "submission",
     family: "errands",
     en: "submit submission submitting lodge lodging",
     stems:
-      "einreich abgeb déposer deposer dépôt depot presentar consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
+      "சமர்ப்பி einreich abgeb déposer deposer dépôt depot presentar consegnare indienen złożyć zlozyc teslim-et подать подач تقديم जमा 提出 提交 제출"
   },
   {
     concept: "certified",
@@ -138,6 +140,6 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner affidavit affidavits oath oaths statutory-declaration",
     stems:
-      "eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz notaar нотарі دفترخانه محضر"
+      "biljeznik ኖታሪ நோட்டரி eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz notaar нотарі دفترخانه محضر"
   }
 ]

@@ -10,7 +10,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "qa regression bug bugs bug-report bug-reports defect defects",
     stems:
-      "regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그 בדיקות-תוכנ ทดสอบซอฟต์แวร์ тестуванн kiem-thu testování-softwar testovani-softwar regresn"
+      "बग$ regressionst regresión regresion regressão regressione regressietest fehlerbericht bogue rapport-de-bug bugreport błęd błąd hata тестирован баг اختبار-البرمجيات बग バグ 回归测试 버그 בדיקות-תוכנ ทดสอบซอฟต์แวร์ тестуванн kiem-thu testování-softwar testovani-softwar regresn"
   },
   {
     concept: "testing",
@@ -18,7 +18,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "software",
     en: "testing test tests tester tested",
     stems:
-      "test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트 pengujian"
+      "परीक्षण test$ tests$ testen tester teste testa prueba probar testar collaud тест اختبار परीक्षण テスト 测试 測試 테스트 pengujian"
   },
   {
     concept: "app",
@@ -26,7 +26,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "app apps application android ios mobile-app software website websites web",
     stems:
-      "anwendung applikation application aplicación aplicacion aplicativo aplicação applicazion aplikac uygulama приложени تطبيق ऐप アプリ 应用 應用 앱 webseite website sitio-web site-web sito-web strona-intern web-sitesi сайт موقع वेबसाइट ウェブサイト 网站 網站 웹사이트"
+      "एन्ड्रोइड एप$ एपको$ anwendung applikation application aplicación aplicacion aplicativo aplicação applicazion aplikac uygulama приложени تطبيق ऐप アプリ 应用 應用 앱 webseite website sitio-web site-web sito-web strona-intern web-sitesi сайт موقع वेबसाइट ウェブサイト 网站 網站 웹사이트"
   },
   {
     concept: "api",
@@ -57,7 +57,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     includes: ["installation"],
     en: "it-support troubleshoot troubleshooting helpdesk tech-support it-technician it-technicians it-tech it-techs it-specialist it-help it-person it-guy it-admin sysadmin sysadmins computer-technician desktop-support",
     stems:
-      "it-support fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원 תמיכה-טכנ τεχνικη-υποστηρ технічна-підтрим техпідтрим suport-tehnic ho-tro-ky msaada-wa-kiufundi"
+      "it-support sokongan-it sokongan-teknikal bantuan-it fehlerbeheb dépann depann soporte-técnico soporte-tecnico suporte-técnico assistenza-tecnica storing wsparcie-techn teknik-destek техподдерж دعم-فني तकनीकी-सहायता トラブルシュー 技术支持 기술지원 תמיכה-טכנ τεχνικη-υποστηρ технічна-підтрим техпідтрим suport-tehnic ho-tro-ky msaada-wa-kiufundi"
   },
   {
     concept: "network",
@@ -95,16 +95,16 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     concept: "verification",
     work: "shared",
     family: "fieldwork",
-    en: "verification verify verified verifying confirm confirmation check-that exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked go-and-look go-and-see go-and-check go-look go-see have-a-look take-a-look eyes-on-the eyes-on-site eyes-on-the-ground",
+    en: "verification verify verified verifying confirm confirmation check-that make-sure exists existence field-agent field-agents field-officer field-verifier ground-truth ground-truthing cross-check cross-checking cross-checked go-and-look go-and-see go-and-check go-look go-see have-a-look take-a-look eyes-on-the eyes-on-site eyes-on-the-ground",
     stems:
-      "verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho যাচাই"
+      "provjer proveri verifi vérifi überprüf uberpruf überprü bestätig bestatig comprob confirm verific controleer weryfik doğrula dogrula провер подтвержд تحقق تأكد सत्यापन 確認 确认 验证 확인 cek$ periksa memeriksa pemeriksaan אימות επαληθευσ ยืนยัน xac-minh kuthibitisha uthibitisho যাচাই"
   },
   {
     concept: "address",
     family: "fieldwork",
     en: "address addresses signage signboard signboards sign-board",
     stems:
-      "adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna כתובת διευθυνσ ที่อยู่ dia-chi anwani ঠিকানা"
+      "ami-ipolowo adresse dirección direccion endereço endereco indirizz adres adresi адрес عنوان पता 住所 地址 주소 schild enseigne letrero insegna כתובת διευθυνσ ที่อยู่ dia-chi anwani ঠিকানা"
   },
   {
     concept: "geotag",
@@ -118,14 +118,14 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     family: "fieldwork",
     mode: "physical",
     en: "water",
-    stems: "wasser eau$ agua$ água acqua water woda su-numune вода ماء مياه पानी 水样 水質 水质 vann"
+    stems: "vanden wasser eau$ agua$ água acqua water woda su-numune вода ماء مياه पानी 水样 水質 水质 vann"
   },
   {
     concept: "sample",
     family: "fieldwork",
     en: "sample samples sampling",
     stems:
-      "probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove דגימ δειγμ ตัวอย่าง зразк mostr sampuli hang-mau mau-thu"
+      "megin probe proben probenahm échantillon echantillon muestra campion amostra monster próbk probk numune проб عينة नमूना サンプル 样本 采样 샘플 prøve prove דגימ δειγμ ตัวอย่าง зразк mostr sampuli hang-mau mau-thu"
   },
   {
     concept: "household",
@@ -140,7 +140,8 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     work: true,
     family: "fieldwork",
     en: "repair repairs mend rewire rewiring rewired",
-    stems: "reparat répar repar ripara herstel napraw oprav tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
+    stems:
+      "remont poprav gyara ጥገና मर्मत பழுது pembaikan baiki reparat répar repar ripara herstel napraw oprav tamir ремонт إصلاح मरम्मत 修理 维修 修理 수리"
   },
   {
     concept: "agriculture",
@@ -258,8 +259,9 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "sign-language",
     family: "language",
-    // Not "signing": a lease or a contract is signed.
-    en: "asl sign-language signed-language deaf",
+    // Not "signing": a lease or a contract is signed. Someone "who signs", said of a person, signs
+    // a language.
+    en: "asl sign-language signed-language deaf who-signs who-can-sign",
     stems:
       "gebärdensprach gebardensprach langue-des-signes lengua-de-señas lengua-de-senas lingua-de-sinais lingua-dei-segni gebarentaal język-migowy jezyk-migowy işaret-dili isaret-dili жестов لغة-الإشارة सांकेतिक 手話 手语 수어 señas senas signes sinais שפת-סימנ νοηματικ ภาษามือ limbajul-semnelor lugha-ya-ishara"
   },
@@ -273,7 +275,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
   {
     concept: "audio",
     family: "audio",
-    en: "audio recording recordings recorded sound podcast",
+    en: "audio record recording recordings recorded sound podcast",
     stems:
       "audio tonaufnahm enregistr grabación grabacion gravação gravacao registrazion opname nagran kayıt kayit аудио запис تسجيل صوت ऑडियो रिकॉर्डिंग 音声 録音 音频 录音 오디오 녹음 הקלטה הקלט ηχογραφ аудіо inregistrar ghi-am sauti"
   },

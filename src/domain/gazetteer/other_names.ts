@@ -33,10 +33,10 @@ export const otherNames: Readonly<Record<string, string>> = {
   Cairo:
     "Maadi|Zamalek|Heliopolis|Nasr City|Kairo|Le Caire|Caire|El Cairo|O Cairo|Il Cairo|Kair|Kahire|Каир|Каире|القاهرة|काहिरा|カイロ|开罗|카이로|קהיר|Каїр|Κάιρο|ไคโร|قاهره",
   Lisbon:
-    "لیسبون|Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본|ליסבון|Λισαβόνα|Лісабон|ลิสบอน|लिस्बन",
+    "Lisabon|لیسبون|Lissabon|Lisbonne|Lisboa|Lisbona|Lizbona|Lizbon|Лиссабон|Лиссабоне|لشبونة|リスボン|里斯本|리스본|ליסבון|Λισαβόνα|Лісабон|ลิสบอน|लिस्बन",
   Bucharest:
     "Bukarest|Bucarest|Bucareste|Boekarest|Bukareszt|Bükreş|Бухарест|Бухаресте|بوخارست|ブカレスト|布加勒斯特|בוקרשט|Βουκουρέστι|บูคาเรสต์|बुखारेस्ट|부쿠레슈티",
-  Mumbai: "بمبئی|Mumbaí|Мумбаи|مومباي|मुंबई|मुम्बई|ムンバイ|孟买|뭄바이|מומבאי|Μουμπάι|Мумбаї|มุมไบ",
+  Mumbai: "மும்பை|بمبئی|Mumbaí|Мумбаи|مومباي|मुंबई|मुम्बई|ムンバイ|孟买|뭄바이|מומבאי|Μουμπάι|Мумбаї|มุมไบ",
   Tokyo: "توکیو|Tokio|Tóquio|Токио|طوكيو|टोक्यो|東京|东京|도쿄|טוקיו|Τόκιο|Токіо|โตเกียว",
   Osaka: "Ōsaka|Осака|أوساكا|大阪|오사카|אוסקה|Οσάκα|โอซากา|ओसाका",
   Seoul: "سئول|Séoul|Seúl|Seul|Сеул|Сеуле|سول|सियोल|ソウル|首尔|首爾|서울|סאול|Σεούλ|กรุงโซล",
@@ -48,7 +48,7 @@ export const otherNames: Readonly<Record<string, string>> = {
     "Ateena|Atény|آتن|Αθήνας|Athen|Athènes|Atenas|Atene|Ateny|Atina|Афины|Афинах|أثينا|アテネ|雅典|아테네|Αθήνα|אתונה|Афіни|เอเธนส์|एथेंस",
   Prague: "پراگ|Prag|Praga|Prága|Прага|Праге|براغ|プラハ|布拉格|프라하|Praha|Praze|פראג|Πράγα|กรุงปราก|प्राग",
   Warsaw:
-    "Varsova|ورشو|Warszawie|Warschau|Varsovie|Varsovia|Varsóvia|Varsavia|Varşova|Варшава|Варшаве|وارسو|ワルシャワ|华沙|바르샤바|ורשה|Βαρσοβία|วอร์ซอ|वारसॉ",
+    "Varsova|Varšava|Varsó|ورشو|Warszawie|Warschau|Varsovie|Varsovia|Varsóvia|Varsavia|Varşova|Варшава|Варшаве|وارسو|ワルシャワ|华沙|바르샤바|ורשה|Βαρσοβία|วอร์ซอ|वारसॉ",
   Milan:
     "میلان|Mailand|Milán|Milão|Mediolan|Милан|Милане|ميلانو|ミラノ|米兰|밀라노|Milano|מילאנו|Μιλάνο|Мілан|มิลาน|मिलान",
   Munich: "Múnich|Munique|Monaco di Baviera|Monachium|Münih|Мюнхен|Мюнхене|ميونخ|ミュンヘン|慕尼黑|뮌헨",
@@ -64,7 +64,7 @@ export const otherNames: Readonly<Record<string, string>> = {
     "نایروبی|Westlands|Kilimani|Kileleshwa|Найроби|نيروبي|ナイロビ|内罗毕|나이로비|ניירובי|Ναϊρόμπι|Найробі|ไนโรบี|नैरोबी",
   // Districts and suburbs of the catalogue's cities, written as places of their own.
   Lagos:
-    "لاگوس|Лагос|لاغوس|ラゴス|拉各斯|Ikeja|Lekki|Victoria Island|Ikoyi|Yaba|Surulere|Apapa|לאגוס|ลากอส|लागोस|라고스",
+    "Èkó|لاگوس|Лагос|لاغوس|ラゴス|拉各斯|Ikeja|Lekki|Victoria Island|Ikoyi|Yaba|Surulere|Apapa|לאגוס|ลากอส|लागोस|라고스",
   Istanbul:
     "استانبول|İstanbul|Estambul|Istambul|Stambuł|Стамбул|إسطنبول|イスタンブール|伊斯坦布尔|이스탄불|איסטנבול|Κωνσταντινούπολη|Ισταμπούλ|อิสตันบูล|इस्तांबुल",
   "Mexico City":
@@ -80,7 +80,7 @@ export const otherNames: Readonly<Record<string, string>> = {
   "Los Angeles":
     "Los Ángeles|Лос-Анджелес|لوس أنجلوس|ロサンゼルス|洛杉矶|로스앤젤레스|לוס אנג'לס|Λος Άντζελες|ลอสแอนเจลิส|लॉस एंजेलिस",
   Amsterdam:
-    "آمستردام|Ámsterdam|Amsterdão|Амстердам|Амстердаме|أمستردام|アムステルダム|阿姆斯特丹|암스테르담|אמסטרדם|Άμστερνταμ|อัมสเตอร์ดัม|एम्स्टर्डम",
+    "آمستردام|Ámsterdam|Amsterdão|Amesterdão|Амстердам|Амстердаме|أمستردام|アムステルダム|阿姆斯特丹|암스테르담|אמסטרדם|Άμστερνταμ|อัมสเตอร์ดัม|एम्स्टर्डम",
   Hanoi: "Hà Nội|Ha Noi|Hanói|Hà Nội|Ханой|هانوي|ハノイ|河内|하노이|האנוי|Ανόι|ฮานอย",
   "Kuala Lumpur":
     "کوالالامپور|Куала-Лумпур|كوالالمبور|クアラルンプール|吉隆坡|쿠알라룸푸르|קואלה לומפור|Κουάλα Λουμπούρ|กัวลาลัมเปอร์|कुआलालंपुर",
