@@ -7,6 +7,7 @@
  */
 
 import { cachedPerObject, madeOnce, memoized } from "../read_cache.ts"
+import { clockTimesOf } from "./clock_times.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import {
   isWorldCity,
@@ -19,7 +20,6 @@ import {
 } from "./places.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import {
-  clockTimesOf,
   englishKey,
   fold,
   isAskedWorkKey,

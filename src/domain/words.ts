@@ -12,6 +12,7 @@ import type { Concept } from "./concepts/concept.ts"
 import { trades } from "./concepts/trades.ts"
 import { concepts } from "./concepts/work.ts"
 import { americanOf, stemOf } from "./stemmer.ts"
+import { stopWords } from "./stop_words.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
 export const fold = (text: string): string =>
@@ -93,46 +94,6 @@ const scriptRuns = (word: string): ReadonlyArray<string> =>
 /** The folded words of a text, in order, with repeats. */
 export const wordsOf = (text: string): ReadonlyArray<string> => readWords(text).folded
 
-/**
- * Words that say nothing about the work: grammar, and what every request says ("need someone to",
- * "looking for a person"). Dropped before stemming.
- */
-export const stopWords: ReadonlySet<string> = new Set(
-  (
-    "a an and any are as at be by can for from get got has have i in into is it its me my need needed needs of on or " +
-    "our please some someone somebody anyone anybody that the their them then there these this those to up us we who " +
-    "will with would you your want wanted task tasks person people human humans hire find able should must one two " +
-    "looking look help do does done make sure just also very via per each every all than more most about over " +
-    "here what which when where while how why whether it's its let lets " +
-    // German, French, Spanish, Portuguese, Italian, Dutch, Polish, Turkish, Indonesian and
-    // Malay: grammar and the words of asking, never the work.
-    "der die das den dem des ein eine einer einen einem und oder fur mit von vom zu zum zur auf aus im ins bei nach " +
-    "unser unsere unserem unseren unserer ich wir ihr sie es ist sind bitte noch heute brauche brauchen suche gesucht " +
-    "le la les un une des du de et ou pour avec sur dans au aux en par notre nos vos votre je nous il elle est qu que qui bien " +
-    "el los las una unos del al con por para sobre nuestro nuestra nuestros nuestras necesito busco hoy mismo antes " +
-    "um uma umas uns do da dos das com em no na nos nas pelo pela preciso " +
-    "il lo gli di della delle dello dei degli per con una uno nel nella ai alla alle su tra fra cerco serve " +
-    "het een van en met voor naar op aan bij nodig ons onze " +
-    "w z na do od dla ze oraz lub potrzebuje " +
-    "ve bir ile için icin ve bu su " +
-    "dan di ke dari untuk yang dengan " +
-    "в на с по для из от и или мне нам нужен нужна нужно " +
-    "في من إلى الى على مع عن و " +
-    // Persian.
-    "در از به با برای را که این یک " +
-    "में का की के को से और एक है चाहिए करना " +
-    // Ukrainian, Romanian, Greek, Hebrew, Vietnamese (folded), Swahili and Bengali.
-    "у і та або мені нам потрібен потрібна потрібно " +
-    "din în in la pentru cu si sau un o al ale unei unui " +
-    "στα στη στην στο στον του της των και για με σε ενα μια " +
-    "של את עם על צריך מישהו " +
-    "tu sang den cho va cua o mot cac nhung la voi trong ve toi can " +
-    "kutoka kwenda na ya wa kwa katika za la cha vya " +
-    // Bengali.
-    "এবং ও করা করুন জন্য থেকে একটি আমাদের আমার দরকার"
-  ).split(" ")
-)
-
 /** A text's distinct keys, each with the first word that gave it (what `matched` reports). */
 export interface Term {
   readonly key: string
@@ -198,33 +159,6 @@ const rendered = (terms: Array<Term>): Array<Term> => {
   terms[at] = { key, word: terms[at]!.word }
   return terms
 }
-
-/**
- * The clock times a folded text names, in minutes after midnight: "23:00", "11 pm", "11:30pm",
- * "23h", "23h30", "23 uhr", "midnight" (24:00, the end of a day). A bare number is no time ("40
- * photos", "24-hour turnaround"); neither is "5.00", a price as often as a time.
- */
-export const clockTimesOf = (folded: string): ReadonlyArray<number> => {
-  const times: Array<number> = []
-  for (const { groups } of folded.matchAll(clockTime)) {
-    if (groups === undefined) continue
-    if (groups.midnight !== undefined) {
-      times.push(24 * 60)
-      continue
-    }
-    let hours = Number(groups.h ?? groups.hh ?? groups.hhh)
-    const minutes = Number(groups.m ?? groups.mm ?? groups.mmm ?? 0)
-    const half = groups.half?.replaceAll(".", "")
-    if (half === "pm" && hours < 12) hours += 12
-    if (half === "am" && hours === 12) hours = 0
-    // "24h" is a day's turnaround, not a time.
-    if (hours > 23 || minutes > 59) continue
-    times.push(hours * 60 + minutes)
-  }
-  return times
-}
-const clockTime =
-  /\b(?<h>\d{1,2})(?::(?<m>\d{2}))?\s*(?<half>[ap]\.?m\b\.?)|\b(?<hh>\d{1,2})(?:h(?<mm>\d{2})?|\s*uhr)\b|\b(?<hhh>\d{1,2}):(?<mmm>\d{2})\b|\b(?<midnight>midnight|minuit|medianoche|mezzanotte|mitternacht)\b/g
 
 /** Just the keys of `termsOf`. */
 export const keysOf = (text: string): ReadonlyArray<string> => termsOf(text).map((t) => t.key)

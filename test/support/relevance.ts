@@ -9,8 +9,9 @@ import { readFileSync } from "node:fs"
 import { searchDirectory } from "../../src/domain/directory_search.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
 import { canonicalPlace, placeOf } from "../../src/domain/places.ts"
+import { stopWords } from "../../src/domain/stop_words.ts"
 import type { ExecutionMode } from "../../src/domain/task_draft/execution_mode.ts"
-import { stopWords, wordsOf } from "../../src/domain/words.ts"
+import { wordsOf } from "../../src/domain/words.ts"
 
 export type Part = "tuning" | "held-out"
 
