@@ -39,6 +39,7 @@ import {
   ReplayedHeader,
   TaskEtagHeader,
   TaskLocationHeader,
+  UploadFileName,
   WaitSeconds
 } from "./parameters.ts"
 import {
@@ -289,10 +290,7 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
     HttpApiEndpoint.post("uploadArtifact", `${apiPrefix}/tasks/:reference/artifacts`, {
       params: { reference: Schema.String },
       query: {
-        name: Schema.String.annotate({
-          description:
-            "The file's name, e.g. photo.jpg (kept without any path or control characters, at most 255 characters)."
-        })
+        name: UploadFileName
       },
       payload: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
         description:
@@ -343,7 +341,7 @@ export class EvidenceApi extends HttpApiGroup.make("evidence", { topLevel: true 
     HttpApiEndpoint.get("downloadArtifact", `${apiPrefix}/tasks/:reference/artifacts/:id`, {
       params: { reference: Schema.String, id: Schema.String },
       success: HttpApiSchema.WithHeaders(
-        HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
+        HttpApiSchema.StreamUint8Array({ contentType: "*/*" }).annotate({
           description: "The file's bytes, with content-type the type read from them."
         }),
         FileResponseHeaders
