@@ -16,6 +16,7 @@
  *
  *   npm run fuzz -- http://127.0.0.1:8080 120
  */
+import { signInParticipants } from "./fuzz_participants.ts"
 import { inputMade503, type OpenApiDocument, statefulPhase } from "./fuzz_stateful.ts"
 
 interface Operation {
@@ -135,12 +136,26 @@ const participants = [
   ...(await slugs("limit=20")),
   ...(await slugs("q=sim&limit=10")).filter((slug) => slug.startsWith("sim-"))
 ]
+// Two catalogue participants sign in as the document says (scripts/fuzz_participants.ts); the
+// operator's invitation needs the service's database, named as the service names it.
+const catalogue = participants.filter((slug) => !slug.startsWith("sim-")).slice(0, 2)
+const databaseUrl = process.env.DATABASE_URL
+if (databaseUrl === undefined)
+  process.stderr.write("DATABASE_URL is unset: no participant signs in, so their operations are not fuzzed\n")
+const signedIn =
+  databaseUrl === undefined ? [] : await signInParticipants({ base, document, slugs: catalogue, databaseUrl })
+// A sandbox's index names its clock (ServiceIndex.sandbox_tools): moved now and then, so offers lapse.
+const index = (await (await fetch(`${base}/api/public/v1`)).json()) as { sandbox_tools?: { clock?: string } }
+const clock = index.sandbox_tools?.clock
 const stateful = await statefulPhase({
   base,
   document,
   seconds: seconds / 2,
-  participants
+  participants,
+  signedIn,
+  ...(clock === undefined ? {} : { clock })
 })
 const stateless = { requests, statuses, failures }
-process.stdout.write(`${JSON.stringify({ seconds, stateless, stateful }, null, 2)}\n`)
+const signedInSlugs = signedIn.map((participant) => participant.slug)
+process.stdout.write(`${JSON.stringify({ seconds, signedIn: signedInSlugs, stateless, stateful }, null, 2)}\n`)
 process.exitCode = failures.length === 0 && stateful.failures.length === 0 ? 0 : 1

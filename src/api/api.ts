@@ -327,7 +327,7 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
       .annotateMerge(
         summary(
           "Submit the result (participant)",
-          'Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task\'s brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field). An artifact {"kind": "file", "id": …} names a file uploaded to this task by this participant (else 422 artifact_invalid); at most limits.files.max_files_per_result of them.'
+          'Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task\'s brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field). An artifact {"kind": "file", "id": …} names a file uploaded to this task by this participant, each file once (else 422 artifact_invalid); at most limits.files.max_files_per_result of them.'
         )
       )
   )
