@@ -534,7 +534,13 @@ export const statefulPhase = async (options: {
     if (answer.status === 200) {
       observe(task, answer.json)
       moved(id, answer.json)
-    }
+    } else if (answer.status === 409) await refresh(task)
+  }
+
+  /** After a 409 (the task moved on: a timer, the clock, the other party), read it as it is now. */
+  const refresh = async (task: Task) => {
+    const answer = await send("getTask", { reference: task.reference }, {})
+    if (answer.status === 200) observe(task, answer.json)
   }
 
   // The participant's side: their operations, as the document names them.
@@ -777,6 +783,7 @@ export const statefulPhase = async (options: {
       observe(task, answer.json)
       moved(id, answer.json)
     } else if (took) moved(id, undefined)
+    else if (answer.status === 409) await refresh(task)
   }
 
   /**
@@ -869,6 +876,7 @@ export const statefulPhase = async (options: {
     await response.text()
     figures.requests++
     if (response.status !== 200) fail(`the sandbox clock answered ${response.status}`)
+    else moved("sandbox clock", undefined)
   }
 
   const deadline = Date.now() + options.seconds * 1000
@@ -879,7 +887,7 @@ export const statefulPhase = async (options: {
     else if (participantOps.length > 0 && roll < 0.6) await participantRound()
     else {
       // A submitted result waits for its agent: half the agent's rounds go to one, if any.
-      const submitted = tasks.filter((task) => task.state === "submitted")
+      const submitted = [...known.values()].filter((task) => task.state === "submitted")
       await follow(pick(submitted.length > 0 && random() < 0.5 ? submitted : tasks))
     }
   }

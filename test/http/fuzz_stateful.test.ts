@@ -81,17 +81,17 @@ describe("the fuzzer's stateful phase", () => {
       delete operation.responses["304"]
     const links = (stricter as Json).paths["/api/public/v1/tasks"].post.responses["201"].links
     links.cancelTask.parameters.reference = "$response.body#/not_a_member"
-    // The participant's side: a refusal left out, their list answered without a member it
-    // requires, a decline and a message the service takes called invalid.
-    delete (stricter as Json).paths["/api/public/v1/tasks/{reference}/accept"].post.responses["401"]
+    // The participant's side: a move's answer left out, their list answered without a member it
+    // requires, a result and a message the service takes called invalid.
+    delete (stricter as Json).paths["/api/public/v1/tasks/{reference}/accept"].post.responses["200"]
     schemas.TaskList?.required.push("not_a_member")
-    ;(schemas.DeclineRequest as Json).required = ["not_a_member"]
+    ;(schemas.ResultSubmission?.properties.summary as Record<string, unknown>).maxLength = 3
     ;(schemas.MessageRequest?.properties.body as Record<string, unknown>).maxLength = 3
     const figures = await statefulPhase({
       base: env.server.url,
       document: stricter,
       seconds: 20,
-      rounds: 250,
+      rounds: 400,
       seed: 35,
       participants,
       signedIn
@@ -105,7 +105,7 @@ describe("the fuzzer's stateful phase", () => {
     expect(said).toMatch(
       /body refused by the document's schema \([^)]*not_a_member[^)]*\): GET \/api\/public\/v1\/me\/tasks/
     )
-    expect(said).toContain("a request invalid by the document taken: POST /api/public/v1/tasks/{reference}/decline")
+    expect(said).toContain("a request invalid by the document taken: POST /api/public/v1/tasks/{reference}/submit")
     expect(said).toContain("a message invalid by the document taken: POST /api/public/v1/tasks/{reference}/messages")
   }, 30_000)
 })
