@@ -30,7 +30,16 @@ interface Schema {
 }
 interface Operation {
   readonly operationId?: string
-  readonly responses?: Record<string, { readonly content?: Record<string, { readonly schema?: Schema }> }>
+  readonly responses?: Record<
+    string,
+    {
+      readonly content?: Record<string, { readonly schema?: Schema }>
+      readonly headers?: Record<
+        string,
+        { readonly $ref?: string; readonly required?: boolean; readonly schema?: Schema }
+      >
+    }
+  >
 }
 export interface OpenApiDocument {
   readonly paths: Record<string, Record<string, Operation>>
@@ -226,6 +235,29 @@ export const statefulPhase = async (options: {
     }
     const declared = described.responses?.[status]
     if (declared === undefined && response.status !== 429) fail(`status not in the document: ${line}`)
+    // The response's headers the document declares: present when required, and of their schema
+    // (an integer header's text an integer).
+    for (const [name, header] of Object.entries(declared?.headers ?? {})) {
+      const at =
+        header.$ref !== undefined
+          ? [...header.$ref.slice(2).split("/"), "schema"]
+          : ["paths", route, method, "responses", status, "headers", name, "schema"]
+      const value = response.headers.get(name)
+      const resolved = header.$ref === undefined ? header : undefined
+      if (value === null) {
+        if (resolved?.required === true) fail(`the ${name} header the document requires is missing: ${line}`)
+        continue
+      }
+      const validate = validator(pointer(...at))
+      const typed =
+        (validate.schema as { type?: string } | undefined)?.type === "integer"
+          ? /^-?\d+$/.test(value)
+            ? Number(value)
+            : value
+          : value
+      if (!validate(typed))
+        fail(`the ${name} header ${JSON.stringify(value.slice(0, 60))} refused by the document's schema: ${line}`)
+    }
     let json: unknown
     const media = Object.keys(declared?.content ?? {})
     const binary = media.length > 0 && !media.includes("application/json")
@@ -260,6 +292,14 @@ export const statefulPhase = async (options: {
   const required = (draftSchema.required as ReadonlyArray<string>) ?? []
   const modes = ((document.components.schemas.ExecutionMode as Schema).enum as ReadonlyArray<string>) ?? []
   const draftIsValid = validator(pointer("components", "schemas", "TaskDraft"))
+  const idempotencyKeyIsValid = (() => {
+    const parameters =
+      (created.operation as { parameters?: ReadonlyArray<{ name: string; in: string }> }).parameters ?? []
+    const at = parameters.findIndex((p) => p.in === "header" && p.name === "idempotency-key")
+    if (at < 0) return (_: string) => true
+    const validate = validator(pointer("paths", created.route, created.method, "parameters", String(at), "schema"))
+    return (value: string) => validate(value) === true
+  })()
   const anyCase = (word: string) => [...word].map((c) => (random() < 0.3 ? c.toUpperCase() : c)).join("")
   const padded = (word: string) => (random() < 0.2 ? `  ${word}\t` : word)
   const participants = options.participants ?? []
@@ -435,8 +475,26 @@ export const statefulPhase = async (options: {
     const verdict = (preflight.json as { valid?: boolean } | undefined)?.valid
     if (!valid && preflight.status === 200 && verdict === true)
       fail(`a draft invalid by the document (${ajvSays(draftIsValid)}) called valid by preflight: ${shown}`)
-    const answer = await send("createTask", {}, { body })
-    if (valid && answer.status === 400) fail(`a draft valid by the document refused as malformed: ${answer.line}`)
+    // The idempotency-key header, now and then, valid or not by its parameter's schema; a body
+    // naming another key (idempotency_key) is a mismatch (400), not a malformed request.
+    const keyRoll = random()
+    const key =
+      keyRoll < 0.12
+        ? `fuzz-${unique++}-${Math.floor(random() * 1e9)}-${Date.now()}`
+        : keyRoll < 0.15
+          ? pick(["short", "k".repeat(256), "", " ".repeat(20)])
+          : undefined
+    // A header's value is what HTTP carries: without the blanks around it (RFC 9110, 5.5).
+    const keyValid = key === undefined || idempotencyKeyIsValid(key.replace(/^[ \t]+|[ \t]+$/g, ""))
+    const bodyKey = (body as { idempotency_key?: unknown } | null)?.idempotency_key
+    const mismatch =
+      key !== undefined && typeof bodyKey === "string" && bodyKey.trim() !== "" && bodyKey.trim() !== key.trim()
+    const headers = key === undefined ? {} : { "idempotency-key": key }
+    const answer = await send("createTask", {}, { body, headers })
+    if (!keyValid && answer.status === 201)
+      fail(`an idempotency-key header invalid by the document (${JSON.stringify(key)}) taken: ${answer.line}`)
+    if (valid && keyValid && !mismatch && answer.status === 400)
+      fail(`a draft valid by the document refused as malformed: ${answer.line}`)
     if (valid && answer.status === 422) {
       const details = (answer.json as { error?: { details?: ReadonlyArray<{ field: string; code: string }> } })?.error
         ?.details
@@ -452,6 +510,22 @@ export const statefulPhase = async (options: {
     if (answer.status !== 201) return
     const created = answer.json as { reference: string; task_token: string; state: string }
     figures.tasksCreated++
+    // Replayed with its key (the header's, or the body's idempotency_key): the same task again,
+    // said to be a replay; with the same key and another draft, refused.
+    const keyed = key !== undefined || (typeof bodyKey === "string" && bodyKey.trim() !== "")
+    if (keyed && random() < 0.3) {
+      const again = await send("createTask", {}, { body, headers })
+      const replayed = again.json as { reference?: string } | undefined
+      if (again.status !== 201 || replayed?.reference !== created.reference)
+        fail(`a replay with the same idempotency key did not answer the same task: ${again.line}`)
+      else if (again.headers.get("idempotent-replayed") !== "true")
+        fail(`a replay with the same idempotency key is not said to be one: ${again.line}`)
+      else moved("createTask replayed", undefined)
+    } else if (keyed && random() < 0.2) {
+      const other = { ...(body as Record<string, unknown>), action: "Another task under the same key" }
+      const again = await send("createTask", {}, { body: other, headers })
+      if (again.status === 201) fail(`another draft under a used idempotency key was taken: ${again.line}`)
+    }
     const paths: Record<string, Record<string, string>> = {}
     let etag: string | undefined
     for (const name of links) {
@@ -686,6 +760,7 @@ export const statefulPhase = async (options: {
     }
     const task = pick(random() < 0.85 ? waiting : theirs)
     if (random() < 0.25) return await asideRound(task, me)
+    if (random() < 0.08 && task.state in next) return await race(task, me)
     const id =
       next[task.state] !== undefined && random() < 0.85
         ? pick(next[task.state] as ReadonlyArray<string>)
@@ -782,8 +857,67 @@ export const statefulPhase = async (options: {
     if (took && answer.status === 200) {
       observe(task, answer.json)
       moved(id, answer.json)
+      // A move changes the task, so the ETag the agent holds from before it no longer matches.
+      if (task.etag !== undefined && random() < 0.3) {
+        const read = await send("getTask", { reference: task.reference }, { headers: { "if-none-match": task.etag } })
+        if (read.status === 304) fail(`a read with the ETag from before ${id} answered 304: ${read.line}`)
+        if (read.status === 200) {
+          observe(task, read.json)
+          task.etag = read.headers.get("etag") ?? undefined
+        }
+      }
     } else if (took) moved(id, undefined)
     else if (answer.status === 409) await refresh(task)
+  }
+
+  /**
+   * Two moves on one task at once, each valid on its own and each ruling the other out (the
+   * participant's two answers to an offer, the agent's cancel against the participant's start, two
+   * results): of two concurrent moves at most one is taken (docs/lifecycle.md), the other refused as
+   * out of turn, and a read afterwards shows the winner's state.
+   */
+  const race = async (task: Task, me: SignedInParticipant) => {
+    const token = { authorization: `Bearer ${await me.token()}` }
+    const agent = { authorization: `Bearer ${task.token}` }
+    const result = { summary: "Done.", fields: instanceOf(task.resultSchema ?? { type: "object" }) }
+    const moves: Record<string, ReadonlyArray<readonly [string, () => Promise<Awaited<ReturnType<typeof send>>>]>> = {
+      // (Not accept against cancel: cancel is allowed after an accept too, so both may be taken.)
+      awaiting_participant: [
+        ["acceptTask", () => send("acceptTask", { reference: task.reference }, { headers: token })],
+        ["declineTask", () => send("declineTask", { reference: task.reference }, { body: {}, headers: token })]
+      ],
+      accepted: [
+        ["startTask", () => send("startTask", { reference: task.reference }, { headers: token })],
+        ["cancelTask", () => send("cancelTask", { reference: task.reference }, { body: {}, headers: agent })]
+      ],
+      in_flight: [
+        ["submitTask", () => send("submitTask", { reference: task.reference }, { body: result, headers: token })],
+        ["submitTask", () => send("submitTask", { reference: task.reference }, { body: result, headers: token })]
+      ]
+    }
+    const pair = moves[task.state]
+    if (pair === undefined) return
+    const answers = await Promise.all(pair.map(([, move]) => move()))
+    const taken = answers.filter((answer) => answer.status === 200)
+    const names = pair.map(([id]) => id).join(" and ")
+    figures.participantStatuses[`race ${taken.length} of 2`] =
+      (figures.participantStatuses[`race ${taken.length} of 2`] ?? 0) + 1
+    if (taken.length > 1)
+      fail(`${names} at once on one task were both taken: ${answers.map((a) => a.line).join(" | ")}`)
+    for (const answer of answers)
+      if (answer.status !== 200 && answer.status !== 409 && answer.status !== 422)
+        fail(`${names} at once answered ${answer.status}: ${answer.line}`)
+    const winner = taken[0]
+    const read = await send("getTask", { reference: task.reference }, {})
+    if (read.status === 200) observe(task, read.json)
+    if (winner !== undefined) {
+      const [id] = pair[answers.indexOf(winner)] as readonly [string, unknown]
+      moved(id, winner.json)
+      const said = (winner.json as { state: string }).state
+      // The winner's state, or one a timer or the simulated side may have moved it on to since.
+      if (read.status === 200 && task.state !== said && !(said === "submitted" && task.state === "settled"))
+        fail(`${names} at once: the winner answered ${said}, a read after shows ${task.state}: ${winner.line}`)
+    }
   }
 
   /**

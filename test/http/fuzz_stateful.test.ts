@@ -79,6 +79,10 @@ describe("the fuzzer's stateful phase", () => {
     schemas.CreatedTask?.required.push("not_a_member")
     for (const operation of Object.values(stricter.paths["/api/public/v1/tasks/{reference}"] ?? {}))
       delete operation.responses["304"]
+      // A response header the service sends, given a type it does not have.
+    ;(stricter as Json).paths["/api/public/v1/tasks"].post.responses["201"].headers.location.schema = {
+      type: "integer"
+    }
     const links = (stricter as Json).paths["/api/public/v1/tasks"].post.responses["201"].links
     links.cancelTask.parameters.reference = "$response.body#/not_a_member"
     // The participant's side: a move's answer left out, their list answered without a member it
@@ -101,6 +105,7 @@ describe("the fuzzer's stateful phase", () => {
     expect(said).toContain("body refused by the document's schema")
     expect(said).toContain("status not in the document: GET /api/public/v1/tasks/{reference}")
     expect(said).toContain("the cancelTask link's reference ($response.body#/not_a_member) names nothing")
+    expect(said).toContain("the location header")
     expect(said).toContain("status not in the document: POST /api/public/v1/tasks/{reference}/accept")
     expect(said).toMatch(
       /body refused by the document's schema \([^)]*not_a_member[^)]*\): GET \/api\/public\/v1\/me\/tasks/
