@@ -453,12 +453,15 @@ export const statefulPhase = async (options: {
     const move = state === undefined ? id : `${id}→${state}`
     figures.moves[move] = (figures.moves[move] ?? 0) + 1
   }
-  const bearer = (task: Task) => {
+  const bearer = async (task: Task) => {
     const roll = random()
     if (roll < 0.8) return { authorization: `Bearer ${task.token}`, right: true }
     const other = tasks.find((t) => t.reference !== task.reference)
     if (roll < 0.9 && other !== undefined) return { authorization: `Bearer ${other.token}`, right: false }
-    return { authorization: roll < 0.95 ? "Bearer tt_wrong" : undefined, right: false }
+    // A participant's access token: a participant cannot act as the agent.
+    if (roll < 0.94 && signedIn.length > 0)
+      return { authorization: `Bearer ${await pick(signedIn).token()}`, right: false }
+    return { authorization: roll < 0.97 ? "Bearer tt_wrong" : undefined, right: false }
   }
   const withBearer = (authorization: string | undefined): Record<string, string> =>
     authorization === undefined ? {} : { authorization }
@@ -582,7 +585,7 @@ export const statefulPhase = async (options: {
       }
       return
     }
-    const credential = bearer(task)
+    const credential = await bearer(task)
     if (id === "listDeliveries") {
       const answer = await send("listDeliveries", path, { headers: withBearer(credential.authorization) })
       if (credential.right !== (answer.status === 200))
@@ -732,7 +735,8 @@ export const statefulPhase = async (options: {
       owner !== undefined
         ? await owner.token()
         : kind === "garbage"
-          ? pick(["eyJhbGciOiJub25lIn0.e30.", "tt_x", "x".repeat(600)])
+          ? // …or an agent's task token: an agent cannot act as a participant.
+            pick(["eyJhbGciOiJub25lIn0.e30.", "tt_x", "x".repeat(600), pick(tasks).token])
           : undefined
     const headers = withBearer(token === undefined ? undefined : `Bearer ${token}`)
     const holder = owner?.slug ?? "nobody"
