@@ -745,6 +745,18 @@ export const statefulPhase = async (options: {
     const waiting = theirs.filter((t) => t.state in next)
     // With nothing to do, they read their list (offers appear there), as a participant would.
     if (waiting.length === 0 || random() < 0.15) {
+      if (random() < 0.2) {
+        // Who the token says they are: the participant it was got for, or a refusal without one.
+        const answer = await send("me", {}, { headers })
+        const slug = (answer.json as { participant?: { slug?: string } } | undefined)?.participant?.slug
+        if ((owner !== undefined) !== (answer.status === 200))
+          fail(`me answered ${answer.status} to ${holder}'s token: ${answer.line}`)
+        if (answer.status === 200 && slug !== owner?.slug)
+          fail(`me answered ${slug} to ${holder}'s token: ${answer.line}`)
+        figures.participantStatuses[`me ${answer.status}`] =
+          (figures.participantStatuses[`me ${answer.status}`] ?? 0) + 1
+        return
+      }
       const answer = await send("myTasks", {}, { headers })
       figures.participantStatuses[`myTasks ${answer.status}`] =
         (figures.participantStatuses[`myTasks ${answer.status}`] ?? 0) + 1
