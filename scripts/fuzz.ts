@@ -16,6 +16,7 @@
  *
  *   npm run fuzz -- http://127.0.0.1:8080 120
  */
+import { signInParticipants } from "./fuzz_participants.ts"
 import { inputMade503, type OpenApiDocument, statefulPhase } from "./fuzz_stateful.ts"
 
 interface Operation {
@@ -67,6 +68,31 @@ const json = (depth = 0): unknown => {
   return object
 }
 
+// Participants a draft may name: a page of the catalogue, and a sandbox's simulated ones, which
+// take their tasks along the lifecycle.
+const slugs = async (query: string) =>
+  (
+    (
+      (await (await fetch(`${base}/api/public/v1/participants?${query}`)).json()) as {
+        data?: ReadonlyArray<{ slug: string }>
+      }
+    ).data ?? []
+  ).map((participant) => participant.slug)
+const participants = [
+  ...(await slugs("limit=20")),
+  ...(await slugs("q=sim&limit=10")).filter((slug) => slug.startsWith("sim-"))
+]
+// Two catalogue participants sign in as the document says (scripts/fuzz_participants.ts); the
+// operator's invitation needs the service's database, named as the service names it.
+const catalogue = participants.filter((slug) => !slug.startsWith("sim-")).slice(0, 2)
+const databaseUrl = process.env.DATABASE_URL
+if (databaseUrl === undefined)
+  process.stderr.write("DATABASE_URL is unset: no participant signs in, so their operations are not fuzzed\n")
+const signedIn =
+  databaseUrl === undefined ? [] : await signInParticipants({ base, document, slugs: catalogue, databaseUrl })
+// A sandbox's index names its clock (ServiceIndex.sandbox_tools): moved now and then, so offers lapse.
+const index = (await (await fetch(`${base}/api/public/v1`)).json()) as { sandbox_tools?: { clock?: string } }
+const clock = index.sandbox_tools?.clock
 const operations = Object.entries(document.paths).flatMap(([route, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ route, method, operation }))
 )
@@ -84,6 +110,8 @@ while (Date.now() < deadline) {
       headers[p.name] = pick(["", "k".repeat(16), "x", '"v1"', "*", "a".repeat(300)])
   }
   if (random() < 0.3) headers.authorization = pick(["Bearer tt_x", "Bearer ", "Basic x", `Bearer ${"a".repeat(2000)}`])
+  // A signed-in participant's own token now and then, so random input reaches past the credential.
+  if (signedIn.length > 0 && random() < 0.2) headers.authorization = `Bearer ${await pick(signedIn).token()}`
   let body: string | undefined
   if (method !== "get" && operation.requestBody !== undefined) {
     const type = Object.keys(operation.requestBody.content ?? {})[0] ?? "application/json"
@@ -121,26 +149,15 @@ while (Date.now() < deadline) {
       failures.push(`${method.toUpperCase()} ${path.slice(0, 120)} → ${response.status} ${answer.slice(0, 200)}`)
   }
 }
-// Participants a draft may name: a page of the catalogue, and a sandbox's simulated ones, which
-// take their tasks along the lifecycle.
-const slugs = async (query: string) =>
-  (
-    (
-      (await (await fetch(`${base}/api/public/v1/participants?${query}`)).json()) as {
-        data?: ReadonlyArray<{ slug: string }>
-      }
-    ).data ?? []
-  ).map((participant) => participant.slug)
-const participants = [
-  ...(await slugs("limit=20")),
-  ...(await slugs("q=sim&limit=10")).filter((slug) => slug.startsWith("sim-"))
-]
 const stateful = await statefulPhase({
   base,
   document,
   seconds: seconds / 2,
-  participants
+  participants,
+  signedIn,
+  ...(clock === undefined ? {} : { clock })
 })
 const stateless = { requests, statuses, failures }
-process.stdout.write(`${JSON.stringify({ seconds, stateless, stateful }, null, 2)}\n`)
+const signedInSlugs = signedIn.map((participant) => participant.slug)
+process.stdout.write(`${JSON.stringify({ seconds, signedIn: signedInSlugs, stateless, stateful }, null, 2)}\n`)
 process.exitCode = failures.length === 0 && stateful.failures.length === 0 ? 0 : 1

@@ -39,6 +39,7 @@ import {
   ReplayedHeader,
   TaskEtagHeader,
   TaskLocationHeader,
+  UploadFileName,
   WaitSeconds
 } from "./parameters.ts"
 import {
@@ -289,10 +290,7 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
     HttpApiEndpoint.post("uploadArtifact", `${apiPrefix}/tasks/:reference/artifacts`, {
       params: { reference: Schema.String },
       query: {
-        name: Schema.String.annotate({
-          description:
-            "The file's name, e.g. photo.jpg (kept without any path or control characters, at most 255 characters)."
-        })
+        name: UploadFileName
       },
       payload: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
         description:
@@ -329,7 +327,7 @@ export class ParticipantAccountApi extends HttpApiGroup.make("account", { topLev
       .annotateMerge(
         summary(
           "Submit the result (participant)",
-          'Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task\'s brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field). An artifact {"kind": "file", "id": …} names a file uploaded to this task by this participant (else 422 artifact_invalid); at most limits.files.max_files_per_result of them.'
+          'Authorization: Bearer <OAuth 2.1 access token>. A structured result; when the task\'s brief has a result_schema, fields must satisfy it (else 422 result_invalid, details naming each field). An artifact {"kind": "file", "id": …} names a file uploaded to this task by this participant, each file once (else 422 artifact_invalid); at most limits.files.max_files_per_result of them.'
         )
       )
   )
@@ -343,7 +341,7 @@ export class EvidenceApi extends HttpApiGroup.make("evidence", { topLevel: true 
     HttpApiEndpoint.get("downloadArtifact", `${apiPrefix}/tasks/:reference/artifacts/:id`, {
       params: { reference: Schema.String, id: Schema.String },
       success: HttpApiSchema.WithHeaders(
-        HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
+        HttpApiSchema.StreamUint8Array({ contentType: "*/*" }).annotate({
           description: "The file's bytes, with content-type the type read from them."
         }),
         FileResponseHeaders

@@ -9,6 +9,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
+import { usableFileNamePattern } from "../domain/evidence.ts"
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, idempotencyKeyRule } from "../domain/task_draft/idempotency.ts"
 
 /** The largest request body accepted (DECISIONS §11): 413 payload_too_large past it. */
@@ -148,4 +149,18 @@ export const FileResponseHeaders = Schema.Struct({
     description: "default-src 'none'; sandbox: a file opened anyway runs nothing."
   }),
   "cache-control": Schema.String.annotate({ description: "private, no-store: no cache keeps a participant's file." })
+})
+
+/**
+ * An uploaded file's name: any text that leaves a name once made safe (domain/evidence.ts,
+ * `safeFileName`), which is what the pattern says; anything else is refused as malformed here, by
+ * the same rule the service would apply.
+ */
+export const UploadFileName = Schema.String.check(
+  Schema.isPattern(usableFileNamePattern, {
+    message: "name must be a file name such as photo.jpg, without a path"
+  })
+).annotate({
+  description:
+    "The file's name, e.g. photo.jpg: the last segment of what is sent (no path), kept without control characters, at most 255 characters. A name with nothing left once so cleaned (empty, blank, '.', '..', ending in '/') is refused."
 })

@@ -36,8 +36,20 @@ const maxKeptExtension = 16
  * Control characters (C0, DEL, C1) and the invisible marks that reorder text (bidirectional
  * overrides, isolates, embeddings): a name showing `gpj.exe` as `exe.jpg` deceives its reader.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const unsafeCharacters = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu
+const unsafeClass = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
+const unsafeCharacters = new RegExp(`[${unsafeClass}]`, "gu")
+
+/**
+ * The names `safeFileName` keeps something of, as one pattern: the upload's `name` parameter is
+ * declared by it (api/parameters.ts), so the document says which names are refused. The last
+ * segment (after any `/` or `\\`) holds a character that is neither white space, a control or
+ * reordering mark nor a dot; or its dots do not leave `.` or `..`: three of them, or two with white
+ * space between (`. .`).
+ */
+export const usableFileNamePattern = new RegExp(
+  `(?:[^\\s/\\\\.${unsafeClass}]|\\.[^/\\\\]*\\.[^/\\\\]*\\.|\\.[${unsafeClass}]*\\s[\\s${unsafeClass}]*\\.)[^/\\\\]*$`,
+  "u"
+)
 
 /**
  * The name a file is kept and shown under: the last segment of what the participant sent (no

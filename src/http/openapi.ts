@@ -9,6 +9,7 @@
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import { MarketplaceApi } from "../api/api.ts"
 import { type DescribedSettings, describeApi } from "../api/description.ts"
 import { type AppSettings, isEmbeddedIssuer, issuerOf } from "../config/settings.ts"
@@ -159,6 +160,42 @@ const withTypedQueryParameters = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpe
   return { ...spec, paths: paths as OpenApi.OpenAPISpec["paths"] }
 }
 
+/**
+ * A streamed request body (an upload's bytes) is documented by HttpApi as a fixed `binary` string,
+ * without the payload's own description. The service refuses an empty file (400 invalid_request,
+ * "The file is empty."), so the document says a file has at least one byte, and gives the
+ * payload's description.
+ */
+const withStreamedBodies = (spec: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const described = new Map<string, string | undefined>()
+  HttpApi.reflect(MarketplaceApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      for (const [contentType, payload] of endpoint.payload)
+        if (payload.encoding._tag === "Stream")
+          described.set(
+            `${endpoint.identifier} ${contentType}`,
+            SchemaAST.resolveDescription((payload.schemas[0] as Schema.Top).ast)
+          )
+    }
+  })
+  const paths = structuredClone(spec.paths) as Record<string, Record<string, Operation>>
+  for (const operation of operationsOf(paths)) {
+    for (const [contentType, media] of Object.entries(operation.requestBody?.content ?? {})) {
+      const key = `${operation.operationId} ${contentType}`
+      if (!described.has(key)) continue
+      const description = described.get(key)
+      const schema = (media as { schema?: Record<string, unknown> }).schema
+      ;(media as { schema?: Record<string, unknown> }).schema = {
+        ...schema,
+        minLength: 1,
+        ...(description === undefined ? {} : { description })
+      }
+    }
+  }
+  return { ...spec, paths: paths as OpenApi.OpenAPISpec["paths"] }
+}
+
 /** Every operation that names a task by the `reference` of the 201 that created it. */
 const taskLinks = {
   getTask: {
@@ -229,12 +266,14 @@ const participantCredential = (settings: Pick<AppSettings, "publicBaseUrl" | "oa
 
 /**
  * The one transform of the derived document, for what HttpApi cannot say: query parameters by
- * their decoded types, the OpenAPI links of a created task, the headers the global middleware adds,
+ * their decoded types, an upload's bytes as at least one, the OpenAPI links of a created task, the headers the global middleware adds,
  * request bodies that are open, the error classes folded into one envelope, and the participant's
  * credential as OAuth 2.0 (`participantCredential`, per deployment).
  */
 const transform = (spec: OpenApi.OpenAPISpec) =>
-  withTaskLinks(withTypedQueryParameters(withMiddlewareHeaders(withOpenRequestBodies(foldErrorSchemas(spec)))))
+  withTaskLinks(
+    withStreamedBodies(withTypedQueryParameters(withMiddlewareHeaders(withOpenRequestBodies(foldErrorSchemas(spec)))))
+  )
 
 /** Derived on first use, not at start-up: most processes serve it rarely (docs/performance.md). */
 const derived = madeOnce(() => transform(OpenApi.fromApi(MarketplaceApi)))

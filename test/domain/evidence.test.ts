@@ -7,8 +7,10 @@ import {
   linkProblem,
   makeTextDetector,
   maxFileNameLength,
-  safeFileName
+  safeFileName,
+  usableFileNamePattern
 } from "../../src/domain/evidence.ts"
+import { prng } from "../support/random.ts"
 
 describe("linkProblem", () => {
   it.each(["https://x.example/a", "http://x.example", "https://x.example:8443/a?b=c#d", "HTTPS://X.EXAMPLE/A"])(
@@ -53,6 +55,52 @@ describe("safeFileName", () => {
 
   it.each(["", "   ", ".", "..", "a/", "dir/..", "\u0000\u0001"])("%j leaves nothing usable", (given) => {
     expect(safeFileName(given)).toBeUndefined()
+  })
+
+  // The upload's `name` parameter is declared by this pattern, so the document says which names are
+  // refused: it must hold exactly where safeFileName keeps something (the fuzzer found the document
+  // taking any string while "", "a/" or ".." were refused as malformed).
+  it("usableFileNamePattern matches exactly the names it keeps something of", () => {
+    const alphabet = [
+      "a",
+      "é",
+      "😀",
+      ".",
+      "/",
+      "\\",
+      " ",
+      "\t",
+      "\u00a0",
+      "\ufeff",
+      "\u0000",
+      "\u0085",
+      "\u202e",
+      "\u2066",
+      "\u0301"
+    ]
+    const random = prng(35)
+    const names = [
+      "",
+      "   ",
+      ".",
+      "..",
+      "...",
+      ". .",
+      ".\u0001.",
+      ".\t.",
+      "a/",
+      "dir/..",
+      "x/.",
+      "\\a",
+      "a\\",
+      "\u0000\u0001"
+    ]
+    for (let i = 0; i < 20_000; i++) {
+      const length = Math.floor(random() * 6)
+      names.push(Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join(""))
+    }
+    for (const name of names)
+      expect(usableFileNamePattern.test(name), JSON.stringify(name)).toBe(safeFileName(name) !== undefined)
   })
 
   it("shortens a long name to 255 characters, keeping its extension", () => {

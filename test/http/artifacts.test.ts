@@ -8,6 +8,7 @@ import { createHash, randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ResultSubmission, UploadedFile } from "../../src/api/resources.ts"
 import type { ArtifactStore } from "../../src/config/settings.ts"
@@ -74,6 +75,7 @@ const participant = async (env: ServerOnDatabase, slug: string) => {
   const api = env.server.api
   return {
     slug,
+    token,
     authorization,
     accept: (reference: string) => exchange(env.server, (c) => c.acceptTask({ params: { reference } }), { token }),
     start: (reference: string) => exchange(env.server, (c) => c.startTask({ params: { reference } }), { token }),
@@ -445,6 +447,37 @@ describe("evidence files over HTTP", () => {
     expect((await holder.submit(reference, { summary: "done" })).status).toBe(200)
     await expectEnvelope(await holder.upload(reference, "late.png", png), 409, "invalid_transition")
     await listed("uploadArtifact", 409)
+  })
+
+  // The fuzzer (scripts/fuzz_stateful.ts) found the document taking any name and any bytes, and
+  // the download typed application/octet-stream whatever it was: what it says must be what is done.
+  it("the document says which names and bytes an upload refuses as malformed, and a download's type", async () => {
+    await listed("uploadArtifact", 400)
+    const upload = document.paths["/api/public/v1/tasks/{reference}/artifacts"].post
+    const ajv = new Ajv2020({ strict: false })
+    const nameIsValid = ajv.compile(upload.parameters.find((p: Json) => p.name === "name").schema)
+    expect(upload.requestBody.content["application/octet-stream"].schema).toMatchObject({ minLength: 1 })
+    const { reference, holder } = await workingTask(main)
+    await expectEnvelope(await holder.upload(reference, "empty.txt", new Uint8Array(0)), 400, "invalid_request")
+    // Three usable names (maxFiles) and the unusable ones, each judged by the document first.
+    const names = ["", " \t", ".", "..", ".\u0001.", "a/", "dir/..", "\u0000\u202e", ". .", "...", "C:\\x\\photo.jpg"]
+    const kept: Array<string> = []
+    for (const name of names) {
+      const answer = await holder.upload(reference, name, png)
+      expect(answer.status, JSON.stringify(name)).toBe(nameIsValid(name) ? 201 : 400)
+      const body: Json = await answer.json()
+      if (answer.status === 400) expect(body.error.message, JSON.stringify(name)).toContain("name")
+      else kept.push(body.id)
+    }
+    expect(names.filter((name) => nameIsValid(name))).toHaveLength(maxFiles)
+
+    const downloaded = await download(main, reference, String(kept[0]), holder.authorization)
+    expect(downloaded.status).toBe(200)
+    expect(downloaded.headers.get("content-type")).toBe("image/png")
+    const ranges = Object.keys(
+      document.paths["/api/public/v1/tasks/{reference}/artifacts/{id}"].get.responses["200"].content
+    )
+    expect(ranges).toEqual(["*/*"])
   })
 
   it("40 uploads at once against a limit of 10 staged files leave exactly 10 staged", async () => {

@@ -1,11 +1,14 @@
 /**
  * The fuzzer's stateful phase (scripts/fuzz_stateful.ts) in a short seeded run against a sandbox
  * test server, so that it cannot rot: it creates tasks from the served document, follows the 201's
- * links with valid and invalid inputs, and finds nothing the document does not say. Then the same
- * run against a document that says less than the service does (a tighter draft, a status left out,
- * a response member it requires), which must be reported each way.
+ * links with valid and invalid inputs, signs two participants in through the embedded authorization
+ * server (scripts/fuzz_participants.ts) who walk their tasks along the participant's operations,
+ * and finds nothing the document does not say. Then the same run against a document that says less
+ * than the service does (a tighter draft, statuses left out, response members it requires, a
+ * stricter upload name), which must be reported each way.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type SignedInParticipant, signInParticipants } from "../../scripts/fuzz_participants.ts"
 import { type OpenApiDocument, statefulPhase } from "../../scripts/fuzz_stateful.ts"
 import { type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
@@ -14,11 +17,20 @@ type Json = any
 
 let env: ServerOnDatabase
 let document: OpenApiDocument
+let signedIn: ReadonlyArray<SignedInParticipant>
+let clock: string
 
 beforeAll(async () => {
   env = await startOnFreshDatabase({ settings: { sandbox: true, timerSweepMs: 50 } })
   document = (await (await fetch(`${env.server.url}/openapi.json`)).json()) as OpenApiDocument
-})
+  signedIn = await signInParticipants({
+    base: env.server.url,
+    document,
+    slugs: ["kwame-asante", "sofia-rossi"],
+    databaseUrl: env.database.url
+  })
+  clock = (await (await fetch(env.server.api(""))).json()).sandbox_tools.clock
+}, 30_000)
 afterAll(async () => {
   await env?.close()
 })
@@ -31,9 +43,11 @@ describe("the fuzzer's stateful phase", () => {
       base: env.server.url,
       document,
       seconds: 20,
-      rounds: 250,
+      rounds: 400,
       seed: 35,
-      participants
+      participants,
+      signedIn,
+      clock
     })
     expect(figures.failures).toEqual([])
     expect(figures.tasksCreated).toBeGreaterThan(10)
@@ -41,9 +55,19 @@ describe("the fuzzer's stateful phase", () => {
     expect(figures.drafts.invalid).toBeGreaterThan(10)
     // Both kinds of answer from the followed links: reads (200, 304) and refusals (400, 401, 409).
     for (const status of ["200", "201", "304", "400", "401"]) expect(figures.statuses[status]).toBeGreaterThan(0)
+    // The participants' side: their moves taken, the lifecycle walked to a result and its review,
+    // and the other participant's token, a garbage one or none refused.
+    for (const move of ["acceptTask→accepted", "startTask→in_flight", "submitTask→submitted", "uploadArtifact"])
+      expect(figures.moves[move], move).toBeGreaterThan(0)
+    expect(Object.keys(figures.moves).filter((move) => move.startsWith("reviewTask→"))).not.toEqual([])
+    expect(figures.participantStatuses["myTasks 200"]).toBeGreaterThan(0)
+    const answered = Object.keys(figures.participantStatuses)
+    for (const refusal of [" 401", " 403"])
+      expect(answered.filter((answer) => answer.endsWith(refusal))).not.toEqual([])
+    expect(figures.statesReached.submitted).toBeGreaterThan(0)
   }, 30_000)
 
-  it("reports a draft the document refuses but the service takes, an unlisted status, a body off its schema and a link naming nothing", async () => {
+  it("reports a draft the document refuses but the service takes, an unlisted status, a body off its schema, a link naming nothing, and the same on the participant's operations", async () => {
     const stricter = structuredClone(document) as OpenApiDocument & {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
       components: {
@@ -55,20 +79,38 @@ describe("the fuzzer's stateful phase", () => {
     schemas.CreatedTask?.required.push("not_a_member")
     for (const operation of Object.values(stricter.paths["/api/public/v1/tasks/{reference}"] ?? {}))
       delete operation.responses["304"]
+      // A response header the service sends, given a type it does not have.
+    ;(stricter as Json).paths["/api/public/v1/tasks"].post.responses["201"].headers.location.schema = {
+      type: "integer"
+    }
     const links = (stricter as Json).paths["/api/public/v1/tasks"].post.responses["201"].links
     links.cancelTask.parameters.reference = "$response.body#/not_a_member"
+    // The participant's side: a move's answer left out, their list answered without a member it
+    // requires, a result and a message the service takes called invalid.
+    delete (stricter as Json).paths["/api/public/v1/tasks/{reference}/accept"].post.responses["200"]
+    schemas.TaskList?.required.push("not_a_member")
+    ;(schemas.ResultSubmission?.properties.summary as Record<string, unknown>).maxLength = 3
+    ;(schemas.MessageRequest?.properties.body as Record<string, unknown>).maxLength = 3
     const figures = await statefulPhase({
       base: env.server.url,
       document: stricter,
       seconds: 20,
-      rounds: 150,
+      rounds: 400,
       seed: 35,
-      participants
+      participants,
+      signedIn
     })
     const said = figures.failures.join("\n")
     expect(said).toContain("was taken")
     expect(said).toContain("body refused by the document's schema")
     expect(said).toContain("status not in the document: GET /api/public/v1/tasks/{reference}")
     expect(said).toContain("the cancelTask link's reference ($response.body#/not_a_member) names nothing")
+    expect(said).toContain("the location header")
+    expect(said).toContain("status not in the document: POST /api/public/v1/tasks/{reference}/accept")
+    expect(said).toMatch(
+      /body refused by the document's schema \([^)]*not_a_member[^)]*\): GET \/api\/public\/v1\/me\/tasks/
+    )
+    expect(said).toContain("a request invalid by the document taken: POST /api/public/v1/tasks/{reference}/submit")
+    expect(said).toContain("a message invalid by the document taken: POST /api/public/v1/tasks/{reference}/messages")
   }, 30_000)
 })
