@@ -16,8 +16,11 @@
  *
  *   npm run fuzz -- http://127.0.0.1:8080 120
  */
+
+import { inputMade503 } from "./fuzz_checks.ts"
+import type { OpenApiDocument } from "./fuzz_document.ts"
 import { signInParticipants } from "./fuzz_participants.ts"
-import { inputMade503, type OpenApiDocument, statefulPhase } from "./fuzz_stateful.ts"
+import { statefulPhase } from "./fuzz_stateful.ts"
 
 interface Operation {
   readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>

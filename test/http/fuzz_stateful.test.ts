@@ -8,8 +8,9 @@
  * stricter upload name), which must be reported each way.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { OpenApiDocument } from "../../scripts/fuzz_document.ts"
 import { type SignedInParticipant, signInParticipants } from "../../scripts/fuzz_participants.ts"
-import { type OpenApiDocument, statefulPhase } from "../../scripts/fuzz_stateful.ts"
+import { statefulPhase } from "../../scripts/fuzz_stateful.ts"
 import { type ServerOnDatabase, startOnFreshDatabase } from "../support/server.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: a document's members are edited by hand.
