@@ -22,7 +22,15 @@ let signedIn: ReadonlyArray<SignedInParticipant>
 let clock: string
 
 beforeAll(async () => {
-  env = await startOnFreshDatabase({ settings: { sandbox: true, timerSweepMs: 50 } })
+  // Rate limiting on, far above what the run sends: every answer carries the ratelimit-* headers
+  // the document declares as integers, which HTTP carries as text.
+  env = await startOnFreshDatabase({
+    settings: {
+      sandbox: true,
+      timerSweepMs: 50,
+      rateLimit: { readsPerWindow: 1_000_000, writesPerWindow: 1_000_000, windowMs: 60_000 }
+    }
+  })
   document = (await (await fetch(`${env.server.url}/openapi.json`)).json()) as OpenApiDocument
   signedIn = await signInParticipants({
     base: env.server.url,
