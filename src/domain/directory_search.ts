@@ -4,12 +4,14 @@
  * can or only weakly, why.
  */
 import { directoryIndexOf, participantsIn, queryIn } from "./directory_index.ts"
-import { rankTop } from "./matching.ts"
+import { inPlaceWhateverTheWork, rankTop } from "./matching.ts"
 import { isClockKey, languagesAsked, profileOf, type RankedParticipant } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
+import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { inferExecutionMode, inferLocationIn, saysNamedPlace } from "./task_inference.ts"
 import { isSkillLessVerb, type Term } from "./words.ts"
+import { isConceptKey, isUnread, type WorkReading, workReadingOf } from "./work_reading.ts"
 
 export interface DirectorySearch {
   readonly executionMode: ExecutionMode | null
@@ -29,20 +31,31 @@ export const searchDirectory = (
   query: string,
   everyone: ReadonlyArray<ParticipantRecord>,
   limit: number,
-  unavailable?: ReadonlySet<string>
+  unavailable?: ReadonlySet<string>,
+  /** Whether a request whose work could not be read lists the people in its place (`unreadInPlace`); off only to measure without it. */
+  listUnreadInPlace = true
 ): DirectorySearch => {
   const named = inferLocationIn(query, everyone)
   const { postings } = directoryIndexOf(everyone)
   const executionMode = inferExecutionMode(query, named !== null || saysNamedPlace(query, (key) => postings.has(key)))
   const location = executionMode === "digital" ? null : named
-  const { best: matches, refused } = rankTop(
-    { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
-    everyone,
-    { limit, unavailable }
-  )
+  const task = { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query }
+  const { best: matches, refused } = rankTop(task, everyone, { limit, unavailable })
   const best = matches[0]
   const terms = queryIn(directoryIndexOf(everyone), query)
   const unspokenLanguages = unspoken(matches, terms)
+  // Nobody found and not one word of the work read: the people of its place, flagged as weak.
+  const reading = workReadingOf(terms, (key) => isConceptKey(key) || postings.has(key))
+  const unread = best === undefined && refused === undefined && isUnread(reading)
+  const inPlace = unread && listUnreadInPlace ? inPlaceWhateverTheWork(task, everyone, { limit, unavailable }) : []
+  if (inPlace.length > 0) {
+    return {
+      executionMode,
+      location,
+      matches: inPlace,
+      hint: unreadInPlaceHint(reading, executionMode, location!, requestLanguageOf(query) !== undefined)
+    }
+  }
   return {
     executionMode,
     location,
@@ -51,17 +64,9 @@ export const searchDirectory = (
       refused !== undefined
         ? refusedHint(refused, best)
         : best === undefined
-          ? unavailable !== undefined &&
-            unavailable.size > 0 &&
-            rankTop(
-              { executionMode: executionMode ?? undefined, location: location ?? undefined, text: query },
-              everyone,
-              {
-                limit: 0
-              }
-            ).eligible > 0
+          ? unavailable !== undefined && unavailable.size > 0 && rankTop(task, everyone, { limit: 0 }).eligible > 0
             ? "Nobody who could take this task is taking offers right now (participants can switch offers off for a while). Try again later, or describe the task so that others can take it."
-            : noMatchHint(executionMode, location, everyone)
+            : noMatchHint(executionMode, location, everyone, unread && listUnreadInPlace ? reading : undefined)
           : unspokenLanguages.length > 0
             ? `Weak matches only: this task asks for work in ${unspokenLanguages.join(", ")}, and nobody listed works in it; likely nobody here does. Check them before offering the task.`
             : onlyInReturns(best, terms)
@@ -119,12 +124,33 @@ const onlyByVerb = (match: RankedParticipant, query: ReadonlyArray<Term>) =>
 const onlyInReturns = (match: RankedParticipant, query: ReadonlyArray<Term>) =>
   sharedWeights(match, query).every(({ weight }) => weight <= 1)
 
-/** Why a search found nobody: nobody works in the place it names, or nobody's work matches it. */
+/**
+ * Why a search found nobody: nobody works in the place it names, or its work could not be read
+ * (`unread`, when given), or nobody's work matches it.
+ */
 const noMatchHint = (
   mode: ExecutionMode | null,
   location: string | null,
-  everyone: ReadonlyArray<ParticipantRecord>
+  everyone: ReadonlyArray<ParticipantRecord>,
+  unread?: WorkReading
 ): string =>
   location !== null && participantsIn(directoryIndexOf(everyone), location).size === 0
     ? `Nobody in the catalogue works in ${location}, so nobody can take this task there. If it can be done online, say so (e.g. "remotely"); the places participants work in are listed by GET /api/public/v1/participants.`
-    : `Nobody in the catalogue can take this task${mode === null ? "" : ` (${mode}${location === null ? "" : `, in ${location}`})`}: no participant's discipline, tags, capabilities or returns match it, or their boundaries rule it out. Describe the skill it needs in other words, or browse GET /api/public/v1/participants?q=…`
+    : unread !== undefined
+      ? `${notRead(unread)} Nobody is listed: ${location === null ? "for work bound to no place, anyone listed would be a guess" : `nobody in ${location} can take it${mode === null ? "" : ` as a ${mode} task`} (by their task type, their boundaries or their availability)`}. ${rewrite}`
+      : `Nobody in the catalogue can take this task${mode === null ? "" : ` (${mode}${location === null ? "" : `, in ${location}`})`}: no participant's discipline, tags, capabilities or returns match it, or their boundaries rule it out. Describe the skill it needs in other words, or browse GET /api/public/v1/participants?q=…`
+
+/** What a hint says of a request whose work could not be read (`isUnread`). */
+const notRead = (reading: WorkReading) =>
+  `This request's work could not be read: none of its words (${reading.unread.slice(0, 5).join(", ")}) is one the service's vocabulary or any participant's record has. It may be written in a language the service does not read, or name work nobody here does.`
+
+const rewrite =
+  'Describe the work in other words, naming the skill it takes (in English if you can: "deliver a parcel", "inspect an apartment", "translate a website").'
+
+/**
+ * The hint of a search that lists the people of a place because its work could not be read: who
+ * they are, that they are not matched to the work, and that the service would not offer them
+ * the task as written (they are below the one threshold).
+ */
+const unreadInPlaceHint = (reading: WorkReading, mode: ExecutionMode | null, location: string, byLanguage: boolean) =>
+  `${notRead(reading)} Listed instead, as weak matches: the participants who work in ${location}${mode === null ? "" : ` and take ${mode} tasks`}, not ranked by their work${byLanguage ? " (those whose record names the request's language first)" : ""}. None is shown to do this work, so a task submitted as written would be offered to nobody and declined with no_match. Check them, or ${rewrite.charAt(0).toLowerCase()}${rewrite.slice(1)}`

@@ -140,10 +140,14 @@ export const infeasibilityOf = (
       inPlace === undefined
         ? `of the ${participants(counts.eligible)} who take ${mode} tasks`
         : `of the ${participants(counts.eligible)} in ${where} who take ${mode} tasks`
+    // Not one word of the work read (work_reading.ts): said so, for the words are the fix.
+    const unread = counts.unreadWords
     return noEligible(
       "action",
-      `none ${who} does this kind of work (no discipline, tag, capability or return matches the action), or their boundaries rule it out`,
-      `describe the skill the task needs in other words (GET /api/public/v1/participants?q=<skill> shows who has it)${inPlace === undefined ? "" : ", or change location to where such people are"}`
+      unread.length > 0
+        ? `none ${who} does this kind of work as far as the service can tell: none of the action's words (${unread.slice(0, 5).join(", ")}) is one its vocabulary or any participant's record has, so it is written in a language the service does not read or names work nobody here does`
+        : `none ${who} does this kind of work (no discipline, tag, capability or return matches the action), or their boundaries rule it out`,
+      `describe the skill the task needs in other words${unread.length > 0 ? ", in English if you can" : ""} (GET /api/public/v1/participants?q=<skill> shows who has it)${inPlace === undefined ? "" : ", or change location to where such people are"}`
     )
   }
   if (inPlace === undefined) return undefined

@@ -7,7 +7,7 @@
  * feasibility, POST /search and the dispatcher's offers (docs/decisions/relevance.md).
  */
 
-import { directoryIndexOf, participantsIn, queryIn } from "./directory_index.ts"
+import { type DirectoryIndex, directoryIndexOf, participantsIn, queryIn } from "./directory_index.ts"
 import {
   asksForWork,
   confiningPlaces,
@@ -30,6 +30,7 @@ import type { ParticipantRecord } from "./participant.ts"
 import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { isWorkKey } from "./words.ts"
+import { isConceptKey, isUnread, workReadingOf } from "./work_reading.ts"
 
 // Ranking -----------------------------------------------------------------------------------------
 
@@ -76,12 +77,6 @@ export const rankTop = (
   const index = directoryIndexOf(everyone)
   const query = queryIn(index, task.text)
   const keys = new Set(query.map((t) => t.key))
-  const excluded = new Set(options.excluding ?? [])
-  const unavailable =
-    options.unavailable !== undefined && options.unavailable.size > 0 ? options.unavailable : undefined
-  const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
-  // Whether each task type (by its code in the index) can serve the task.
-  const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
   const location = placeFilterOf(task)
   const placed = location === undefined ? undefined : participantsIn(index, location)
   const { points, evidence, doesWork, inPlace, coverageAt } = index.scratch
@@ -92,19 +87,8 @@ export const rankTop = (
   const language = requestLanguageOf(task.text)
   const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf, language)
   const speaks = (i: number) => language !== undefined && profileOf(everyone[i]!).weights.has(language)
-  // Whether each distinct boundary of the directory refuses the task: 0 not known yet, 1 yes, 2 no.
-  const refusing = new Uint8Array(index.boundaries.length)
-  const refusedByBoundary = (i: number) => {
-    const b = index.boundaryOf[i]!
-    if (b < 0) return false
-    if (refusing[b] === 0) refusing[b] = refuses(index.boundaries[b]!, keys) ? 1 : 2
-    return refusing[b] === 1
-  }
-  const takesBut = (i: number) =>
-    serves[index.typeOf[i]!] === 1 &&
-    (placed === undefined || inPlace[i] === 1) &&
-    (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
-    (unavailable === undefined || !unavailable.has(everyone[i]!.slug))
+  const { serves, admits, refusedByBoundary } = admission(index, everyone, task, keys, options)
+  const takesBut = (i: number) => (placed === undefined || inPlace[i] === 1) && admits(i)
   const takes = (i: number) => takesBut(i) && !refusedByBoundary(i)
   // A task naming a participant's whole discipline asks for their work (`namesTheDiscipline`).
   const plausible = (i: number) =>
@@ -204,6 +188,69 @@ export const rankTop = (
   }
 }
 
+/**
+ * The rules of who may take a task other than its place and its text, as `rankTop` and
+ * `inPlaceWhateverTheWork` apply them: a task type that serves the mode (`serves`, by the index's
+ * type code), not excluded nor unavailable (`admits`), and not refused by their boundary.
+ */
+const admission = (
+  index: DirectoryIndex,
+  everyone: ReadonlyArray<ParticipantRecord>,
+  task: TaskProfile,
+  keys: ReadonlySet<string>,
+  options: RankOptions
+) => {
+  const excluded = new Set(options.excluding ?? [])
+  const unavailable =
+    options.unavailable !== undefined && options.unavailable.size > 0 ? options.unavailable : undefined
+  const serving = task.executionMode === undefined ? undefined : servingTypes[task.executionMode]
+  // Whether each task type (by its code in the index) can serve the task.
+  const serves = index.types.map((type) => (serving === undefined || serving.includes(type) ? 1 : 0))
+  // Whether each distinct boundary of the directory refuses the task: 0 not known yet, 1 yes, 2 no.
+  const refusing = new Uint8Array(index.boundaries.length)
+  return {
+    serves,
+    admits: (i: number) =>
+      serves[index.typeOf[i]!] === 1 &&
+      (excluded.size === 0 || !excluded.has(everyone[i]!.slug)) &&
+      (unavailable === undefined || !unavailable.has(everyone[i]!.slug)),
+    refusedByBoundary: (i: number) => {
+      const b = index.boundaryOf[i]!
+      if (b < 0) return false
+      if (refusing[b] === 0) refusing[b] = refuses(index.boundaries[b]!, keys) ? 1 : 2
+      return refusing[b] === 1
+    }
+  }
+}
+
+/**
+ * Everyone in a task's place who may take it whatever its text says — by mode, exclusions,
+ * availability and boundary, as `rankTop` — first `limit` of them: those whose record names the
+ * language the task is written in (`requestLanguageOf`) first, then in slug order. Not a ranking
+ * and not eligibility: nobody here is shown to do the work, so all are below the one threshold
+ * (`plausibleEvidence`), and neither feasibility nor the dispatcher reads this. POST /search
+ * lists them, flagged as weak, when a request's work could not be read at all
+ * (work_reading.ts, directory_search.ts). Empty for a task bound to no place: then it would be
+ * the whole directory. Costs the number of people in the place (`participantsIn`), never the
+ * directory's size.
+ */
+export const inPlaceWhateverTheWork = (
+  task: TaskProfile,
+  everyone: ReadonlyArray<ParticipantRecord>,
+  options: RankOptions
+): ReadonlyArray<RankedParticipant> => {
+  const location = placeFilterOf(task)
+  if (location === undefined || options.limit <= 0) return []
+  const index = directoryIndexOf(everyone)
+  const keys = new Set(queryIn(index, task.text).map((t) => t.key))
+  const { admits, refusedByBoundary } = admission(index, everyone, task, keys, options)
+  const language = requestLanguageOf(task.text)
+  const speakers = new Set(language === undefined ? [] : (index.postings.get(language)?.ids ?? []))
+  const found = [...participantsIn(index, location)].filter((i) => admits(i) && !refusedByBoundary(i))
+  found.sort((a, b) => Number(speakers.has(b)) - Number(speakers.has(a)) || index.rank[a]! - index.rank[b]!)
+  return found.slice(0, options.limit).map((i) => ({ participant: everyone[i]!, score: 0, matched: [] }))
+}
+
 // Why nobody is eligible: counts by the rules `rankTop` applies, for preflight's explanations of
 // doomed drafts (src/domain/feasibility.ts). Nothing here scores, and ranking never calls it.
 
@@ -223,6 +270,11 @@ export interface EligibilityCounts {
    * its text: when this is above 0 and nobody is eligible, that is why.
    */
   readonly eligible: number
+  /**
+   * The words of the task's work none of which was read (work_reading.ts: `isUnread`), as written;
+   * empty when some was, or when there are none.
+   */
+  readonly unreadWords: ReadonlyArray<string>
 }
 
 /**
@@ -238,7 +290,9 @@ export const eligibilityCounts = (task: TaskProfile, everyone: ReadonlyArray<Par
   })
   const location = placeFilterOf(task)
   const directory = { total: everyone.length, types: index.types }
-  if (location === undefined) return { directory, servingMode, inPlace: undefined, eligible: servingMode }
+  const reading = workReadingOf(queryIn(index, task.text), (key) => isConceptKey(key) || index.postings.has(key))
+  const unreadWords = isUnread(reading) ? reading.unread : []
+  if (location === undefined) return { directory, servingMode, inPlace: undefined, eligible: servingMode, unreadWords }
   const placed = participantsIn(index, location)
   const types = new Set<ExecutionMode>()
   let eligible = 0
@@ -247,7 +301,7 @@ export const eligibilityCounts = (task: TaskProfile, everyone: ReadonlyArray<Par
     types.add(type)
     if (serving.includes(type)) eligible++
   }
-  return { directory, servingMode, inPlace: { total: placed.size, types: [...types] }, eligible }
+  return { directory, servingMode, inPlace: { total: placed.size, types: [...types] }, eligible, unreadWords }
 }
 
 /**

@@ -76,6 +76,16 @@ describe("infeasibilityOf: nobody eligible", () => {
     const online = explain({ ...task("digital"), text: "Tune the pipe organ of the cathedral" })
     expect(online.field).toBe("action")
     expect(online.fix).not.toContain("change location")
+    // Not one word of the work read (Georgian, or words no record has and no concept names): said so.
+    const georgian = explain({ ...task("physical", "Berlin, Germany"), text: "ოფისის კედლების შეღებვა" })
+    expect(georgian.cause).toMatch(
+      /does this kind of work as far as the service can tell: none of the action's words \(ოფისის, კედლების, შეღებვა\)/
+    )
+    expect(georgian.fix).toMatch(/^describe the skill the task needs in other words, in English if you can/)
+    // One word read, and the old cause.
+    const read = explain({ ...task("physical", "Berlin, Germany"), text: "Install solar panels on the roof" })
+    expect(read.cause).toMatch(/does this kind of work \(no discipline, tag, capability or return matches the action\)/)
+    expect(eligibilityCounts(profile, sample).unreadWords).toEqual(["tune", "pipe", "organ", "cathedral"])
     // Without an action there is nothing to match yet: the missing action is the draft's issue.
     expect(infeasibilityOf({ ...profile, text: " " }, eligibilityCounts(profile, sample), undefined)).toBeUndefined()
   })

@@ -209,13 +209,19 @@ describe("plausible means doing the work asked, not sharing what it is about", (
   })
 
   it("a trade nobody in the catalogue practises finds nobody, in any language, where people are", () => {
-    for (const text of [
-      "Mow the lawn at our office in Lagos",
-      "Klempner für ein Leck in Berlin",
-      "Cours de piano pour mon fils à Lyon"
-    ]) {
+    for (const text of ["Mow the lawn at our office in Lagos", "Klempner für ein Leck in Berlin"]) {
       expect(searchDirectory(text, sample, 10).matches, text).toEqual([])
     }
+    // Named in words nobody's record has and no concept names, the work is unread
+    // (work_reading.ts): search lists the people of the place as weak matches, with the hint, and
+    // still nobody is eligible (docs/decisions/unread-work.md).
+    const piano = "Cours de piano pour mon fils à Lyon"
+    const found = searchDirectory(piano, sample, 10)
+    expect(found.matches.map((m) => [m.participant.slug, m.score])).toEqual([["marie-dubois", 0]])
+    expect(found.hint).toMatch(/^This request's work could not be read: none of its words \(cours, piano, mon, fils\)/)
+    expect(
+      rankTop({ executionMode: "physical", location: "Lyon, France", text: piano }, sample, { limit: 5 }).eligible
+    ).toBe(0)
   })
 })
 
@@ -722,9 +728,14 @@ describe("nobody, only when nobody plausibly can, with the reason", () => {
   })
 
   it("work nobody does, where people are", () => {
-    const found = searchDirectory("Klavier stimmen in Berlin", sample, 10)
+    const found = searchDirectory("Repair a leaking roof in Berlin", sample, 10)
     expect(found.matches).toEqual([])
     expect(found.hint).toMatch(/^Nobody in the catalogue can take this task \(physical, in Berlin, Germany\)/)
+    // In words the service cannot read, it may be that or unread work: said so, the people of the
+    // place listed as weak matches, nobody eligible.
+    const piano = searchDirectory("Klavier stimmen in Berlin", sample, 10)
+    expect(piano.matches.map((m) => [m.participant.slug, m.score])).toEqual([["lukas-schmidt", 0]])
+    expect(piano.hint).toMatch(/could not be read.*or name work nobody here does/s)
   })
 
   it("work nobody here does, and a boundary rules out: spraying crops, fake reviews, an appliance repair in Czech", () => {

@@ -631,6 +631,17 @@ describe("POST /search: who can take it", () => {
     expect(api.assessment.preflight.feasibility.sample[0]).toBe("ingrid-johansson")
   })
 
+  it("lists the people of the place, as weak matches, when the request's work could not be read", async () => {
+    // Georgian, of which the service reads no word; the place is read.
+    const unread = await search("ჩვენი ოფისის კედლების შეღებვა Berlin")
+    expect(unread.assessment).toMatchObject({ execution_mode: "physical", location: "Berlin, Germany" })
+    expect(unread.data.map((m: Json) => [m.participant.slug, m.score, m.matched])).toEqual([["lukas-schmidt", 0, []]])
+    expect(unread.hint).toMatch(/^This request's work could not be read: none of its words \(ჩვენი, /)
+    expect(unread.hint).toContain("the participants who work in Berlin, Germany and take physical tasks")
+    // Below the one threshold: preflight counts nobody, as the dispatcher would offer to nobody.
+    expect(unread.assessment.preflight.feasibility).toEqual({ eligible_participants: 0, sample: [] })
+  })
+
   it("names the specialist whose boundary rules the task out", async () => {
     const valuation = await search("Valuation opinion on a house in Nairobi")
     expect(valuation.data).toEqual([])
