@@ -80,7 +80,8 @@ export const sender = (run: Pick<Run, "base" | "validator" | "operation" | "figu
       }
       // A header is text: one declared a number is valid when its text is that number.
       const validate = validator(pointer(...at))
-      if (!validate(value) && !(/^-?\d+$/.test(value) && validate(Number(value))))
+      const valid = (data: unknown): boolean => validate(data)
+      if (!valid(value) && !(/^-?\d+$/.test(value) && valid(Number(value))))
         fail(`the ${name} header ${JSON.stringify(value.slice(0, 60))} refused by the document's schema: ${line}`)
     }
     let json: unknown
