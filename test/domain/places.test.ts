@@ -25,6 +25,8 @@ describe("places in more scripts and languages", () => {
     ["Fotògraf a Atenes", "Athens, Greece"],
     ["Mai daukar hoto a Legas", "Lagos, Nigeria"],
     ["Sawir qaade Qaahira", "Cairo, Egypt"],
+    ["লস অ্যাঞ্জেলেসে একজন কুরিয়ার", "Los Angeles, United States"],
+    ["సింగపూర్ లో కొరియర్", "Singapore, Singapore"],
     // Scripts written without spaces: Khmer, Lao and Burmese names found inside a run.
     ["អ្នកបកប្រែនៅសេអ៊ូល", "Seoul, South Korea"],
     ["ນັກແປພາສາຢູ່ໂຕກຽວ", "Tokyo, Japan"],
