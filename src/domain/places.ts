@@ -369,6 +369,11 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["era", ""],
   ["tik", ""],
   ["etik", ""],
+  // Estonian inessive, illative and elative after the genitive's "-i" ("Lissabonis", in Lisbon;
+  // "Berliinisse", to Berlin; "Amsterdamist", from Amsterdam).
+  ["is", ""],
+  ["isse", ""],
+  ["ist", ""],
   // Lithuanian locatives ("Lisabonoje", "Tokijuje", "Berlyne").
   ["oje", "a"],
   ["uje", "as"],

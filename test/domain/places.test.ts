@@ -53,6 +53,9 @@ describe("case endings and joined postpositions", () => {
     ["Lisboara paketea eraman", "Lisbon, Portugal"],
     ["Kurjeris Lisabonoje", "Lisbon, Portugal"],
     ["Vertėjas Tokijuje", "Tokyo, Japan"],
+    // Estonian: inessive and illative after the genitive's "-i".
+    ["Fotograaf Lissabonis", "Lisbon, Portugal"],
+    ["Kuller Berliinisse", "Berlin, Germany"],
     // Postpositions joined to the name in Telugu, Kannada, Malayalam, Gujarati, Marathi, Bengali.
     ["టోక్యోలో అనువాదకుడు", "Tokyo, Japan"],
     ["ಮುಂಬೈನಲ್ಲಿ ಛಾಯಾಗ್ರಾಹಕ", "Mumbai, India"],
@@ -84,6 +87,7 @@ describe("locative prefixes and initial mutations", () => {
       "Nulyn photographer",
       "I Bune the report",
       "Roman numerals on a clock face",
+      "Tennis lessons and a thesis analysis",
       // Burmese "တိုက်ခန်း" (a flat) holds the letters Tokyo's name keeps once folded.
       "တိုက်ခန်း စစ်ဆေးပေးပါ"
     ]) {
