@@ -5,7 +5,7 @@
  * and spellings after "|". Accents are folded when matching, so "Montréal" also reads "Montreal";
  * a name marked "^" is a common word too ("Chad", "Turkey", "US") and counts only capitalised as
  * written here. The lists are kept by region in ./gazetteer/; other names and scripts in
- * ./gazetteer/other_names.ts.
+ * ./gazetteer/other_names.ts and ./gazetteer/more_scripts.ts.
  */
 import { citiesOfAfrica } from "./gazetteer/africa.ts"
 import { citiesOfTheAmericasAndOceania } from "./gazetteer/americas_oceania.ts"
@@ -13,6 +13,7 @@ import { citiesOfAsia } from "./gazetteer/asia.ts"
 import { citiesOfEurope } from "./gazetteer/europe.ts"
 
 export { countries } from "./gazetteer/countries.ts"
+export { namesInMoreScripts } from "./gazetteer/more_scripts.ts"
 export { metropolitanAreas, otherNames } from "./gazetteer/other_names.ts"
 
 export const cities: ReadonlyArray<string> = [

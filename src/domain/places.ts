@@ -5,8 +5,8 @@
  */
 
 import { madeOnce } from "../read_cache.ts"
-import { cities, countries, metropolitanAreas, otherNames } from "./gazetteer.ts"
-import { isContinuous, readWords, type TextWords } from "./words.ts"
+import { cities, countries, metropolitanAreas, namesInMoreScripts, otherNames } from "./gazetteer.ts"
+import { fold, isContinuous, readWords, stripMarks, type TextWords } from "./words.ts"
 
 /** A place as matching compares it: folded words joined by single spaces ("sao paulo"). */
 export type Place = string
@@ -56,7 +56,7 @@ const gazetteer = madeOnce((): Gazetteer => {
     const name = first!.replace(/^\^/, "")
     add([first!, ...others], { place: placeOf(name), display: `${name}, ${country}`, isCity: true })
   }
-  for (const [name, others] of Object.entries(otherNames)) {
+  for (const [name, others] of [...Object.entries(otherNames), ...Object.entries(namesInMoreScripts)]) {
     const entry = byName.get(placeOf(name))
     // Only names of the lists above: a name of its own would be no place at all.
     if (entry === undefined) throw new Error(`gazetteer: other names of an unlisted place, ${name}`)
@@ -66,7 +66,15 @@ const gazetteer = madeOnce((): Gazetteer => {
       if (!byName.has(place)) byName.set(place, entry)
     }
   }
-  const inside = [...byName.keys()].filter(isContinuous).sort((a, b) => b.length - a.length)
+  // Folded, Lao's, Khmer's and Burmese's names lose their vowel signs: one of fewer than three
+  // letters would be found inside too many words.
+  const inside = [...byName.keys()]
+    .filter(
+      (name) =>
+        isContinuous(name) &&
+        (name.length >= 3 || /^[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(name))
+    )
+    .sort((a, b) => b.length - a.length)
   const metropolis = new Map<Place, Place>()
   for (const [city, centre] of Object.entries(metropolitanAreas)) {
     const [part, whole] = [byName.get(placeOf(city)), byName.get(placeOf(centre))]
@@ -165,7 +173,7 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
     let longest: { place: Place; from: number; end: number } | undefined
     let run = ""
     for (let to = from; to < folded.length; to++) {
-      const word = run === "" ? withoutProclitic(folded[to]!, known) : folded[to]!
+      const word = run === "" ? unattached(folded[to]!, written[to]!, written[from - 1], known) : folded[to]!
       const next = run === "" ? word : `${run} ${word}`
       if (!known.starts.has(next)) {
         // A name's last word inflected after a preposition ("в Берлине", "Perthben"): its
@@ -196,8 +204,74 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
  */
 const proclitic =
   /^(?:[\u05D1\u05D4\u05D5\u05DB\u05DC\u05DE\u05E9\u0628\u0648\u0644\u0641\u0643](?=[\u0590-\u05FF\u0600-\u06FF]{2})|[\u1260\u12A8\u1208](?=[\u1200-\u137F]{2}))/u
-const withoutProclitic = (word: string, known: KnownPlaces): string =>
-  known.starts.has(word) || !proclitic.test(word) || !known.starts.has(word.slice(1)) ? word : word.slice(1)
+
+/**
+ * A name's first word as languages write it with something joined before it: a lower-case
+ * prefix before the capital (Zulu and Xhosa locatives "eMonterrey", "aseLilongwe", "kuLilongwe";
+ * Irish eclipsis "i mBaile Átha Cliath"), a letter "h" after the capital (Irish lenition "ó
+ * Bhaile Átha Cliath", Welsh "Chaerdydd"), or a Welsh nasal or soft mutation of its first
+ * letters ("yn Nulyn", in Dublin; "i Lundain"): each with the first letters it stands for. All but
+ * the first are read only after a preposition that makes them (`mutating`).
+ */
+const mutations: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>]> = [
+  [/^\p{Ll}{1,5}(?=\p{Lu})/u, [""]],
+  [/^([BCDFGMPST])h(?=\p{Ll})/u, ["$1"]],
+  [/^Ngh/u, ["C"]],
+  [/^Mh/u, ["P"]],
+  [/^Nh/u, ["T"]],
+  [/^Ng(?!h)/u, ["G"]],
+  [/^M(?!h)/u, ["B"]],
+  [/^N(?![gh])/u, ["D"]],
+  [/^G/u, ["C"]],
+  [/^B/u, ["P"]],
+  [/^Dd/u, ["D"]],
+  [/^D(?!d)/u, ["T"]],
+  [/^F/u, ["B", "M"]],
+  [/^L(?!l)/u, ["Ll"]],
+  [/^R(?!h)/u, ["Rh"]]
+]
+
+/**
+ * Welsh and Irish prepositions (and "and", "with"), as written (lower case: English "I" is none),
+ * after which a name's first letters change.
+ */
+const mutating = new Set([
+  "yn",
+  "i",
+  "o",
+  "a",
+  "ac",
+  "gyda",
+  "tua",
+  "go",
+  "do",
+  "sa",
+  "san",
+  "ag",
+  "ar",
+  "chuig",
+  "den"
+])
+
+/**
+ * A text's word as a name's first word is read: as written when some name starts with it, else
+ * without a proclitic letter (`proclitic`) or with its first letters restored (`mutations`) when
+ * some name starts with what is left. Grammar, not names: only a known place's name is read so.
+ */
+const unattached = (word: string, written: string, before: string | undefined, known: KnownPlaces): string => {
+  if (known.starts.has(word)) return word
+  if (proclitic.test(word) && known.starts.has(word.slice(1))) return word.slice(1)
+  if (!/^\p{Ll}{0,5}\p{Lu}/u.test(written)) return word
+  const after = before !== undefined && mutating.has(before)
+  for (const [mutated, originals] of after ? mutations : mutations.slice(0, 1)) {
+    if (!mutated.test(written)) continue
+    for (const original of originals) {
+      const restored = fold(stripMarks(written.replace(mutated, original)))
+      if (restored.length >= 3 && known.starts.has(restored)) return restored
+    }
+  }
+  return word
+}
 
 /**
  * Endings that languages agents write in put on a place's name after "in", "to" or "from", each
@@ -249,7 +323,84 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["ssa", ""],
   ["sta", ""],
   ["lla", ""],
-  ["lta", ""]
+  ["lta", ""],
+  // Georgian ("ლისაბონში", in Lisbon; "ტოკიოდან", from Tokyo), Armenian ("Կահիրեում", in Cairo;
+  // "Տոկիոյում"), Mongolian ("Берлинд", "Улаанбаатарт", "Берлинээс") and Kazakh ("Берлиндегі",
+  // "Прагада") case endings.
+  ["ში", "ი"],
+  ["ში", ""],
+  ["დან", ""],
+  ["ის", "ი"],
+  ["ს", ""],
+  ["ում", ""],
+  ["յում", ""],
+  ["ից", ""],
+  ["յից", ""],
+  ["ի", ""],
+  ["д", ""],
+  ["т", ""],
+  ["ээс", ""],
+  ["аас", ""],
+  ["оос", ""],
+  ["өөс", ""],
+  ["да", ""],
+  ["де", ""],
+  ["та", ""],
+  ["те", ""],
+  ["дағы", ""],
+  ["дегі", ""],
+  ["тағы", ""],
+  ["тегі", ""],
+  // Azerbaijani, Uzbek and Turkish "located in" ("Buxarestdəki", "Bogotadagi").
+  ["deki", ""],
+  ["dəki", ""],
+  ["də", ""],
+  ["dən", ""],
+  ["təki", ""],
+  ["daki", ""],
+  ["dagi", ""],
+  ["teki", ""],
+  ["taki", ""],
+  // Basque cases ("Lagoseko", of Lagos; "Berlingo"; "Lisboara", to Lisbon; "Tokiotik", from Tokyo).
+  ["ko", ""],
+  ["eko", ""],
+  ["go", ""],
+  ["ra", ""],
+  ["era", ""],
+  ["tik", ""],
+  ["etik", ""],
+  // Estonian inessive, illative and elative after the genitive's "-i" ("Lissabonis", in Lisbon;
+  // "Berliinisse", to Berlin; "Amsterdamist", from Amsterdam).
+  ["is", ""],
+  ["isse", ""],
+  ["ist", ""],
+  // Lithuanian locatives ("Lisabonoje", "Tokijuje", "Berlyne").
+  ["oje", "a"],
+  ["uje", "as"],
+  ["e", "as"],
+  // Postpositions written joined to the name: Telugu ("ముంబైలో"), Kannada ("ಬೆಂಗಳೂರಿನಲ್ಲಿ"),
+  // Malayalam ("മുംബൈയിൽ"), Tamil ("பெங்களூருவில்"), Gujarati ("મુંબઈમાં"), Marathi
+  // ("बर्लिनमधील", "मुंबईत"), Bengali ("ঢাকায়", "লাগোসের"; its "-এ" is a vowel sign, folded away).
+  ["లో", ""],
+  ["లోని", ""],
+  ["ನಲ್ಲಿ", ""],
+  ["ದಲ್ಲಿ", ""],
+  ["ಯಲ್ಲಿ", ""],
+  ["ിൽ", ""],
+  ["യിൽ", ""],
+  ["ில்", ""],
+  ["வில்", ""],
+  ["માં", ""],
+  ["માંથી", ""],
+  ["થી", ""],
+  ["मध्ये", ""],
+  ["मधील", ""],
+  ["तील", ""],
+  ["त", ""],
+  ["हून", ""],
+  ["য়", ""],
+  ["তে", ""],
+  ["ের", ""]
 ]
 
 /**
@@ -262,11 +413,18 @@ const adjectiveEnding = "i"
 /** `placeEndings` as words are compared, folded (Devanagari's and Tamil's vowel signs are marks). */
 const foldedEndings = madeOnce(() => placeEndings.map(([ending, base]) => [placeOf(ending), placeOf(base)] as const))
 
+/**
+ * The fewest letters a name keeps once an ending is taken off: three, or two in a script whose
+ * vowel signs folding strips (Telugu "ముంబై", Mumbai, folds to two letters).
+ */
+const leastStem = (word: string): number =>
+  /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u.test(word) ? 3 : 2
+
 /** The place a run of words ending in an inflected word names, if any (see `placeEndings`). */
 const inflectedPlace = (run: Place, word: string, known: KnownPlaces, lowerCase: boolean): Place | undefined => {
   const endings = lowerCase ? [...foldedEndings(), [adjectiveEnding, ""] as const] : foldedEndings()
   for (const [ending, base] of endings) {
-    if (!word.endsWith(ending) || word.length - ending.length < 3) continue
+    if (!word.endsWith(ending) || word.length - ending.length < leastStem(word)) continue
     const name = `${run === "" ? "" : `${run} `}${word.slice(0, word.length - ending.length)}${base}`
     // A name that counts only capitalised as written ("Chad", "US") is never read inflected.
     if (!known.starts.has(name) || gazetteer().cased.has(name)) continue

@@ -22,8 +22,9 @@ export const fold = (text: string): string =>
     ? stripMarks(text)
         .toLowerCase()
         // Letters NFD does not decompose; Persian's and Urdu's forms of Arabic letters as Arabic
-        // writes them ("برلین" is "برلين", Berlin; "کاتب" "كاتب").
-        .replace(/[øœæßłđıیکىے]/g, (c) => foldedLetters[c] ?? c)
+        // writes them ("برلین" is "برلين", Berlin; "کاتب" "كاتب"); Malayalam's word-final
+        // consonants as the same consonant before an ending ("ബെർലിൻ", Berlin; "ബെർലിനിൽ", in Berlin).
+        .replace(/[øœæßłđıیکىےൺൻർൽൾ]/g, (c) => foldedLetters[c] ?? c)
     : text.toLowerCase()
 
 /** Anything but printable ASCII and the usual blanks: such a text takes the Unicode path (always correct). */
@@ -44,7 +45,12 @@ const foldedLetters: Record<string, string> = {
   ی: "ي",
   ک: "ك",
   ى: "ي",
-  ے: "ي"
+  ے: "ي",
+  ൺ: "ണ",
+  ൻ: "ന",
+  ർ: "ര",
+  ൽ: "ല",
+  ൾ: "ള"
 }
 
 /**
@@ -77,19 +83,18 @@ export const readWords = (text: string): TextWords => {
   return { written, folded }
 }
 
-/** Letters of scripts written without spaces between words: Han, kana, Hangul, Thai. */
-const continuous = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u
+/** Scripts written without spaces between words: Han, kana, Hangul, Thai, Lao, Khmer, Burmese. */
+const unspaced =
+  "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}"
+const continuous = new RegExp(`[${unspaced}]`, "u")
+const unspacedRun = new RegExp(`[${unspaced}\\p{M}ー]+|[^${unspaced}ー]+`, "gu")
 
 /** Whether a word is in a script written without spaces (it is then read by its parts). */
 export const isContinuous = (word: string) => nonAscii.test(word) && continuous.test(word)
 
 /** A word split where it passes between a script written without spaces and any other ("台北usb"). */
 const scriptRuns = (word: string): ReadonlyArray<string> =>
-  isContinuous(word)
-    ? (word.match(
-        /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{M}ー]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}ー]+/gu
-      ) ?? [word])
-    : [word]
+  isContinuous(word) ? (word.match(unspacedRun) ?? [word]) : [word]
 
 /** The folded words of a text, in order, with repeats. */
 export const wordsOf = (text: string): ReadonlyArray<string> => readWords(text).folded
