@@ -43,7 +43,7 @@ export const namesInMoreScripts: Readonly<Record<string, string>> = {
   Lisbon: "ლისაბონი|Լիսաբոն|লিসবন|லிஸ்பன்|Lisbonë|Lisabona|Liospóin",
   Berlin: "ბერლინი|Բեռլին|በርሊን|বার্লিন|பெர்லின்|బెర్లిన్|ಬರ್ಲಿನ್|ബെർലിൻ|બર્લિન|ਬਰਲਿਨ|බර්ලින්|برلن|Berlīne|Berlynas|Beirlín|Berliin",
   Accra: "აკრა|Աքրա|አክራ|আক্রা|Άκρα|அக்ரா",
-  Perth: "პერთი|Պերտ|ເພີດ",
+  Perth: "პერთი|Պերտ",
   Taipei: "ტაიბეი|Թայփեյ|তাইপেই|タイペイ|தைப்பே",
   "Mexico City": "მეხიკო|Մեխիկո|مکزیکوسیتی|Ciutat de Mèxic|Mehhiko|Meksikas|মেক্সিকো সিটি|மெக்சிகோ நகரம்",
   Lyon: "ლიონი|Լիոն|ลียง|Lió|लियोन",
