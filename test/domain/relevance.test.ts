@@ -49,7 +49,7 @@ describe("relevance on the tuning part", () => {
   const report = evaluate(partOf("tuning"))
 
   // Floors: issue 36's fourth session ended at nDCG@5 0.983, P@1 0.994, mode 0.978, location 1,
-  // 1 answerable empty (docs/decisions/multilingual-relevance.md), less a margin.
+  // 1 answerable empty (docs/decisions/performance-history.md, "Relevance, change by change"), less a margin.
   it("ranks the right people first: nDCG@5 ≥ 0.975 and precision@1 ≥ 0.98", () => {
     expect(report.ndcg5).toBeGreaterThanOrEqual(0.975)
     expect(report.p1).toBeGreaterThanOrEqual(0.98)
@@ -91,7 +91,7 @@ describe("fresh probes of the tuning workflow, written to find answerable reques
 
   // Floors: 21 of 346 answerable empty and an acceptable person first for 307 when the session
   // that wrote them ended; 7 and 325 when the fourth ended (docs/decisions/
-  // multilingual-relevance.md); less a margin.
+  // performance-history.md, "Relevance, change by change"); less a margin.
   it("answer at most 10 answerable requests with nobody, and every request nobody can take empty or with the reason", () => {
     expect(report.answerableEmpty).toBeLessThanOrEqual(10)
     expect(report.noAnswer.handled).toBe(report.noAnswer.total)
@@ -218,7 +218,7 @@ describe("relevance on the held-out part", () => {
   const report = evaluate(partOf("held-out"))
 
   // Floors: what the part scored when measured once, at the end of the session that changed the
-  // ranking last (issue 36's seventh session, docs/decisions/multilingual-relevance.md: nDCG@5
+  // ranking last (issue 36's seventh session, docs/decisions/performance-history.md, "Relevance, change by change": nDCG@5
   // 0.962, P@1 0.971, mode 0.898 (0.905 after the sixth), location 0.971, 34 of 35 no-answer, 0
   // answerable empty), less a margin; the mode's floor stays at 0.88 and the place's at 0.96.
   // Issue 36 asks mode ≥ 0.9 of its first outside set; this part is one request short of it.
