@@ -16,8 +16,8 @@
  * Nothing here reaches into the service's storage: the operator tool is the operator's, and
  * everything else is HTTP a client and a person's browser send.
  */
-import { execFile } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
+import { runOperator } from "../test/support/operator.ts"
 
 export interface SignedInParticipant {
   readonly slug: string
@@ -28,21 +28,6 @@ export interface SignedInParticipant {
 interface SecurityScheme {
   readonly flows?: { readonly authorizationCode?: { readonly authorizationUrl: string; readonly tokenUrl: string } }
 }
-
-const root = new URL("..", import.meta.url).pathname
-
-/** The operator tool, as `npm run -s operator -- …` runs it, with the service's database. */
-const operator = (settings: Record<string, string>, ...args: ReadonlyArray<string>) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const { LOG_LEVEL: _, ...env } = process.env
-    execFile(
-      process.execPath,
-      ["scripts/operator.ts", ...args],
-      { cwd: root, env: { ...env, ...settings }, timeout: 60_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    )
-  })
 
 /** A browser's cookies for one origin: enough for the authorization server's pages. */
 const cookieJar = () => {
@@ -153,10 +138,10 @@ export const signInParticipants = async (options: {
   }
   // The invitations first, all at once (each is a process of the operator's tool).
   const invite = async (slug: string) => {
-    const run = await operator(settings, "participants", "invite", slug, "--email", `fuzz+${slug}@example.com`)
+    const run = await runOperator(settings, "participants", "invite", slug, "--email", `fuzz+${slug}@example.com`)
     // Invited in an earlier run, with a password chosen: a reset link instead.
     if (run.code !== 0 && /already chosen a password/.test(run.stderr))
-      return operator(settings, "participants", "reset", slug)
+      return runOperator(settings, "participants", "reset", slug)
     return run
   }
   const invitations = await Promise.all(options.slugs.map(invite))
