@@ -11,7 +11,7 @@ import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { inferExecutionMode, inferLocationIn, saysNamedPlace } from "./task_inference.ts"
 import { isSkillLessVerb, type Term } from "./words.ts"
-import { isConceptKey, isUnread, type WorkReading, workReadingOf } from "./work_reading.ts"
+import { isUnread, type WorkReading, workReadingIn } from "./work_reading.ts"
 
 export interface DirectorySearch {
   readonly executionMode: ExecutionMode | null
@@ -45,7 +45,7 @@ export const searchDirectory = (
   const terms = queryIn(directoryIndexOf(everyone), query)
   const unspokenLanguages = unspoken(matches, terms)
   // Nobody found and not one word of the work read: the people of its place, flagged as weak.
-  const reading = workReadingOf(terms, (key) => isConceptKey(key) || postings.has(key))
+  const reading = workReadingIn(directoryIndexOf(everyone), query)
   const unread = best === undefined && refused === undefined && isUnread(reading)
   const inPlace = unread && listUnreadInPlace ? inPlaceWhateverTheWork(task, everyone, { limit, unavailable }) : []
   if (inPlace.length > 0) {

@@ -30,7 +30,7 @@ import type { ParticipantRecord } from "./participant.ts"
 import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { isWorkKey } from "./words.ts"
-import { isConceptKey, isUnread, workReadingOf } from "./work_reading.ts"
+import { isUnread, workReadingIn } from "./work_reading.ts"
 
 // Ranking -----------------------------------------------------------------------------------------
 
@@ -290,7 +290,7 @@ export const eligibilityCounts = (task: TaskProfile, everyone: ReadonlyArray<Par
   })
   const location = placeFilterOf(task)
   const directory = { total: everyone.length, types: index.types }
-  const reading = workReadingOf(queryIn(index, task.text), (key) => isConceptKey(key) || index.postings.has(key))
+  const reading = workReadingIn(index, task.text)
   const unreadWords = isUnread(reading) ? reading.unread : []
   if (location === undefined) return { directory, servingMode, inPlace: undefined, eligible: servingMode, unreadWords }
   const placed = participantsIn(index, location)

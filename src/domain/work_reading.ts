@@ -6,6 +6,7 @@
  * measure says when it did not, so that search can say so (directory_search.ts). Pure
  * (docs/decisions/unread-work.md).
  */
+import { type DirectoryIndex, queryIn } from "./directory_index.ts"
 import { isClockKey } from "./matching_rules.ts"
 import type { Term } from "./words.ts"
 
@@ -56,3 +57,11 @@ export const isUnread = (reading: WorkReading): boolean => reading.content >= fe
 
 /** Whether a key is a concept's (`conceptKey`, `familyKey`): known to the reader in every language. */
 export const isConceptKey = (key: string): boolean => key.startsWith("~")
+
+/**
+ * What was read of a text's work against a directory: its terms (`queryIn`) judged by what the
+ * reader knows there, a concept's key or a key the directory's records use (its postings). The
+ * one reading search, feasibility and their tests share.
+ */
+export const workReadingIn = (index: DirectoryIndex, text: string): WorkReading =>
+  workReadingOf(queryIn(index, text), (key) => isConceptKey(key) || index.postings.has(key))

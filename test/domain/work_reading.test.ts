@@ -5,12 +5,12 @@
 // (docs/decisions/unread-work.md).
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { directoryIndexOf, queryIn } from "../../src/domain/directory_index.ts"
+import { directoryIndexOf } from "../../src/domain/directory_index.ts"
 import { searchDirectory } from "../../src/domain/directory_search.ts"
 import { dueMove } from "../../src/domain/dispatch.ts"
 import { inPlaceWhateverTheWork, rankTop } from "../../src/domain/matching.ts"
 import type { ParticipantRecord } from "../../src/domain/participant.ts"
-import { fewestUnreadWords, isConceptKey, isUnread, workReadingOf } from "../../src/domain/work_reading.ts"
+import { fewestUnreadWords, isUnread, workReadingIn } from "../../src/domain/work_reading.ts"
 import { storedTask } from "../support/tasks.ts"
 
 const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
@@ -37,10 +37,8 @@ const directory = [
   ...sample
 ]
 
-const readingOf = (text: string, everyone: ReadonlyArray<ParticipantRecord> = directory) => {
-  const index = directoryIndexOf(everyone)
-  return workReadingOf(queryIn(index, text), (key) => isConceptKey(key) || index.postings.has(key))
-}
+const readingOf = (text: string, everyone: ReadonlyArray<ParticipantRecord> = directory) =>
+  workReadingIn(directoryIndexOf(everyone), text)
 const slugs = (text: string, switchedOn = true, everyone: ReadonlyArray<ParticipantRecord> = directory) =>
   searchDirectory(text, everyone, 10, undefined, switchedOn).matches.map((m) => m.participant.slug)
 
