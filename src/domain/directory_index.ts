@@ -8,17 +8,30 @@ import { cachedPerObject, immutableKey, type VersionedCache, versionedCache } fr
 import { confiningPlaces, idfOf, profileWith, queryOf, rememberingReader } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { type KnownPlaces, knownPlaces, type Place, placesOfLocation } from "./places.ts"
+import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import type { Term } from "./words.ts"
 
-/** The participants a location confines a task to (see `confiningPlaces`). */
+/**
+ * The participants a location confines a task to (see `confiningPlaces`), remembered by location
+ * as a task's text is (`queryIn`): reading the location's places was a third of a preflight's
+ * ranking, measured in a profile of POST /preflight.
+ */
 export const participantsIn = (index: DirectoryIndex, location: string): ReadonlySet<number> => {
-  const found = new Set<number>()
-  for (const place of confiningPlaces(location, index.known, index.cities)) {
-    for (const i of index.places.get(place) ?? []) found.add(i)
+  let found = index.placed.get(location, immutableKey)
+  if (found === undefined) {
+    const people = new Set<number>()
+    for (const place of confiningPlaces(location, index.known, index.cities)) {
+      for (const i of index.places.get(place) ?? []) people.add(i)
+    }
+    found = people
+    index.placed.set(location, immutableKey, found)
   }
   return found
 }
+
+/** How many participants, over all the locations remembered, a directory's index keeps (`participantsIn`). */
+const rememberedPlacements = 100_000
 
 /** How many task texts a directory's index remembers the terms of. */
 const rememberedQueries = 1024
@@ -30,13 +43,28 @@ const rememberedQueries = 1024
  * in a profile of POST /tasks). The memory is the index's, so it goes with the directory's
  * snapshot; the text is the whole key (`immutableKey`, src/read_cache.ts).
  */
-export const queryIn = (index: DirectoryIndex, text: string): ReadonlyArray<Term> => {
-  let query = index.queries.get(text, immutableKey)
-  if (query === undefined) {
-    query = queryOf(text, index.known)
-    index.queries.set(text, immutableKey, query)
+export const queryIn = (index: DirectoryIndex, text: string): ReadonlyArray<Term> => readIn(index, text).terms
+
+/**
+ * The language a task text is written in (`requestLanguageOf`), remembered with its terms: worked
+ * out on every ranking, it was half of a preflight's ranking (folding and splitting the text once
+ * more), measured in a profile of POST /preflight.
+ */
+export const languageIn = (index: DirectoryIndex, text: string): string | undefined => readIn(index, text).language
+
+/** A task text as read against a directory, once: its terms and the language it is written in. */
+export interface ReadText {
+  readonly terms: ReadonlyArray<Term>
+  readonly language: string | undefined
+}
+
+const readIn = (index: DirectoryIndex, text: string): ReadText => {
+  let read = index.texts.get(text, immutableKey)
+  if (read === undefined) {
+    read = { terms: queryOf(text, index.known), language: requestLanguageOf(text) }
+    index.texts.set(text, immutableKey, read)
   }
-  return query
+  return read
 }
 
 /** The participants who use one key, each with the weight of its field in their record. */
@@ -58,8 +86,10 @@ export interface DirectoryIndex {
   /** By place: who has it among their location's places. */
   readonly places: ReadonlyMap<Place, ReadonlyArray<number>>
   readonly known: KnownPlaces
-  /** A task text's terms in this directory (`queryOf`), remembered: see `queryIn`. */
-  readonly queries: VersionedCache<string, ReadonlyArray<Term>>
+  /** Who is in each location asked about, remembered: see `participantsIn`. */
+  readonly placed: VersionedCache<string, ReadonlySet<number>>
+  /** Task texts as read in this directory, remembered: see `queryIn` and `languageIn`. */
+  readonly texts: VersionedCache<string, ReadText>
   /** Places that are some participant's city. */
   readonly cities: ReadonlySet<Place>
   /** By place: the first location (in directory order) whose city it is, and a country as written. */
@@ -176,7 +206,8 @@ export const directoryIndexOf = cachedPerObject((everyone: ReadonlyArray<Partici
     idf: (key) => idfs.get(key) ?? idfOf(n, 0),
     places,
     known: knownPlaces(places.keys()),
-    queries: versionedCache({ budget: rememberedQueries }),
+    texts: versionedCache({ budget: rememberedQueries }),
+    placed: versionedCache({ budget: rememberedPlacements, weightOf: (found) => 1 + found.size }),
     cities,
     locationOfCity,
     regionAsWritten,

@@ -3,11 +3,10 @@
  * and place inferred (task_inference.ts), the best who can take it (`rankTop`), and, when nobody
  * can or only weakly, why.
  */
-import { directoryIndexOf, participantsIn, queryIn } from "./directory_index.ts"
+import { directoryIndexOf, languageIn, participantsIn, queryIn } from "./directory_index.ts"
 import { inPlaceWhateverTheWork, rankTop } from "./matching.ts"
 import { isClockKey, languagesAsked, profileOf, type RankedParticipant } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { inferExecutionMode, inferLocationIn, saysNamedPlace } from "./task_inference.ts"
 import { isSkillLessVerb, type Term } from "./words.ts"
@@ -53,7 +52,12 @@ export const searchDirectory = (
       executionMode,
       location,
       matches: inPlace,
-      hint: unreadInPlaceHint(reading, executionMode, location!, requestLanguageOf(query) !== undefined)
+      hint: unreadInPlaceHint(
+        reading,
+        executionMode,
+        location!,
+        languageIn(directoryIndexOf(everyone), query) !== undefined
+      )
     }
   }
   return {

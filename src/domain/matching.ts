@@ -7,7 +7,7 @@
  * feasibility, POST /search and the dispatcher's offers (docs/decisions/relevance.md).
  */
 
-import { type DirectoryIndex, directoryIndexOf, participantsIn, queryIn } from "./directory_index.ts"
+import { type DirectoryIndex, directoryIndexOf, languageIn, participantsIn, queryIn } from "./directory_index.ts"
 import {
   asksForWork,
   confiningPlaces,
@@ -27,7 +27,6 @@ import {
   type TaskProfile
 } from "./matching_rules.ts"
 import type { ParticipantRecord } from "./participant.ts"
-import { requestLanguageOf } from "./request_language.ts"
 import type { ExecutionMode } from "./task_draft/execution_mode.ts"
 import { isWorkKey } from "./words.ts"
 import { isUnread, workReadingIn } from "./work_reading.ts"
@@ -84,7 +83,7 @@ export const rankTop = (
   if (placed !== undefined) for (const i of placed) inPlace[i] = 1
   // Only the few kept are scored in full, from their own profiles.
   // The language the task is written in breaks a tie after coverage (`before`).
-  const language = requestLanguageOf(task.text)
+  const language = languageIn(index, task.text)
   const scoreAt = (i: number) => scoredWith(everyone[i]!, profileOf(everyone[i]!), query, keys, index.idf, language)
   const speaks = (i: number) => language !== undefined && profileOf(everyone[i]!).weights.has(language)
   const { serves, admits, refusedByBoundary } = admission(index, everyone, task, keys, options)
@@ -244,7 +243,7 @@ export const inPlaceWhateverTheWork = (
   const index = directoryIndexOf(everyone)
   const keys = new Set(queryIn(index, task.text).map((t) => t.key))
   const { admits, refusedByBoundary } = admission(index, everyone, task, keys, options)
-  const language = requestLanguageOf(task.text)
+  const language = languageIn(index, task.text)
   const speakers = new Set(language === undefined ? [] : (index.postings.get(language)?.ids ?? []))
   const found = [...participantsIn(index, location)].filter((i) => admits(i) && !refusedByBoundary(i))
   found.sort((a, b) => Number(speakers.has(b)) - Number(speakers.has(a)) || index.rank[a]! - index.rank[b]!)

@@ -4,6 +4,7 @@
 // languages and scripts finding the specialist; and "nobody" said with its reason.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
+import { directoryIndexOf, languageIn } from "../../src/domain/directory_index.ts"
 import { searchDirectory } from "../../src/domain/directory_search.ts"
 import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, rankTop } from "../../src/domain/matching.ts"
@@ -627,6 +628,11 @@ describe("words read as the work they name, not as what comes back or a unit it 
     expect(requestLanguageOf("사진 편집해 주세요")).toBe(keyOf("korean"))
     expect(requestLanguageOf("Ina bukatar wanda zai dauki hotuna")).toBe(keyOf("hausa"))
     expect(requestLanguageOf("Proofread our annual report for the board")).toBeUndefined()
+    // Ranking reads it remembered with the text's terms (`languageIn`): the same answer, first or again.
+    const index = directoryIndexOf(sample)
+    for (const text of ["Benutzerforschung für unsere neue App", "사진 편집해 주세요", "Proofread our report"]) {
+      for (const _read of [1, 2]) expect(languageIn(index, text)).toBe(requestLanguageOf(text))
+    }
     // Of two UX researchers, the one who speaks German (by slug, the other came first).
     expect(first("Benutzerforschung für unsere neue App")).toBe("jonas-weber")
     // Not evidence: the German speakers are no translators of Japanese.
