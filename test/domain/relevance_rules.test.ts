@@ -4,7 +4,7 @@
 // languages and scripts finding the specialist; and "nobody" said with its reason.
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { directoryIndexOf, languageIn } from "../../src/domain/directory_index.ts"
+import { directoryIndexOf, languageIn, participantsIn } from "../../src/domain/directory_index.ts"
 import { searchDirectory } from "../../src/domain/directory_search.ts"
 import { dueMove } from "../../src/domain/dispatch.ts"
 import { eligibilityOf, rankTop } from "../../src/domain/matching.ts"
@@ -633,6 +633,11 @@ describe("words read as the work they name, not as what comes back or a unit it 
     for (const text of ["Benutzerforschung für unsere neue App", "사진 편집해 주세요", "Proofread our report"]) {
       for (const _read of [1, 2]) expect(languageIn(index, text)).toBe(requestLanguageOf(text))
     }
+    // So are a location's people (`participantsIn`): the same people, first or again.
+    const inBerlin = [...participantsIn(index, "Berlin, Germany")].sort()
+    expect(inBerlin.map((i) => sample[i]!.location).every((l) => l.includes("Berlin"))).toBe(true)
+    expect(inBerlin.length).toBeGreaterThan(0)
+    expect([...participantsIn(index, "Berlin, Germany")].sort()).toEqual(inBerlin)
     // Of two UX researchers, the one who speaks German (by slug, the other came first).
     expect(first("Benutzerforschung für unsere neue App")).toBe("jonas-weber")
     // Not evidence: the German speakers are no translators of Japanese.
