@@ -133,7 +133,7 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return typedFromSpeech(rendered(out))
+  return ghostwritten(typedFromSpeech(rendered(out)))
 }
 
 /**
@@ -151,6 +151,23 @@ const typedFromSpeech = (terms: Array<Term>): Array<Term> => {
   return terms
 }
 const spokenKeys: ReadonlySet<string> = new Set(["~interview", "~audio"])
+
+/**
+ * Writing that goes out under someone else's name is ghostwriting, however it is said ("an
+ * article our founder will publish as his own", "einen Beitrag, der unter dem Namen unseres
+ * Chefs erscheint"); a byline alone is no work ("register the car under her name").
+ */
+const ghostwritten = (terms: Array<Term>): Array<Term> => {
+  const byline = terms.findIndex((t) => t.key === bylineKey)
+  if (byline < 0) return terms
+  const ghost = conceptKey("ghostwriting")
+  const writing = terms.findIndex((t) => t.key === writingKey)
+  if (writing < 0 || terms.some((t) => t.key === ghost)) return terms
+  terms[writing] = { key: ghost, word: terms[writing]!.word }
+  return terms.filter((_, i) => i !== byline)
+}
+const bylineKey = "~byline"
+const writingKey = "~writing"
 
 /**
  * "Render" a text in or into a language is translating it ("Render our user guide in English");

@@ -214,6 +214,27 @@ describe("probe batch 14, issue 36's seventh session", () => {
   })
 })
 
+describe("probe batch 17, issue 36's tenth session", () => {
+  // Written and committed before any run of the session's ranking (16d2ba4); first read there: 36
+  // answerable, 2 answered with nobody, 33 acceptable first, 3 of 7 nobody can take handled, mode
+  // 38 of 43. Then tuned on (words of returning work, of where, ghostwriting and mystery shopping
+  // said in other words): 1, 35, 7 of 7, 43 of 43. Floors a little under the latter.
+  const batch = probes.filter((p) => p.batch === 17)
+  const report = evaluateProbes(batch)
+
+  it("is mostly in other languages and scripts, and says the mode its wording makes clear", () => {
+    expect(batch.filter((p) => !/^[\x20-\x7E’]*$/.test(p.query)).length).toBeGreaterThanOrEqual(20)
+    expect(batch.every((p) => p.mode !== undefined)).toBe(true)
+  })
+
+  it("at most one answerable request answered with nobody, 94% acceptable first, 7 of 7 no-answer, modes 95%", () => {
+    expect(report.answerableEmpty).toBeLessThanOrEqual(1)
+    expect(report.first / report.answerable).toBeGreaterThanOrEqual(0.94)
+    expect(report.noAnswer.handled).toBe(7)
+    expect(report.mode.right / report.mode.judged).toBeGreaterThanOrEqual(0.95)
+  })
+})
+
 describe("relevance on the held-out part", () => {
   const report = evaluate(partOf("held-out"))
 

@@ -54,7 +54,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "caption captions captioning captioned subtitle subtitles subtitling subtitled srt webvtt vtt",
     stems:
-      "titlov subtitol sarikata sari-kata வசனவரி untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu felirat tekstity undertext titulk زیرنویس"
+      "titlov subtitol sarikata sari-kata வசனவரி untertit sous-titr soustitr subtitul sottotitol legend ondertitel napisy napisow napisami napisach altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu felirat tekstity undertext titulk زیرنویس"
   },
   {
     concept: "proofreading",
@@ -78,8 +78,17 @@ export const languageWork: ReadonlyArray<Concept> = [
   {
     concept: "writing",
     family: "language",
-    en: "writing written writer tutorial tutorials ghostwrite ghostwriting copywriting draw-up drawing-up drawn-up",
-    stems: "schreib redact rédig escrib escrev scriv schrijv napisa написа كتابة लेखन 執筆 撰写 작성"
+    en: "writing written writer tutorial tutorials copywriting draw-up drawing-up drawn-up",
+    stems:
+      "schreib redact rédig rediger$ redigez$ redige$ redigee$ redigees$ ecrire$ ecrivez$ ecrivain escrib escrev scriv schrijv napisa napisz написа كتابة लेखन 執筆 撰写 작성"
+  },
+  {
+    // Whose name a text goes out under, when it is not the writer's: with writing, ghostwriting
+    // (`ghostwritten`, src/domain/words.ts); alone ("register the car under her name"), nothing.
+    concept: "byline",
+    en: "under-his-name under-her-name under-their-name under-my-name under-our-name under-your-name as-his-own as-her-own as-their-own as-my-own as-our-own his-byline her-byline their-byline",
+    stems:
+      "unter-dem-namen unter-seinem-namen unter-ihrem-namen unter-meinem-namen unter-unserem-namen sous-son-nom sous-mon-nom sous-leur-nom sous-notre-nom bajo-su-nombre bajo-mi-nombre con-su-firma sob-o-nome sob-seu-nome sotto-il-suo sotto-il-mio onder-zijn-naam onder-haar-naam onder-mijn-naam onder-onze-naam pod-własnym-nazwisk pod-wlasnym-nazwisk pod-moim-nazwisk pod-jego-nazwisk pod-jej-nazwisk pod-naszym-nazwisk под-своим-имен под-моим-имен под-его-имен под-её-имен под-ее-имен kendi-adıyla kendi-adiyla onun-adıyla onun-adiyla atas-nama-nya atas-namanya"
   },
   {
     concept: "documentation",
@@ -115,13 +124,13 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "on-site onsite in-person face-to-face in-home in-their-homes at-their-homes home-visit home-visits",
     stems:
-      "ቤት-ለቤት vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
+      "ቤት-ለቤት on-the-street in-the-street op-straat auf-der-strasse auf-der-straße dans-la-rue en-la-calle na-rua in-strada na-ulicy на-улице vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
   },
   {
     concept: "online",
     saysWhere: true,
     mode: "digital",
-    en: "online virtual virtually",
+    en: "online virtual virtually screen-share screen-sharing screenshare screensharing remote-session remote-sessions remote-desktop video-link",
     stems:
       "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow en-ligne ออนไลน์ אונליין מרחוק διαδικτυακ εξ-αποστασεως онлайн дистанційно віддалено de-la-distanta truc-tuyen tu-xa mtandaoni kwa-mbali verkossa$ etänä$ etana$ etätyö etatyo på-distans pa-distans distans$ via-nätet via-natet آنلاین از-راه-دور 远程 線上 线上 在线"
   },

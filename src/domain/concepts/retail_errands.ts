@@ -30,9 +30,9 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     work: true,
     family: "retail",
     mode: "physical",
-    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer",
+    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer anonymous-customer anonymous-shopper",
     stems:
-      "testkauf client-myster cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi haamuasiak tajný-nákupč tajny-nakupc próbavásárl probavasarl pembeli-misterius tajemniczy-klient tajemniczego-klient"
+      "testkauf client-myster client-anonym comme-un-client tant-que-client cliente-anonim cliente-anónim como-cliente come-cliente anonymer-kund anonymen-kund als-kunde anonieme-klant als-klant klient-anonim jako-klient cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi haamuasiak tajný-nákupč tajny-nakupc próbavásárl probavasarl pembeli-misterius tajemniczy-klient tajemniczego-klient"
   },
   {
     concept: "promotion",
@@ -82,10 +82,11 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
   },
   {
     // Handing something over, which every deliverable is too ("deliver a CSV", "48-hour edited
-    // delivery"): said of many kinds of work, so it asks for none.
+    // delivery"), and handing it back or posting it: said of many kinds of work, so it asks for
+    // none, and says nothing of where the work is done.
     concept: "delivery",
     family: "errands",
-    en: "delivery deliveries deliver delivered delivering",
+    en: "delivery deliveries deliver delivered delivering hand-back hand-it-back hand-them-back hand-this-back hand-these-back hand-in hand-it-in post-us post-it post-them post-back post-to-us by-post in-the-post",
     stems:
       "dostav lliura pristatym piegad 배송 டெலிவரி डेलिभरी ማድረስ משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি doruč doruc dostaw pengirim จัดส่ง 送货 送件 leveran"
   },
@@ -140,6 +141,6 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "notary notarize notarized notarization notarial notarizing notarise notarised notarisation witnessing witness commissioner affidavit affidavits oath oaths statutory-declaration",
     stems:
-      "biljeznik ኖታሪ நோட்டரி eidesstattlich affidavit присяг notar notaire notari notário notario notaio noter нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz notaar нотарі دفترخانه محضر"
+      "biljeznik ኖታሪ நோட்டரி eidesstattlich affidavit присяг notar notaire notari notário notario notaio noterd noterl notere$ noter-onay noter-tasdik noter-huzur нотари موثق كاتب-عدل नोटरी 公証 公证 公證 공증 beglaubig נוטריון συμβολαιογρ โนตารี cong-chung kozjegyz közjegyz notaar нотарі دفترخانه محضر"
   }
 ]

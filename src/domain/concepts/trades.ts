@@ -29,6 +29,17 @@ export const trades: ReadonlyArray<Concept> = [
       "sprüh spruh spritzen pulvéris pulveris fumig pulveriz irrorar irroraz opryskiw opryskac postrzyk ilaçlama ilaclama опрыск обприск رش-المبيد رش-مبيد छिड़काव 散布 喷洒 噴灑 살포 ריסוס ψεκασ ฉีดพ่น phun-thuoc menyemprot penyemprotan kunyunyizia"
   },
   {
+    // Writing that another signs as their own: nobody's work here, and ruled out by some. Said
+    // in other words ("write an article she will publish under her name"), writing with a
+    // byline of someone else's is read so (`ghostwritten`, src/domain/words.ts).
+    concept: "ghostwriting",
+    work: true,
+    mode: "digital",
+    en: "ghostwrite ghostwrites ghostwriting ghostwritten ghostwriter ghostwriters ghost-write ghost-writing ghost-written ghost-writer ghost-writers",
+    stems:
+      "ghostwrit escritor-fantasma escritora-fantasma negre-litteraire prete-plume scrittore-fantasma autor-widmo гострайтер литературный-негр كاتب-ظل کاتب-سایه घोस्टराइटर 代笔 代筆 ゴーストライター 대필 hayalet-yazar penulis-bayangan"
+  },
+  {
     // Writing reviews that pose as customers' own: nobody's work here, and ruled out by some.
     concept: "fake-reviews",
     work: true,

@@ -1,0 +1,117 @@
+// Words that say the work in other words (issue 36): handing a file back or posting it is no
+// courier's work, a shared screen and a street say where the work is, a word of one language is
+// not read as another's work, a customer posing as any other is mystery shopping, writing signed
+// by someone else is ghostwriting, and taking a car out to see how it drives is a test drive.
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "@effect/vitest"
+import { searchDirectory } from "../../src/domain/directory_search.ts"
+import type { ParticipantRecord } from "../../src/domain/participant.ts"
+import { inferExecutionMode } from "../../src/domain/task_inference.ts"
+import { keysOf } from "../../src/domain/words.ts"
+
+const sample: ReadonlyArray<ParticipantRecord> = JSON.parse(
+  readFileSync(new URL("../../data/sample-participants.json", import.meta.url), "utf8")
+)
+const slugsFor = (text: string, directory: ReadonlyArray<ParticipantRecord> = sample) =>
+  searchDirectory(text, directory, 10).matches.map((m) => m.participant.slug)
+
+describe("returning work is no errand", () => {
+  it("handing a text back or in, or posting it, is no courier's work and says nothing of where", () => {
+    for (const text of [
+      "Edit my thesis and hand it back by Friday",
+      "Check the figures in our budget and hand them back",
+      "Post us the finished drawings"
+    ]) {
+      expect(keysOf(text)).not.toContain("~courier")
+      expect(keysOf(text)).not.toContain("~content")
+    }
+    expect(inferExecutionMode("Copy-edit the chapter and hand it back with comments")).toBe("digital")
+    // Handing a thing to someone is still carrying it there.
+    expect(keysOf("Hand the keys to the new tenant")).toContain("~courier")
+  })
+})
+
+describe("where the work is, said in other words", () => {
+  it.each([
+    ["Troubleshoot the printer settings over a screen share", "digital"],
+    ["Walk our staff through the accounting software in a remote session", "digital"],
+    ["Zähle die Leihräder auf der Straße", "physical"],
+    ["Contar los patinetes en la calle", "physical"],
+    ["Compter les vélos dans la rue", "physical"]
+  ])("%s → %s", (text, mode) => {
+    expect(inferExecutionMode(text)).toBe(mode)
+  })
+})
+
+describe("a word of one language is not read as another language's work", () => {
+  it('Polish "napisz" (write) is writing, "napisy" captions', () => {
+    expect(keysOf("Napisz krótki tekst o firmie")).toContain("~writing")
+    expect(keysOf("Napisz krótki tekst o firmie")).not.toContain("~captioning")
+    expect(keysOf("Napisy do filmu po polsku")).toContain("~captioning")
+  })
+
+  it('French "rédiger" is to write, German "redigieren" and Swedish "redigera" to edit', () => {
+    expect(keysOf("Rédiger un article sur nos produits")).toContain("~writing")
+    expect(keysOf("Rédiger un article sur nos produits")).not.toContain("~editing")
+    expect(keysOf("Einen Text redigieren")).toContain("~editing")
+    expect(keysOf("Redigera vår text")).toContain("~editing")
+  })
+
+  it('French "noter" (to note) is no notary; Turkish\'s notary, in its case forms, is', () => {
+    expect(keysOf("Relever et noter les prix du lait")).not.toContain("~notary")
+    expect(keysOf("Noterde vekaletname onaylatmak")).toContain("~notary")
+    expect(keysOf("Noter onaylı tercüme")).toContain("~notary")
+  })
+})
+
+describe("work said in other words", () => {
+  it("posing as an ordinary customer, in any language, is mystery shopping", () => {
+    for (const text of [
+      "Se présenter comme un client ordinaire dans nos agences",
+      "Als anonymer Kunde drei Filialen besuchen",
+      "Visitar las sucursales como cliente anónimo",
+      "Visit our branches as an anonymous customer"
+    ])
+      expect(keysOf(text)).toContain("~mystery-shopping")
+  })
+
+  it("writing that someone else will sign as their own is ghostwriting, in any language; a name alone is not", () => {
+    for (const text of [
+      "Write a speech the mayor will give as her own",
+      "Write a blog post I will publish under my name",
+      "Einen Artikel schreiben, der unter dem Namen meiner Chefin erscheint",
+      "Napisz artykuł, który podpiszę pod moim nazwiskiem",
+      "Rédiger un discours que la ministre prononcera sous son nom"
+    ]) {
+      expect(keysOf(text)).toContain("~ghostwriting")
+      expect(keysOf(text)).not.toContain("~writing")
+    }
+    expect(keysOf("Register the company under her name")).not.toContain("~ghostwriting")
+    expect(keysOf("Write the release notes")).not.toContain("~ghostwriting")
+  })
+
+  it("nobody here ghostwrites: the fact-checker is not offered it, whoever does is", () => {
+    expect(slugsFor("Write a column on Polish politics that our chairman will publish as his own")).toEqual([])
+    const ghostwriter: ParticipantRecord = {
+      slug: "pen-hire",
+      name: "Pen Hire",
+      discipline: "Ghostwriting",
+      location: "Leeds, United Kingdom",
+      task_type: "digital",
+      tags: ["ghostwriting", "speeches"],
+      capabilities: ["Articles and speeches in the client's voice"],
+      returns: "A draft in Word, two revision rounds.",
+      boundary: null
+    }
+    expect(
+      slugsFor("Write a column on Polish politics that our chairman will publish as his own", [...sample, ghostwriter])
+    ).toEqual(["pen-hire"])
+  })
+
+  it("taking a car out to see how it drives is a test drive, refused by who takes none on public roads", () => {
+    expect(keysOf("Take the van for a spin on the motorway")).toEqual(expect.arrayContaining(["~test-drive", "~road"]))
+    const found = searchDirectory("Check a used car in Monterrey and see how it drives on the highway", sample, 10)
+    expect(found.matches).toEqual([])
+    expect(found.hint).toMatch(/^Alejandro Ruiz \(alejandro-ruiz\), whose work fits this task best, rules it out/)
+  })
+})
