@@ -133,7 +133,7 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return ghostwritten(typedFromSpeech(rendered(out)))
+  return ghostwritten(typedFromSpeech(rendered(out)), words)
 }
 
 /**
@@ -157,17 +157,46 @@ const spokenKeys: ReadonlySet<string> = new Set(["~interview", "~audio"])
  * article our founder will publish as his own", "einen Beitrag, der unter dem Namen unseres
  * Chefs erscheint"); a byline alone is no work ("register the car under her name").
  */
-const ghostwritten = (terms: Array<Term>): Array<Term> => {
+const ghostwritten = (terms: Array<Term>, words: ReadonlyArray<string>): Array<Term> => {
   const byline = terms.findIndex((t) => t.key === bylineKey)
-  if (byline < 0) return terms
+  if (byline < 0 && !underSomeonesName(words)) return terms
   const ghost = conceptKey("ghostwriting")
   const writing = terms.findIndex((t) => t.key === writingKey)
   if (writing < 0 || terms.some((t) => t.key === ghost)) return terms
   terms[writing] = { key: ghost, word: terms[writing]!.word }
-  return terms.filter((_, i) => i !== byline)
+  return byline < 0 ? terms : terms.filter((_, i) => i !== byline)
 }
 const bylineKey = "~byline"
 const writingKey = "~writing"
+
+/**
+ * "Under" and, a few words on, someone's name, in the languages agents write in: "under our
+ * CEO's name", "sous le nom de notre directrice", "pod nazwiskiem naszego prezesa" (folded
+ * words): a possessive before the name, or one or "of" after it. "Registered under the name
+ * Acme" names no one's.
+ */
+const underSomeonesName = (words: ReadonlyArray<string>): boolean => {
+  for (let at = 0; at < words.length; at++) {
+    if (!underWords.has(words[at]!)) continue
+    for (let name = at + 1; name <= at + 4 && name < words.length; name++) {
+      if (!nameWords.has(words[name]!)) continue
+      const after = words[name + 1]
+      if (words.slice(at + 1, name).some((w) => possessives.has(w))) return true
+      if (after !== undefined && (possessives.has(after) || ofWords.has(after))) return true
+    }
+  }
+  return false
+}
+const underWords: ReadonlySet<string> = new Set("under unter sous bajo sob sotto onder pod под".split(" "))
+const nameWords: ReadonlySet<string> = new Set(
+  "name byline namen nom nombre nome naam nazwiskiem nazwiskami imieniem именем имя именами".split(" ")
+)
+const possessives: ReadonlySet<string> = new Set(
+  "our my his her their your own unser unseres unserer unsere meines meiner seines seiner ihres ihrer mein sein ihr notre nos mon ma son sa leur su sus mi nuestro nuestra seu sua nosso nossa meu minha suo nostro nostra mio mia zijn haar mijn onze hun moim swoim wlasnym naszego naszej jego jej ich моим своим его ее нашего нашей".split(
+    " "
+  )
+)
+const ofWords: ReadonlySet<string> = new Set("of de di van des del do da della von".split(" "))
 
 /**
  * "Render" a text in or into a language is translating it ("Render our user guide in English");

@@ -65,6 +65,21 @@ describe("a word of one language is not read as another language's work", () => 
 })
 
 describe("work said in other words", () => {
+  it("checking a thing is genuine is done with it in hand, unless the wording says otherwise", () => {
+    expect(inferExecutionMode("Confirm the sneakers we bought are genuine")).toBe("physical")
+    expect(inferExecutionMode("Check online whether the listing's photos are genuine")).toBe("digital")
+  })
+
+  it("research said to be in the field is done on site", () => {
+    for (const text of [
+      "Field research on street food vendors",
+      "Trabajo de campo sobre vendedores ambulantes",
+      "Feldforschung zu Straßenhändlern"
+    ])
+      expect(inferExecutionMode(text)).not.toBe("digital")
+    expect(inferExecutionMode("Feldforschung zu Straßenhändlern")).toBe("physical")
+  })
+
   it("posing as an ordinary customer, in any language, is mystery shopping", () => {
     for (const text of [
       "Se présenter comme un client ordinaire dans nos agences",
@@ -86,6 +101,14 @@ describe("work said in other words", () => {
       expect(keysOf(text)).toContain("~ghostwriting")
       expect(keysOf(text)).not.toContain("~writing")
     }
+    // Under someone's name a few words on, in any language: a possessive before it, or "of" after.
+    for (const text of [
+      "Write an essay to go out under our chairwoman's name",
+      "Write a letter to the editor under the name of our director",
+      "Napisz komentarz pod nazwiskiem naszego prezesa"
+    ])
+      expect(keysOf(text)).toContain("~ghostwriting")
+    expect(keysOf("Write a press release about the firm trading under the name Acme")).not.toContain("~ghostwriting")
     expect(keysOf("Register the company under her name")).not.toContain("~ghostwriting")
     expect(keysOf("Write the release notes")).not.toContain("~ghostwriting")
   })

@@ -48,8 +48,10 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
       "onlineshop webshop boutique-en-ligne tienda-online loja-online negozio-online sklep-internet verkäufer verkaufer vendeur vendedor venditor verkoper sprzedaw satıcı satici продав بائع विक्रेता 卖家 販売者 판매자 ηλεκτρονικο-καταστημα חנות-אונליין לחנות-אונליין חנות-מקוונת לחנות-מקוונת διαδικτυακο-καταστημα интернет-магазин інтернет-магазин онлайн-магазин ร้านค้าออนไลน์ ร้านออนไลน์ magazin-online hang-truc-tuyen duka-la-mtandaoni"
   },
   {
+    // Whether a thing is genuine is seen with the thing in hand: said alone, on site.
     concept: "authenticity",
     family: "retail",
+    mode: "physical",
     en: "authentic authenticity counterfeit fake-goods genuine",
     stems:
       "echtheit authenticit autenticid autenticid keaslian asli$ orijinal подлинн أصالة प्रामाणिक 真贋 真伪 진품 מקוריות זיוף γνησι ของแท้ справжн autenticit hang-that hang-gia uhalisia"
