@@ -37,13 +37,37 @@ describe("where the work is, said in other words", () => {
     ["Walk our staff through the accounting software in a remote session", "digital"],
     ["Zähle die Leihräder auf der Straße", "physical"],
     ["Contar los patinetes en la calle", "physical"],
-    ["Compter les vélos dans la rue", "physical"]
+    ["Compter les vélos dans la rue", "physical"],
+    // Going there, said as people say it, in any language.
+    ["Swing by the warehouse and count the pallets", "physical"],
+    ["Pop into three pharmacies and ask if they stock our cream", "physical"],
+    ["Knock on doors in the neighbourhood and ask about internet access", "physical"],
+    ["Acudir a la oficina y entregar los papeles", "physical"],
+    ["Passer à la boutique et vérifier l'affichage des prix", "physical"],
+    ["Vorbeigehen und das Schaufenster fotografieren", "physical"],
+    ["Pójść do sklepu i sprawdzić ceny", "physical"],
+    ["Сходить в магазин и проверить цены", "physical"],
+    ["店に行って価格を確認してください", "physical"],
+    ["दुकान जाकर कीमतें जांचें", "physical"],
+    ["Pergi ke toko dan periksa harganya", "physical"],
+    // Working from home, or handing work over through a shared drive, said in any language.
+    ["Work from home on this, no travel needed", "digital"],
+    ["Share the finished file through Dropbox", "digital"],
+    ["Lavoro da casa: correggere un documento", "digital"],
+    ["在宅で：エクセルの表を整理する", "digital"],
+    ["घर से काम: एक्सेल शीट साफ़ करें", "digital"]
   ])("%s → %s", (text, mode) => {
     expect(inferExecutionMode(text)).toBe(mode)
   })
 })
 
 describe("a word of one language is not read as another language's work", () => {
+  it("an e-mail, in any language, is a way of handing work over, not electrical work", () => {
+    expect(keysOf("Enviar el informe por correo electrónico")).not.toContain("~electrical")
+    expect(keysOf("Inviare il file per posta elettronica")).not.toContain("~electrical")
+    expect(keysOf("Revisar la instalación eléctrica")).toContain("~electrical")
+  })
+
   it('Polish "napisz" (write) is writing, "napisy" captions', () => {
     expect(keysOf("Napisz krótki tekst o firmie")).toContain("~writing")
     expect(keysOf("Napisz krótki tekst o firmie")).not.toContain("~captioning")

@@ -127,12 +127,21 @@ export const languageWork: ReadonlyArray<Concept> = [
       "ቤት-ለቤት field-research field-visit field-visits field-study field-studies feldforschung feldstudie trabajo-de-campo investigacion-de-campo estudio-de-campo recherche-terrain sur-le-terrain etude-terrain etude-de-terrain pesquisa-de-campo trabalho-de-campo ricerca-sul-campo sul-campo veldonderzoek badania-terenowe badanie-terenowe saha-arastirmasi saha-calismasi полевые-исследован полевое-исследован полевая-работ penelitian-lapangan kajian-lapangan on-the-street in-the-street op-straat auf-der-strasse auf-der-straße dans-la-rue en-la-calle na-rua in-strada na-ulicy на-улице vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
   },
   {
+    // Going somewhere, said as people say it: dropping by, heading over, knocking on doors.
+    concept: "go-there",
+    saysWhere: true,
+    mode: "physical",
+    en: "drop-by drop-in-at stop-by stop-in-at swing-by pop-into pop-in-to pop-round pop-over-to head-over-to head-down-to head-to-the go-and go-round go-over-to go-down-to be-there be-on-site knock-on-doors door-knocking hand-out leaflet leafleting flyering walk-the-route walk-the-streets walk-the-aisles",
+    stems:
+      "acudir ir-a-la ir-al ir-hasta ir-ate ir-ao pasar-por pasarse-por acercarse-a desplazarse se-rendre passer-a-la passer-au passer-chez aller-a-la aller-au aller-chez aller-voir se-deplacer andare-a andare-in andare-al recarsi passare-da passare-in vorbeigehen vorbeischauen vorbeifahren hingehen hinfahren aufsuchen langsgaan langskomen ga-naar gaan-naar pojsc pojść isc-do iść-do pojechac pojechać zajrzec-do zajrzeć-do udac-sie udać-się gidip gidin ugrayip uğrayıp сходить съездить зайти-в заехать-в に行っ へ行っ に行き へ行き 出向 前往 上门 跑一趟 가서 들러 ذهاب اذهب जाकर pergi-ke datang-ke datangi mendatangi ghe-qua ghé-qua nenda-kwenye"
+  },
+  {
     concept: "online",
     saysWhere: true,
     mode: "digital",
-    en: "online virtual virtually screen-share screen-sharing screenshare screensharing remote-session remote-sessions remote-desktop video-link",
+    en: "online virtual virtually over-teams via-teams over-whatsapp whatsapp-video via-zoom over-skype work-from-home working-from-home works-from-home wfh no-travel home-office google-drive dropbox wetransfer shared-folder shared-drive attachment attachments attached-file screen-share screen-sharing screenshare screensharing remote-session remote-sessions remote-desktop video-link",
     stems:
-      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow en-ligne ออนไลน์ אונליין מרחוק διαδικτυακ εξ-αποστασεως онлайн дистанційно віддалено de-la-distanta truc-tuyen tu-xa mtandaoni kwa-mbali verkossa$ etänä$ etana$ etätyö etatyo på-distans pa-distans distans$ via-nätet via-natet آنلاین از-راه-دور 远程 線上 线上 在线"
+      "fernarbeit homeoffice heimarbeit télétravail teletravail teletrabajo desde-casa teletrabalho de-casa telelavoro da-casa thuiswerk vanuit-huis zdaln evden-calis uzaktan-calis 在宅 居家 재택 घर-से à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow en-ligne ออนไลน์ אונליין מרחוק διαδικτυακ εξ-αποστασεως онлайн дистанційно віддалено de-la-distanta truc-tuyen tu-xa mtandaoni kwa-mbali verkossa$ etänä$ etana$ etätyö etatyo på-distans pa-distans distans$ via-nätet via-natet آنلاین از-راه-دور 远程 線上 线上 在线"
   },
   {
     concept: "file",

@@ -88,7 +88,7 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     // none, and says nothing of where the work is done.
     concept: "delivery",
     family: "errands",
-    en: "delivery deliveries deliver delivered delivering hand-back hand-it-back hand-them-back hand-this-back hand-these-back hand-in hand-it-in post-us post-it post-them post-back post-to-us by-post in-the-post",
+    en: "delivery deliveries deliver delivered delivering hand-back hand-it-back hand-them-back hand-this-back hand-these-back hand-in hand-it-in post-us post-it post-them post-back post-to-us by-post in-the-post e-mail email emailed emails courriel correo-electronico correo-electrónico correio-eletronico correio-eletrônico posta-elettronica",
     stems:
       "dostav lliura pristatym piegad 배송 டெலிவரி डेलिभरी ማድረስ משלוח доставк ส่งเอกสาร zustell liefer livr entreg envío envio consegn entregad bezorg przesył przesyl teslim достав توصيل डिलीवरी 配達 配送 배달 antar livrar kupeleka kusambaza szallit szállít kezbesit ডেলিভারি doruč doruc dostaw pengirim จัดส่ง 送货 送件 leveran"
   },
