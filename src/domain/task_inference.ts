@@ -216,6 +216,15 @@ export const saysNamedPlace = (text: string, isWordOfWork: (key: string) => bool
   return false
 }
 
+const photographyKey = "~photography"
+/**
+ * The verb "to photograph", folded, in the languages agents write in ("fotografiar la fachada",
+ * "sfotografować", "сфотографировать", "撮影する", "拍摄"), as against the noun (photos, a
+ * photographer): English's is among the cues above.
+ */
+const photographing =
+  /^(?:fotografiar|fotografar|photographi|fotografier|fotografare|fotografate|fotografeer|fotografer|s?fotografow|s?fotografuj|fotografla|fotograf-cek|fotografini|фотографир|сфотографир|сфоткат|memotret|chup-anh)|撮影|拍摄|拍照|촬영|写真を撮/
+
 /**
  * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
  * "remote or on site") → hybrid; only on-site cues → physical; only online cues → digital; none
@@ -236,7 +245,9 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   // What the work is about says where only when nothing else does (`Concept.mode`).
   let aboutSite = false
   let aboutOnline = false
-  for (const { key } of termsOf(text)) {
+  for (const { key, word } of termsOf(text)) {
+    // To photograph is to be where the subject is; photos, the noun, are what comes back.
+    if (key === photographyKey && photographing.test(word)) onSite = true
     const mode = modeOfKey(key)
     const topic = isTopicMode(key)
     if (mode === "physical" && topic) aboutSite = true

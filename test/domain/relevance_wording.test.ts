@@ -55,13 +55,43 @@ describe("where the work is, said in other words", () => {
     ["Share the finished file through Dropbox", "digital"],
     ["Lavoro da casa: correggere un documento", "digital"],
     ["在宅で：エクセルの表を整理する", "digital"],
-    ["घर से काम: एक्सेल शीट साफ़ करें", "digital"]
+    ["घर से काम: एक्सेल शीट साफ़ करें", "digital"],
+    // By phone or by e-mail, and face to face, in any language.
+    ["Entrevistas por teléfono a 30 clientes", "digital"],
+    ["Interviews téléphoniques avec 20 clients", "digital"],
+    ["Wywiady telefoniczne z klientami", "digital"],
+    ["Телефонные интервью с клиентами", "digital"],
+    ["对客户进行电话访谈", "digital"],
+    ["Phỏng vấn qua điện thoại với khách hàng", "digital"],
+    ["Schicken Sie die Ergebnisse per E-Mail", "digital"],
+    ["Entrevistas cara a cara con clientes", "physical"],
+    ["Wywiady twarzą w twarz z klientami", "physical"],
+    ["Yüz yüze görüşmeler", "physical"],
+    ["面对面访谈", "physical"],
+    ["Wawancara tatap muka", "physical"],
+    // To photograph, the verb, is to be there; photos, the noun, are what comes back.
+    ["Fotografiar la fachada del edificio", "physical"],
+    ["Sfotografować elewację budynku", "physical"],
+    ["Сфотографировать фасад здания", "physical"],
+    ["建物の外観を撮影する", "physical"],
+    ["拍摄大楼外观照片", "physical"]
   ])("%s → %s", (text, mode) => {
     expect(inferExecutionMode(text)).toBe(mode)
   })
 })
 
 describe("a word of one language is not read as another language's work", () => {
+  it('Vietnamese "khách hàng" (customer) is no fitter\'s "hang", "cửa hàng" a shop, "ngân hàng" a bank', () => {
+    expect(keysOf("Gọi điện cho khách hàng")).not.toContain("~installation")
+    expect(keysOf("Kiểm tra giá ở cửa hàng")).toContain("~store")
+    expect(keysOf("Mở tài khoản ngân hàng")).toContain("~bank")
+    expect(keysOf("Hang a mirror in the hallway")).toContain("~installation")
+  })
+
+  it("photos, the noun, say nothing of where", () => {
+    expect(inferExecutionMode("Fotos de producto sobre fondo blanco")).toBeNull()
+  })
+
   it("an e-mail, in any language, is a way of handing work over, not electrical work", () => {
     expect(keysOf("Enviar el informe por correo electrónico")).not.toContain("~electrical")
     expect(keysOf("Inviare il file per posta elettronica")).not.toContain("~electrical")

@@ -240,7 +240,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "bank",
     family: "finance",
     en: "bank banking statement statements",
-    stems: "bank$ banque banco banca banka банк بنك बैंक 銀行 银行 은행"
+    stems: "bank$ banque banco banca banka банк بنك बैंक 銀行 银行 은행 ngan-hang ngân-hàng"
   },
   {
     concept: "tax",
