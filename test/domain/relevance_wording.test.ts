@@ -118,6 +118,20 @@ describe("a word of one language is not read as another language's work", () => 
   })
 })
 
+describe("short words listed whole, read when inflected", () => {
+  it("Tamil: a shop and a price with case endings and plurals; the sea is no shop", () => {
+    for (const word of ["கடையில்", "கடையை", "கடைக்கு", "கடைகளில்"]) expect(keysOf(word)).toContain("~store")
+    expect(keysOf("விலைகள்")).toContain("~price")
+    expect(keysOf("கடல்")).not.toContain("~store")
+  })
+
+  it("Amharic: prepositions written onto a word, the plural, the definite and the object", () => {
+    for (const word of ["በሱቅ", "ሱቆች", "ሱቁ"]) expect(keysOf(word)).toContain("~store")
+    expect(keysOf("ዋጋውን")).toContain("~price")
+    expect(keysOf("ፎቶዎችን")).toContain("~photography")
+  })
+})
+
 describe("work said in other words", () => {
   it("checking a thing is genuine is done with it in hand, unless the wording says otherwise", () => {
     expect(inferExecutionMode("Confirm the sneakers we bought are genuine")).toBe("physical")
