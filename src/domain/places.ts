@@ -153,6 +153,15 @@ export const placeWordsIn = (text: TextWords, known: KnownPlaces): ReadonlySet<s
 /** Characters that, after a place's name, make it a language, a people or a script (語, 人, 文…). */
 const notPlaceAfter = "語语人文字"
 
+/**
+ * Thai and Lao write some vowels before their syllable's consonant (เ, แ, โ, ใ, ไ) and some after
+ * it (า, ะ, ำ), as letters, not marks: a name found right after the one or before the other
+ * begins or ends inside a syllable. Folded, Thai's "เลี้ยง" (a feast, to raise) holds the letters
+ * of Lyon's "ลียง".
+ */
+const syllableBefore = "เแโใไເແໂໃໄ"
+const syllableAfter = "าะำາະຳ"
+
 const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
   const runs: Array<{ place: Place; from: number; end: number }> = []
   let from = 0
@@ -162,8 +171,10 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
       let rest = folded[from]!
       const { inside, byName } = gazetteer()
       for (const name of inside) {
-        // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place.
-        if (!new RegExp(`${name}(?![${notPlaceAfter}])`, "u").test(rest)) continue
+        // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place;
+        // nor one inside a Thai or Lao syllable (`midSyllable`).
+        if (!new RegExp(`(?<![${syllableBefore}])${name}(?![${notPlaceAfter}${syllableAfter}])`, "u").test(rest))
+          continue
         runs.push({ place: byName.get(name)!.place, from, end: from })
         rest = rest.replaceAll(name, " ")
       }

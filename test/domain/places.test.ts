@@ -91,10 +91,17 @@ describe("locative prefixes and initial mutations", () => {
       // Burmese "တိုက်ခန်း" (a flat) holds the letters Tokyo's name keeps once folded.
       "တိုက်ခန်း စစ်ဆေးပေးပါ",
       // Lao "ເພດ" (sex, gender): Lao's spelling of Perth folds to it, so Perth has no Lao name.
-      "ແປເອກະສານກ່ຽວກັບເພດ"
+      "ແປເອກະສານກ່ຽວກັບເພດ",
+      // Thai "เลี้ยง" (a feast): folded, it holds Lyon's "ลียง" after a vowel written first.
+      "ถ่ายรูปงานเลี้ยงที่โรงแรม"
     ]) {
       expect(locationOf(text), text).toBe(null)
     }
+  })
+
+  it("reads a Thai name inside a run where its syllables begin and end", () => {
+    expect(locationOf("ถ่ายรูปร้านอาหารที่ลียง")).toBe("Lyon, France")
+    expect(locationOf("ตรวจสอบร้านค้าในโตเกียว")).toBe("Tokyo, Japan")
   })
 })
 
