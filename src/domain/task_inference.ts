@@ -101,7 +101,10 @@ const physicalCues = new RegExp(
     "plumb(?:ing|er)",
     "electrician",
     "handyman",
-    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank(?! statements?| accounts?| details| transfers?| feeds?| records?)|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
+    // Markets, malls and stalls are somewhere to be only when one is at or outside them: "in the
+    // market" is also an economy's.
+    "(?:at|outside) (?:the |a |an |our |their |local )?(?:[\\w']+ ){0,2}(?:markets?|malls?|bazaars?|stalls?|kiosks?|pharmac(?:y|ies))",
+    "(?:at|in|to|outside) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank(?! statements?| accounts?| details| transfers?| feeds?| records?)|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
   ].join("|")
 )
 const digitalCues = new RegExp(
@@ -218,6 +221,12 @@ export const saysNamedPlace = (text: string, isWordOfWork: (key: string) => bool
 
 const photographyKey = "~photography"
 /**
+ * A file or its format (a CSV, JPEGs, a PDF) is what comes back: work done at a desk when nothing
+ * else says where ("Send the list back as a CSV"), but not when the request says where it is, or
+ * names work done on site ("Photos of every shop front on a street in Nairobi, as JPEGs").
+ */
+const fileKey = "~file"
+/**
  * The verb "to photograph", folded, in the languages agents write in ("fotografiar la fachada",
  * "sfotografować", "сфотографировать", "撮影する", "拍摄"), as against the noun (photos, a
  * photographer): English's is among the cues above.
@@ -245,9 +254,14 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   // What the work is about says where only when nothing else does (`Concept.mode`).
   let aboutSite = false
   let aboutOnline = false
+  let sentAsFile = false
   for (const { key, word } of termsOf(text)) {
     // To photograph is to be where the subject is; photos, the noun, are what comes back.
     if (key === photographyKey && photographing.test(word)) onSite = true
+    if (key === fileKey) {
+      sentAsFile = true
+      continue
+    }
     const mode = modeOfKey(key)
     const topic = isTopicMode(key)
     if (mode === "physical" && topic) aboutSite = true
@@ -262,7 +276,8 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   if (onSite && online) return "hybrid"
   if (onSite) return "physical"
   if (online) return "digital"
-  return namesPlace ? "physical" : null
+  if (namesPlace) return "physical"
+  return sentAsFile ? "digital" : null
 }
 
 // Search ------------------------------------------------------------------------------------------

@@ -80,6 +80,26 @@ describe("where the work is, said in other words", () => {
   })
 })
 
+describe("what comes back says where the work is only when nothing else does", () => {
+  it("a file or its format: at a desk alone, on site with a place or work done there", () => {
+    expect(inferExecutionMode("Send the cleaned list back as a CSV file")).toBe("digital")
+    expect(inferExecutionMode("Pictures of every storefront on one street, as JPEGs", true)).toBe("physical")
+    expect(inferExecutionMode("Thermal images of the solar panels on our roof, as PNG files")).toBe("physical")
+    // Work done on a file is still online work.
+    expect(inferExecutionMode("Transcribe the interview and send it as a DOCX", true)).toBe("digital")
+  })
+
+  it("markets, malls and stalls are somewhere to be when one is at or outside them, not 'in the market'", () => {
+    expect(inferExecutionMode("Research what rice costs at markets in Dhaka")).toBe("hybrid")
+    expect(inferExecutionMode("Survey shoppers outside malls and note their answers")).toBe("physical")
+    expect(inferExecutionMode("Research trends in the Brazilian market")).toBe("digital")
+  })
+
+  it("typing things into a file is data entry", () => {
+    expect(keysOf("Type them into a spreadsheet")).toContain("~data-entry")
+  })
+})
+
 describe("a word of one language is not read as another language's work", () => {
   it('Vietnamese "khách hàng" (customer) is no fitter\'s "hang", "cửa hàng" a shop, "ngân hàng" a bank', () => {
     expect(keysOf("Gọi điện cho khách hàng")).not.toContain("~installation")
