@@ -112,6 +112,13 @@ describe("a word of one language is not read as another language's work", () => 
     expect(inferExecutionMode("Fotos de producto sobre fondo blanco")).toBeNull()
   })
 
+  it('a "Chef" in German and a "chef de projet" in French are bosses, not cooks; an English chef for a dinner cooks', () => {
+    expect(keysOf("Den Brief an unseren Chef übersetzen")).not.toContain("~cooking")
+    expect(keysOf("Traduire le rapport du chef de projet")).not.toContain("~cooking")
+    expect(keysOf("Need a chef for a birthday dinner")).toContain("~cooking")
+    expect(keysOf("Hire a private chef")).toContain("~cooking")
+  })
+
   it("an e-mail, in any language, is a way of handing work over, not electrical work", () => {
     expect(keysOf("Enviar el informe por correo electrónico")).not.toContain("~electrical")
     expect(keysOf("Inviare il file per posta elettronica")).not.toContain("~electrical")

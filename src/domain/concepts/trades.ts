@@ -68,7 +68,8 @@ export const trades: ReadonlyArray<Concept> = [
     concept: "cooking",
     work: true,
     mode: "physical",
-    en: "cook cooks cooking chef chefs catering caterer",
+    // Not "chef" alone: in German and French it is a boss ("unseres Chefs", "chef de projet").
+    en: "cook cooks cooking a-chef private-chef private-chefs personal-chef personal-chefs hire-a-chef chef-for chef-to head-chef sous-chef pastry-chef catering caterer",
     stems:
       "kochen koch$ köchin cuisinier traiteur cociner cocinar cozinh cucin catering kok$ kucharz aşçı asci повар кулинар طباخ طبخ रसोइया खाना-बनान 料理人 板前 厨师 요리사 טבח μάγειρ พ่อครัว แม่ครัว đầu-bếp juru-masak"
   },
