@@ -119,6 +119,12 @@ describe("a word of one language is not read as another language's work", () => 
     expect(keysOf("Hire a private chef")).toContain("~cooking")
   })
 
+  it('Spanish and Portuguese "mover" moves anything; movers for a house move are a trade', () => {
+    expect(keysOf("Mover los datos de la hoja de cálculo a otra")).not.toContain("~moving-house")
+    expect(keysOf("Mover os arquivos para a pasta nova")).not.toContain("~moving-house")
+    expect(keysOf("Hire movers for our office move")).toContain("~moving-house")
+  })
+
   it("an e-mail, in any language, is a way of handing work over, not electrical work", () => {
     expect(keysOf("Enviar el informe por correo electrónico")).not.toContain("~electrical")
     expect(keysOf("Inviare il file per posta elettronica")).not.toContain("~electrical")

@@ -77,7 +77,8 @@ export const trades: ReadonlyArray<Concept> = [
     concept: "moving-house",
     work: true,
     mode: "physical",
-    en: "mover movers moving-house house-move removals-company",
+    // Not "mover" alone: Spanish and Portuguese "mover" is to move anything ("mover los datos").
+    en: "movers-to movers-for hire-movers need-movers a-mover moving-house house-move removals-company removal-company moving-company removalist removalists man-with-a-van",
     stems:
       "umzug déménag demenag mudanza mudança mudanca traslocare trasloco verhuiz przeprowadz nakliyat taşınma tasinma переезд грузчик عفش 引っ越し 引越し 搬家 이삿짐 이사 הובלה μετακόμισ ขนย้าย chuyển nhà pindahan"
   },
