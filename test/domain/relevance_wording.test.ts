@@ -125,6 +125,14 @@ describe("a word of one language is not read as another language's work", () => 
     expect(keysOf("Hire movers for our office move")).toContain("~moving-house")
   })
 
+  it('French "composé", Spanish "componentes" and German "beste" are no music; composing a jingle is', () => {
+    expect(keysOf("Le rapport est composé de trois parties")).not.toContain("~music-composition")
+    expect(keysOf("Probar los componentes del cargador")).not.toContain("~music-composition")
+    expect(keysOf("Die beste Übersetzung finden")).not.toContain("~music-composition")
+    expect(keysOf("Compose a jingle for our radio ad")).toContain("~music-composition")
+    expect(keysOf("Musik komponieren für ein Video")).toContain("~music-composition")
+  })
+
   it("an e-mail, in any language, is a way of handing work over, not electrical work", () => {
     expect(keysOf("Enviar el informe por correo electrónico")).not.toContain("~electrical")
     expect(keysOf("Inviare il file per posta elettronica")).not.toContain("~electrical")

@@ -135,9 +135,11 @@ export const trades: ReadonlyArray<Concept> = [
     concept: "music-composition",
     work: true,
     mode: "digital",
-    en: "compose composing composer composers songwriting songwriter soundtrack jingle",
+    // Not "compose", "compos-", "compon-" or "beste" alone: French "composé" (made up of), Spanish
+    // "componentes" (components), German "beste" (best).
+    en: "compose-music compose-a compose-an compose-the compose-our compose-original composing-music composing-a music-composer film-composer a-composer hire-a-composer composer-for composers-for songwriting songwriter soundtrack jingle",
     stems:
-      "komponi compos compon compositor componist kompozyt beste$ сочин композит تلحين संगीतकार 作曲 작곡 הלחנ συνθέτ แต่งเพลง sáng tác"
+      "komponi componer-musica componer-música compor-musica compor-música composer-musique composer-une comporre-musica compositor componist kompozyt bestele beste-yap сочин композит تلحين संगीतकार 作曲 작곡 הלחנ συνθέτ แต่งเพลง sáng tác"
   },
   {
     concept: "painting-decorating",
