@@ -133,6 +133,20 @@ describe("a word of one language is not read as another language's work", () => 
     expect(keysOf("Musik komponieren für ein Video")).toContain("~music-composition")
   })
 
+  it("Vietnamese: a trade's name is read whole (chuyển nhà, moving house; not chuyển, to transfer), dịch is to translate, dịch vụ a service", () => {
+    expect(keysOf("Chuyển tiền và chuyển file sang PDF")).not.toContain("~moving-house")
+    expect(keysOf("Chuyển nhà trong tuần này")).toContain("~moving-house")
+    expect(keysOf("Làm xong trước sáng thứ hai")).not.toContain("~gardening")
+    expect(keysOf("Dịch hợp đồng sang tiếng Anh")).toContain("~translation")
+    expect(keysOf("Dịch vụ chuyển phát nhanh")).not.toContain("~translation")
+  })
+
+  it('German "streichen" is also to strike out, Korean 도장 also a seal: no painting job', () => {
+    expect(keysOf("Überflüssige Sätze streichen")).not.toContain("~painting-decorating")
+    expect(keysOf("서류에 도장 받기")).not.toContain("~painting-decorating")
+    expect(keysOf("Die Wände streichen")).toContain("~painting-decorating")
+  })
+
   it("an e-mail, in any language, is a way of handing work over, not electrical work", () => {
     expect(keysOf("Enviar el informe por correo electrónico")).not.toContain("~electrical")
     expect(keysOf("Inviare il file per posta elettronica")).not.toContain("~electrical")

@@ -11,7 +11,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "preved prevajanj vertim isvers tulkoj tulkot itumo fassar ትርጉም መተርጎም மொழிபெயர் vertaal переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
+      "preved prevajanj vertim isvers tulkoj tulkot itumo fassar ትርጉም መተርጎም மொழிபெயர் vertaal переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich$ dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
   },
   {
     concept: "interpretation",

@@ -293,6 +293,12 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     stems: "khach-hang khách-hàng"
   },
   {
+    // Vietnamese "dịch vụ" (a service) and "dịch bệnh" (an epidemic): no "dịch", translating.
+    concept: "service",
+    en: "service-offering",
+    stems: "dich-vu dịch-vụ dich-benh dịch-bệnh"
+  },
+  {
     concept: "product",
     family: "imaging",
     en: "product products goods",

@@ -80,7 +80,7 @@ export const trades: ReadonlyArray<Concept> = [
     // Not "mover" alone: Spanish and Portuguese "mover" is to move anything ("mover los datos").
     en: "movers-to movers-for hire-movers need-movers a-mover moving-house house-move removals-company removal-company moving-company removalist removalists man-with-a-van",
     stems:
-      "umzug déménag demenag mudanza mudança mudanca traslocare trasloco verhuiz przeprowadz nakliyat taşınma tasinma переезд грузчик عفش 引っ越し 引越し 搬家 이삿짐 이사 הובלה μετακόμισ ขนย้าย chuyển nhà pindahan"
+      "umzug déménag demenag mudanza mudança mudanca traslocare trasloco verhuiz przeprowadz nakliyat taşınma tasinma переезд грузчик عفش 引っ越し 引越し 搬家 이삿짐 이사 הובלה μετακόμισ ขนย้าย chuyển-nhà chuyen-nha pindahan"
   },
   {
     // Repairing and servicing vehicles, as a garage does: not the check of a car's condition
@@ -139,7 +139,7 @@ export const trades: ReadonlyArray<Concept> = [
     // "componentes" (components), German "beste" (best).
     en: "compose-music compose-a compose-an compose-the compose-our compose-original composing-music composing-a music-composer film-composer a-composer hire-a-composer composer-for composers-for songwriting songwriter soundtrack jingle",
     stems:
-      "komponi componer-musica componer-música compor-musica compor-música composer-musique composer-une comporre-musica compositor componist kompozyt bestele beste-yap сочин композит تلحين संगीतकार 作曲 작곡 הלחנ συνθέτ แต่งเพลง sáng tác"
+      "komponi componer-musica componer-música compor-musica compor-música composer-musique composer-une comporre-musica compositor componist kompozyt bestele beste-yap сочин композит تلحين संगीतकार 作曲 작곡 הלחנ συνθέτ แต่งเพลง sáng-tác sang-tac"
   },
   {
     concept: "painting-decorating",
@@ -147,7 +147,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "painter painters decorator decorators house-painting wall-painting repaint repainting",
     stems:
-      "maler$ anstreich streich peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 도장 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ sơn tukang-cat"
+      "maler$ anstreich wände-streichen wande-streichen wand-streichen zimmer-streichen peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ-sơn tho-son tukang-cat"
   },
   {
     concept: "gardening",
@@ -155,7 +155,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "gardener gardeners gardening landscaping landscaper lawn lawns mow mowing",
     stems:
-      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm vườn tukang-kebun"
+      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm-vườn lam-vuon tukang-kebun"
   },
   {
     concept: "childcare",
