@@ -248,6 +248,9 @@ const mutations: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>]> = [
  */
 const mutating = new Set([
   "yn",
+  // Welsh "yn" as written before the nasal mutations it makes ("ym Mharis", "yng Nghairo").
+  "ym",
+  "yng",
   "i",
   "o",
   "a",
@@ -389,6 +392,19 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["oje", "a"],
   ["uje", "as"],
   ["e", "as"],
+  // Icelandic datives after "í" and "frá" ("í Aþenu", "í Stokkhólmi"), as Czech and Croatian
+  // accusatives of a name in "-a" ("do Prahu" aside, "u Varšavu").
+  ["u", "a"],
+  ["i", "ur"],
+  ["um", "ir"],
+  // Sinhala locatives, ablative and dative ("කයිරෝවේ", in Cairo; "-යේ", "-හි", "-දී", "-න්", "-ට"):
+  // their vowel signs fold away.
+  ["වේ", ""],
+  ["යේ", ""],
+  ["හි", ""],
+  ["දී", ""],
+  ["වෙන්", ""],
+  ["ට", ""],
   // Postpositions written joined to the name: Telugu ("ముంబైలో"), Kannada ("ಬೆಂಗಳೂರಿನಲ್ಲಿ"),
   // Malayalam ("മുംബൈയിൽ"), Tamil ("பெங்களூருவில்"), Gujarati ("મુંબઈમાં"), Marathi
   // ("बर्लिनमधील", "मुंबईत"), Bengali ("ঢাকায়", "লাগোসের"; its "-এ" is a vowel sign, folded away).

@@ -68,6 +68,19 @@ describe("case endings and joined postpositions", () => {
   })
 })
 
+describe("more declensions and mutations: Icelandic, Sinhala, Welsh 'ym' and 'yng'", () => {
+  it.each([
+    ["Ég þarf ljósmyndara í Aþenu", "Athens, Greece"],
+    ["Þýðing fyrir skrifstofu í Stokkhólmi", "Stockholm, Sweden"],
+    ["කයිරෝවේ ඡායාරූප ගැනීම", "Cairo, Egypt"],
+    ["Cyfieithydd ym Mumbai", "Mumbai, India"],
+    ["Negesydd yng Nghairo", "Cairo, Egypt"],
+    ["Kurýr u Varšavu", "Warsaw, Poland"]
+  ])("%s → %s", (text, location) => {
+    expect(locationOf(text)).toBe(location)
+  })
+})
+
 describe("locative prefixes and initial mutations", () => {
   it.each([
     // Zulu and Xhosa: a lower-case prefix before the capitalised name.
