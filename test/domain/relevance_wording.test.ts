@@ -147,6 +147,13 @@ describe("a word of one language is not read as another language's work", () => 
     expect(keysOf("Die Wände streichen")).toContain("~painting-decorating")
   })
 
+  it("a school, shop signs, a father: no lessons, painting job or nanny", () => {
+    expect(keysOf("توصيل الكتب إلى مدرسة")).not.toContain("~tutoring")
+    expect(keysOf("Die Schilder am Laden prüfen")).not.toContain("~painting-decorating")
+    expect(keysOf("Nyaraka za baba yangu")).not.toContain("~childcare")
+    expect(keysOf("Huis schilderen")).toContain("~painting-decorating")
+  })
+
   it("an e-mail, in any language, is a way of handing work over, not electrical work", () => {
     expect(keysOf("Enviar el informe por correo electrónico")).not.toContain("~electrical")
     expect(keysOf("Inviare il file per posta elettronica")).not.toContain("~electrical")

@@ -129,7 +129,7 @@ export const trades: ReadonlyArray<Concept> = [
     work: true,
     en: "tutor tutors tutoring tuition teacher teaching lesson lessons",
     stems:
-      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia-sư les-privat"
+      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس$ مدرس-خصوصي دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia-sư les-privat"
   },
   {
     concept: "music-composition",
@@ -147,7 +147,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "painter painters decorator decorators house-painting wall-painting repaint repainting",
     stems:
-      "maler$ anstreich wände-streichen wande-streichen wand-streichen zimmer-streichen peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ-sơn tho-son tukang-cat"
+      "maler$ anstreich wände-streichen wande-streichen wand-streichen zimmer-streichen peintre peinture pintor pintur imbianc schilderen schilderwerk huisschilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ-sơn tho-son tukang-cat"
   },
   {
     concept: "gardening",
@@ -163,7 +163,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "babysit babysits babysitting babysitter babysitters nanny nannies childcare childminder",
     stems:
-      "kinderbetreu kinderfrau babysitter nounou garde-d-enfant niñera ninera babá baba$ tata$ oppas opiekunk bakıcı bakici няня нян مربية आया ベビーシッター 保姆 베이비시터 בייביסיטר νταντά พี่เลี้ยง"
+      "kinderbetreu kinderfrau babysitter nounou garde-d-enfant niñera ninera oppas opiekunk bakıcı bakici няня нян مربية आया ベビーシッター 保姆 베이비시터 בייביסיטר νταντά พี่เลี้ยง"
   },
   {
     concept: "video-editing",
