@@ -185,7 +185,7 @@ const onlinePremises =
  * "photograph", "at the hotel").
  */
 const premisesServed =
-  /\bfor (?:our|my|your|their|his|her|a|an|the) (?:restaurants?|hotels?|cafes?|bars?|shops?|stores?|supermarkets?|venues?|kitchens?|farms?|boutiques?)\b/g
+  /\b(?:for (?:our|my|your|their|his|her|a|an|the) (?:restaurants?|hotels?|cafes?|bars?|shops?|stores?|supermarkets?|venues?|kitchens?|farms?|boutiques?)|(?:para|pour|per|voor|fur|dla) (?:(?:o|a|os|as|el|la|los|las|le|les|il|lo|de|het|den|die|das) )?(?:nuestr[oa]s?|mis?|sus?|nosso|nossa|meu|minha|notre|nos|mon|ma|mes|leur|nostr[oaie]|mio|mia|onze|ons|mijn|unser(?:e|en|em)?|mein(?:e|en|em)?|naszego|naszej|mojego|mojej) (?:restaurante?s?|ristorante|restaurant|hotel(?:es|s)?|albergo|cafe|bar|tienda|loja|negozio|boutique|magasin|winkel|geschaft|laden|sklepu|restauracji|supermercado|supermarche|supermarkt)s?)\b/g
 
 /**
  * Words that put what follows at a place, in the languages agents write in, as written (lower
@@ -255,7 +255,8 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   let aboutSite = false
   let aboutOnline = false
   let sentAsFile = false
-  for (const { key, word } of termsOf(text)) {
+  // The premises work is for is no place to go, in the concepts' reading too ("for our store").
+  for (const { key, word } of termsOf(folded.replace(premisesServed, " "))) {
     // To photograph is to be where the subject is; photos, the noun, are what comes back.
     if (key === photographyKey && photographing.test(word)) onSite = true
     if (key === fileKey) {

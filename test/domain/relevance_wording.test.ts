@@ -95,6 +95,14 @@ describe("what comes back says where the work is only when nothing else does", (
     expect(inferExecutionMode("Research trends in the Brazilian market")).toBe("digital")
   })
 
+  it("a shop is a premises: somewhere to be when nothing else says where, unless it is the one the work is for", () => {
+    expect(inferExecutionMode("Count how many people enter the store in an hour")).toBe("physical")
+    expect(inferExecutionMode("Contar clientes en la tienda")).toBe("physical")
+    expect(inferExecutionMode("Write product descriptions for our store")).toBeNull()
+    expect(inferExecutionMode("Escribir descripciones de productos para nuestra tienda")).toBeNull()
+    expect(inferExecutionMode("Produkttexte für unseren Laden schreiben")).toBeNull()
+  })
+
   it("typing things into a file is data entry", () => {
     expect(keysOf("Type them into a spreadsheet")).toContain("~data-entry")
   })

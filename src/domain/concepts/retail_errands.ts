@@ -4,8 +4,10 @@ import type { Concept } from "./concept.ts"
 export const retailAndErrands: ReadonlyArray<Concept> = [
   // Retail.
   {
+    // A shop is a premises: what work is about says where it is when nothing else does.
     concept: "store",
     family: "retail",
+    mode: "physical",
     en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
     stems:
       "cua-hang cửa-hàng கடை$ ሱቅ$ trgovin botig parduotuv veikal ሱቅ पसल கடை kedai shago geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
