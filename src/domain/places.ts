@@ -153,6 +153,15 @@ export const placeWordsIn = (text: TextWords, known: KnownPlaces): ReadonlySet<s
 /** Characters that, after a place's name, make it a language, a people or a script (語, 人, 文…). */
 const notPlaceAfter = "語语人文字"
 
+/**
+ * Thai and Lao write some vowels before their syllable's consonant (เ, แ, โ, ใ, ไ) and some after
+ * it (า, ะ, ำ), as letters, not marks: a name found right after the one or before the other
+ * begins or ends inside a syllable. Folded, Thai's "เลี้ยง" (a feast, to raise) holds the letters
+ * of Lyon's "ลียง".
+ */
+const syllableBefore = "เแโใไເແໂໃໄ"
+const syllableAfter = "าะำາະຳ"
+
 const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
   const runs: Array<{ place: Place; from: number; end: number }> = []
   let from = 0
@@ -162,8 +171,10 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
       let rest = folded[from]!
       const { inside, byName } = gazetteer()
       for (const name of inside) {
-        // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place.
-        if (!new RegExp(`${name}(?![${notPlaceAfter}])`, "u").test(rest)) continue
+        // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place;
+        // nor one inside a Thai or Lao syllable (`midSyllable`).
+        if (!new RegExp(`(?<![${syllableBefore}])${name}(?![${notPlaceAfter}${syllableAfter}])`, "u").test(rest))
+          continue
         runs.push({ place: byName.get(name)!.place, from, end: from })
         rest = rest.replaceAll(name, " ")
       }
@@ -237,6 +248,9 @@ const mutations: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>]> = [
  */
 const mutating = new Set([
   "yn",
+  // Welsh "yn" as written before the nasal mutations it makes ("ym Mharis", "yng Nghairo").
+  "ym",
+  "yng",
   "i",
   "o",
   "a",
@@ -378,6 +392,19 @@ const placeEndings: ReadonlyArray<readonly [ending: string, base: string]> = [
   ["oje", "a"],
   ["uje", "as"],
   ["e", "as"],
+  // Icelandic datives after "í" and "frá" ("í Aþenu", "í Stokkhólmi"), as Czech and Croatian
+  // accusatives of a name in "-a" ("do Prahu" aside, "u Varšavu").
+  ["u", "a"],
+  ["i", "ur"],
+  ["um", "ir"],
+  // Sinhala locatives, ablative and dative ("කයිරෝවේ", in Cairo; "-යේ", "-හි", "-දී", "-න්", "-ට"):
+  // their vowel signs fold away.
+  ["වේ", ""],
+  ["යේ", ""],
+  ["හි", ""],
+  ["දී", ""],
+  ["වෙන්", ""],
+  ["ට", ""],
   // Postpositions written joined to the name: Telugu ("ముంబైలో"), Kannada ("ಬೆಂಗಳೂರಿನಲ್ಲಿ"),
   // Malayalam ("മുംബൈയിൽ"), Tamil ("பெங்களூருவில்"), Gujarati ("મુંબઈમાં"), Marathi
   // ("बर्लिनमधील", "मुंबईत"), Bengali ("ঢাকায়", "লাগোসের"; its "-এ" is a vowel sign, folded away).

@@ -101,7 +101,10 @@ const physicalCues = new RegExp(
     "plumb(?:ing|er)",
     "electrician",
     "handyman",
-    "(?:at|in|to) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank(?! statements?| accounts?| details| transfers?| feeds?| records?)|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
+    // Markets, malls and stalls are somewhere to be only when one is at or outside them: "in the
+    // market" is also an economy's.
+    "(?:at|outside) (?:the |a |an |our |their |local )?(?:[\\w']+ ){0,2}(?:markets?|malls?|bazaars?|stalls?|kiosks?|pharmac(?:y|ies))",
+    "(?:at|in|to|outside) (?:the |a |an |our |their |my |his |her )?(?:[\\w']+ ){0,2}(?:office|court|house|home|hotel|appointment|clinic|hospital|embassy|consulate|warehouse|factory|address|site|station|airport|bank(?! statements?| accounts?| details| transfers?| feeds?| records?)|shop|store|conference|meeting|fair|expo|event|festival|wedding)"
   ].join("|")
 )
 const digitalCues = new RegExp(
@@ -182,7 +185,7 @@ const onlinePremises =
  * "photograph", "at the hotel").
  */
 const premisesServed =
-  /\bfor (?:our|my|your|their|his|her|a|an|the) (?:restaurants?|hotels?|cafes?|bars?|shops?|stores?|supermarkets?|venues?|kitchens?|farms?|boutiques?)\b/g
+  /\b(?:for (?:our|my|your|their|his|her|a|an|the) (?:restaurants?|hotels?|cafes?|bars?|shops?|stores?|supermarkets?|venues?|kitchens?|farms?|boutiques?)|(?:para|pour|per|voor|fur|dla) (?:(?:o|a|os|as|el|la|los|las|le|les|il|lo|de|het|den|die|das) )?(?:nuestr[oa]s?|mis?|sus?|nosso|nossa|meu|minha|notre|nos|mon|ma|mes|leur|nostr[oaie]|mio|mia|onze|ons|mijn|unser(?:e|en|em)?|mein(?:e|en|em)?|naszego|naszej|mojego|mojej) (?:restaurante?s?|ristorante|restaurant|hotel(?:es|s)?|albergo|cafe|bar|tienda|loja|negozio|boutique|magasin|winkel|geschaft|laden|sklepu|restauracji|supermercado|supermarche|supermarkt)s?)\b/g
 
 /**
  * Words that put what follows at a place, in the languages agents write in, as written (lower
@@ -216,6 +219,21 @@ export const saysNamedPlace = (text: string, isWordOfWork: (key: string) => bool
   return false
 }
 
+const photographyKey = "~photography"
+/**
+ * A file or its format (a CSV, JPEGs, a PDF) is what comes back: work done at a desk when nothing
+ * else says where ("Send the list back as a CSV"), but not when the request says where it is, or
+ * names work done on site ("Photos of every shop front on a street in Nairobi, as JPEGs").
+ */
+const fileKey = "~file"
+/**
+ * The verb "to photograph", folded, in the languages agents write in ("fotografiar la fachada",
+ * "sfotografować", "сфотографировать", "撮影する", "拍摄"), as against the noun (photos, a
+ * photographer): English's is among the cues above.
+ */
+const photographing =
+  /^(?:fotografiar|fotografar|photographi|fotografier|fotografare|fotografate|fotografeer|fotografer|s?fotografow|s?fotografuj|fotografla|fotograf-cek|fotografini|фотографир|сфотографир|сфоткат|memotret|chup-anh)|撮影|拍摄|拍照|촬영|写真を撮/
+
 /**
  * The execution mode a free-text task makes clear, or null: both kinds of cue (or an explicit
  * "remote or on site") → hybrid; only on-site cues → physical; only online cues → digital; none
@@ -236,7 +254,15 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   // What the work is about says where only when nothing else does (`Concept.mode`).
   let aboutSite = false
   let aboutOnline = false
-  for (const { key } of termsOf(text)) {
+  let sentAsFile = false
+  // The premises work is for is no place to go, in the concepts' reading too ("for our store").
+  for (const { key, word } of termsOf(folded.replace(premisesServed, " "))) {
+    // To photograph is to be where the subject is; photos, the noun, are what comes back.
+    if (key === photographyKey && photographing.test(word)) onSite = true
+    if (key === fileKey) {
+      sentAsFile = true
+      continue
+    }
     const mode = modeOfKey(key)
     const topic = isTopicMode(key)
     if (mode === "physical" && topic) aboutSite = true
@@ -251,7 +277,8 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
   if (onSite && online) return "hybrid"
   if (onSite) return "physical"
   if (online) return "digital"
-  return namesPlace ? "physical" : null
+  if (namesPlace) return "physical"
+  return sentAsFile ? "digital" : null
 }
 
 // Search ------------------------------------------------------------------------------------------

@@ -8,11 +8,13 @@
  * (docs/decisions/relevance.md).
  */
 import { madeOnce, memoized } from "../read_cache.ts"
+import { ghostwritten } from "./bylines.ts"
 import type { Concept } from "./concepts/concept.ts"
 import { trades } from "./concepts/trades.ts"
 import { concepts } from "./concepts/work.ts"
 import { americanOf, stemOf } from "./stemmer.ts"
 import { stopWords } from "./stop_words.ts"
+import { uninflected } from "./word_endings.ts"
 
 /** Lower-cased, accents and other combining marks removed (NFD), so "Montréal" reads "montreal". */
 export const fold = (text: string): string =>
@@ -133,7 +135,7 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return typedFromSpeech(rendered(out))
+  return ghostwritten(typedFromSpeech(rendered(out)), words)
 }
 
 /**
@@ -470,7 +472,13 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   const named =
     lexicon().englishWords.get(word) ??
     (first !== undefined && first[0] > stem.length ? undefined : lexicon().english.get(stem)) ??
-    lexicon().whole.get(word)
+    lexicon().whole.get(word) ??
+    // A short word listed whole, inflected (Tamil's "கடையில்", Amharic's "በሱቅ").
+    (first === undefined
+      ? uninflected(word)
+          .map((form) => lexicon().whole.get(form))
+          .find(Boolean)
+      : undefined)
   if (named !== undefined) return [named]
   // A Latin-script Slavic prefix, read off a word that names nothing as written.
   const prefixed = first ?? afterSlavicPrefix(word)

@@ -68,6 +68,19 @@ describe("case endings and joined postpositions", () => {
   })
 })
 
+describe("more declensions and mutations: Icelandic, Sinhala, Welsh 'ym' and 'yng'", () => {
+  it.each([
+    ["Ég þarf ljósmyndara í Aþenu", "Athens, Greece"],
+    ["Þýðing fyrir skrifstofu í Stokkhólmi", "Stockholm, Sweden"],
+    ["කයිරෝවේ ඡායාරූප ගැනීම", "Cairo, Egypt"],
+    ["Cyfieithydd ym Mumbai", "Mumbai, India"],
+    ["Negesydd yng Nghairo", "Cairo, Egypt"],
+    ["Kurýr u Varšavu", "Warsaw, Poland"]
+  ])("%s → %s", (text, location) => {
+    expect(locationOf(text)).toBe(location)
+  })
+})
+
 describe("locative prefixes and initial mutations", () => {
   it.each([
     // Zulu and Xhosa: a lower-case prefix before the capitalised name.
@@ -91,10 +104,17 @@ describe("locative prefixes and initial mutations", () => {
       // Burmese "တိုက်ခန်း" (a flat) holds the letters Tokyo's name keeps once folded.
       "တိုက်ခန်း စစ်ဆေးပေးပါ",
       // Lao "ເພດ" (sex, gender): Lao's spelling of Perth folds to it, so Perth has no Lao name.
-      "ແປເອກະສານກ່ຽວກັບເພດ"
+      "ແປເອກະສານກ່ຽວກັບເພດ",
+      // Thai "เลี้ยง" (a feast): folded, it holds Lyon's "ลียง" after a vowel written first.
+      "ถ่ายรูปงานเลี้ยงที่โรงแรม"
     ]) {
       expect(locationOf(text), text).toBe(null)
     }
+  })
+
+  it("reads a Thai name inside a run where its syllables begin and end", () => {
+    expect(locationOf("ถ่ายรูปร้านอาหารที่ลียง")).toBe("Lyon, France")
+    expect(locationOf("ตรวจสอบร้านค้าในโตเกียว")).toBe("Tokyo, Japan")
   })
 })
 

@@ -97,7 +97,7 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "test-drive",
     family: "inspection",
     mode: "physical",
-    en: "test-drive test-drives test-driving test-driven road-test road-tests",
+    en: "test-drive test-drives test-driving test-driven road-test road-tests how-it-drives how-it-rides for-a-spin",
     stems:
       "prueba-de-manejo prueba-de-conduccion prueba-de-ruta probefahrt essai-routier essai-sur-route test-drive jazda-probna jazdy-probnej proefrit test-surusu тест-драйв тест-драйва пробная-поездка اختبار-قيادة टेस्ट-ड्राइव 试驾 試乗 시승 נסיעת-מבחן"
   },

@@ -11,7 +11,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "translation translations translate translated translating translator translators",
     stems:
-      "preved prevajanj vertim isvers tulkoj tulkot itumo fassar ትርጉም መተርጎም மொழிபெயர் vertaal переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
+      "preved prevajanj vertim isvers tulkoj tulkot itumo fassar ትርጉም መተርጎም மொழிபெயர் vertaal переклад перекла תרגום תרגם מתרגם μεταφρ μεταφρασ แปล ubersetz tradu vertal tlumacz tłumacz ceviri çeviri terjemah menerjemah penerjemah alih-bahasa перевод перевест переведит ترجم مترجم$ अनुवाद 翻訳 翻译 翻譯 번역 tafsiri kutafsiri dich$ dich-sang dich-tu dich-thuat ban-dich dich-tai dich-van fordit fordít অনুবাদ kaanno kaanta kaantaj översätt oversatt oversæt oversaet oversett překlad preklad přelož preloz prijevod prevod prevest превод превед fordít fordit lefordít lefordit pagsasalin isalin$ tagasalin çevirmen cevirmen mtafsiri nguoi-dich người-dịch"
   },
   {
     concept: "interpretation",
@@ -54,7 +54,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "caption captions captioning captioned subtitle subtitles subtitling subtitled srt webvtt vtt",
     stems:
-      "titlov subtitol sarikata sari-kata வசனவரி untertit sous-titr soustitr subtitul sottotitol legend ondertitel napis altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu felirat tekstity undertext titulk زیرنویس"
+      "titlov subtitol sarikata sari-kata வசனவரி untertit sous-titr soustitr subtitul sottotitol legend ondertitel napisy napisow napisami napisach altyazi altyazı субтитр ترجمة-مرئية उपशीर्षक कैप्शन 字幕 자막 כתוביות υποτιτλ คำบรรยาย subtitr phu-de manukuu felirat tekstity undertext titulk زیرنویس"
   },
   {
     concept: "proofreading",
@@ -78,8 +78,17 @@ export const languageWork: ReadonlyArray<Concept> = [
   {
     concept: "writing",
     family: "language",
-    en: "writing written writer tutorial tutorials ghostwrite ghostwriting copywriting draw-up drawing-up drawn-up",
-    stems: "schreib redact rédig escrib escrev scriv schrijv napisa написа كتابة लेखन 執筆 撰写 작성"
+    en: "writing written writer tutorial tutorials copywriting draw-up drawing-up drawn-up",
+    stems:
+      "schreib redact rédig rediger$ redigez$ redige$ redigee$ redigees$ ecrire$ ecrivez$ ecrivain escrib escrev scriv schrijv napisa napisz написа كتابة लेखन 執筆 撰写 작성"
+  },
+  {
+    // Whose name a text goes out under, when it is not the writer's: with writing, ghostwriting
+    // (`ghostwritten`, src/domain/words.ts); alone ("register the car under her name"), nothing.
+    concept: "byline",
+    en: "under-his-name under-her-name under-their-name under-my-name under-our-name under-your-name as-his-own as-her-own as-their-own as-my-own as-our-own his-byline her-byline their-byline",
+    stems:
+      "unter-dem-namen unter-seinem-namen unter-ihrem-namen unter-meinem-namen unter-unserem-namen sous-son-nom sous-mon-nom sous-leur-nom sous-notre-nom bajo-su-nombre bajo-mi-nombre con-su-firma sob-o-nome sob-seu-nome sotto-il-suo sotto-il-mio onder-zijn-naam onder-haar-naam onder-mijn-naam onder-onze-naam pod-własnym-nazwisk pod-wlasnym-nazwisk pod-moim-nazwisk pod-jego-nazwisk pod-jej-nazwisk pod-naszym-nazwisk под-своим-имен под-моим-имен под-его-имен под-её-имен под-ее-имен kendi-adıyla kendi-adiyla onun-adıyla onun-adiyla atas-nama-nya atas-namanya"
   },
   {
     concept: "documentation",
@@ -115,15 +124,24 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "on-site onsite in-person face-to-face in-home in-their-homes at-their-homes home-visit home-visits",
     stems:
-      "ቤት-ለቤት vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
+      "ቤት-ለቤት cara-a-cara face-a-face face-à-face faccia-a-faccia oog-in-oog twarza-w-twarz twarzą-w-twarz yuz-yuze yüz-yüze очн 面对面 面對面 tatap-muka وجها-لوجه आमने-सामने field-research field-visit field-visits field-study field-studies feldforschung feldstudie trabajo-de-campo investigacion-de-campo estudio-de-campo recherche-terrain sur-le-terrain etude-terrain etude-de-terrain pesquisa-de-campo trabalho-de-campo ricerca-sul-campo sul-campo veldonderzoek badania-terenowe badanie-terenowe saha-arastirmasi saha-calismasi полевые-исследован полевое-исследован полевая-работ penelitian-lapangan kajian-lapangan on-the-street in-the-street op-straat auf-der-strasse auf-der-straße dans-la-rue en-la-calle na-rua in-strada na-ulicy на-улице vor-ort persönlich personlich sur-place en-personne en-persona presencial presencialmente in-loco di-persona ter-plaatse persoonlijk na-miejscu osobiście osobiscie yerinde на-месте лично شخصيا ميداني व्यक्तिगत 現地 対面 现场 現場 当面 현장 대면 langsung ในสถานที่ หน้างาน באתר$ επι-τοπου на-місці особисто la-fata-locului fata-in-fata tai-cho truc-tiep ana-kwa-ana paikan-päällä paikan-paalla paikan-päälle paikan-paalle på-plats pa-plats på-platsen pa-platsen osobně osobne osobiście osobiscie személyesen szemelyesen trực-tiếp truc-tiep حضوری حضورا 实地 到店 ด้วยตนเอง"
+  },
+  {
+    // Going somewhere, said as people say it: dropping by, heading over, knocking on doors.
+    concept: "go-there",
+    saysWhere: true,
+    mode: "physical",
+    en: "drop-by drop-in-at stop-by stop-in-at swing-by pop-into pop-in-to pop-round pop-over-to head-over-to head-down-to head-to-the go-and go-round go-over-to go-down-to be-there be-on-site knock-on-doors door-knocking hand-out leaflet leafleting flyering walk-the-route walk-the-streets walk-the-aisles",
+    stems:
+      "acudir ir-a-la ir-al ir-hasta ir-ate ir-ao pasar-por pasarse-por acercarse-a desplazarse se-rendre passer-a-la passer-au passer-chez aller-a-la aller-au aller-chez aller-voir se-deplacer andare-a andare-in andare-al recarsi passare-da passare-in vorbeigehen vorbeischauen vorbeifahren hingehen hinfahren aufsuchen langsgaan langskomen ga-naar gaan-naar pojsc pojść isc-do iść-do pojechac pojechać zajrzec-do zajrzeć-do udac-sie udać-się gidip gidin ugrayip uğrayıp сходить съездить зайти-в заехать-в に行っ へ行っ に行き へ行き 出向 前往 上门 跑一趟 가서 들러 ذهاب اذهب जाकर pergi-ke datang-ke datangi mendatangi ghe-qua ghé-qua nenda-kwenye"
   },
   {
     concept: "online",
     saysWhere: true,
     mode: "digital",
-    en: "online virtual virtually",
+    en: "online virtual virtually by-phone over-the-phone phone-call phone-calls cold-call cold-calls cold-calling ring-round call-round over-teams via-teams over-whatsapp whatsapp-video via-zoom over-skype work-from-home working-from-home works-from-home wfh no-travel home-office google-drive dropbox wetransfer shared-folder shared-drive attachment attachments attached-file screen-share screen-sharing screenshare screensharing remote-session remote-sessions remote-desktop video-link",
     stems:
-      "fernarbeit à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow en-ligne ออนไลน์ אונליין מרחוק διαδικτυακ εξ-αποστασεως онлайн дистанційно віддалено de-la-distanta truc-tuyen tu-xa mtandaoni kwa-mbali verkossa$ etänä$ etana$ etätyö etatyo på-distans pa-distans distans$ via-nätet via-natet آنلاین از-راه-دور 远程 線上 线上 在线"
+      "fernarbeit homeoffice per-e-mail per-email per-mail par-e-mail par-mail par-courriel por-correo-electronico por-correo-electrónico per-posta-elettronica por-correo por-email por-e-mail via-email via-e-mail telefonisch per-telefon por-telefono por-teléfono por-telefone telefonic telefónic telefônic telephoniqu téléphoniqu par-telephone par-téléphone au-telephone au-téléphone per-telefono telefonich telefoniczn przez-telefon telefonla telefonda telefon-ile по-телефону телефонн 電話 电话 전화 lewat-telepon via-telepon melalui-telepon qua-dien-thoai qua-điện-thoại عبر-الهاتف بالهاتف هاتفي फ़ोन-पर फोन-पर kwa-simu heimarbeit télétravail teletravail teletrabajo desde-casa teletrabalho de-casa telelavoro da-casa thuiswerk vanuit-huis zdaln evden-calis uzaktan-calis 在宅 居家 재택 घर-से à-distance a-distance a-distancia remoto remota remotamente a-distanza op-afstand zdaln uzaktan удалённ удаленн дистанционн عن-بعد اونلاين ऑनलाइन リモート オンライン 远程 遠端 在线 線上 원격 온라인 daring jarak-jauh videocall videollamada videochamada visio$ visioconf videogesprek wideorozmow en-ligne ออนไลน์ אונליין מרחוק διαδικτυακ εξ-αποστασεως онлайн дистанційно віддалено de-la-distanta truc-tuyen tu-xa mtandaoni kwa-mbali verkossa$ etänä$ etana$ etätyö etatyo på-distans pa-distans distans$ via-nätet via-natet آنلاین از-راه-دور 远程 線上 线上 在线"
   },
   {
     concept: "file",

@@ -152,7 +152,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "data-entry typing type-up type-out key-in keying digitise digitize digitising digitizing digitisation digitization typist typists data-entry-clerk",
+    en: "data-entry typing type-up type-out type-them-up type-them-into type-it-into type-into key-in key-them-into key-it-into keying digitise digitize digitising digitizing digitisation digitization typist typists data-entry-clerk",
     stems:
       "unos-podataka vnos-podatkov entrada-de-dades kemasukan-data datenerfass dateneingab abtipp digitalis digitaliz saisie entrada-de-datos entrada-de-dados inserimento-dati data-invoer wprowadzan veri-giriş veri-giris ввод-данн إدخال-بيانات डेटा-एंट्री データ入力 数据录入 데이터-입력 הקלדה הזנת-נתונ καταχωρησ คีย์ข้อมูล ป้อนข้อมูล введення-дан introducerea-dat introducere-dat nhap-lieu nhap-du-lieu kuingiza-data adatbevit ডেটা-এন্ট্র ডাটা-এন্ট্র tiedonsyöt tiedonsyot datainmatn zadávání-dat zadavani-dat entri-data input-data εισαγωγη-δεδομενων הקלדת-נתונים ورود-اطلاعات"
   },
@@ -240,7 +240,7 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "bank",
     family: "finance",
     en: "bank banking statement statements",
-    stems: "bank$ banque banco banca banka банк بنك बैंक 銀行 银行 은행"
+    stems: "bank$ banque banco banca banka банк بنك बैंक 銀行 银行 은행 ngan-hang ngân-hàng"
   },
   {
     concept: "tax",

@@ -286,11 +286,24 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     stems: "video vidéo vídeo wideo видео فيديو वीडियो ビデオ 動画 视频 視頻 비디오 영상 וידאו סרטון βιντεο วิดีโอ відео"
   },
   {
+    // Customers are no work; named so that Vietnamese "khách hàng" (customer) is not read
+    // syllable by syllable ("hàng" folds to English "hang", a fitter's word).
+    concept: "customer",
+    en: "clientele",
+    stems: "khach-hang khách-hàng"
+  },
+  {
+    // Vietnamese "dịch vụ" (a service) and "dịch bệnh" (an epidemic): no "dịch", translating.
+    concept: "service",
+    en: "service-offering",
+    stems: "dich-vu dịch-vụ dich-benh dịch-bệnh"
+  },
+  {
     concept: "product",
     family: "imaging",
     en: "product products goods",
     stems:
-      "produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa termek$ termék$ termekek termékek محصول tuote tuotteid výrob vyrob"
+      "mat-hang mặt-hàng hang-hoa hàng-hóa produkt produit producto produto prodott product ürün urun товар منتج उत्पाद 商品 製品 产品 제품 barang προιον produk מוצר สินค้า produs san-pham bidhaa termek$ termék$ termekek termékek محصول tuote tuotteid výrob vyrob"
   },
   {
     concept: "studio",

@@ -29,6 +29,17 @@ export const trades: ReadonlyArray<Concept> = [
       "sprüh spruh spritzen pulvéris pulveris fumig pulveriz irrorar irroraz opryskiw opryskac postrzyk ilaçlama ilaclama опрыск обприск رش-المبيد رش-مبيد छिड़काव 散布 喷洒 噴灑 살포 ריסוס ψεκασ ฉีดพ่น phun-thuoc menyemprot penyemprotan kunyunyizia"
   },
   {
+    // Writing that another signs as their own: nobody's work here, and ruled out by some. Said
+    // in other words ("write an article she will publish under her name"), writing with a
+    // byline of someone else's is read so (`ghostwritten`, src/domain/words.ts).
+    concept: "ghostwriting",
+    work: true,
+    mode: "digital",
+    en: "ghostwrite ghostwrites ghostwriting ghostwritten ghostwriter ghostwriters ghost-write ghost-writing ghost-written ghost-writer ghost-writers",
+    stems:
+      "ghostwrit escritor-fantasma escritora-fantasma negre-litteraire prete-plume scrittore-fantasma autor-widmo гострайтер литературный-негр كاتب-ظل کاتب-سایه घोस्टराइटर 代笔 代筆 ゴーストライター 대필 hayalet-yazar penulis-bayangan"
+  },
+  {
     // Writing reviews that pose as customers' own: nobody's work here, and ruled out by some.
     concept: "fake-reviews",
     work: true,
@@ -57,7 +68,8 @@ export const trades: ReadonlyArray<Concept> = [
     concept: "cooking",
     work: true,
     mode: "physical",
-    en: "cook cooks cooking chef chefs catering caterer",
+    // Not "chef" alone: in German and French it is a boss ("unseres Chefs", "chef de projet").
+    en: "cook cooks cooking a-chef private-chef private-chefs personal-chef personal-chefs hire-a-chef chef-for chef-to head-chef sous-chef pastry-chef catering caterer",
     stems:
       "kochen koch$ köchin cuisinier traiteur cociner cocinar cozinh cucin catering kok$ kucharz aşçı asci повар кулинар طباخ طبخ रसोइया खाना-बनान 料理人 板前 厨师 요리사 טבח μάγειρ พ่อครัว แม่ครัว đầu-bếp juru-masak"
   },
@@ -65,9 +77,10 @@ export const trades: ReadonlyArray<Concept> = [
     concept: "moving-house",
     work: true,
     mode: "physical",
-    en: "mover movers moving-house house-move removals-company",
+    // Not "mover" alone: Spanish and Portuguese "mover" is to move anything ("mover los datos").
+    en: "movers-to movers-for hire-movers need-movers a-mover moving-house house-move removals-company removal-company moving-company removalist removalists man-with-a-van",
     stems:
-      "umzug déménag demenag mudanza mudança mudanca traslocare trasloco verhuiz przeprowadz nakliyat taşınma tasinma переезд грузчик عفش 引っ越し 引越し 搬家 이삿짐 이사 הובלה μετακόμισ ขนย้าย chuyển nhà pindahan"
+      "umzug déménag demenag mudanza mudança mudanca traslocare trasloco verhuiz przeprowadz nakliyat taşınma tasinma переезд грузчик عفش 引っ越し 引越し 搬家 이삿짐 이사 הובלה μετακόμισ ขนย้าย chuyển-nhà chuyen-nha pindahan"
   },
   {
     // Repairing and servicing vehicles, as a garage does: not the check of a car's condition
@@ -116,15 +129,17 @@ export const trades: ReadonlyArray<Concept> = [
     work: true,
     en: "tutor tutors tutoring tuition teacher teaching lesson lessons",
     stems:
-      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia-sư les-privat"
+      "nachhilfe unterricht lehrer professeur cours-particulier clases profesor aulas lezioni bijles korepetyc korepetytor ders$ öğretmen ogretmen репетитор урок مدرس$ مدرس-خصوصي دروس ट्यूशन शिक्षक 家庭教師 家教 과외 מורה שיעור μαθήματα ครูสอน gia-sư les-privat"
   },
   {
     concept: "music-composition",
     work: true,
     mode: "digital",
-    en: "compose composing composer composers songwriting songwriter soundtrack jingle",
+    // Not "compose", "compos-", "compon-" or "beste" alone: French "composé" (made up of), Spanish
+    // "componentes" (components), German "beste" (best).
+    en: "compose-music compose-a compose-an compose-the compose-our compose-original composing-music composing-a music-composer film-composer a-composer hire-a-composer composer-for composers-for songwriting songwriter soundtrack jingle",
     stems:
-      "komponi compos compon compositor componist kompozyt beste$ сочин композит تلحين संगीतकार 作曲 작곡 הלחנ συνθέτ แต่งเพลง sáng tác"
+      "komponi componer-musica componer-música compor-musica compor-música composer-musique composer-une comporre-musica compositor componist kompozyt bestele beste-yap сочин композит تلحين संगीतकार 作曲 작곡 הלחנ συνθέτ แต่งเพลง sáng-tác sang-tac"
   },
   {
     concept: "painting-decorating",
@@ -132,7 +147,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "painter painters decorator decorators house-painting wall-painting repaint repainting",
     stems:
-      "maler$ anstreich streich peintre peinture pintor pintur imbianc schilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 도장 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ sơn tukang-cat"
+      "maler$ anstreich wände-streichen wande-streichen wand-streichen zimmer-streichen peintre peinture pintor pintur imbianc schilderen schilderwerk huisschilder malarz malowan boyacı boyaci boya$ badana$ маляр покрас دهان पुताई 塗装 油漆 刷墙 페인트 צבעי ελαιοχρωματ ช่างทาสี thợ-sơn tho-son tukang-cat"
   },
   {
     concept: "gardening",
@@ -140,7 +155,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "gardener gardeners gardening landscaping landscaper lawn lawns mow mowing",
     stems:
-      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm vườn tukang-kebun"
+      "gärtner gartner rasen jardinier jardiner jardinag giardinier tuinier ogrodnik bahçıvan bahcivan садовник газон بستاني माली 庭師 园丁 정원사 גנן κηπουρ คนสวน làm-vườn lam-vuon tukang-kebun"
   },
   {
     concept: "childcare",
@@ -148,7 +163,7 @@ export const trades: ReadonlyArray<Concept> = [
     mode: "physical",
     en: "babysit babysits babysitting babysitter babysitters nanny nannies childcare childminder",
     stems:
-      "kinderbetreu kinderfrau babysitter nounou garde-d-enfant niñera ninera babá baba$ tata$ oppas opiekunk bakıcı bakici няня нян مربية आया ベビーシッター 保姆 베이비시터 בייביסיטר νταντά พี่เลี้ยง"
+      "kinderbetreu kinderfrau babysitter nounou garde-d-enfant niñera ninera oppas opiekunk bakıcı bakici няня нян مربية आया ベビーシッター 保姆 베이비시터 בייביסיטר νταντά พี่เลี้ยง"
   },
   {
     concept: "video-editing",
