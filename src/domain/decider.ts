@@ -23,6 +23,7 @@ import { noteOf, type ReviewDecision, revisionNote } from "./moves.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { resultFieldFailures } from "./result_schema.ts"
 import type { RecordedResult } from "./task.ts"
+import { deadlinePassed } from "./task_draft/timing.ts"
 import type { StoredTask } from "./task_record.ts"
 
 /** The settings the rules read: how long an offer and a review window last, how many revisions. */
@@ -227,6 +228,21 @@ export const submissionRefusal = (
   return failures.length === 0 ? undefined : new ResultRejected({ reference: task.reference, failures })
 }
 
+/**
+ * An offer whose task's deadline has passed is no longer open to the participant, even before the
+ * service's timer has declined it with `deadline_passed` (DECISIONS §5: the deadline passing while
+ * the task awaits a participant declines it): accepting or declining it is refused.
+ */
+const pastDeadlineRefusal = (task: StoredTask, to: TaskState, now: number): InvalidTransition | undefined =>
+  task.deadlineAt !== null && beforeAcceptance.has(task.state) && deadlinePassed(task.deadlineAt, iso(now))
+    ? refusedBy(
+        task,
+        to,
+        "participant",
+        `its deadline, ${task.deadlineAt}, has passed: the service declines it (deadline_passed)`
+      )
+    : undefined
+
 /** The participant's move, once the table allows it, if they hold the task. */
 const byHolder = (
   task: StoredTask,
@@ -300,12 +316,17 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
         )
       )
     }
-    case "Accept":
+    case "Accept": {
+      const late = pastDeadlineRefusal(task, "accepted", now)
+      if (late !== undefined) return Result.fail(late)
       return byHolder(task, command.participant, { to: "accepted", actor: "participant" }, now, policy)
+    }
     case "Start":
       return byHolder(task, command.participant, { to: "in_flight", actor: "participant" }, now, policy)
     case "Decline": {
       const reason = noteOf(command.reason)
+      const late = pastDeadlineRefusal(task, task.requestedParticipant !== null ? "declined" : "matching", now)
+      if (late !== undefined) return Result.fail(late)
       // A task that named this participant is declined; otherwise it goes back to matching,
       // never to be offered to them again.
       return byHolder(

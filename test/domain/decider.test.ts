@@ -444,6 +444,42 @@ describe("the texts a move records", () => {
     })
   })
 
+  it("an offer past its task's deadline: accept and decline refused before the service's timer has run, which declines it with deadline_passed", () => {
+    const offered = startingTask({
+      start: "awaiting_participant",
+      named: true,
+      deadline: 2,
+      withSchema: false,
+      revisions: 0,
+      steps: []
+    })
+    const deadline = Date.parse(offered.deadlineAt!)
+    // A minute before, the offer is open; at the deadline (a deadline equal to now has passed), not.
+    assert.isTrue(
+      Result.isSuccess(decide(offered, { _tag: "Accept", participant: "ada-photo" }, deadline - 60_000, policy))
+    )
+    for (const command of [
+      { _tag: "Accept", participant: "ada-photo" },
+      { _tag: "Decline", participant: "ada-photo", reason: "busy" }
+    ] as const) {
+      const decided = decide(offered, command, deadline, policy)
+      assert.isTrue(Result.isFailure(decided), `${command._tag} past the deadline`)
+      if (Result.isFailure(decided)) {
+        assert.strictEqual(decided.failure._tag, "InvalidTransition")
+        assert.include(decided.failure.message, "deadline_passed")
+      }
+    }
+    const ticked = decide(
+      offered,
+      { _tag: "Tick", seen: offered.version, everyone, unavailable: new Set() },
+      deadline,
+      policy
+    )
+    const declined = (Result.isSuccess(ticked) ? ticked.success : []).reduce(evolve, offered)
+    assert.strictEqual(declined.state, "declined")
+    assert.strictEqual(declined.outcome?.reason, "deadline_passed")
+  })
+
   it("a lapsed offer: `accept_timeout: X did not accept in time`, then offered to the next in the same write", () => {
     const offered = startingTask({
       start: "awaiting_participant",
