@@ -74,6 +74,11 @@ describe("the fuzzer's stateful phase", () => {
     for (const refusal of [" 401", " 403"])
       expect(answered.filter((answer) => answer.endsWith(refusal))).not.toEqual([])
     expect(figures.statesReached.submitted).toBeGreaterThan(0)
+    // Deadlines passed on purpose (scripts/fuzz_deadlines.ts): a task declined with deadline_passed
+    // by the service, seen as its outcome, and a later move on it refused.
+    expect(figures.outcomeReasons.deadline_passed).toBeGreaterThan(0)
+    expect(figures.deadlines["declined with deadline_passed"]).toBeGreaterThan(0)
+    expect(figures.deadlines["later moves refused"]).toBeGreaterThan(0)
   }, 30_000)
 
   it("reports a draft the document refuses but the service takes, an unlisted status, a body off its schema, a link naming nothing, and the same on the participant's operations", async () => {
