@@ -30,6 +30,8 @@ export interface StatefulFigures {
   deadlines: Record<string, number>
   /** Moves made (a 2xx), by `operationId→state it left the task in`; uploads as `uploadArtifact`. */
   moves: Record<string, number>
+  /** The participant's MCP endpoint (scripts/fuzz_mcp_walk.ts): calls by `tool ok|refused code|rpc code`, and checks passed. */
+  mcp: Record<string, number>
   /** Answers of the participant's operations, by `operationId status`. */
   participantStatuses: Record<string, number>
   failures: Array<string>

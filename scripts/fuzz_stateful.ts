@@ -31,6 +31,7 @@ import { sender } from "./fuzz_checks.ts"
 import { deadlineWalk, type SandboxClock, sandboxClockAt } from "./fuzz_deadlines.ts"
 import { type OpenApiDocument, operationsOf, outcomeReasonsOf, validatorOf } from "./fuzz_document.ts"
 import { draftsOf } from "./fuzz_drafts.ts"
+import { mcpWalk } from "./fuzz_mcp_walk.ts"
 import { participantWalk } from "./fuzz_participant_walk.ts"
 import type { SignedInParticipant } from "./fuzz_participants.ts"
 import { type Run, type StatefulFigures, seeded, type Task } from "./fuzz_run.ts"
@@ -48,6 +49,8 @@ export const statefulPhase = async (options: {
   readonly signedIn?: ReadonlyArray<SignedInParticipant>
   /** The sandbox's clock (the index's sandbox.clock), moved now and then when given. */
   readonly clock?: string
+  /** Whether the signed-in participants also walk the participant's MCP endpoint (default: yes). */
+  readonly mcp?: boolean
 }): Promise<StatefulFigures> => {
   const { base, document } = options
   const { random, pick } = seeded(options.seed ?? 35)
@@ -62,6 +65,7 @@ export const statefulPhase = async (options: {
     outcomes: {},
     outcomeReasons: Object.fromEntries(outcomeReasonsOf(document).map((reason) => [reason, 0])),
     deadlines: {},
+    mcp: {},
     moves: {},
     participantStatuses: {},
     failures: []
@@ -144,6 +148,7 @@ export const statefulPhase = async (options: {
   const { createOne, follow } = agentWalk(run, draftsOf(run))
   const { participantOps, participantRound } = participantWalk(run)
   const { deadlineRound } = deadlineWalk(run)
+  const mcp = signedIn.length > 0 && options.mcp !== false ? await mcpWalk(run) : undefined
 
   /** Moves the sandbox's clock: offers lapse, review windows close, deadlines pass. */
   const moveClock = async (clock: SandboxClock) => {
@@ -159,6 +164,7 @@ export const statefulPhase = async (options: {
     if (clock !== undefined && roll < 0.003) await moveClock(clock)
     else if (clock !== undefined && roll < 0.03) await deadlineRound()
     else if (tasks.length === 0 || roll < 0.25) await createOne()
+    else if (mcp !== undefined && roll < 0.36) await mcp.mcpRound()
     else if (participantOps.length > 0 && roll < 0.6) await participantRound()
     else {
       // A submitted result waits for its agent: half the agent's rounds go to one, if any.
@@ -166,6 +172,7 @@ export const statefulPhase = async (options: {
       await follow(pick(submitted.length > 0 && random() < 0.5 ? submitted : tasks))
     }
   }
+  await mcp?.close()
   for (const task of known.values())
     for (const state of task.seen) figures.statesReached[state] = (figures.statesReached[state] ?? 0) + 1
   return figures

@@ -2,8 +2,9 @@
  * The fuzzer's stateful phase (scripts/fuzz_stateful.ts) in a short seeded run against a sandbox
  * test server, so that it cannot rot: it creates tasks from the served document, follows the 201's
  * links with valid and invalid inputs, signs two participants in through the embedded authorization
- * server (scripts/fuzz_participants.ts) who walk their tasks along the participant's operations,
- * and finds nothing the document does not say. Then the same run against a document that says less
+ * server (scripts/fuzz_participants.ts) who walk their tasks along the participant's operations and
+ * over the participant's MCP endpoint (scripts/fuzz_mcp_walk.ts), passes tasks' deadlines with the
+ * sandbox's clock (scripts/fuzz_deadlines.ts), and finds nothing the document does not say. Then the same run against a document that says less
  * than the service does (a tighter draft, statuses left out, response members it requires, a
  * stricter upload name), which must be reported each way.
  */
@@ -79,6 +80,18 @@ describe("the fuzzer's stateful phase", () => {
     expect(figures.outcomeReasons.deadline_passed).toBeGreaterThan(0)
     expect(figures.deadlines["declined with deadline_passed"]).toBeGreaterThan(0)
     expect(figures.deadlines["later moves refused"]).toBeGreaterThan(0)
+    // The participant's MCP endpoint (scripts/fuzz_mcp_walk.ts): moves made over it that REST then
+    // agrees with, hostile arguments refused as tool errors or invalid params, another's task
+    // refused, foreign tokens 401 and another's session 404.
+    const mcp = (suffix: RegExp) =>
+      Object.entries(figures.mcp)
+        .filter(([what]) => suffix.test(what))
+        .reduce((sum, [, n]) => sum + n, 0)
+    expect(mcp(/ agrees with REST$/)).toBeGreaterThan(0)
+    expect(mcp(/ refused invalid_request$| rpc -32602$/)).toBeGreaterThan(0)
+    expect(figures.mcp["another's task refused"]).toBeGreaterThan(0)
+    expect(figures.mcp["foreign token 401"]).toBeGreaterThan(0)
+    expect(figures.mcp["another's session 404"]).toBeGreaterThan(0)
   }, 30_000)
 
   it("reports a draft the document refuses but the service takes, an unlisted status, a body off its schema, a link naming nothing, and the same on the participant's operations", async () => {
