@@ -105,9 +105,11 @@ export const deadlineWalk = (run: Run) => {
       return task.outcome === undefined && at > clock.now() + 1000 && at < clock.now() + 20 * 3600_000
     })
     if (ahead.length === 0) return
-    // A state first, then a task in it: the few accepted or submitted ones get their turn too.
+    // A state first, then a task in it: the few accepted or submitted ones get their turn too,
+    // half the time when there are any.
     const states = [...new Set(ahead.map((task) => task.state))]
-    const state = pick(states)
+    const held = states.filter((s) => !beforeAcceptance.has(s))
+    const state = pick(held.length > 0 && random() < 0.5 ? held : states)
     const task = pick(ahead.filter((t) => t.state === state))
     const before = await read(task, undefined)
     if (before === undefined || task.outcome !== undefined) return
@@ -159,9 +161,16 @@ export const deadlineWalk = (run: Run) => {
         }
       }
     } else {
-      // Accepted: the deadline changes nothing by itself (a review window may still close).
-      if (reason === "deadline_passed")
-        fail(`a task ${before.state} when its deadline passed was declined with deadline_passed: ${task.reference}`)
+      // Accepted: the deadline changes nothing by itself. The service's only move from here is a
+      // result's settlement when its review window closes.
+      const sinceBefore = history.slice((before.history ?? []).length)
+      const byService = sinceBefore.find(
+        (entry) => entry.actor === "service" && !(entry.to === "settled" && entry.reason?.startsWith("auto_accepted"))
+      )
+      if (reason === "deadline_passed" || byService !== undefined)
+        fail(
+          `a task ${before.state} when its deadline passed was moved by the service (${byService?.from}→${byService?.to} ${byService?.reason ?? reason}): ${task.reference}`
+        )
       else count(`held while ${before.state}`)
     }
   }

@@ -52,8 +52,10 @@ describe("the fuzzer's stateful phase", () => {
     const figures = await statefulPhase({
       base: env.server.url,
       document,
+      // 800 rounds (7-15 s): the participants' moves share them with the MCP endpoint's calls and
+      // the deadlines passed, which decline offers before they are accepted.
       seconds: 20,
-      rounds: 400,
+      rounds: 800,
       seed: 35,
       participants,
       signedIn,
