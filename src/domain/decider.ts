@@ -229,19 +229,40 @@ export const submissionRefusal = (
 }
 
 /**
- * An offer whose task's deadline has passed is no longer open to the participant, even before the
- * service's timer has declined it with `deadline_passed` (DECISIONS §5: the deadline passing while
- * the task awaits a participant declines it): accepting or declining it is refused.
+ * A move the service's due timer has already decided against, though the timer has not run yet
+ * (DECISIONS §5): once a task's deadline has passed before a participant accepted it, the service
+ * declines it (`deadline_passed`), so neither the participant (accept, decline) nor the agent
+ * (cancel) moves it any more; once an offer has lapsed, the service withdraws it (`accept_timeout`),
+ * so the participant no longer accepts or declines it.
  */
-const pastDeadlineRefusal = (task: StoredTask, to: TaskState, now: number): InvalidTransition | undefined =>
-  task.deadlineAt !== null && beforeAcceptance.has(task.state) && deadlinePassed(task.deadlineAt, iso(now))
-    ? refusedBy(
-        task,
-        to,
-        "participant",
-        `its deadline, ${task.deadlineAt}, has passed: the service declines it (deadline_passed)`
-      )
-    : undefined
+const overtakenRefusal = (
+  task: StoredTask,
+  to: TaskState,
+  actor: "participant" | "agent",
+  now: number
+): InvalidTransition | undefined => {
+  const at = iso(now)
+  if (task.deadlineAt !== null && beforeAcceptance.has(task.state) && deadlinePassed(task.deadlineAt, at))
+    return refusedBy(
+      task,
+      to,
+      actor,
+      `its deadline, ${task.deadlineAt}, has passed: the service declines it (deadline_passed)`
+    )
+  if (
+    actor === "participant" &&
+    task.state === "awaiting_participant" &&
+    task.offerExpiresAt !== null &&
+    task.offerExpiresAt <= at
+  )
+    return refusedBy(
+      task,
+      to,
+      actor,
+      `the offer lapsed at ${task.offerExpiresAt}: the service withdraws it (accept_timeout)`
+    )
+  return undefined
+}
 
 /** The participant's move, once the table allows it, if they hold the task. */
 const byHolder = (
@@ -271,7 +292,9 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
       const { _tag, ...request } = command
       return judgeMove(task, request, now, policy)
     }
-    case "Cancel":
+    case "Cancel": {
+      const late = command.actor === "agent" ? overtakenRefusal(task, "cancelled", "agent", now) : undefined
+      if (late !== undefined) return Result.fail(late)
       return judgeMove(
         task,
         command.actor === "agent"
@@ -280,6 +303,7 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
         now,
         policy
       )
+    }
     case "Review": {
       const verdict = command.decision
       if (verdict.decision === "accept") {
@@ -317,7 +341,7 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
       )
     }
     case "Accept": {
-      const late = pastDeadlineRefusal(task, "accepted", now)
+      const late = overtakenRefusal(task, "accepted", "participant", now)
       if (late !== undefined) return Result.fail(late)
       return byHolder(task, command.participant, { to: "accepted", actor: "participant" }, now, policy)
     }
@@ -325,7 +349,12 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
       return byHolder(task, command.participant, { to: "in_flight", actor: "participant" }, now, policy)
     case "Decline": {
       const reason = noteOf(command.reason)
-      const late = pastDeadlineRefusal(task, task.requestedParticipant !== null ? "declined" : "matching", now)
+      const late = overtakenRefusal(
+        task,
+        task.requestedParticipant !== null ? "declined" : "matching",
+        "participant",
+        now
+      )
       if (late !== undefined) return Result.fail(late)
       // A task that named this participant is declined; otherwise it goes back to matching,
       // never to be offered to them again.
