@@ -9,9 +9,10 @@
  *   service with `deadline_passed` (its outcome `{state: declined, reason: deadline_passed}`, the
  *   last history entry the service's), unless a party moved it on before the deadline;
  * - once accepted (`accepted`, `in_flight`, `submitted`) a deadline changes nothing by itself;
- * - a participant's accept sent right after the deadline passed (before the service's timer has
- *   run) is refused with 409 `invalid_transition`, as is every later move of either party on the
- *   declined task (the holder's accept, start or decline; the agent's cancel or review).
+ * - a participant's accept, or the agent's cancel, sent right after the deadline passed (before the
+ *   service's timer has run) is refused with 409 `invalid_transition`, as is every later move of
+ *   either party on the declined task (the holder's accept, start or decline; the agent's cancel or
+ *   review).
  */
 import type { Run, Task } from "./fuzz_run.ts"
 
@@ -110,7 +111,12 @@ export const deadlineWalk = (run: Run) => {
     const states = [...new Set(ahead.map((task) => task.state))]
     const held = states.filter((s) => !beforeAcceptance.has(s))
     const state = pick(held.length > 0 && random() < 0.5 ? held : states)
-    const task = pick(ahead.filter((t) => t.state === state))
+    // The nearest deadline in that state: the clock moves as little as it can, so that other
+    // tasks' offers and deadlines are passed no sooner than needed.
+    const [task] = ahead
+      .filter((t) => t.state === state)
+      .sort((a, b) => Date.parse(a.deadline ?? "") - Date.parse(b.deadline ?? ""))
+    if (task === undefined) return
     const before = await read(task, undefined)
     if (before === undefined || task.outcome !== undefined) return
     const deadline = Date.parse(task.deadline ?? "")
@@ -131,6 +137,15 @@ export const deadlineWalk = (run: Run) => {
       )
       if (answer.status === 200) fail(`an offer accepted after its deadline passed: ${answer.line}`)
       else if (answer.status === 409) count("accept after the deadline refused")
+    } else if (beforeAcceptance.has(before.state) && random() < 0.4) {
+      // …or the agent's cancel: the service's decline (deadline_passed) is the outcome, not theirs.
+      const answer = await send(
+        "cancelTask",
+        { reference: task.reference },
+        { body: {}, headers: withBearer(`Bearer ${task.token}`) }
+      )
+      if (answer.status === 200) fail(`a task cancelled by its agent after its deadline passed: ${answer.line}`)
+      else if (answer.status === 409) count("cancel after the deadline refused")
     }
     // The service's timer: a few seconds at most (the clock's move wakes it).
     let after = await read(task, "1")

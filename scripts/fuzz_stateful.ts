@@ -162,7 +162,7 @@ export const statefulPhase = async (options: {
   for (let round = 0; Date.now() < deadline && round < (options.rounds ?? Number.POSITIVE_INFINITY); round++) {
     const roll = random()
     if (clock !== undefined && roll < 0.003) await moveClock(clock)
-    else if (clock !== undefined && roll < 0.03) await deadlineRound()
+    else if (clock !== undefined && roll < 0.018) await deadlineRound()
     else if (tasks.length === 0 || roll < 0.25) await createOne()
     else if (mcp !== undefined && roll < 0.36) await mcp.mcpRound()
     else if (participantOps.length > 0 && roll < 0.6) await participantRound()
