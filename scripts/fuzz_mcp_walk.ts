@@ -16,7 +16,8 @@
  * - a participant seeing another's task (`my_tasks`, `who_am_i`) or moving, reading or writing to a
  *   task that is not offered to or held by them;
  * - a move whose result the REST view of the task does not agree with afterwards (the task's
- *   history over MCP a prefix of the one GET answers; the same state when nothing moved since);
+ *   history over MCP a prefix of the one GET answers; the same state when nothing moved since),
+ *   and a `my_tasks` whose tasks REST's myTasks, read after it, does not continue so;
  * - a token that is not the caller's own for this endpoint not refused with 401 and
  *   `WWW-Authenticate`, and another subject's token on a session not answered 404.
  */
@@ -333,10 +334,23 @@ export const mcpWalk = async (run: Run) => {
     const answer = await call(connection, tool.name, hostile.args, hostile.how)
     if (!answer.ok) return
     const body = answer.body
-    if (tool.name === "my_tasks")
+    if (tool.name === "my_tasks") {
       for (const listed of body?.data ?? [])
         if (listed.participant_slug !== me)
           fail(`my_tasks over MCP of ${me} lists a task of ${listed.participant_slug}`)
+      // REST's list read after it shows each task it still lists at the same point or later.
+      const rest = await send("myTasks", {}, { headers: { authorization: `Bearer ${await connection.me.token()}` } })
+      const later = new Map(
+        ((rest.json as { data?: ReadonlyArray<TaskBody> })?.data ?? []).map((t) => [t.reference, t])
+      )
+      for (const listed of rest.status === 200 ? (body?.data ?? []) : []) {
+        const there = later.get(listed.reference)
+        const length = listed.history?.length ?? 0
+        if (there !== undefined && JSON.stringify(there.history?.slice(0, length)) !== JSON.stringify(listed.history))
+          fail(`my_tasks over MCP shows ${listed.reference} with a history REST's myTasks does not continue`)
+      }
+      if (rest.status === 200) count("my_tasks agrees with REST")
+    }
     if (tool.name === "who_am_i" && (body as { participant?: { slug?: string } })?.participant?.slug !== me)
       fail(`who_am_i over MCP answered another participant than ${me}`)
     if (tool.name in leadsTo) {
