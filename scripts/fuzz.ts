@@ -5,7 +5,8 @@
  * - stateless: random path, query, header and body values for every operation, sent raw;
  * - stateful (scripts/fuzz_stateful.ts): tasks created from the document's TaskDraft schema, then
  *   its links followed from each 201 to the task's operations, with valid and invalid inputs, and
- *   every answer's body held to the document's schema.
+ *   every answer's body held to the document's schema; signed-in participants walk their tasks over
+ *   REST and the participant's MCP endpoint; in a sandbox, tasks' deadlines are passed.
  *
  * It reports the statuses seen, every 5xx (503 aside: storage unavailable is a documented answer,
  * unless the same request is refused so again while /readyz says the storage is ready),
@@ -28,6 +29,24 @@ interface Operation {
   readonly responses?: Record<string, unknown>
 }
 
+if (process.argv.includes("--help") || process.argv.includes("-h")) {
+  process.stdout.write(`npm run fuzz -- [BASE_URL] [SECONDS]
+
+Fuzzes a running service (default http://127.0.0.1:8080) for SECONDS (default 60), held to its
+/openapi.json: half stateless (random requests to every operation), half stateful (tasks created
+from the document and walked along the lifecycle; docs/testing.md, "Fuzzing").
+
+DATABASE_URL   the service's database: two catalogue participants are invited by the operator's
+               tool and sign in, then walk their tasks over REST and the participant's MCP
+               endpoint. Unset: the participant's side is left out.
+In a sandbox (SANDBOX=on) the clock is moved: offers lapse, review windows close, and tasks'
+deadlines are passed on purpose (deadline_passed).
+
+Prints a JSON summary (statuses, tasks created, states and outcomes reached, deadlines passed,
+MCP calls, failures); exits 1 on any failure.
+`)
+  process.exit(0)
+}
 const base = process.argv[2] ?? "http://127.0.0.1:8080"
 const seconds = Number(process.argv[3] ?? 60)
 const document = (await (await fetch(`${base}/openapi.json`)).json()) as OpenApiDocument & {

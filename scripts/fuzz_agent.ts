@@ -132,6 +132,7 @@ export const agentWalk = (run: Run, drafts: Drafts) => {
       state: created.state,
       participant: null,
       resultSchema: undefined,
+      deadline: undefined,
       uploads: [],
       attached: new Set(),
       seen: new Set(),

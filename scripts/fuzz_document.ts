@@ -65,3 +65,9 @@ export const ajvSays = (validate: ValidateFunction) =>
     .map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`)
     .join("; ")
     .slice(0, 200)
+
+/** The outcome reasons the document's Outcome schema names (its `reason` enum), in its order. */
+export const outcomeReasonsOf = (document: OpenApiDocument): ReadonlyArray<string> => {
+  const reason = (document.components.schemas.Outcome?.properties as Record<string, Schema> | undefined)?.reason
+  return Array.isArray(reason?.enum) ? (reason.enum as ReadonlyArray<string>) : []
+}

@@ -5,6 +5,7 @@
  * member; sometimes spoiled (a member past its bound, of the wrong type, a required one missing or
  * blank). Ajv over the document (`draftIsValid`) gives the verdict the service's answers must agree with.
  */
+import type { SandboxClock } from "./fuzz_deadlines.ts"
 import { pointer, type Schema } from "./fuzz_document.ts"
 import type { Run } from "./fuzz_run.ts"
 
@@ -21,7 +22,12 @@ const examplesOf = (schema: Schema): ReadonlyArray<unknown> =>
 
 /** The run's drafts, and the document's verdict on a draft and on an idempotency-key header. */
 export const draftsOf = (run: Run) => {
-  const { document, random, pick, validator, operation } = run
+  const { document, random, pick, validator, operation, clock } = run
+  /** A deadline a few hours ahead of the sandbox's clock, which the deadline walk passes (scripts/fuzz_deadlines.ts). */
+  const soon = (at: SandboxClock) => {
+    const deadline = new Date(at.now() + pick([1, 2, 5, 9]) * 3600_000 + Math.floor(random() * 3600) * 1000)
+    return `${pick(["by ", "before ", ""])}${deadline.toISOString().replace(/\.\d{3}Z$/, "Z")}`
+  }
   const created = operation("createTask")
   // Drafts, from the TaskDraft schema.
   const draftSchema = document.components.schemas.TaskDraft as Schema
@@ -112,7 +118,9 @@ export const draftsOf = (run: Run) => {
         { type: "object", properties: { big: { const: "x".repeat(17_000) } } }
       ])
     if (name === "timing")
-      return pick([null, "", "by 2030-12-01T17:00:00Z", "by 2001-01-01T00:00:00Z", "this week", ...examplesOf(schema)])
+      return clock !== undefined && random() < 0.6
+        ? soon(clock)
+        : pick([null, "", "by 2030-12-01T17:00:00Z", "by 2001-01-01T00:00:00Z", "this week", ...examplesOf(schema)])
     const text = pick([...examplesOf(schema), ...edgy(bound)])
     return nullable(schema) && random() < 0.2 ? pick([null, "", "   "]) : padded(String(text))
   }
@@ -138,7 +146,11 @@ export const draftsOf = (run: Run) => {
       body.location = validValue("location", properties.location as Schema)
     if (random() < 0.1) body[pick(["colour", "x_extra", "priority"])] = pick(["red", 1, null])
     // A third of the drafts name a participant who signed in, who then walks the task.
-    if (signedIn.length > 0 && random() < 0.33) body.participant_slug = pick(signedIn).slug
+    if (signedIn.length > 0 && random() < 0.33) {
+      body.participant_slug = pick(signedIn).slug
+      // Half of theirs with a deadline ahead, which the deadline walk may pass once they hold it.
+      if (clock !== undefined && random() < 0.5) body.timing = soon(clock)
+    }
     const spoiled = random() < 0.35
     if (spoiled) {
       const name = pick(Object.keys(properties))

@@ -23,6 +23,11 @@ export interface SignedInParticipant {
   readonly slug: string
   /** The participant's access token for the API, refreshed (refresh_token grant) before it expires. */
   readonly token: () => Promise<string>
+  /**
+   * Their access token for the participant's MCP endpoint (the index's `interfaces.mcp_participant`),
+   * got by the refresh_token grant for that resource (both were asked for at authorization).
+   */
+  readonly mcpToken: () => Promise<string>
 }
 
 interface SecurityScheme {
@@ -130,7 +135,16 @@ export const signInParticipants = async (options: {
   const clientId = client.client_id
 
   // The operator's tool runs with the server's settings: a sandbox's database only with SANDBOX=on.
-  const index = (await (await fetch(`${base}/api/public/v1`)).json()) as { sandbox?: boolean }
+  const index = (await (await fetch(`${base}/api/public/v1`)).json()) as {
+    sandbox?: boolean
+    interfaces?: { mcp_participant?: { protected_resource_metadata?: string } }
+  }
+  // The participant's MCP endpoint is a resource of its own: its metadata names it.
+  const mcpMetadata = index.interfaces?.mcp_participant?.protected_resource_metadata
+  const mcpResource =
+    mcpMetadata === undefined
+      ? undefined
+      : ((await (await fetch(mcpMetadata)).json()) as { resource?: string }).resource
   const settings = {
     DATABASE_URL: options.databaseUrl,
     PUBLIC_BASE_URL: base,
@@ -182,6 +196,7 @@ export const signInParticipants = async (options: {
       resource: protectedResource.resource
     }))
       authorize.searchParams.set(name, value)
+    if (mcpResource !== undefined) authorize.searchParams.append("resource", mcpResource)
     const jar = cookieJar()
     let url = authorize.href
     let init: RequestInit = {}
@@ -236,24 +251,39 @@ export const signInParticipants = async (options: {
       })
     })
     let tokens = await tokensFrom(exchanged)
-    const refreshed = async () => {
-      const response = await fetch(flow.tokenUrl, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "refresh_token",
-          refresh_token: tokens.refresh,
-          client_id: clientId,
-          resource: protectedResource.resource
+    let refreshToken = tokens.refresh
+    // One refresh token for both resources, rotated at each use: the two are got one at a time.
+    let refreshing: Promise<unknown> = Promise.resolve()
+    const refreshed = (resource: string) => {
+      const got = refreshing.then(async () => {
+        const response = await fetch(flow.tokenUrl, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: refreshToken,
+            client_id: clientId,
+            resource
+          })
         })
+        const fresh = await tokensFrom(response)
+        if (fresh.refresh !== "") refreshToken = fresh.refresh
+        return fresh
       })
-      tokens = await tokensFrom(response)
+      refreshing = got.catch(() => undefined)
+      return got
     }
+    let mcpTokens: Awaited<ReturnType<typeof tokensFrom>> | undefined
     signed.push({
       slug,
       token: async () => {
-        if (Date.now() > tokens.until) await refreshed()
+        if (Date.now() > tokens.until) tokens = await refreshed(protectedResource.resource)
         return tokens.access
+      },
+      mcpToken: async () => {
+        if (mcpResource === undefined) throw new Error("the index names no participant's MCP endpoint")
+        if (mcpTokens === undefined || Date.now() > mcpTokens.until) mcpTokens = await refreshed(mcpResource)
+        return mcpTokens.access
       }
     })
   }

@@ -5,6 +5,7 @@
  */
 import type { ValidateFunction } from "ajv/dist/2020.js"
 import type { Send } from "./fuzz_checks.ts"
+import type { SandboxClock } from "./fuzz_deadlines.ts"
 import type { OpenApiDocument, Operation } from "./fuzz_document.ts"
 import type { SignedInParticipant } from "./fuzz_participants.ts"
 
@@ -23,8 +24,14 @@ export interface StatefulFigures {
   statesReached: Record<string, number>
   /** Tasks seen ended, by `state:outcome reason`. */
   outcomes: Record<string, number>
+  /** Tasks seen ended, by outcome reason: every reason the document's Outcome names, 0 if never seen. */
+  outcomeReasons: Record<string, number>
+  /** The deadline walk (scripts/fuzz_deadlines.ts): deadlines passed by state, and what followed. */
+  deadlines: Record<string, number>
   /** Moves made (a 2xx), by `operationId→state it left the task in`; uploads as `uploadArtifact`. */
   moves: Record<string, number>
+  /** The participant's MCP endpoint (scripts/fuzz_mcp_walk.ts): calls by `tool ok|refused code|rpc code`, and checks passed. */
+  mcp: Record<string, number>
   /** Answers of the participant's operations, by `operationId status`. */
   participantStatuses: Record<string, number>
   failures: Array<string>
@@ -51,6 +58,8 @@ export interface Task {
   participant: string | null
   /** The brief's result_schema, as last seen. */
   resultSchema: unknown
+  /** The brief's deadline (read from timing), as last seen. */
+  deadline: string | undefined
   /** Files uploaded to it: their ids, uploaders and sizes. */
   readonly uploads: Array<{ readonly id: string; readonly by: string; readonly size: number }>
   /** Files a submitted result carries (the agent may download them). */
@@ -84,4 +93,6 @@ export interface Run {
   readonly moved: (id: string, json: unknown) => void
   readonly refresh: (task: Task) => Promise<void>
   readonly withBearer: (authorization: string | undefined) => Record<string, string>
+  /** The sandbox's clock, when the run has one. */
+  readonly clock: SandboxClock | undefined
 }

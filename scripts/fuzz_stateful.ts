@@ -28,8 +28,10 @@
  */
 import { agentWalk } from "./fuzz_agent.ts"
 import { sender } from "./fuzz_checks.ts"
-import { type OpenApiDocument, operationsOf, validatorOf } from "./fuzz_document.ts"
+import { deadlineWalk, type SandboxClock, sandboxClockAt } from "./fuzz_deadlines.ts"
+import { type OpenApiDocument, operationsOf, outcomeReasonsOf, validatorOf } from "./fuzz_document.ts"
 import { draftsOf } from "./fuzz_drafts.ts"
+import { mcpWalk } from "./fuzz_mcp_walk.ts"
 import { participantWalk } from "./fuzz_participant_walk.ts"
 import type { SignedInParticipant } from "./fuzz_participants.ts"
 import { type Run, type StatefulFigures, seeded, type Task } from "./fuzz_run.ts"
@@ -47,6 +49,8 @@ export const statefulPhase = async (options: {
   readonly signedIn?: ReadonlyArray<SignedInParticipant>
   /** The sandbox's clock (the index's sandbox.clock), moved now and then when given. */
   readonly clock?: string
+  /** Whether the signed-in participants also walk the participant's MCP endpoint (default: yes). */
+  readonly mcp?: boolean
 }): Promise<StatefulFigures> => {
   const { base, document } = options
   const { random, pick } = seeded(options.seed ?? 35)
@@ -59,6 +63,9 @@ export const statefulPhase = async (options: {
     statuses: {},
     statesReached: {},
     outcomes: {},
+    outcomeReasons: Object.fromEntries(outcomeReasonsOf(document).map((reason) => [reason, 0])),
+    deadlines: {},
+    mcp: {},
     moves: {},
     participantStatuses: {},
     failures: []
@@ -85,18 +92,22 @@ export const statefulPhase = async (options: {
     const body = json as {
       state?: string
       participant_slug?: string | null
-      brief?: { result_schema?: unknown }
+      brief?: { result_schema?: unknown; deadline?: string | null }
       outcome?: { reason?: string } | null
     }
     if (typeof body?.state !== "string") return
     task.state = body.state
     task.seen.add(body.state)
     if (body.participant_slug !== undefined) task.participant = body.participant_slug
-    if (body.brief !== undefined) task.resultSchema = body.brief.result_schema
+    if (body.brief !== undefined) {
+      task.resultSchema = body.brief.result_schema
+      task.deadline = body.brief.deadline ?? undefined
+    }
     const reason = body.outcome?.reason
     if (reason !== undefined && task.outcome === undefined) {
       task.outcome = `${body.state}:${reason}`
       figures.outcomes[task.outcome] = (figures.outcomes[task.outcome] ?? 0) + 1
+      figures.outcomeReasons[reason] = (figures.outcomeReasons[reason] ?? 0) + 1
     }
   }
   const moved = (id: string, json: unknown) => {
@@ -113,6 +124,7 @@ export const statefulPhase = async (options: {
     if (answer.status === 200) observe(task, answer.json)
   }
 
+  const clock = options.clock === undefined ? undefined : await sandboxClockAt(options.clock)
   const run: Run = {
     base,
     document,
@@ -130,29 +142,29 @@ export const statefulPhase = async (options: {
     observe,
     moved,
     refresh,
-    withBearer
+    withBearer,
+    clock
   }
   const { createOne, follow } = agentWalk(run, draftsOf(run))
   const { participantOps, participantRound } = participantWalk(run)
+  const { deadlineRound } = deadlineWalk(run)
+  const mcp = signedIn.length > 0 && options.mcp !== false ? await mcpWalk(run) : undefined
 
   /** Moves the sandbox's clock: offers lapse, review windows close, deadlines pass. */
-  const moveClock = async (clock: string) => {
-    const response = await fetch(clock, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ advance: pick(["PT25H", "PT73H", "PT6H"]) })
-    })
-    await response.text()
+  const moveClock = async (clock: SandboxClock) => {
+    const status = await clock.advance(pick(["PT25H", "PT73H", "PT6H"]))
     figures.requests++
-    if (response.status !== 200) fail(`the sandbox clock answered ${response.status}`)
+    if (status !== 200) fail(`the sandbox clock answered ${status}`)
     else moved("sandbox clock", undefined)
   }
 
   const deadline = Date.now() + options.seconds * 1000
   for (let round = 0; Date.now() < deadline && round < (options.rounds ?? Number.POSITIVE_INFINITY); round++) {
     const roll = random()
-    if (options.clock !== undefined && roll < 0.003) await moveClock(options.clock)
+    if (clock !== undefined && roll < 0.003) await moveClock(clock)
+    else if (clock !== undefined && roll < 0.018) await deadlineRound()
     else if (tasks.length === 0 || roll < 0.25) await createOne()
+    else if (mcp !== undefined && roll < 0.36) await mcp.mcpRound()
     else if (participantOps.length > 0 && roll < 0.6) await participantRound()
     else {
       // A submitted result waits for its agent: half the agent's rounds go to one, if any.
@@ -160,6 +172,7 @@ export const statefulPhase = async (options: {
       await follow(pick(submitted.length > 0 && random() < 0.5 ? submitted : tasks))
     }
   }
+  await mcp?.close()
   for (const task of known.values())
     for (const state of task.seen) figures.statesReached[state] = (figures.statesReached[state] ?? 0) + 1
   return figures

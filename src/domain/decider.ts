@@ -23,6 +23,7 @@ import { noteOf, type ReviewDecision, revisionNote } from "./moves.ts"
 import type { ParticipantRecord } from "./participant.ts"
 import { resultFieldFailures } from "./result_schema.ts"
 import type { RecordedResult } from "./task.ts"
+import { deadlinePassed } from "./task_draft/timing.ts"
 import type { StoredTask } from "./task_record.ts"
 
 /** The settings the rules read: how long an offer and a review window last, how many revisions. */
@@ -227,6 +228,42 @@ export const submissionRefusal = (
   return failures.length === 0 ? undefined : new ResultRejected({ reference: task.reference, failures })
 }
 
+/**
+ * A move the service's due timer has already decided against, though the timer has not run yet
+ * (DECISIONS §5): once a task's deadline has passed before a participant accepted it, the service
+ * declines it (`deadline_passed`), so neither the participant (accept, decline) nor the agent
+ * (cancel) moves it any more; once an offer has lapsed, the service withdraws it (`accept_timeout`),
+ * so the participant no longer accepts or declines it.
+ */
+const overtakenRefusal = (
+  task: StoredTask,
+  to: TaskState,
+  actor: "participant" | "agent",
+  now: number
+): InvalidTransition | undefined => {
+  const at = iso(now)
+  if (task.deadlineAt !== null && beforeAcceptance.has(task.state) && deadlinePassed(task.deadlineAt, at))
+    return refusedBy(
+      task,
+      to,
+      actor,
+      `its deadline, ${task.deadlineAt}, has passed: the service declines it (deadline_passed)`
+    )
+  if (
+    actor === "participant" &&
+    task.state === "awaiting_participant" &&
+    task.offerExpiresAt !== null &&
+    task.offerExpiresAt <= at
+  )
+    return refusedBy(
+      task,
+      to,
+      actor,
+      `the offer lapsed at ${task.offerExpiresAt}: the service withdraws it (accept_timeout)`
+    )
+  return undefined
+}
+
 /** The participant's move, once the table allows it, if they hold the task. */
 const byHolder = (
   task: StoredTask,
@@ -255,7 +292,9 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
       const { _tag, ...request } = command
       return judgeMove(task, request, now, policy)
     }
-    case "Cancel":
+    case "Cancel": {
+      const late = command.actor === "agent" ? overtakenRefusal(task, "cancelled", "agent", now) : undefined
+      if (late !== undefined) return Result.fail(late)
       return judgeMove(
         task,
         command.actor === "agent"
@@ -264,6 +303,7 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
         now,
         policy
       )
+    }
     case "Review": {
       const verdict = command.decision
       if (verdict.decision === "accept") {
@@ -300,12 +340,22 @@ const decideAny = (task: StoredTask, command: Command, now: number, policy: Poli
         )
       )
     }
-    case "Accept":
+    case "Accept": {
+      const late = overtakenRefusal(task, "accepted", "participant", now)
+      if (late !== undefined) return Result.fail(late)
       return byHolder(task, command.participant, { to: "accepted", actor: "participant" }, now, policy)
+    }
     case "Start":
       return byHolder(task, command.participant, { to: "in_flight", actor: "participant" }, now, policy)
     case "Decline": {
       const reason = noteOf(command.reason)
+      const late = overtakenRefusal(
+        task,
+        task.requestedParticipant !== null ? "declined" : "matching",
+        "participant",
+        now
+      )
+      if (late !== undefined) return Result.fail(late)
       // A task that named this participant is declined; otherwise it goes back to matching,
       // never to be offered to them again.
       return byHolder(

@@ -444,6 +444,72 @@ describe("the texts a move records", () => {
     })
   })
 
+  it("an offer past its task's deadline: accept, decline and the agent's cancel refused before the service's timer has run, which declines it with deadline_passed", () => {
+    const offered = startingTask({
+      start: "awaiting_participant",
+      named: true,
+      deadline: 2,
+      withSchema: false,
+      revisions: 0,
+      steps: []
+    })
+    const deadline = Date.parse(offered.deadlineAt!)
+    // A minute before, the offer is open; at the deadline (a deadline equal to now has passed), not.
+    assert.isTrue(
+      Result.isSuccess(decide(offered, { _tag: "Accept", participant: "ada-photo" }, deadline - 60_000, policy))
+    )
+    for (const command of [
+      { _tag: "Accept", participant: "ada-photo" },
+      { _tag: "Decline", participant: "ada-photo", reason: "busy" },
+      { _tag: "Cancel", actor: "agent", reason: undefined }
+    ] as const) {
+      const decided = decide(offered, command, deadline, policy)
+      assert.isTrue(Result.isFailure(decided), `${command._tag} past the deadline`)
+      if (Result.isFailure(decided)) {
+        assert.strictEqual(decided.failure._tag, "InvalidTransition")
+        assert.include(decided.failure.message, "deadline_passed")
+      }
+    }
+    // The operator's forced cancel is not a party's move: it still ends the task.
+    assert.isTrue(
+      Result.isSuccess(decide(offered, { _tag: "Cancel", actor: "operator", reason: "x" }, deadline, policy))
+    )
+    const ticked = decide(
+      offered,
+      { _tag: "Tick", seen: offered.version, everyone, unavailable: new Set() },
+      deadline,
+      policy
+    )
+    const declined = (Result.isSuccess(ticked) ? ticked.success : []).reduce(evolve, offered)
+    assert.strictEqual(declined.state, "declined")
+    assert.strictEqual(declined.outcome?.reason, "deadline_passed")
+  })
+
+  it("a lapsed offer is no longer the participant's to accept or decline, before the service's timer has run", () => {
+    const offered = startingTask({
+      start: "awaiting_participant",
+      named: false,
+      deadline: 0,
+      withSchema: false,
+      revisions: 0,
+      steps: []
+    })
+    const lapsed = Date.parse(offered.offerExpiresAt!)
+    assert.isTrue(Result.isSuccess(decide(offered, { _tag: "Accept", participant: "bea-photo" }, lapsed - 1, policy)))
+    for (const command of [
+      { _tag: "Accept", participant: "bea-photo" },
+      { _tag: "Decline", participant: "bea-photo", reason: undefined }
+    ] as const) {
+      const decided = decide(offered, command, lapsed, policy)
+      assert.isTrue(Result.isFailure(decided), `${command._tag} after the offer lapsed`)
+      if (Result.isFailure(decided)) assert.include(decided.failure.message, "accept_timeout")
+    }
+    // The agent may still cancel: the task is theirs until the service moves it.
+    assert.isTrue(
+      Result.isSuccess(decide(offered, { _tag: "Cancel", actor: "agent", reason: undefined }, lapsed, policy))
+    )
+  })
+
   it("a lapsed offer: `accept_timeout: X did not accept in time`, then offered to the next in the same write", () => {
     const offered = startingTask({
       start: "awaiting_participant",

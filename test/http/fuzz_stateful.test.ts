@@ -2,8 +2,9 @@
  * The fuzzer's stateful phase (scripts/fuzz_stateful.ts) in a short seeded run against a sandbox
  * test server, so that it cannot rot: it creates tasks from the served document, follows the 201's
  * links with valid and invalid inputs, signs two participants in through the embedded authorization
- * server (scripts/fuzz_participants.ts) who walk their tasks along the participant's operations,
- * and finds nothing the document does not say. Then the same run against a document that says less
+ * server (scripts/fuzz_participants.ts) who walk their tasks along the participant's operations and
+ * over the participant's MCP endpoint (scripts/fuzz_mcp_walk.ts), passes tasks' deadlines with the
+ * sandbox's clock (scripts/fuzz_deadlines.ts), and finds nothing the document does not say. Then the same run against a document that says less
  * than the service does (a tighter draft, statuses left out, response members it requires, a
  * stricter upload name), which must be reported each way.
  */
@@ -51,8 +52,10 @@ describe("the fuzzer's stateful phase", () => {
     const figures = await statefulPhase({
       base: env.server.url,
       document,
+      // 800 rounds (7-15 s): the participants' moves share them with the MCP endpoint's calls and
+      // the deadlines passed, which decline offers before they are accepted.
       seconds: 20,
-      rounds: 400,
+      rounds: 800,
       seed: 35,
       participants,
       signedIn,
@@ -74,6 +77,23 @@ describe("the fuzzer's stateful phase", () => {
     for (const refusal of [" 401", " 403"])
       expect(answered.filter((answer) => answer.endsWith(refusal))).not.toEqual([])
     expect(figures.statesReached.submitted).toBeGreaterThan(0)
+    // Deadlines passed on purpose (scripts/fuzz_deadlines.ts): a task declined with deadline_passed
+    // by the service, seen as its outcome, and a later move on it refused.
+    expect(figures.outcomeReasons.deadline_passed).toBeGreaterThan(0)
+    expect(figures.deadlines["declined with deadline_passed"]).toBeGreaterThan(0)
+    expect(figures.deadlines["later moves refused"]).toBeGreaterThan(0)
+    // The participant's MCP endpoint (scripts/fuzz_mcp_walk.ts): moves made over it that REST then
+    // agrees with, hostile arguments refused as tool errors or invalid params, another's task
+    // refused, foreign tokens 401 and another's session 404.
+    const mcp = (suffix: RegExp) =>
+      Object.entries(figures.mcp)
+        .filter(([what]) => suffix.test(what))
+        .reduce((sum, [, n]) => sum + n, 0)
+    expect(mcp(/ agrees with REST$/)).toBeGreaterThan(0)
+    expect(mcp(/ refused invalid_request$| rpc -32602$/)).toBeGreaterThan(0)
+    expect(figures.mcp["another's task refused"]).toBeGreaterThan(0)
+    expect(figures.mcp["foreign token 401"]).toBeGreaterThan(0)
+    expect(figures.mcp["another's session 404"]).toBeGreaterThan(0)
   }, 30_000)
 
   it("reports a draft the document refuses but the service takes, an unlisted status, a body off its schema, a link naming nothing, and the same on the participant's operations", async () => {
