@@ -437,6 +437,11 @@ const afterCyrillicPrefix = (word: string) => (cyrillicWord.test(word) ? afterSl
  * by part would cost its length times the lexicon's longest entry.
  */
 const compoundLength = 8
+/**
+ * Compounds are read part by part in Latin and Cyrillic script only: a long Greek, Arabic or Hebrew
+ * word is one word (Greek "ορθογραφία", spelling, holds no "ράφι", a shelf).
+ */
+const compoundScript = /^[\p{Script=Latin}\p{Script=Cyrillic}]+$/u
 const longestCompound = 40
 
 /**
@@ -485,7 +490,7 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   if (prefixed !== first && prefixed !== undefined) return [prefixed[1]]
   const found: Array<string> = []
   if (first !== undefined) found.push(first[1])
-  if (plain.length >= compoundLength && plain.length <= longestCompound) {
+  if (plain.length >= compoundLength && plain.length <= longestCompound && compoundScript.test(plain)) {
     // A compound's first part (or a prefix: "bi-lingual", "un-verifiable") has two letters or
     // more: "preparation" is no "p" and "reparation" (repair), "business" no "b" and "usines".
     // One naming nothing in another language may be an English word (`englishLead`).

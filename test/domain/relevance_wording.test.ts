@@ -276,3 +276,38 @@ describe("work said in other words", () => {
     expect(found.hint).toMatch(/^Alejandro Ruiz \(alejandro-ruiz\), whose work fits this task best, rules it out/)
   })
 })
+
+describe("a word of one thing not read as another", () => {
+  it("a solar farm or park is panels, not a farm, and is on site", () => {
+    for (const text of ["Inspect the panels at a solar farm", "Thermal survey of a solar park"]) {
+      expect(keysOf(text)).toContain("~solar")
+      expect(keysOf(text)).not.toContain("~agriculture")
+    }
+    expect(keysOf("Survey maize plots on a farm")).toContain("~agriculture")
+  })
+  it("flagging and being normal are everyday words; flagged posts and normalising data are work", () => {
+    expect(keysOf("Flag any cracked cells you find")).not.toContain("~moderation")
+    expect(keysOf("Review the flagged comments")).toContain("~moderation")
+    expect(keysOf("Order as a normal guest would")).not.toContain("~deduplication")
+    expect(keysOf("Normalise the addresses in the sheet")).toContain("~deduplication")
+    expect(keysOf("Normalización de direcciones")).toContain("~deduplication")
+  })
+  it("a long Greek word is one word, not read part by part (no shelf inside 'ορθογραφία')", () => {
+    expect(keysOf("Έλεγχος ορθογραφίας")).not.toContain("~shelf")
+    expect(keysOf("Έλεγχος ορθογραφίας")).toContain("~proofreading")
+    expect(keysOf("Проверка правописания")).toContain("~proofreading")
+    // German compounds are still read part by part.
+    expect(keysOf("Regalpreise")).toContain("~shelf")
+  })
+  it("a voice recorded, said as Spanish, Portuguese, French and Italian say it, is voice work", () => {
+    for (const text of [
+      "Grabar la voz de un anuncio",
+      "Voz en off para un video",
+      "Gravar a voz do comercial",
+      "Une voix off pour la vidéo",
+      "Voce fuori campo per uno spot"
+    ]) {
+      expect(keysOf(text)).toContain("~voice")
+    }
+  })
+})

@@ -169,8 +169,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "deduplicate deduplication dedupe duplicates normalise normalize",
-    stems: "duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복 ডুপ্লিকেট"
+    en: "deduplicate deduplication dedupe duplicates",
+    // "normalis"/"normaliz" as beginnings: Porter makes "normalize" "normal", an everyday word.
+    stems: "normalis normaliz duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복 ডুপ্লিকেট"
   },
   {
     // Cleaning data, a transcript's "clean read", a flat: said of many kinds of work.
@@ -200,9 +201,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "moderation moderate moderator moderating flagged posting-rules community-guidelines community-standards content-policy house-rules",
+    en: "moderation moderate moderator moderating posting-rules community-guidelines community-standards content-policy house-rules",
     stems:
-      "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural מודרציה ניהול-תוכן εποπτει กลั่นกรองเนื้อหา kiem-duyet moderoi moderov"
+      "flagged$ moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural מודרציה ניהול-תוכן εποπτει กลั่นกรองเนื้อหา kiem-duyet moderoi moderov"
   },
   {
     concept: "content",
