@@ -135,7 +135,7 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return ghostwritten(typedFromSpeech(rendered(out)), words)
+  return ghostwritten(builtApp(typedFromSpeech(rendered(out))), words)
 }
 
 /**
@@ -166,6 +166,20 @@ const rendered = (terms: Array<Term>): Array<Term> => {
   terms[at] = { key, word: terms[at]!.word }
   return terms
 }
+
+/**
+ * Building or developing an app or a website, and no other work named, is software development
+ * ("Build us an iPhone app", "Develop a website for our bakery"): testing or auditing one is work
+ * of its own ("Test the app our developers built").
+ */
+const builtApp = (terms: Array<Term>): Array<Term> => {
+  const at = terms.findIndex((t) => t.key === "build" || t.key === codeKey)
+  if (at < 0 || !terms.some((t) => t.key === appKey) || terms.some((t) => isWorkKey(t.key))) return terms
+  terms[at] = { key: conceptKey("web-development"), word: terms[at]!.word }
+  return terms
+}
+const codeKey = "~code"
+const appKey = "~app"
 
 /** Just the keys of `termsOf`. */
 export const keysOf = (text: string): ReadonlyArray<string> => termsOf(text).map((t) => t.key)

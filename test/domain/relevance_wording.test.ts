@@ -311,3 +311,43 @@ describe("a word of one thing not read as another", () => {
     }
   })
 })
+
+describe("work said in everyday words", () => {
+  it("a newspaper called a tribune is no court, a registry no government office", () => {
+    expect(keysOf("Quote from the Herald Tribune")).not.toContain("~court")
+    expect(keysOf("File the appeal at the tax tribunal")).toContain("~court")
+    expect(keysOf("Check the land registry")).not.toContain("~government-office")
+    expect(keysOf("Pull the record from the companies registry")).toContain("~company-registry")
+  })
+  it("a customer like any other, in several languages, is mystery shopping", () => {
+    for (const text of [
+      "Visit the branch as an ordinary customer and rate the queue",
+      "Book a table like any normal guest and note the wait",
+      "Besuche die Filiale als normaler Kunde",
+      "Ir a la tienda como cliente normal"
+    ]) {
+      expect(keysOf(text)).toContain("~mystery-shopping")
+    }
+  })
+  it("reviews written to praise a business are fake reviews", () => {
+    for (const text of [
+      "Write reviews of our hotel on Tripadvisor",
+      "Leave glowing feedback for our shop",
+      "Escribir reseñas de nuestro bar"
+    ]) {
+      expect(keysOf(text)).toContain("~fake-reviews")
+    }
+    expect(slugsFor("Post positive reviews of our cafe on Google Maps")).toEqual([])
+  })
+  it("Swahili's words for repairing are a handyman's work", () => {
+    expect(keysOf("Kurekebisha mlango wa jikoni")).toContain("~handyman")
+  })
+  it("building an app or a website, no other work named, is development nobody here does", () => {
+    expect(keysOf("Develop a website for our dental clinic")).toContain("~web-development")
+    expect(keysOf("Build an Android app for our taxi firm")).toContain("~web-development")
+    expect(slugsFor("Build an Android app for our taxi firm")).toEqual([])
+    // Testing what developers built is testing.
+    expect(keysOf("Test the Android app our developers built")).not.toContain("~web-development")
+    expect(slugsFor("Test the Android app our developers built")[0]).toBe("kwame-asante")
+  })
+})

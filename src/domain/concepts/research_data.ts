@@ -116,7 +116,8 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "court",
     family: "legal",
     // Not "filing": a court filing says "court", and "file" is said of every kind of work.
-    en: "court courts courthouse tribunal court-runner process-server court-clerk",
+    // "tribunal" among the stems, not here: Porter makes "Tribune" (a newspaper) "tribunal"'s stem.
+    en: "court courts courthouse court-runner process-server court-clerk",
     stems:
       "gericht tribunal corte tribunale rechtbank sąd$ sad$ mahkeme суд محكمة अदालत 裁判所 法院 법원 בית-משפט δικαστ toa-an mahakama"
   },

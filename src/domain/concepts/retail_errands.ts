@@ -32,9 +32,9 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     work: true,
     family: "retail",
     mode: "physical",
-    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer anonymous-customer anonymous-shopper",
+    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer anonymous-customer anonymous-shopper normal-customer normal-guest normal-diner normal-shopper ordinary-customer ordinary-guest ordinary-diner ordinary-shopper everyday-customer",
     stems:
-      "testkauf client-myster client-anonym comme-un-client tant-que-client cliente-anonim cliente-anónim como-cliente come-cliente anonymer-kund anonymen-kund als-kunde anonieme-klant als-klant klient-anonim jako-klient cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi haamuasiak tajný-nákupč tajny-nakupc próbavásárl probavasarl pembeli-misterius tajemniczy-klient tajemniczego-klient"
+      "testkauf client-normal cliente-normal cliente-comune normaler-kunde normale-kunde gewone-klant zwykły-klient zwykly-klient normal-müşteri normal-musteri обычный-покупател обычный-клиент client-myster client-anonym comme-un-client tant-que-client cliente-anonim cliente-anónim como-cliente come-cliente anonymer-kund anonymen-kund als-kunde anonieme-klant als-klant klient-anonim jako-klient cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi haamuasiak tajný-nákupč tajny-nakupc próbavásárl probavasarl pembeli-misterius tajemniczy-klient tajemniczego-klient"
   },
   {
     concept: "promotion",
@@ -107,7 +107,8 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "government-office",
     family: "errands",
     mode: "physical",
-    en: "government municipal rto registry ministry",
+    // A registry is the company register's (company-registry), not a counter to queue at.
+    en: "government municipal rto ministry",
     stems:
       "அரசு behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
   },
