@@ -351,3 +351,23 @@ describe("work said in everyday words", () => {
     expect(slugsFor("Test the Android app our developers built")[0]).toBe("kwame-asante")
   })
 })
+
+describe("where an app, a code and a town put the work", () => {
+  it("an app asked about at shops in a place named is asked about there; compared against a street count it is both", () => {
+    expect(inferExecutionMode("Ask stallholders in Nairobi which mobile money apps they take", true)).toBe("physical")
+    expect(inferExecutionMode("Preguntar a los tenderos qué apps de pago aceptan", true)).toBe("physical")
+    // No place named: the app still says the work is online.
+    expect(inferExecutionMode("Ask stallholders which mobile money apps they take")).toBe("digital")
+    expect(inferExecutionMode("Review the onboarding of our banking app", true)).toBe("digital")
+    expect(inferExecutionMode("Count the bikes on the street and compare with the app's numbers", true)).toBe("hybrid")
+    expect(keysOf("Interview shop owners and market traders")).toContain("~store")
+  })
+  it("a QR code or a bar code at a till is no code written at a desk", () => {
+    expect(inferExecutionMode("Go to the pharmacy and check the QR code by the till")).toBe("physical")
+    expect(inferExecutionMode("Check the bar code on every box at the warehouse")).toBe("physical")
+  })
+  it("across town is over its streets", () => {
+    expect(inferExecutionMode("Deliver flowers across town by noon")).toBe("physical")
+    expect(inferExecutionMode("Bring the keys across the city")).toBe("physical")
+  })
+})

@@ -8,9 +8,9 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "store",
     family: "retail",
     mode: "physical",
-    en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
+    en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques shopkeeper shopkeepers shop-owner shop-owners store-owner store-owners stallholder stallholders stall-owner stall-owners market-trader market-traders",
     stems:
-      "cua-hang cửa-hàng கடை$ ሱቅ$ trgovin botig parduotuv veikal ሱቅ पसल கடை kedai shago geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
+      "tendero tendera comerciant commerçant commercant negoziant ladenbesitz winkelier sklepikar esnaf$ lavochnik лавочник продавц دکاندار دكان दुकानदार 店主 店家 가게-주인 pedagang pemilik-toko chủ-cửa-hàng chu-cua-hang mwenye-duka wenye-maduka cua-hang cửa-hàng கடை$ ሱቅ$ trgovin botig parduotuv veikal ሱቅ पसल கடை kedai shago geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
   },
   {
     concept: "price",
