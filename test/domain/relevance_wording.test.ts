@@ -371,3 +371,19 @@ describe("where an app, a code and a town put the work", () => {
     expect(inferExecutionMode("Bring the keys across the city")).toBe("physical")
   })
 })
+
+describe("hearing people out is interviewing them", () => {
+  it("sitting down with people, hearing from them, one-on-one, is an interview, and a face is no shelf facing", () => {
+    for (const text of [
+      "Sit down with five nurses and hear how they use the tablets",
+      "Sit down face to face with farmers about the harvest",
+      "Hear from ten parents about school fees",
+      "One-on-one conversations with bus drivers",
+      "Sentarse con los vendedores del mercado"
+    ]) {
+      expect(keysOf(text)).toContain("~interview")
+    }
+    expect(keysOf("Sit down face to face with farmers")).not.toContain("~shelf")
+    expect(keysOf("Count the shelf facings of our brand")).toContain("~shelf")
+  })
+})

@@ -31,9 +31,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "interview",
     work: "shared",
     family: "research",
-    en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with",
+    en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with sit-down-with sit-down-face sit-with hear-from conversations-with one-on-one one-to-one",
     stems:
-      "intervju intervij अन्तर्वार्ता நேர்காணல் ቃለ-መጠይቅ temu-bual iforowanilenuwo hira$ sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú সাক্ষাৎকার"
+      "sentarse-con sentar-com sentar-se-com asseoir-avec zusammensetzen sedersi-con usiąść-z usiasc-z intervju intervij अन्तर्वार्ता நேர்காணல் ቃለ-መጠይቅ temu-bual iforowanilenuwo hira$ sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú সাক্ষাৎকার"
   },
   {
     concept: "survey",

@@ -23,9 +23,10 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "shelf",
     family: "retail",
     mode: "physical",
-    en: "shelf shelves shelf-share planogram planograms facings",
+    // "facings" whole, among the stems: Porter makes it "face".
+    en: "shelf shelves shelf-share planogram planograms",
     stems:
-      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul מדף ραφι ชั้นวาง полиц rafu$"
+      "facings$ regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul מדף ραφι ชั้นวาง полиц rafu$"
   },
   {
     concept: "mystery-shopping",
