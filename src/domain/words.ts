@@ -135,7 +135,7 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return ghostwritten(builtApp(typedFromSpeech(rendered(out))), words)
+  return ghostwritten(vetted(builtApp(typedFromSpeech(rendered(out))), words), words)
 }
 
 /**
@@ -180,6 +180,19 @@ const builtApp = (terms: Array<Term>): Array<Term> => {
 }
 const codeKey = "~code"
 const appKey = "~app"
+
+/**
+ * "Vet" is sourcing's only where what is sourced is named ("Vet garment factories", "vet three
+ * vendors"): Swedish and Norwegian "vet" is "knows", Vietnamese "vết" a mark.
+ */
+const vetted = (terms: Array<Term>, words: ReadonlyArray<string>): Array<Term> => {
+  const at = terms.findIndex((t) => t.key === sourcingKey && t.word === "vet")
+  if (at < 0) return terms
+  const sourced = words.some((w) => w !== "vet" && keysOfWord(w).some((key) => sourcedKeys.has(key)))
+  return sourced ? terms : terms.filter((_, i) => i !== at)
+}
+const sourcingKey = "~sourcing"
+const sourcedKeys: ReadonlySet<string> = new Set([sourcingKey, "~factory", "~product"])
 
 /** Just the keys of `termsOf`. */
 export const keysOf = (text: string): ReadonlyArray<string> => termsOf(text).map((t) => t.key)

@@ -387,3 +387,17 @@ describe("hearing people out is interviewing them", () => {
     expect(keysOf("Count the shelf facings of our brand")).toContain("~shelf")
   })
 })
+
+describe("'vet' is sourcing only where what is sourced is named", () => {
+  it("vetting factories, vendors or manufacturers is sourcing; Swedish and Norwegian 'vet' (knows) is not", () => {
+    expect(keysOf("Vet three shoe factories near Hanoi")).toContain("~sourcing")
+    expect(keysOf("Vet two vendors of packaging")).toContain("~sourcing")
+    for (const text of [
+      "Vet du hur man bokför i Fortnox?",
+      "Jeg vet ikke hvem som kan oversette dette",
+      "Vet check for our two cats"
+    ]) {
+      expect(keysOf(text)).not.toContain("~sourcing")
+    }
+  })
+})
