@@ -31,15 +31,31 @@ interface Gazetteer {
   readonly inside: ReadonlyArray<Place>
   /** By city: the larger city whose metropolitan area it lies in (`metropolitanAreas`). */
   readonly metropolis: ReadonlyMap<Place, Place>
+  /** Khmer, Burmese, Thai and Lao names as written, vowel signs and all, by folded name (`spelledOut`). */
+  readonly spelled: ReadonlyMap<Place, ReadonlyArray<string>>
 }
+
+/**
+ * Khmer, Burmese, Thai and Lao names are found inside a run only as written, vowel signs and all:
+ * folded, they keep two to four consonants, and Burmese "ကိုင်ရမယ်" (must hold) holds Cairo's
+ * "ကိုင်ရို", Thai "เด็กโต" (an older child) Quito's "กีโต".
+ */
+const spelledOut = /[\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Thai}\p{Script=Lao}]/u
 
 // Made on first use (the first location read), not at start-up (docs/performance.md).
 const gazetteer = madeOnce((): Gazetteer => {
   const byName = new Map<Place, GazetteerEntry>()
   const cased = new Map<Place, string>()
+  const spelled = new Map<Place, Array<string>>()
+  const spell = (name: string) => {
+    if (!spelledOut.test(name)) return
+    const place = placeOf(name)
+    spelled.set(place, [...(spelled.get(place) ?? []), name.normalize("NFC")])
+  }
   const add = (names: ReadonlyArray<string>, entry: GazetteerEntry) => {
     for (const raw of names) {
       const name = raw.startsWith("^") ? raw.slice(1) : raw
+      spell(name)
       const place = placeOf(name)
       if (raw.startsWith("^")) cased.set(place, readWords(name).written.join(" "))
       // A country's name is also a city's (Singapore, Hong Kong): the city, listed later, wins.
@@ -61,6 +77,7 @@ const gazetteer = madeOnce((): Gazetteer => {
     // Only names of the lists above: a name of its own would be no place at all.
     if (entry === undefined) throw new Error(`gazetteer: other names of an unlisted place, ${name}`)
     for (const other of others.split("|")) {
+      spell(other)
       const place = placeOf(other)
       // A listed name keeps its own entry (a country's name that is also a city's).
       if (!byName.has(place)) byName.set(place, entry)
@@ -81,7 +98,7 @@ const gazetteer = madeOnce((): Gazetteer => {
     if (!part?.isCity || !whole?.isCity) throw new Error(`gazetteer: ${city} in ${centre}, not both listed cities`)
     metropolis.set(part.place, whole.place)
   }
-  return { byName, cased, inside, metropolis }
+  return { byName, cased, inside, metropolis, spelled }
 })
 
 /** The larger city whose metropolitan area a city lies in, if it does (Giza: Cairo). */
@@ -139,7 +156,8 @@ export const knownPlaces = (places: Iterable<Place>): KnownPlaces => {
  */
 export const placesNamedIn = (text: string, known: KnownPlaces): ReadonlyArray<Place> => {
   const found: Array<Place> = []
-  for (const { place } of namesIn(readWords(text), known)) if (!found.includes(place)) found.push(place)
+  for (const { place } of namesIn(readWords(text), known, text.normalize("NFC")))
+    if (!found.includes(place)) found.push(place)
   return found
 }
 
@@ -162,19 +180,22 @@ const notPlaceAfter = "語语人文字"
 const syllableBefore = "เแโใไເແໂໃໄ"
 const syllableAfter = "าะำາະຳ"
 
-const namesIn = ({ written, folded }: TextWords, known: KnownPlaces) => {
+/** The places a text's words name, in order; `text` as written, when known, for `spelledOut`. */
+const namesIn = ({ written, folded }: TextWords, known: KnownPlaces, text?: string) => {
   const runs: Array<{ place: Place; from: number; end: number }> = []
   let from = 0
   while (from < folded.length) {
     // A run of a script written without spaces: the names inside it, its words left to the task.
     if (isContinuous(folded[from]!)) {
       let rest = folded[from]!
-      const { inside, byName } = gazetteer()
+      const { inside, byName, spelled } = gazetteer()
       for (const name of inside) {
         // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place;
         // nor one inside a Thai or Lao syllable (`midSyllable`).
         if (!new RegExp(`(?<![${syllableBefore}])${name}(?![${notPlaceAfter}${syllableAfter}])`, "u").test(rest))
           continue
+        const forms = spelled.get(name)
+        if (text !== undefined && forms !== undefined && !forms.some((form) => text.includes(form))) continue
         runs.push({ place: byName.get(name)!.place, from, end: from })
         rest = rest.replaceAll(name, " ")
       }

@@ -45,6 +45,9 @@ const physicalCues = new RegExp(
     "field ?work",
     "on the ground",
     "on the street",
+    // Across a town is over its streets ("Deliver a cake across town"), not across a document.
+    "(?:across|around|all over) (?:the )?(?:town|city|neighbou?rhood|village)",
+    "cross-?town",
     "visit(?:s|ing|ed)?",
     "go(?:ing)? to",
     "drive to",
@@ -121,7 +124,6 @@ const digitalCues = new RegExp(
     "phone interviews?",
     "video calls?",
     "web",
-    "apps?",
     "android",
     "ios",
     "software",
@@ -129,8 +131,8 @@ const digitalCues = new RegExp(
     // Looking a thing up is a search at a desk; going to look at it is not.
     "look(?:ing|s)? up",
     "lookups?",
-    // Not a car's fault codes, a postcode or a dress code.
-    "(?<!(?:error|fault|zip|postal|area|dress) )code",
+    // Not a car's fault codes, a postcode, a dress code or the QR code or bar code at a till.
+    "(?<!(?:error|fault|zip|postal|area|dress|qr|bar) )code",
     "compiler",
     "api",
     "markdown",
@@ -170,6 +172,11 @@ const digitalCues = new RegExp(
 const bothCues =
   /\b(?:remote(?:ly)? or (?:on[ -]?site|in[ -]person)|(?:on[ -]?site|in[ -]person) or (?:remote(?:ly)?|online|over video|by video)|hybrid|partly (?:remote|online|on[ -]?site))\b/
 const wordBounded = (cues: RegExp) => new RegExp(`\\b(?:${cues.source})\\b`)
+/**
+ * An app named: work online, unless nothing else says where and it is asked about at a shop or a
+ * street in a place named ("Ask shopkeepers in Mumbai which payment apps they take").
+ */
+const appCue = /\bapps?\b/
 const physical = wordBounded(physicalCues)
 const digital = wordBounded(digitalCues)
 /**
@@ -270,9 +277,12 @@ export const inferExecutionMode = (text: string, namesPlace = false): ExecutionM
     else if (mode === "digital" && topic) aboutOnline = true
     else if (mode === "digital") online = true
   }
+  // An app asked about at a shop in a place named is asked about there (`appCue`).
+  const appThere = !onSite && aboutSite && namesPlace
+  if (appCue.test(premisesOff) && !appThere) online = true
   if (!onSite && !online) {
     onSite = aboutSite
-    online = aboutOnline
+    online = aboutOnline && !appThere
   }
   if (onSite && online) return "hybrid"
   if (onSite) return "physical"

@@ -135,7 +135,7 @@ export const termsOfWords = (words: ReadonlyArray<string>): ReadonlyArray<Term> 
     if ((word.length < 2 && !isContinuous(word)) || stopWords.has(word) || isNumber(word)) continue
     for (const key of keysOfWord(word)) add(key, word)
   }
-  return ghostwritten(typedFromSpeech(rendered(out)), words)
+  return ghostwritten(vetted(builtApp(typedFromSpeech(rendered(out))), words), words)
 }
 
 /**
@@ -166,6 +166,33 @@ const rendered = (terms: Array<Term>): Array<Term> => {
   terms[at] = { key, word: terms[at]!.word }
   return terms
 }
+
+/**
+ * Building or developing an app or a website, and no other work named, is software development
+ * ("Build us an iPhone app", "Develop a website for our bakery"): testing or auditing one is work
+ * of its own ("Test the app our developers built").
+ */
+const builtApp = (terms: Array<Term>): Array<Term> => {
+  const at = terms.findIndex((t) => t.key === "build" || t.key === codeKey)
+  if (at < 0 || !terms.some((t) => t.key === appKey) || terms.some((t) => isWorkKey(t.key))) return terms
+  terms[at] = { key: conceptKey("web-development"), word: terms[at]!.word }
+  return terms
+}
+const codeKey = "~code"
+const appKey = "~app"
+
+/**
+ * "Vet" is sourcing's only where what is sourced is named ("Vet garment factories", "vet three
+ * vendors"): Swedish and Norwegian "vet" is "knows", Vietnamese "vết" a mark.
+ */
+const vetted = (terms: Array<Term>, words: ReadonlyArray<string>): Array<Term> => {
+  const at = terms.findIndex((t) => t.key === sourcingKey && t.word === "vet")
+  if (at < 0) return terms
+  const sourced = words.some((w) => w !== "vet" && keysOfWord(w).some((key) => sourcedKeys.has(key)))
+  return sourced ? terms : terms.filter((_, i) => i !== at)
+}
+const sourcingKey = "~sourcing"
+const sourcedKeys: ReadonlySet<string> = new Set([sourcingKey, "~factory", "~product"])
 
 /** Just the keys of `termsOf`. */
 export const keysOf = (text: string): ReadonlyArray<string> => termsOf(text).map((t) => t.key)
@@ -437,6 +464,11 @@ const afterCyrillicPrefix = (word: string) => (cyrillicWord.test(word) ? afterSl
  * by part would cost its length times the lexicon's longest entry.
  */
 const compoundLength = 8
+/**
+ * Compounds are read part by part in Latin and Cyrillic script only: a long Greek, Arabic or Hebrew
+ * word is one word (Greek "ορθογραφία", spelling, holds no "ράφι", a shelf).
+ */
+const compoundScript = /^[\p{Script=Latin}\p{Script=Cyrillic}]+$/u
 const longestCompound = 40
 
 /**
@@ -485,7 +517,7 @@ export const keysOfWord = memoized((word: string): ReadonlyArray<string> => {
   if (prefixed !== first && prefixed !== undefined) return [prefixed[1]]
   const found: Array<string> = []
   if (first !== undefined) found.push(first[1])
-  if (plain.length >= compoundLength && plain.length <= longestCompound) {
+  if (plain.length >= compoundLength && plain.length <= longestCompound && compoundScript.test(plain)) {
     // A compound's first part (or a prefix: "bi-lingual", "un-verifiable") has two letters or
     // more: "preparation" is no "p" and "reparation" (repair), "business" no "b" and "usines".
     // One naming nothing in another language may be an English word (`englishLead`).

@@ -112,6 +112,22 @@ describe("locative prefixes and initial mutations", () => {
     }
   })
 
+  it("finds a Khmer, Burmese, Thai or Lao name inside a run only as written, vowel signs and all", () => {
+    for (const text of [
+      // Burmese "ကိုင်ရမယ်" (must hold): folded, it holds Cairo's "ကိုင်ရို".
+      "ပစ္စည်းကို ကိုင်ရမယ်",
+      // Thai "เด็กโต" (an older child), "ลูกโต": folded, they hold Quito's "กีโต"; "ชมลาน" Milan's "มิลาน".
+      "ถ่ายรูปเด็กโตในโรงเรียน",
+      "ถ่ายรูปลูกโตที่บ้าน",
+      "ชมลานกว้างหน้าบ้าน"
+    ]) {
+      expect(locationOf(text), text).toBe(null)
+    }
+    expect(locationOf("ကိုင်ရိုမှာ စာရွက်စာတမ်း ပို့ပေးပါ")).toBe("Cairo, Egypt")
+    expect(locationOf("ถ่ายรูปที่กีโต")).toBe("Quito, Ecuador")
+    expect(locationOf("ถ่ายรูปร้านค้าในมิลาน")).toBe("Milan, Italy")
+  })
+
   it("reads a Thai name inside a run where its syllables begin and end", () => {
     expect(locationOf("ถ่ายรูปร้านอาหารที่ลียง")).toBe("Lyon, France")
     expect(locationOf("ตรวจสอบร้านค้าในโตเกียว")).toBe("Tokyo, Japan")

@@ -235,6 +235,27 @@ describe("probe batch 17, issue 36's tenth session", () => {
   })
 })
 
+describe("probe batch 18, issue 36's eleventh session", () => {
+  // Written and committed before any run of the session's ranking (008aaac); first read there: 37
+  // answerable, 3 answered with nobody, 31 acceptable first, 4 of 7 nobody can take handled, mode
+  // 35 of 44. Then tuned on (words of one thing read as another, work said in everyday words, an
+  // app asked about at a place): 1, 35, 6 of 7, 40 of 44. Floors a little under the latter.
+  const batch = probes.filter((p) => p.batch === 18)
+  const report = evaluateProbes(batch)
+
+  it("is half in other languages and scripts, and says the mode its wording makes clear", () => {
+    expect(batch.filter((p) => !/^[\x20-\x7E’]*$/.test(p.query)).length).toBeGreaterThanOrEqual(20)
+    expect(batch.every((p) => p.mode !== undefined)).toBe(true)
+  })
+
+  it("at most one answerable request answered with nobody, 92% acceptable first, 6 of 7 no-answer, modes 88%", () => {
+    expect(report.answerableEmpty).toBeLessThanOrEqual(1)
+    expect(report.first / report.answerable).toBeGreaterThanOrEqual(0.92)
+    expect(report.noAnswer.handled).toBeGreaterThanOrEqual(6)
+    expect(report.mode.right / report.mode.judged).toBeGreaterThanOrEqual(0.88)
+  })
+})
+
 describe("relevance on the held-out part", () => {
   const report = evaluate(partOf("held-out"))
 

@@ -276,3 +276,128 @@ describe("work said in other words", () => {
     expect(found.hint).toMatch(/^Alejandro Ruiz \(alejandro-ruiz\), whose work fits this task best, rules it out/)
   })
 })
+
+describe("a word of one thing not read as another", () => {
+  it("a solar farm or park is panels, not a farm, and is on site", () => {
+    for (const text of ["Inspect the panels at a solar farm", "Thermal survey of a solar park"]) {
+      expect(keysOf(text)).toContain("~solar")
+      expect(keysOf(text)).not.toContain("~agriculture")
+    }
+    expect(keysOf("Survey maize plots on a farm")).toContain("~agriculture")
+  })
+  it("flagging and being normal are everyday words; flagged posts and normalising data are work", () => {
+    expect(keysOf("Flag any cracked cells you find")).not.toContain("~moderation")
+    expect(keysOf("Review the flagged comments")).toContain("~moderation")
+    expect(keysOf("Order as a normal guest would")).not.toContain("~deduplication")
+    expect(keysOf("Normalise the addresses in the sheet")).toContain("~deduplication")
+    expect(keysOf("Normalización de direcciones")).toContain("~deduplication")
+  })
+  it("a long Greek word is one word, not read part by part (no shelf inside 'ορθογραφία')", () => {
+    expect(keysOf("Έλεγχος ορθογραφίας")).not.toContain("~shelf")
+    expect(keysOf("Έλεγχος ορθογραφίας")).toContain("~proofreading")
+    expect(keysOf("Проверка правописания")).toContain("~proofreading")
+    // German compounds are still read part by part.
+    expect(keysOf("Regalpreise")).toContain("~shelf")
+  })
+  it("a voice recorded, said as Spanish, Portuguese, French and Italian say it, is voice work", () => {
+    for (const text of [
+      "Grabar la voz de un anuncio",
+      "Voz en off para un video",
+      "Gravar a voz do comercial",
+      "Une voix off pour la vidéo",
+      "Voce fuori campo per uno spot"
+    ]) {
+      expect(keysOf(text)).toContain("~voice")
+    }
+  })
+})
+
+describe("work said in everyday words", () => {
+  it("a newspaper called a tribune is no court, a registry no government office", () => {
+    expect(keysOf("Quote from the Herald Tribune")).not.toContain("~court")
+    expect(keysOf("File the appeal at the tax tribunal")).toContain("~court")
+    expect(keysOf("Check the land registry")).not.toContain("~government-office")
+    expect(keysOf("Pull the record from the companies registry")).toContain("~company-registry")
+  })
+  it("a customer like any other, in several languages, is mystery shopping", () => {
+    for (const text of [
+      "Visit the branch as an ordinary customer and rate the queue",
+      "Book a table like any normal guest and note the wait",
+      "Besuche die Filiale als normaler Kunde",
+      "Ir a la tienda como cliente normal"
+    ]) {
+      expect(keysOf(text)).toContain("~mystery-shopping")
+    }
+  })
+  it("reviews written to praise a business are fake reviews", () => {
+    for (const text of [
+      "Write reviews of our hotel on Tripadvisor",
+      "Leave glowing feedback for our shop",
+      "Escribir reseñas de nuestro bar"
+    ]) {
+      expect(keysOf(text)).toContain("~fake-reviews")
+    }
+    expect(slugsFor("Post positive reviews of our cafe on Google Maps")).toEqual([])
+  })
+  it("Swahili's words for repairing are a handyman's work", () => {
+    expect(keysOf("Kurekebisha mlango wa jikoni")).toContain("~handyman")
+  })
+  it("building an app or a website, no other work named, is development nobody here does", () => {
+    expect(keysOf("Develop a website for our dental clinic")).toContain("~web-development")
+    expect(keysOf("Build an Android app for our taxi firm")).toContain("~web-development")
+    expect(slugsFor("Build an Android app for our taxi firm")).toEqual([])
+    // Testing what developers built is testing.
+    expect(keysOf("Test the Android app our developers built")).not.toContain("~web-development")
+    expect(slugsFor("Test the Android app our developers built")[0]).toBe("kwame-asante")
+  })
+})
+
+describe("where an app, a code and a town put the work", () => {
+  it("an app asked about at shops in a place named is asked about there; compared against a street count it is both", () => {
+    expect(inferExecutionMode("Ask stallholders in Nairobi which mobile money apps they take", true)).toBe("physical")
+    expect(inferExecutionMode("Preguntar a los tenderos qué apps de pago aceptan", true)).toBe("physical")
+    // No place named: the app still says the work is online.
+    expect(inferExecutionMode("Ask stallholders which mobile money apps they take")).toBe("digital")
+    expect(inferExecutionMode("Review the onboarding of our banking app", true)).toBe("digital")
+    expect(inferExecutionMode("Count the bikes on the street and compare with the app's numbers", true)).toBe("hybrid")
+    expect(keysOf("Interview shop owners and market traders")).toContain("~store")
+  })
+  it("a QR code or a bar code at a till is no code written at a desk", () => {
+    expect(inferExecutionMode("Go to the pharmacy and check the QR code by the till")).toBe("physical")
+    expect(inferExecutionMode("Check the bar code on every box at the warehouse")).toBe("physical")
+  })
+  it("across town is over its streets", () => {
+    expect(inferExecutionMode("Deliver flowers across town by noon")).toBe("physical")
+    expect(inferExecutionMode("Bring the keys across the city")).toBe("physical")
+  })
+})
+
+describe("hearing people out is interviewing them", () => {
+  it("sitting down with people, hearing from them, one-on-one, is an interview, and a face is no shelf facing", () => {
+    for (const text of [
+      "Sit down with five nurses and hear how they use the tablets",
+      "Sit down face to face with farmers about the harvest",
+      "Hear from ten parents about school fees",
+      "One-on-one conversations with bus drivers",
+      "Sentarse con los vendedores del mercado"
+    ]) {
+      expect(keysOf(text)).toContain("~interview")
+    }
+    expect(keysOf("Sit down face to face with farmers")).not.toContain("~shelf")
+    expect(keysOf("Count the shelf facings of our brand")).toContain("~shelf")
+  })
+})
+
+describe("'vet' is sourcing only where what is sourced is named", () => {
+  it("vetting factories, vendors or manufacturers is sourcing; Swedish and Norwegian 'vet' (knows) is not", () => {
+    expect(keysOf("Vet three shoe factories near Hanoi")).toContain("~sourcing")
+    expect(keysOf("Vet two vendors of packaging")).toContain("~sourcing")
+    for (const text of [
+      "Vet du hur man bokför i Fortnox?",
+      "Jeg vet ikke hvem som kan oversette dette",
+      "Vet check for our two cats"
+    ]) {
+      expect(keysOf(text)).not.toContain("~sourcing")
+    }
+  })
+})

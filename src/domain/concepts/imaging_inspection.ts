@@ -135,7 +135,8 @@ export const imagingAndInspection: ReadonlyArray<Concept> = [
     concept: "solar",
     family: "inspection",
     mode: "physical",
-    en: "solar pv photovoltaic",
+    // A solar farm or park is panels, not a farm.
+    en: "solar pv photovoltaic solar-farm solar-park solar-plant",
     stems:
       "solar zonnepane zonne photovolt fotovolt güneş gunes солнеч شمسي सौर 太陽光 太阳能 태양광 โซลาร์ โซล่าร์ סולאר ηλιακ φωτοβολτα сонячн pin-mat-troi napelem"
   },

@@ -64,7 +64,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "proofread proofreading proofreader copyedit copyediting copyeditor copy-edit grammar typo typos spelling misspelling misspellings sub-editor sub-editors subeditor subeditors sub-editing subediting copy-editor copy-editors",
     stems:
-      "lektur korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정 הגהה διορθωσ พิสูจน์อักษร коректур corectur hieu-dinh soat-loi kusahihisha oikoluk вычитк"
+      "lektur korrektur lektorat lektor relectur relire$ correcteur corrector correttor redactie korekt редактур корректур تدقيق प्रूफ 校正 校对 校對 교정 הגהה διορθωσ พิสูจน์อักษร коректур corectur hieu-dinh soat-loi orthograph ortograf ορθογραφ правопис орфограф rechtschreib imla$ 拼写 綴り 맞춤법 ortografia kusahihisha oikoluk вычитк"
   },
   {
     concept: "editing",
@@ -107,7 +107,7 @@ export const languageWork: ReadonlyArray<Concept> = [
     mode: "digital",
     en: "voice voiceover voice-over narration narrator narrate dubbing voice-actor voice-actors voice-talent voice-artist",
     stems:
-      "sprecher sprachaufnahm vertoner locución locucion locutor doublage narrazion doppiagg seslendir озвуч تعليق-صوتي वॉयस ナレーション 配音 나레이션 성우 קריינות εκφωνησ พากย์ long-tieng ääninäyttel aaninayttel speakerröst speakerrost namluv szinkron sulih-suara گوینده گویندگی locuç locuc locutor"
+      "voz-en-off voz-off voix-off voce-fuori-campo grabar-voz grabar-la-voz grabar-mi-voz gravar-voz gravar-a-voz sprecher sprachaufnahm vertoner locución locucion locutor doublage narrazion doppiagg seslendir озвуч تعليق-صوتي वॉयस ナレーション 配音 나레이션 성우 קריינות εκφωνησ พากย์ long-tieng ääninäyttel aaninayttel speakerröst speakerrost namluv szinkron sulih-suara گوینده گویندگی locuç locuc locutor"
   },
   {
     concept: "language",

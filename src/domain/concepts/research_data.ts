@@ -31,9 +31,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "interview",
     work: "shared",
     family: "research",
-    en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with",
+    en: "interview interviews interviewing interviewer talk-to talk-with speak-to speak-with chat-with sit-down-with sit-down-face sit-with hear-from conversations-with one-on-one one-to-one",
     stems:
-      "intervju intervij अन्तर्वार्ता நேர்காணல் ቃለ-መጠይቅ temu-bual iforowanilenuwo hira$ sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú সাক্ষাৎকার"
+      "sentarse-con sentar-com sentar-se-com asseoir-avec zusammensetzen sedersi-con usiąść-z usiasc-z intervju intervij अन्तर्वार्ता நேர்காணல் ቃለ-መጠይቅ temu-bual iforowanilenuwo hira$ sprechen-mit gespräche-mit gesprache-mit parler-avec hablar-con conversar-com parlare-con praten-met porozmawiać-z porozmawiac-z konuşmak konusmak поговорить-с interview entrevist entretien intervist wywiad görüşme gorusme mülakat интервью مقابل साक्षात्कार インタビュー 访谈 訪談 采访 인터뷰 ראיון ראיונות συνεντευξ สัมภาษณ์ інтерв interviu phong-van mahojiano interju interjú সাক্ষাৎকার"
   },
   {
     concept: "survey",
@@ -116,7 +116,8 @@ export const researchAndData: ReadonlyArray<Concept> = [
     concept: "court",
     family: "legal",
     // Not "filing": a court filing says "court", and "file" is said of every kind of work.
-    en: "court courts courthouse tribunal court-runner process-server court-clerk",
+    // "tribunal" among the stems, not here: Porter makes "Tribune" (a newspaper) "tribunal"'s stem.
+    en: "court courts courthouse court-runner process-server court-clerk",
     stems:
       "gericht tribunal corte tribunale rechtbank sąd$ sad$ mahkeme суд محكمة अदालत 裁判所 法院 법원 בית-משפט δικαστ toa-an mahakama"
   },
@@ -169,8 +170,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "deduplicate deduplication dedupe duplicates normalise normalize",
-    stems: "duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복 ডুপ্লিকেট"
+    en: "deduplicate deduplication dedupe duplicates",
+    // "normalis"/"normaliz" as beginnings: Porter makes "normalize" "normal", an everyday word.
+    stems: "normalis normaliz duplikat dédoublonn dedoublonn dedup дубл 重複 去重 중복 ডুপ্লিকেট"
   },
   {
     // Cleaning data, a transcript's "clean read", a flat: said of many kinds of work.
@@ -200,9 +202,9 @@ export const researchAndData: ReadonlyArray<Concept> = [
     work: true,
     family: "data",
     mode: "digital",
-    en: "moderation moderate moderator moderating flagged posting-rules community-guidelines community-standards content-policy house-rules",
+    en: "moderation moderate moderator moderating posting-rules community-guidelines community-standards content-policy house-rules",
     stems:
-      "moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural מודרציה ניהול-תוכן εποπτει กลั่นกรองเนื้อหา kiem-duyet moderoi moderov"
+      "flagged$ moderat modéra moderac moderaç moderazion moderasyon moderacj модерац إشراف الإشراف मॉडरेशन モデレーション 审核内容 内容审核 모더레이션 denetle topluluk-kural מודרציה ניהול-תוכן εποπτει กลั่นกรองเนื้อหา kiem-duyet moderoi moderov"
   },
   {
     concept: "content",

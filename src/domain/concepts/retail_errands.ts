@@ -8,9 +8,9 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "store",
     family: "retail",
     mode: "physical",
-    en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques",
+    en: "store stores shop shops supermarket supermarkets retail retailer grocery groceries outlet outlets boutique boutiques shopkeeper shopkeepers shop-owner shop-owners store-owner store-owners stallholder stallholders stall-owner stall-owners market-trader market-traders",
     stems:
-      "cua-hang cửa-hàng கடை$ ሱቅ$ trgovin botig parduotuv veikal ሱቅ पसल கடை kedai shago geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
+      "tendero tendera comerciant commerçant commercant negoziant ladenbesitz winkelier sklepikar esnaf$ lavochnik лавочник продавц دکاندار دكان दुकानदार 店主 店家 가게-주인 pedagang pemilik-toko chủ-cửa-hàng chu-cua-hang mwenye-duka wenye-maduka cua-hang cửa-hàng கடை$ ሱቅ$ trgovin botig parduotuv veikal ሱቅ पसल கடை kedai shago geschäft geschaft laden$ supermarkt supermarch supermercad tienda tiendas loja lojas negozi winkel sklep mağaza magaza магазин супермаркет متجر سوبرماركت दुकान スーパー 店舗 超市 商店 마트 매장 magazinul magazinel supermarket καταστημ חנות סופרמרקט ร้านค้า ซูเปอร์มาร์เก็ต cua-hang sieu-thi duka$ maduka uzlet üzlet aruhaz áruház"
   },
   {
     concept: "price",
@@ -23,18 +23,19 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "shelf",
     family: "retail",
     mode: "physical",
-    en: "shelf shelves shelf-share planogram planograms facings",
+    // "facings" whole, among the stems: Porter makes it "face".
+    en: "shelf shelves shelf-share planogram planograms",
     stems:
-      "regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul מדף ραφι ชั้นวาง полиц rafu$"
+      "facings$ regal rayon étagère etagere linéaire lineaire estante lineal scaffal schap półk polk raf$ rafl полк планограм planogram رف 棚 货架 진열 raft$ rafturi raftul מדף ραφι ชั้นวาง полиц rafu$"
   },
   {
     concept: "mystery-shopping",
     work: true,
     family: "retail",
     mode: "physical",
-    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer anonymous-customer anonymous-shopper",
+    en: "mystery-shopping mystery-shopper mystery secret-shopper secret-shopping as-a-customer posing-as-a pose-as-a undercover-customer anonymous-customer anonymous-shopper normal-customer normal-guest normal-diner normal-shopper ordinary-customer ordinary-guest ordinary-diner ordinary-shopper everyday-customer",
     stems:
-      "testkauf client-myster client-anonym comme-un-client tant-que-client cliente-anonim cliente-anónim como-cliente come-cliente anonymer-kund anonymen-kund als-kunde anonieme-klant als-klant klient-anonim jako-klient cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi haamuasiak tajný-nákupč tajny-nakupc próbavásárl probavasarl pembeli-misterius tajemniczy-klient tajemniczego-klient"
+      "testkauf client-normal cliente-normal cliente-comune normaler-kunde normale-kunde gewone-klant zwykły-klient zwykly-klient normal-müşteri normal-musteri обычный-покупател обычный-клиент client-myster client-anonym comme-un-client tant-que-client cliente-anonim cliente-anónim como-cliente come-cliente anonymer-kund anonymen-kund als-kunde anonieme-klant als-klant klient-anonim jako-klient cliente-misterio cliente-oculto cliente-miste gizli-müşteri gizli-musteri тайный-покупатель متسوق-خفي ミステリーショッパー 神秘顾客 미스터리 קונה-סמוי μυστικος-πελατ ผู้ซื้อลึกลับ таємний-покуп client-mister khach-hang-bi haamuasiak tajný-nákupč tajny-nakupc próbavásárl probavasarl pembeli-misterius tajemniczy-klient tajemniczego-klient"
   },
   {
     concept: "promotion",
@@ -107,7 +108,8 @@ export const retailAndErrands: ReadonlyArray<Concept> = [
     concept: "government-office",
     family: "errands",
     mode: "physical",
-    en: "government municipal rto registry ministry",
+    // A registry is the company register's (company-registry), not a counter to queue at.
+    en: "government municipal rto ministry",
     stems:
       "அரசு behörde behorde amt$ ämter mairie préfecture prefecture administration administrac administraç gemeente urząd urzad belediye ведомств администрац حكومي بلدية सरकारी नगर कार्यालय 役所 政府 관공서"
   },

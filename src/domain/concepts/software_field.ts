@@ -202,7 +202,7 @@ export const softwareAndField: ReadonlyArray<Concept> = [
     includes: ["installation"],
     en: "handyman handymen assembly assemble assembled assembling flat-pack shelf-mounting put-up hang-up drill drilling repair repairs odd-job odd-jobs odd-job-man fix-it",
     stems:
-      "aufbau zusammenbau сборк 組み立て 组装 조립 handwerker bricoleur manitas faz-tudo tuttofare klusjesman złota-rączka zlota-raczka tamirci عامل-صيانة हैंडीमैन 便利屋 杂工 잡역부"
+      "kurekebisha rekebisha marekebisho aufbau zusammenbau сборк 組み立て 组装 조립 handwerker bricoleur manitas faz-tudo tuttofare klusjesman złota-rączka zlota-raczka tamirci عامل-صيانة हैंडीमैन 便利屋 杂工 잡역부"
   },
   {
     // Putting something in place so it works: a router, a bracket, a dishwasher, panels. Named

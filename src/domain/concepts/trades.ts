@@ -44,9 +44,9 @@ export const trades: ReadonlyArray<Concept> = [
     concept: "fake-reviews",
     work: true,
     mode: "digital",
-    en: "fake-review fake-reviews fake-five-star fake-5-star paid-review paid-reviews astroturf astroturfing sock-puppet sock-puppets",
+    en: "write-reviews write-glowing leave-glowing post-glowing glowing-review write-positive-review leave-positive-review post-positive-review fake-review fake-reviews fake-five-star fake-5-star paid-review paid-reviews astroturf astroturfing sock-puppet sock-puppets",
     stems:
-      "gefälschte-bewertung gefalschte-bewertung fake-bewertung faux-avis avis-falsos reseñas-falsas resenas-falsas avaliações-falsas avaliacoes-falsas recensioni-false valse-recensies fałszywe-opinie falszywe-opinie fałszywe-recenzje falszywe-recenzje sahte-yorum фейковые-отзывы фальшивые-отзывы накрутка-отзыв مراجعات-مزيفة تقييمات-مزيفة 虚假评论 虚假好评 刷好评 やらせレビュー ulasan-palsu"
+      "escribir-reseñas escribir-resenas rédiger-des-avis rediger-des-avis bewertungen-schreiben escrever-avaliações escrever-avaliacoes scrivere-recensioni gefälschte-bewertung gefalschte-bewertung fake-bewertung faux-avis avis-falsos reseñas-falsas resenas-falsas avaliações-falsas avaliacoes-falsas recensioni-false valse-recensies fałszywe-opinie falszywe-opinie fałszywe-recenzje falszywe-recenzje sahte-yorum фейковые-отзывы фальшивые-отзывы накрутка-отзыв مراجعات-مزيفة تقييمات-مزيفة 虚假评论 虚假好评 刷好评 やらせレビュー ulasan-palsu"
   },
   {
     concept: "plumbing",
@@ -177,7 +177,7 @@ export const trades: ReadonlyArray<Concept> = [
     concept: "web-development",
     work: true,
     mode: "digital",
-    en: "web-developer web-development website-builder shopify wordpress webshop-build",
+    en: "app-developer app-developers app-development mobile-developer ios-developer android-developer web-developer web-development website-builder shopify wordpress webshop-build",
     stems:
       "webentwickl développeur-web desarrollador-web desenvolvedor-web sviluppatore-web веб-разработ 웹개발 网站开发 ウェブ制作"
   }
