@@ -191,7 +191,7 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces, text?: stri
       const { inside, byName, spelled } = gazetteer()
       for (const name of inside) {
         // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place;
-        // nor one inside a Thai or Lao syllable (`midSyllable`).
+        // nor one inside a Thai or Lao syllable (`syllableBefore`, `syllableAfter`).
         if (!new RegExp(`(?<![${syllableBefore}])${name}(?![${notPlaceAfter}${syllableAfter}])`, "u").test(rest))
           continue
         const forms = spelled.get(name)
