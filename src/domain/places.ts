@@ -27,8 +27,11 @@ interface Gazetteer {
   readonly byName: ReadonlyMap<Place, GazetteerEntry>
   /** Names that count only written exactly so (words joined by a space): "Chad", "US". */
   readonly cased: ReadonlyMap<Place, string>
-  /** Names in scripts written without spaces, found inside a run of such a script ("東京の工場"). */
-  readonly inside: ReadonlyArray<Place>
+  /**
+   * Names in scripts written without spaces, found inside a run of such a script ("東京の工場"),
+   * longest first, each with the expression that finds it standing as a name (`standingName`).
+   */
+  readonly inside: ReadonlyArray<{ readonly name: Place; readonly standing: RegExp }>
   /** By city: the larger city whose metropolitan area it lies in (`metropolitanAreas`). */
   readonly metropolis: ReadonlyMap<Place, Place>
   /** Khmer, Burmese, Thai and Lao names as written, vowel signs and all, by folded name (`spelledOut`). */
@@ -92,6 +95,7 @@ const gazetteer = madeOnce((): Gazetteer => {
         (name.length >= 3 || /^[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(name))
     )
     .sort((a, b) => b.length - a.length)
+    .map((name) => ({ name, standing: standingName(name) }))
   const metropolis = new Map<Place, Place>()
   for (const [city, centre] of Object.entries(metropolitanAreas)) {
     const [part, whole] = [byName.get(placeOf(city)), byName.get(placeOf(centre))]
@@ -156,8 +160,7 @@ export const knownPlaces = (places: Iterable<Place>): KnownPlaces => {
  */
 export const placesNamedIn = (text: string, known: KnownPlaces): ReadonlyArray<Place> => {
   const found: Array<Place> = []
-  for (const { place } of namesIn(readWords(text), known, text.normalize("NFC")))
-    if (!found.includes(place)) found.push(place)
+  for (const { place } of namesIn(readWords(text), known, text)) if (!found.includes(place)) found.push(place)
   return found
 }
 
@@ -180,8 +183,17 @@ const notPlaceAfter = "語语人文字"
 const syllableBefore = "เแโใไເແໂໃໄ"
 const syllableAfter = "าะำາະຳ"
 
+/**
+ * A name inside a run, standing as a name: "日本語" is Japanese, "中国人" Chinese people (a name
+ * followed by such a character is no place), nor is one inside a Thai or Lao syllable.
+ */
+const standingName = (name: Place) =>
+  new RegExp(`(?<![${syllableBefore}])${name}(?![${notPlaceAfter}${syllableAfter}])`, "u")
+
 /** The places a text's words name, in order; `text` as written, when known, for `spelledOut`. */
 const namesIn = ({ written, folded }: TextWords, known: KnownPlaces, text?: string) => {
+  // The text composed as the names are (NFC), made only when a name needs it.
+  let composed: string | undefined
   const runs: Array<{ place: Place; from: number; end: number }> = []
   let from = 0
   while (from < folded.length) {
@@ -189,13 +201,13 @@ const namesIn = ({ written, folded }: TextWords, known: KnownPlaces, text?: stri
     if (isContinuous(folded[from]!)) {
       let rest = folded[from]!
       const { inside, byName, spelled } = gazetteer()
-      for (const name of inside) {
-        // "日本語" is Japanese, "中国人" Chinese people: a name followed by such a character is no place;
-        // nor one inside a Thai or Lao syllable (`syllableBefore`, `syllableAfter`).
-        if (!new RegExp(`(?<![${syllableBefore}])${name}(?![${notPlaceAfter}${syllableAfter}])`, "u").test(rest))
-          continue
+      for (const { name, standing } of inside) {
+        if (!rest.includes(name) || !standing.test(rest)) continue
         const forms = spelled.get(name)
-        if (text !== undefined && forms !== undefined && !forms.some((form) => text.includes(form))) continue
+        if (text !== undefined && forms !== undefined) {
+          composed ??= text.normalize("NFC")
+          if (!forms.some((form) => composed!.includes(form))) continue
+        }
         runs.push({ place: byName.get(name)!.place, from, end: from })
         rest = rest.replaceAll(name, " ")
       }
