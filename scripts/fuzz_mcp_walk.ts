@@ -28,6 +28,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import type { SignedInParticipant } from "./fuzz_participants.ts"
 import type { Run, Task } from "./fuzz_run.ts"
+import { schemaValue } from "./fuzz_values.ts"
 
 type JsonSchema = Record<string, unknown>
 interface Tool {
@@ -95,45 +96,6 @@ export const mcpWalk = async (run: Run) => {
   const outputs = new Map<string, ValidateFunction>()
   for (const tool of tools) if (tool.outputSchema !== undefined) outputs.set(tool.name, ajv.compile(tool.outputSchema))
 
-  /** A `$ref` into the schema's own `$defs`, followed. */
-  const resolved = (schema: JsonSchema, root: JsonSchema): JsonSchema => {
-    const ref = schema.$ref
-    if (typeof ref !== "string" || !ref.startsWith("#/$defs/")) return schema
-    return resolved(((root.$defs ?? {}) as Record<string, JsonSchema>)[ref.slice(8)] ?? {}, root)
-  }
-  /** A value of a JSON schema (an input's, or a task's result_schema), as a careful client makes one. */
-  const instanceOf = (given: unknown, root: JsonSchema, depth = 0): unknown => {
-    const s = resolved((given ?? {}) as JsonSchema, root)
-    const branches = (s.anyOf ?? s.oneOf) as ReadonlyArray<JsonSchema> | undefined
-    if (branches !== undefined) {
-      const some = branches.filter((b) => resolved(b, root).type !== "null")
-      return instanceOf(pick(some.length > 0 ? some : branches), root, depth)
-    }
-    if (Array.isArray(s.enum)) return pick(s.enum)
-    if ("const" in s) return s.const
-    const type = Array.isArray(s.type) ? (s.type.find((t) => t !== "null") ?? "null") : s.type
-    if (type === "object" || (type === undefined && s.properties !== undefined)) {
-      const out: Record<string, unknown> = {}
-      const needed = (s.required ?? []) as ReadonlyArray<string>
-      for (const [name, sub] of Object.entries((s.properties ?? {}) as Record<string, unknown>))
-        if (needed.includes(name) || (depth < 3 && random() < 0.4)) out[name] = instanceOf(sub, root, depth + 1)
-      return out
-    }
-    if (type === "array")
-      return depth > 3
-        ? []
-        : Array.from({ length: Math.floor(random() * 2) }, () => instanceOf(s.items, root, depth + 1))
-    if (type === "integer") return Math.max(Number(s.minimum ?? 0), Math.floor(random() * 10))
-    if (type === "number") return Math.round(random() * 100) / 10 + 0.1
-    if (type === "boolean") return random() < 0.5
-    if (type === "null") return null
-    if (type === "string") {
-      if (s.format === "uri") return "https://example.com/x"
-      const min = Number(s.minLength ?? 1)
-      return "ok, done".padEnd(min, "x").slice(0, Number(s.maxLength ?? 200))
-    }
-    return "x"
-  }
   /** The same arguments spoiled: the kinds of input a careless or hostile client sends. */
   const spoiled = (args: Record<string, unknown>, tool: Tool): { args: unknown; how: string } => {
     const names = Object.keys((tool.inputSchema.properties ?? {}) as object)
@@ -229,11 +191,11 @@ export const mcpWalk = async (run: Run) => {
 
   /** Arguments a careful client builds for `tool` on `task`. */
   const validArgs = (tool: Tool, task: Task | undefined): Record<string, unknown> => {
-    const args = instanceOf(tool.inputSchema, tool.inputSchema) as Record<string, unknown>
+    const args = schemaValue(run, tool.inputSchema) as Record<string, unknown>
     if (task !== undefined && "reference" in args) args.reference = task.reference
     if (tool.name === "submit_result" && task !== undefined) {
       const schema = task.resultSchema
-      args.fields = schema === undefined || schema === null ? {} : instanceOf(schema, schema as JsonSchema)
+      args.fields = schema === undefined || schema === null ? {} : schemaValue(run, schema)
       args.summary = "Done: the sign reads OPEN."
       delete args.artifacts
     }

@@ -11,6 +11,7 @@ import addFormats from "ajv-formats"
 import { pointer } from "./fuzz_document.ts"
 import type { SignedInParticipant } from "./fuzz_participants.ts"
 import type { Run, Task } from "./fuzz_run.ts"
+import { schemaValue } from "./fuzz_values.ts"
 
 /** The participants' rounds (none when nobody signed in: `participantOps` is then empty). */
 export const participantWalk = (run: Run) => {
@@ -50,27 +51,6 @@ export const participantWalk = (run: Run) => {
   }
   const resultAjv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true })
   addFormats.default(resultAjv)
-  /** A value of a (small) JSON schema, as a participant fills a result's fields; Ajv judges it after. */
-  const instanceOf = (schema: unknown, depth = 0): unknown => {
-    const s = (schema ?? {}) as Record<string, unknown>
-    if (Array.isArray(s.enum)) return pick(s.enum)
-    if ("const" in s) return s.const
-    if (s.type === "object" || (s.type === undefined && s.properties !== undefined)) {
-      const out: Record<string, unknown> = {}
-      const props = (s.properties ?? {}) as Record<string, unknown>
-      const needed = (s.required ?? []) as ReadonlyArray<string>
-      for (const [name, sub] of Object.entries(props))
-        if (needed.includes(name) || random() < 0.5) out[name] = depth > 4 ? null : instanceOf(sub, depth + 1)
-      return out
-    }
-    if (s.type === "integer") return Math.max(Number(s.minimum ?? 0), Math.floor(random() * 100))
-    if (s.type === "number") return Math.round(random() * 1000) / 10 + 0.1
-    if (s.type === "boolean") return random() < 0.5
-    if (s.type === "array")
-      return Array.from({ length: Math.floor(random() * 3) }, () => instanceOf(s.items, depth + 1))
-    if (s.type === "string") return pick(["x", "ok", "é ✓", "a".repeat(Number(s.maxLength ?? 30))])
-    return pick(["any", 1, null])
-  }
   const spoilFields = (fields: unknown): unknown => {
     const roll = random()
     if (roll < 0.2) return pick(["fields", 7, ["x"], null])
@@ -211,7 +191,7 @@ export const participantWalk = (run: Run) => {
         ])
       } else if (id === "submitTask") {
         const resultSchema = task.resultSchema
-        let fields: unknown = instanceOf(resultSchema ?? { type: "object" })
+        let fields: unknown = schemaValue(run, resultSchema ?? { type: "object" })
         if (random() < 0.3) fields = spoilFields(fields)
         const made = artifactsFor(task, me.slug)
         ownFiles = made.ownFiles
@@ -291,7 +271,7 @@ export const participantWalk = (run: Run) => {
   const race = async (task: Task, me: SignedInParticipant) => {
     const token = { authorization: `Bearer ${await me.token()}` }
     const agent = { authorization: `Bearer ${task.token}` }
-    const result = { summary: "Done.", fields: instanceOf(task.resultSchema ?? { type: "object" }) }
+    const result = { summary: "Done.", fields: schemaValue(run, task.resultSchema ?? { type: "object" }) }
     const moves: Record<string, ReadonlyArray<readonly [string, () => Promise<Awaited<ReturnType<typeof send>>>]>> = {
       // (Not accept against cancel: cancel is allowed after an accept too, so both may be taken.)
       awaiting_participant: [
